@@ -1,0 +1,52 @@
+# htlint — two commands on a fresh Debian machine with the Swift toolchain:
+#   make demo   installs what is missing, builds, runs htlint on fixtures/demo
+#   make test   installs what is missing, runs the whole test suite
+SHELL := /bin/bash
+SWIFT ?= swift
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Debian packages the build needs (C libraries reached through SwiftPM system-library targets).
+BUILD_PACKAGES := libpcre2-dev pkg-config
+# Packages the live real-Apache comparison needs (tests skip it cleanly without them).
+ORACLE_PACKAGES := apache2 nginx openssl curl
+
+.PHONY: deps oracle-deps build demo test bench conformance clean
+
+deps:
+	@missing=""; for p in $(BUILD_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
+
+oracle-deps:
+	@missing=""; for p in $(ORACLE_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
+	  ( $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing ) \
+	  || echo "note: could not install$$missing; the live Apache comparison will be skipped"; fi
+
+build: deps
+	$(SWIFT) build
+
+demo: deps
+	$(SWIFT) build -c release --product htlint
+	@echo '$$ htlint check fixtures/demo/.htaccess'
+	-@.build/release/htlint check fixtures/demo/.htaccess
+	@echo
+	@echo '$$ htlint simulate --docroot fixtures/demo --host example.org --edge cloudflare-flexible https://example.org/'
+	-@.build/release/htlint simulate --docroot fixtures/demo --host example.org --edge cloudflare-flexible https://example.org/
+
+test: deps oracle-deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	@$(MAKE) --no-print-directory check-apache-live
+
+conformance: deps
+	$(SWIFT) build --product htlint
+	.build/debug/htlint conformance ../shared/conformance/cases
+
+bench: deps
+	$(SWIFT) build -c release --product htlint-bench
+	.build/release/htlint-bench
+
+clean:
+	rm -rf .build
+
+-include tools/apache-oracle/oracle.mk

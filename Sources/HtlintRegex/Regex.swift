@@ -1,0 +1,203 @@
+import CPCRE2
+
+/// `PCRE2_SIZE` is a C macro for `size_t`, which Swift cannot see; `size_t` imports as `Int`.
+private typealias PCRE2Size = Int
+
+/// A PCRE2 pattern compiled the way Apache httpd 2.4 compiles it.
+///
+/// httpd uses the 8-bit library without `PCRE2_UTF` or `PCRE2_UCP`, so patterns and subjects
+/// are byte strings: `\w`, `\d` and case folding are ASCII-only and "é" is two bytes that `.`
+/// matches one at a time. Every compile adds `PCRE2_DUPNAMES`, as `ap_regcomp` does.
+///
+/// The class is immutable after `init`; PCRE2 documents compiled code (JIT included) and a
+/// match context without a JIT stack as safe to share between threads, and each match uses
+/// its own match data, hence `@unchecked Sendable`.
+public final class Regex: @unchecked Sendable {
+    /// The pattern exactly as given.
+    public let pattern: String
+    /// The caller's options (without the implicit `PCRE2_DUPNAMES`).
+    public let options: RegexOptions
+    /// Number of capturing groups in the pattern, as reported by `PCRE2_INFO_CAPTURECOUNT`.
+    public let captureCount: Int
+    /// Whether PCRE2's JIT compiled the pattern; `false` means the interpreter is used
+    /// (JIT unavailable on this platform or it declined the pattern). Informational only.
+    public let isJITCompiled: Bool
+
+    /// Maximum PCRE2 match-limit count per search. Far above what any real URL pattern needs,
+    /// yet small enough that catastrophic backtracking fails in milliseconds rather than hanging
+    /// the linter. The JIT honours this limit too.
+    public static let matchLimit: UInt32 = 1_000_000
+    /// Maximum backtracking depth per search (interpreter only; the JIT ignores it). Above
+    /// httpd's default request-line limit of 8190 bytes, so one frame per subject byte still fits.
+    public static let depthLimit: UInt32 = 10_000
+    /// Heap ceiling in KiB for the interpreter's backtracking frames, so patterns with very
+    /// many groups cannot exhaust memory before the depth limit bites.
+    public static let heapLimitKiB: UInt32 = 64 * 1024
+
+    /// The compiled pattern; owned, freed in `deinit`.
+    private let code: OpaquePointer
+    /// Carries the limits above. `nil` only if PCRE2 could not allocate it, in which case
+    /// PCRE2's (much larger) built-in limits apply rather than failing the compile.
+    private let matchContext: OpaquePointer?
+
+    /// Compiles `pattern` with `PCRE2_DUPNAMES | options` and JIT-compiles it when possible.
+    ///
+    /// - Throws: `RegexCompileError` with PCRE2's message and byte offset.
+    public convenience init(_ pattern: String, options: RegexOptions = .apacheDefault) throws(RegexCompileError) {
+        try self.init(pattern, options: options, jit: true)
+    }
+
+    /// Designated initialiser; `jit: false` lets tests exercise the interpreter's limits too.
+    init(_ pattern: String, options: RegexOptions, jit: Bool) throws(RegexCompileError) {
+        // Explicit length, so NUL bytes in the pattern are pattern bytes, not terminators.
+        // The extra trailing byte guarantees a non-NULL pointer even for the empty pattern
+        // (PCRE2 before 10.43 rejects a NULL pattern even when the length is 0).
+        var bytes = Array(pattern.utf8)
+        let length = bytes.count
+        bytes.append(0)
+
+        var errorCode: Int32 = 0
+        var errorOffset: PCRE2Size = 0
+        let compiled = bytes.withUnsafeBufferPointer { buffer in
+            pcre2_compile_8(
+                buffer.baseAddress, PCRE2Size(length),
+                PCRE2_DUPNAMES | options.rawValue,
+                &errorCode, &errorOffset, nil)
+        }
+        guard let compiled else {
+            throw RegexCompileError(message: Regex.errorMessage(errorCode), offset: Int(errorOffset))
+        }
+
+        var groups: UInt32 = 0
+        _ = pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &groups)
+
+        // A JIT failure is not an error: the interpreter gives the same answers, only slower.
+        let jitted = jit && pcre2_jit_compile_8(compiled, PCRE2_JIT_COMPLETE) == 0
+
+        let context = pcre2_match_context_create_8(nil)
+        if let context {
+            _ = pcre2_set_match_limit_8(context, Regex.matchLimit)
+            _ = pcre2_set_depth_limit_8(context, Regex.depthLimit)
+            _ = pcre2_set_heap_limit_8(context, Regex.heapLimitKiB)
+        }
+
+        self.pattern = pattern
+        self.options = options
+        self.code = compiled
+        self.matchContext = context
+        self.captureCount = Int(groups)
+        self.isJITCompiled = jitted
+    }
+
+    deinit {
+        if let matchContext {
+            pcre2_match_context_free_8(matchContext)
+        }
+        pcre2_code_free_8(code)
+    }
+
+    /// Unanchored search from offset 0 (Apache's ap_regexec). nil when no match OR when a limit was hit (Apache treats errors as no match).
+    public func firstMatch(in subject: String) -> RegexMatch? {
+        switch search(subject) {
+        case .success(let match): return match
+        case .failure: return nil
+        }
+    }
+
+    /// Same, but distinguishes a limit/error from no match.
+    public func search(_ subject: String) -> Result<RegexMatch?, RegexMatchFailure> {
+        // Same trailing-byte trick as the pattern: the empty subject must not be a NULL pointer.
+        var bytes = Array(subject.utf8)
+        let length = bytes.count
+        bytes.append(0)
+
+        // Per-call match data keeps concurrent searches on one Regex independent.
+        guard let matchData = pcre2_match_data_create_from_pattern_8(code, nil) else {
+            return .failure(.other(Regex.errorMessage(PCRE2_ERROR_NOMEMORY)))
+        }
+        defer { pcre2_match_data_free_8(matchData) }
+
+        var rc = run(bytes, length: length, matchData: matchData, extraOptions: 0)
+        if rc == PCRE2_ERROR_JIT_STACKLIMIT {
+            // The JIT's default stack is small (32 KiB) and sharing a bigger one is not
+            // thread-safe; the interpreter uses the heap, bounded by the depth/heap limits.
+            rc = run(bytes, length: length, matchData: matchData, extraOptions: PCRE2_NO_JIT)
+        }
+
+        switch rc {
+        case PCRE2_ERROR_NOMATCH:
+            return .success(nil)
+        case PCRE2_ERROR_MATCHLIMIT:
+            return .failure(.matchLimit)
+        case PCRE2_ERROR_DEPTHLIMIT:
+            return .failure(.depthLimit)
+        case ..<0:
+            return .failure(.other(Regex.errorMessage(rc)))
+        default:
+            return .success(makeMatch(bytes: bytes, length: length, matchData: matchData, rc: rc))
+        }
+    }
+
+    /// Whether `subject` contains a match; limit errors count as no match, as in Apache.
+    public func matches(_ subject: String) -> Bool {
+        firstMatch(in: subject) != nil
+    }
+
+    /// One `pcre2_match` call from offset 0 with the limits of `matchContext`.
+    private func run(_ bytes: [UInt8], length: Int, matchData: OpaquePointer, extraOptions: UInt32) -> Int32 {
+        bytes.withUnsafeBufferPointer { buffer in
+            pcre2_match_8(code, buffer.baseAddress, PCRE2Size(length), 0, extraOptions, matchData, matchContext)
+        }
+    }
+
+    /// Turns the ovector into a `RegexMatch` covering every group of the pattern.
+    private func makeMatch(bytes: [UInt8], length: Int, matchData: OpaquePointer, rc: Int32) -> RegexMatch {
+        let unset = ~PCRE2Size(0)
+        let ovector = pcre2_get_ovector_pointer_8(matchData)!
+        let pairs = Int(pcre2_get_ovector_count_8(matchData))
+        // rc == 0 would mean the ovector was too small; it cannot be with match data sized
+        // from the pattern, but treat it as "all pairs valid" rather than trusting nothing.
+        let setPairs = rc == 0 ? pairs : min(Int(rc), pairs)
+
+        var captureBytes: [[UInt8]?] = []
+        var ranges: [Range<Int>?] = []
+        captureBytes.reserveCapacity(captureCount + 1)
+        ranges.reserveCapacity(captureCount + 1)
+        for group in 0...captureCount {
+            // Pairs at or beyond rc belong to groups that did not participate.
+            guard group < setPairs else {
+                captureBytes.append(nil)
+                ranges.append(nil)
+                continue
+            }
+            let start = ovector[2 * group]
+            let end = ovector[2 * group + 1]
+            // Start after end is possible in PCRE2 only via \K in a lookaround, which it
+            // rejects by default; guard anyway so no slicing can trap.
+            guard start != unset, end != unset, start <= end, Int(end) <= length else {
+                captureBytes.append(nil)
+                ranges.append(nil)
+                continue
+            }
+            let range = Int(start)..<Int(end)
+            ranges.append(range)
+            captureBytes.append(Array(bytes[range]))
+        }
+        return RegexMatch(captureBytes: captureBytes, ranges: ranges)
+    }
+
+    /// PCRE2's text for an error code (compile or match), without the NUL terminator.
+    static func errorMessage(_ code: Int32) -> String {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let written = pcre2_get_error_message_8(code, &buffer, PCRE2Size(buffer.count))
+        if written >= 0 {
+            return String(decoding: buffer[..<Int(written)], as: UTF8.self)
+        }
+        if written == PCRE2_ERROR_NOMEMORY {
+            // Truncated but NUL-terminated: keep what fits.
+            let end = buffer.firstIndex(of: 0) ?? buffer.count
+            return String(decoding: buffer[..<end], as: UTF8.self)
+        }
+        return "PCRE2 error \(code)"
+    }
+}

@@ -1,0 +1,29 @@
+/// The result of a successful search: the whole match and every capturing group.
+public struct RegexMatch: Sendable {
+    /// captures[0] is the whole match; captures[i] is group i, nil when the group did not participate.
+    /// Includes ALL groups of the pattern (Apache itself exposes only 0...9; callers cut).
+    ///
+    /// Captures are byte ranges, so one may cut a multi-byte character in half (e.g. `^(.)`
+    /// on "é"); such bytes are decoded with U+FFFD replacement here. Use `captureBytes` when
+    /// the exact bytes matter, e.g. to rebuild a substitution byte for byte as httpd does.
+    public let captures: [String?]
+    /// UTF-8 byte ranges in the subject
+    public let ranges: [Range<Int>?]
+    /// The exact bytes of each capture, parallel to `captures`; never lossy.
+    public let captureBytes: [[UInt8]?]
+
+    /// Builds a match from exact capture bytes; the strings are derived from them.
+    init(captureBytes: [[UInt8]?], ranges: [Range<Int>?]) {
+        self.captureBytes = captureBytes
+        self.ranges = ranges
+        self.captures = captureBytes.map { bytes in
+            bytes.map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
+    /// "" for out-of-range or non-participating (Apache's $N semantics)
+    public subscript(_ i: Int) -> String {
+        guard captures.indices.contains(i) else { return "" }
+        return captures[i] ?? ""
+    }
+}

@@ -1,0 +1,47 @@
+import HtlintDiagnostics
+
+/// Splits a file into logical lines (apache-semantics §2.1):
+/// LF ends a line and a CR right before it is dropped; a backslash right before the line end
+/// removes itself and glues the next physical line on directly (no space, even for `\\`);
+/// the joined line is trimmed. A UTF-8 byte-order mark is skipped, as editors add it silently.
+public struct LineReader {
+    public let file: SourceFile
+
+    public init(file: SourceFile) { self.file = file }
+
+    public func lines() -> [LogicalLine] {
+        let bytes = file.bytes
+        var result: [LogicalLine] = []
+        var i = 0
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
+        var physicalLine = 1
+        while i < bytes.count {
+            let firstLine = physicalLine
+            var joined: [UInt8] = []
+            var offsets: [Int] = []
+            var endOffset = i
+            while true {
+                var j = i
+                while j < bytes.count, bytes[j] != 0x0A { j += 1 }
+                var contentEnd = j
+                if contentEnd > i, bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+                let continues = contentEnd > i && bytes[contentEnd - 1] == UInt8(ascii: "\\") && j < bytes.count
+                let keepEnd = continues ? contentEnd - 1 : contentEnd
+                joined.append(contentsOf: bytes[i..<keepEnd])
+                offsets.append(contentsOf: i..<keepEnd)
+                endOffset = keepEnd
+                i = j < bytes.count ? j + 1 : j
+                if j < bytes.count { physicalLine += 1 }
+                if !continues { break }
+            }
+            // Trim, keeping offsets aligned.
+            var lo = 0, hi = joined.count
+            while lo < hi, isConfigSpace(joined[lo]) { lo += 1 }
+            while hi > lo, isConfigSpace(joined[hi - 1]) { hi -= 1 }
+            let trimmedEnd = hi > lo ? offsets[hi - 1] + 1 : (lo < offsets.count ? offsets[lo] : endOffset)
+            result.append(LogicalLine(bytes: Array(joined[lo..<hi]), offsets: Array(offsets[lo..<hi]),
+                                      endOffset: trimmedEnd, line: firstLine, file: file.path))
+        }
+        return result
+    }
+}

@@ -1,0 +1,49 @@
+import HtlintDiagnostics
+
+/// One logical configuration line: physical lines joined where a line ends in a backslash,
+/// then trimmed, as Apache's `ap_cfg_getline` reads them (apache-semantics §2.1).
+///
+/// Every byte remembers its offset in the file, so tokens cut from a continued line still
+/// point at the right place.
+public struct LogicalLine: Sendable {
+    /// The joined, trimmed bytes.
+    public let bytes: [UInt8]
+    /// File offset of each byte in `bytes`.
+    public let offsets: [Int]
+    /// File offset just past the last byte (or the start of the line when it is empty).
+    public let endOffset: Int
+    /// 1-based number of the first physical line.
+    public let line: Int
+    /// Path of the file, for ranges.
+    public let file: String
+
+    public init(bytes: [UInt8], offsets: [Int], endOffset: Int, line: Int, file: String) {
+        self.bytes = bytes
+        self.offsets = offsets
+        self.endOffset = endOffset
+        self.line = line
+        self.file = file
+    }
+
+    /// The whole line as text.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Text of a slice of the line.
+    public func text(_ r: Range<Int>) -> String { String(decoding: bytes[r], as: UTF8.self) }
+
+    /// The file range covering line bytes `r` (an empty slice maps to a point).
+    public func range(_ r: Range<Int>) -> SourceRange {
+        let start = r.lowerBound < offsets.count ? offsets[r.lowerBound] : endOffset
+        let end = r.upperBound > r.lowerBound ? offsets[r.upperBound - 1] + 1 : start
+        return SourceRange(file: file, start: start, end: end)
+    }
+
+    /// The file range of the whole line.
+    public var fullRange: SourceRange { range(0..<bytes.count) }
+}
+
+/// Apache's `apr_isspace`: space, tab, LF, VT, FF, CR.
+@inlinable
+public func isConfigSpace(_ b: UInt8) -> Bool {
+    b == 0x20 || (b >= 0x09 && b <= 0x0D)
+}

@@ -1,0 +1,193 @@
+import HtlintDiagnostics
+
+/// Where a file is read: `.htaccess` limits and messages differ from the server configuration.
+public enum ConfigContext: String, Sendable {
+    case htaccess
+    case server
+}
+
+/// Builds the syntax tree of one file the way `ap_build_config` reads it: comments, directives
+/// and nested sections, with recovery so that one run reports every structural error.
+public struct Parser {
+    /// Longest logical line Apache accepts in `.htaccess` (buffer of 8192, apache-semantics §2.1).
+    public static let htaccessLineLimit = 8190
+
+    public let file: SourceFile
+    public let context: ConfigContext
+
+    public init(file: SourceFile, context: ConfigContext) {
+        self.file = file
+        self.context = context
+    }
+
+    /// Parses `file`.
+    public static func parse(_ file: SourceFile, context: ConfigContext = .htaccess) -> SyntaxTree {
+        Parser(file: file, context: context).parse()
+    }
+
+    private struct OpenSection {
+        var name: String
+        var nameRange: SourceRange
+        var argumentText: String
+        var argumentsRange: SourceRange
+        var arguments: [Word]
+        var openRange: SourceRange
+        var children: [ConfigNode] = []
+    }
+
+    public func parse() -> SyntaxTree {
+        var diagnostics: [Diagnostic] = []
+        var stack: [OpenSection] = []
+        var top: [ConfigNode] = []
+
+        func append(_ node: ConfigNode) {
+            if stack.isEmpty { top.append(node) } else { stack[stack.count - 1].children.append(node) }
+        }
+        func error(_ code: String, _ message: String, _ range: SourceRange) {
+            diagnostics.append(Diagnostic(code: code, severity: .error, message: message, range: range))
+        }
+
+        diagnostics += binaryContentDiagnostics()
+
+        for line in LineReader(file: file).lines() {
+            let b = line.bytes
+            if b.isEmpty { continue }
+            if b[0] == UInt8(ascii: "#") {
+                let text = line.text(1..<b.count).trimmingConfigSpace()
+                append(.comment(CommentNode(text: text, range: line.fullRange)))
+                continue
+            }
+            if context == .htaccess, b.count > Parser.htaccessLineLimit {
+                error(SyntaxCode.lineTooLong,
+                      "line too long (\(b.count) bytes; Apache reads at most \(Parser.htaccessLineLimit) in .htaccess)",
+                      line.fullRange)
+                continue
+            }
+            // The directive name is the first word, read like any argument.
+            guard let nameWord = Tokenizer.generic(line, from: 0).first else { continue }
+            var argumentStart = nameWord.lineRange.upperBound
+            while argumentStart < b.count, isConfigSpace(b[argumentStart]) { argumentStart += 1 }
+            let name = nameWord.value
+
+            if name.hasPrefix("</") {
+                var closeName = String(name.dropFirst(2))
+                if closeName.hasSuffix(">") { closeName.removeLast() }
+                if let open = stack.last {
+                    if open.name.lowercased() == closeName.lowercased() {
+                        let section = stack.removeLast()
+                        append(.section(close(section, at: line.fullRange)))
+                    } else if let depth = stack.lastIndex(where: { $0.name.lowercased() == closeName.lowercased() }) {
+                        // Recover: report the innermost mismatch, close everything up to the match.
+                        error(SyntaxCode.section, "expected `</\(open.name)>` but saw `</\(closeName)>`", nameWord.range)
+                        while stack.count > depth + 1 {
+                            let inner = stack.removeLast()
+                            append(.section(close(inner, at: nil)))
+                        }
+                        let section = stack.removeLast()
+                        append(.section(close(section, at: line.fullRange)))
+                    } else {
+                        error(SyntaxCode.section, "expected `</\(open.name)>` but saw `</\(closeName)>`", nameWord.range)
+                    }
+                } else {
+                    error(SyntaxCode.section, "`</\(closeName)>` without matching `<\(closeName)>` section",
+                          nameWord.range)
+                }
+                continue
+            }
+
+            if name.hasPrefix("<") {
+                var sectionName = String(name.dropFirst())
+                let nameHadBracket = sectionName.hasSuffix(">")
+                if nameHadBracket { sectionName.removeLast() }
+                // Apache treats `<Else>` as having the argument text ">".
+                let argText = nameHadBracket && argumentStart >= b.count ? ">" : line.text(argumentStart..<b.count)
+                guard let last = argText.utf8.lastIndex(of: UInt8(ascii: ">")) else {
+                    error(SyntaxCode.section, "`<\(sectionName)>` directive missing closing '>'", line.fullRange)
+                    // Recover by treating the whole rest as the arguments.
+                    stack.append(openSection(sectionName, nameWord, line, argumentStart, b.count))
+                    continue
+                }
+                let argLength = argText.utf8.distance(from: argText.utf8.startIndex, to: last)
+                let argEnd = nameHadBracket && argumentStart >= b.count ? argumentStart : argumentStart + argLength
+                stack.append(openSection(sectionName, nameWord, line, argumentStart, argEnd))
+                continue
+            }
+
+            for word in Tokenizer.generic(line, from: argumentStart) where word.unterminated {
+                diagnostics.append(Diagnostic(
+                    code: SyntaxCode.unterminatedQuote, severity: .warning,
+                    message: "quoted argument has no closing `\(word.quote.map(String.init) ?? "")`; Apache reads it to the end of the line",
+                    range: word.range))
+            }
+            append(.directive(DirectiveNode(name: name, nameRange: nameWord.range, line: line,
+                                            argumentStart: argumentStart)))
+        }
+        // Sections still open at the end of the file: whether that is an error depends on the
+        // section (a true <IfModule> may run to the end), so the model decides; the node has no
+        // closeRange.
+        while let section = stack.popLast() {
+            append(.section(close(section, at: nil)))
+        }
+        return SyntaxTree(file: file, nodes: top, diagnostics: diagnostics)
+    }
+
+    private func openSection(_ name: String, _ nameWord: Word, _ line: LogicalLine, _ argStart: Int,
+                             _ argEnd: Int) -> OpenSection {
+        var end = argEnd
+        while end > argStart, isConfigSpace(line.bytes[end - 1]) { end -= 1 }
+        let argRange = argStart < end ? line.range(argStart..<end) : SourceRange.point(line.file, nameWord.range.end)
+        let truncated = LogicalLine(bytes: Array(line.bytes[0..<end]), offsets: Array(line.offsets[0..<end]),
+                                    endOffset: end > 0 ? line.offsets[end - 1] + 1 : line.endOffset,
+                                    line: line.line, file: line.file)
+        return OpenSection(name: name, nameRange: nameWord.range,
+                           argumentText: argStart < end ? line.text(argStart..<end) : "",
+                           argumentsRange: argRange,
+                           arguments: Tokenizer.generic(truncated, from: argStart),
+                           openRange: line.fullRange)
+    }
+
+    private func close(_ s: OpenSection, at range: SourceRange?) -> SectionNode {
+        SectionNode(name: s.name, nameRange: s.nameRange, argumentText: s.argumentText,
+                    argumentsRange: s.argumentsRange, arguments: s.arguments, children: s.children,
+                    openRange: s.openRange, closeRange: range)
+    }
+
+    /// NUL bytes and invalid UTF-8 mean the file is not text (an upload of the wrong file).
+    private func binaryContentDiagnostics() -> [Diagnostic] {
+        let bytes = file.bytes
+        if let nul = bytes.firstIndex(of: 0) {
+            return [Diagnostic(code: SyntaxCode.binaryContent, severity: .error,
+                               message: "file contains a NUL byte; it does not look like a configuration file",
+                               range: file.range(nul, nul + 1))]
+        }
+        if String(validating: bytes, as: UTF8.self) == nil {
+            var it = bytes.makeIterator()
+            var decoder = UTF8()
+            var offset = 0
+            var good = 0
+            loop: while true {
+                switch decoder.decode(&it) {
+                case .scalarValue(let s): good = offset; offset += UTF8.width(s)
+                case .emptyInput: break loop
+                case .error:
+                    _ = good
+                    return [Diagnostic(code: SyntaxCode.binaryContent, severity: .warning,
+                                       message: "invalid UTF-8 at this byte; Apache compares bytes, but the text shown here may differ",
+                                       range: file.range(offset, offset + 1))]
+                }
+            }
+        }
+        return []
+    }
+}
+
+extension String {
+    /// Trims Apache's whitespace characters.
+    func trimmingConfigSpace() -> String {
+        let u = Array(utf8)
+        var lo = 0, hi = u.count
+        while lo < hi, isConfigSpace(u[lo]) { lo += 1 }
+        while hi > lo, isConfigSpace(u[hi - 1]) { hi -= 1 }
+        return String(decoding: u[lo..<hi], as: UTF8.self)
+    }
+}

@@ -1,0 +1,111 @@
+import HtlintDiagnostics
+
+/// A directive line: its name and its argument text, tokenised on demand because Apache's
+/// directives use two different tokenisers.
+public struct DirectiveNode: Sendable {
+    /// The name as written (Apache looks it up case-insensitively).
+    public var name: String
+    public var nameRange: SourceRange
+    /// The whole logical line.
+    public var line: LogicalLine
+    /// Index in `line.bytes` where the arguments start (after the name and its whitespace).
+    public var argumentStart: Int
+
+    public init(name: String, nameRange: SourceRange, line: LogicalLine, argumentStart: Int) {
+        self.name = name
+        self.nameRange = nameRange
+        self.line = line
+        self.argumentStart = argumentStart
+    }
+
+    /// Lower-cased name for lookups.
+    public var key: String { name.lowercased() }
+    /// The directive's whole range.
+    public var range: SourceRange { line.fullRange }
+    /// The raw argument text.
+    public var rawArguments: String { line.text(argumentStart..<line.bytes.count) }
+    /// Range of the raw argument text (a point after the name when there are none).
+    public var argumentsRange: SourceRange {
+        argumentStart < line.bytes.count ? line.range(argumentStart..<line.bytes.count)
+            : SourceRange.point(line.file, line.endOffset)
+    }
+    /// Arguments split the `ap_getword_conf` way.
+    public var words: [Word] { Tokenizer.generic(line, from: argumentStart) }
+    /// Arguments split the mod_rewrite way (at most three, plus the ignored rest).
+    public var rewriteWords: (words: [Word], rest: Range<Int>?) { Tokenizer.rewrite(line, from: argumentStart) }
+}
+
+/// A `<Section args>` … `</Section>` block.
+public struct SectionNode: Sendable {
+    /// Name without `<` (`IfModule`).
+    public var name: String
+    public var nameRange: SourceRange
+    /// The argument text before the last `>` of the opening line, trimmed.
+    public var argumentText: String
+    public var argumentsRange: SourceRange
+    /// Arguments split the `ap_getword_conf` way.
+    public var arguments: [Word]
+    public var children: [ConfigNode]
+    /// The opening line.
+    public var openRange: SourceRange
+    /// The closing line; nil when the file ended first.
+    public var closeRange: SourceRange?
+
+    public init(name: String, nameRange: SourceRange, argumentText: String, argumentsRange: SourceRange,
+                arguments: [Word], children: [ConfigNode], openRange: SourceRange, closeRange: SourceRange?) {
+        self.name = name
+        self.nameRange = nameRange
+        self.argumentText = argumentText
+        self.argumentsRange = argumentsRange
+        self.arguments = arguments
+        self.children = children
+        self.openRange = openRange
+        self.closeRange = closeRange
+    }
+
+    public var key: String { name.lowercased() }
+    /// From the opening line to the end of the closing line (or of the last child).
+    public var range: SourceRange {
+        let end = closeRange?.end ?? children.last?.range.end ?? openRange.end
+        return SourceRange(file: openRange.file, start: openRange.start, end: end)
+    }
+}
+
+/// A comment line (kept for suppression comments such as `# htlint disable=HT301`).
+public struct CommentNode: Sendable {
+    /// Text after `#`, trimmed.
+    public var text: String
+    public var range: SourceRange
+    public init(text: String, range: SourceRange) {
+        self.text = text
+        self.range = range
+    }
+}
+
+/// A node of the configuration tree.
+public enum ConfigNode: Sendable {
+    case directive(DirectiveNode)
+    case section(SectionNode)
+    case comment(CommentNode)
+
+    public var range: SourceRange {
+        switch self {
+        case .directive(let d): d.range
+        case .section(let s): s.range
+        case .comment(let c): c.range
+        }
+    }
+}
+
+/// A parsed file: its nodes and the syntax errors found while reading it.
+public struct SyntaxTree: Sendable {
+    public var file: SourceFile
+    public var nodes: [ConfigNode]
+    public var diagnostics: [Diagnostic]
+
+    public init(file: SourceFile, nodes: [ConfigNode], diagnostics: [Diagnostic]) {
+        self.file = file
+        self.nodes = nodes
+        self.diagnostics = diagnostics
+    }
+}

@@ -1,0 +1,85 @@
+import HtlintDiagnostics
+
+/// The two ways Apache splits a directive's arguments.
+public enum Tokenizer {
+    /// `ap_getword_conf` (apache-semantics §2.4), used by most directives: quotes group words and
+    /// unescape `\<quote>` and `\\`; outside quotes only `\\` is unescaped. A closing quote ends
+    /// the word even when text follows it; an unterminated quote runs to the end of the line.
+    public static func generic(_ line: LogicalLine, from start: Int) -> [Word] {
+        let b = line.bytes
+        var words: [Word] = []
+        var i = start
+        while true {
+            while i < b.count, isConfigSpace(b[i]) { i += 1 }
+            guard i < b.count else { break }
+            let wordStart = i
+            var value: [UInt8] = []
+            var quote: Character? = nil
+            var unterminated = false
+            if b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") {
+                let q = b[i]
+                quote = Character(Unicode.Scalar(q))
+                i += 1
+                var closed = false
+                while i < b.count {
+                    if b[i] == UInt8(ascii: "\\"), i + 1 < b.count, b[i + 1] == q || b[i + 1] == UInt8(ascii: "\\") {
+                        value.append(b[i + 1]); i += 2; continue
+                    }
+                    if b[i] == q { closed = true; i += 1; break }
+                    value.append(b[i]); i += 1
+                }
+                unterminated = !closed
+            } else {
+                while i < b.count, !isConfigSpace(b[i]) {
+                    if b[i] == UInt8(ascii: "\\"), i + 1 < b.count, b[i + 1] == UInt8(ascii: "\\") {
+                        value.append(UInt8(ascii: "\\")); i += 2; continue
+                    }
+                    value.append(b[i]); i += 1
+                }
+            }
+            words.append(Word(value: String(decoding: value, as: UTF8.self), range: line.range(wordStart..<i),
+                              lineRange: wordStart..<i, quote: quote, unterminated: unterminated))
+        }
+        return words
+    }
+
+    /// mod_rewrite's `parseargline` (apache-semantics §4.2), used by `RewriteRule` and
+    /// `RewriteCond`: a quote runs to the next same quote (backslash does not escape it);
+    /// unquoted words end at whitespace unless it is preceded by a backslash, and no
+    /// unescaping happens at all. Returns at most three words; `rest` is what Apache ignores.
+    public static func rewrite(_ line: LogicalLine, from start: Int) -> (words: [Word], rest: Range<Int>?) {
+        let b = line.bytes
+        var words: [Word] = []
+        var i = start
+        while words.count < 3 {
+            while i < b.count, isConfigSpace(b[i]) { i += 1 }
+            guard i < b.count else { break }
+            let wordStart = i
+            var quote: Character? = nil
+            var unterminated = false
+            let valueRange: Range<Int>
+            if b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") {
+                let q = b[i]
+                quote = Character(Unicode.Scalar(q))
+                i += 1
+                let inner = i
+                while i < b.count, b[i] != q { i += 1 }
+                valueRange = inner..<i
+                if i < b.count { i += 1 } else { unterminated = true }
+            } else {
+                while i < b.count {
+                    if isConfigSpace(b[i]) {
+                        if i > wordStart, b[i - 1] == UInt8(ascii: "\\") { i += 1; continue }
+                        break
+                    }
+                    i += 1
+                }
+                valueRange = wordStart..<i
+            }
+            words.append(Word(value: line.text(valueRange), range: line.range(wordStart..<i),
+                              lineRange: wordStart..<i, quote: quote, unterminated: unterminated))
+        }
+        while i < b.count, isConfigSpace(b[i]) { i += 1 }
+        return (words, i < b.count ? i..<b.count : nil)
+    }
+}
