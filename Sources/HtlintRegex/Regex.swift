@@ -27,12 +27,21 @@ public final class Regex: @unchecked Sendable {
     /// yet small enough that catastrophic backtracking fails in milliseconds rather than hanging
     /// the linter. The JIT honours this limit too.
     public static let matchLimit: UInt32 = 1_000_000
-    /// Maximum backtracking depth per search (interpreter only; the JIT ignores it). Above
-    /// httpd's default request-line limit of 8190 bytes, so one frame per subject byte still fits.
-    public static let depthLimit: UInt32 = 10_000
+    /// Maximum backtracking depth per search (interpreter only; the JIT ignores it). A group
+    /// repeated per byte, like `^(a|b)*$`, can need two frames per subject byte; this leaves
+    /// room for that on a subject beyond httpd's 8190-byte request-line limit, so realistic
+    /// URLs never fail here where httpd (which keeps PCRE2's far larger defaults) would match.
+    public static let depthLimit: UInt32 = 100_000
     /// Heap ceiling in KiB for the interpreter's backtracking frames, so patterns with very
     /// many groups cannot exhaust memory before the depth limit bites.
     public static let heapLimitKiB: UInt32 = 64 * 1024
+
+    /// Whether this PCRE2 build has a JIT for this CPU (`PCRE2_CONFIG_JIT`), so tests can tell
+    /// whether a limit was exercised through the JIT or only through the interpreter.
+    public static let isJITAvailable: Bool = {
+        var available: UInt32 = 0
+        return pcre2_config_8(UInt32(PCRE2_CONFIG_JIT), &available) >= 0 && available == 1
+    }()
 
     /// The compiled pattern; owned, freed in `deinit`.
     private let code: OpaquePointer

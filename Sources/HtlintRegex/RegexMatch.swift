@@ -1,5 +1,6 @@
 /// The result of a successful search: the whole match and every capturing group.
-public struct RegexMatch: Sendable {
+/// Hashable so callers and tests can compare whole `search` results.
+public struct RegexMatch: Sendable, Hashable {
     /// captures[0] is the whole match; captures[i] is group i, nil when the group did not participate.
     /// Includes ALL groups of the pattern (Apache itself exposes only 0...9; callers cut).
     ///

@@ -1,0 +1,132 @@
+import HtlintDiagnostics
+import HtlintRegex
+
+/// The mod_rewrite part of one configuration object. It exists only when the object holds at
+/// least one mod_rewrite directive, which is what decides inheritance (apache-semantics §4.4).
+public struct RewriteSettings: Sendable {
+    public var engine: Bool? = nil
+    public var engineRange: SourceRange? = nil
+    /// Lower-cased `RewriteOptions` words; nil when the object set none.
+    public var options: Set<String>? = nil
+    public var base: String? = nil
+    public var baseRange: SourceRange? = nil
+    public var rules: [RewriteRule] = []
+    public init() {}
+}
+
+/// One `Redirect`-family directive (apache-semantics §8.2).
+public struct AliasRedirect: Sendable {
+    public enum Matcher: Sendable {
+        /// `Redirect [status] /path target`: segment-aware prefix of the URL-path.
+        case prefix(String)
+        /// `RedirectMatch`: regex search on the URL-path.
+        case regex(Regex)
+        /// Expression form (`Redirect 301 /target` in a directory context): every request.
+        case everything
+    }
+    public var matcher: Matcher
+    public var status: Int
+    /// Target URL or path; nil for non-redirect statuses.
+    public var target: String?
+    public var range: SourceRange
+    public var line: Int
+}
+
+/// A `Header` directive, enough to know what it sets and when.
+public struct HeaderDirective: Sendable {
+    /// `always` (error and redirect responses too) or the default `onsuccess`.
+    public var always: Bool
+    public var action: String
+    public var name: String
+    public var value: String
+    /// `env=VAR` / `env=!VAR` condition.
+    public var envCondition: (name: String, negated: Bool)?
+    public var range: SourceRange
+}
+
+/// `SetEnvIf attribute regex [!]VAR[=value]...`.
+public struct SetEnvIfDirective: Sendable {
+    public var attribute: String
+    public var regex: Regex
+    public var assignments: [(name: String, value: String, unset: Bool)]
+    public var range: SourceRange
+}
+
+/// Access control in a block (mod_authz_core `Require`, mod_access_compat `Order/Allow/Deny`).
+public enum AccessDirective: Sendable {
+    case require(negated: Bool, kind: String, values: [String], methods: Set<String>?)
+    case order(String)
+    case allow(from: [String], methods: Set<String>?)
+    case deny(from: [String], methods: Set<String>?)
+}
+
+/// `Options` changes (`+X`/`-X`, or a plain list that replaces).
+public struct OptionsDirective: Sendable {
+    public var replace: Set<String>?
+    public var add: Set<String> = []
+    public var remove: Set<String> = []
+}
+
+/// `<Files>`/`<FilesMatch>` with what it contains.
+public struct FilesBlock: Sendable {
+    public enum Matcher: Sendable {
+        case wildcard(String)
+        case regex(Regex)
+    }
+    public var matcher: Matcher
+    public var block: ConfigBlock
+}
+
+/// One `<If>`/`<ElseIf>`/`<Else>` chain; the first true branch applies.
+public struct IfChain: Sendable {
+    public var branches: [(condition: ApExpression?, block: ConfigBlock, range: SourceRange)]
+}
+
+/// Server-only settings from a `<VirtualHost>` or main configuration.
+public struct ServerSettings: Sendable {
+    public var serverName: String? = nil
+    public var serverAliases: [String] = []
+    public var documentRoot: String? = nil
+    public var useCanonicalName: String? = nil
+    public var limitInternalRecursion: Int? = nil
+    /// `Alias url-path file-path`.
+    public var aliases: [(url: String, path: String)] = []
+    /// `<Directory path>` blocks, in order.
+    public var directories: [(path: String, block: ConfigBlock)] = []
+    public init() {}
+}
+
+/// Everything a configuration object (a `.htaccess` file, or a section inside one) says,
+/// grouped by the module that acts on it.
+public struct ConfigBlock: Sendable {
+    public var rewrite: RewriteSettings? = nil
+    public var redirects: [AliasRedirect] = []
+    public var redirectRelative: Bool? = nil
+    public var directorySlash: Bool? = nil
+    public var directoryIndex: [String]? = nil
+    /// `FallbackResource`; `"disabled"` turns an inherited one off.
+    public var fallbackResource: String? = nil
+    public var options: [OptionsDirective] = []
+    public var headers: [HeaderDirective] = []
+    public var setEnvIf: [SetEnvIfDirective] = []
+    public var access: [AccessDirective] = []
+    public var errorDocuments: [Int: String] = [:]
+    public var acceptPathInfo: Bool? = nil
+    public var files: [FilesBlock] = []
+    public var ifChains: [IfChain] = []
+    /// `SetEnv` (mod_env): visible to the handler only, never to rewrite conditions (§12).
+    public var setEnv: [(String, String)] = []
+    /// Present in server configuration.
+    public var server: ServerSettings? = nil
+    public init() {}
+}
+
+/// A parsed `.htaccess` (or server configuration) file.
+public struct ConfigFile: Sendable {
+    public var path: String
+    public var block: ConfigBlock
+    /// Everything found while reading, in file order.
+    public var diagnostics: [Diagnostic]
+    /// The first error Apache would stop at; requests whose walk reads this file answer 500.
+    public var fatal: Diagnostic? { diagnostics.first { $0.severity == .error } }
+}

@@ -1,0 +1,530 @@
+import HtlintDiagnostics
+import HtlintRegex
+import HtlintSyntax
+
+/// Turns a syntax tree into a typed `ConfigBlock`, validating each directive as Apache does when
+/// it reads the file (apache-semantics §2.6–§2.8, §4.1–§4.3, §8.2, §13).
+public struct ConfigReader {
+    public var modules: ModuleSet
+    public var defines: Set<String>
+    public let context: ConfigContext
+    private(set) var diagnostics: [Diagnostic] = []
+    private var rewriteParser = RewriteParser()
+
+    public init(context: ConfigContext, modules: ModuleSet = .standard, defines: Set<String> = []) {
+        self.context = context
+        self.modules = modules
+        self.defines = defines
+    }
+
+    /// Reads a whole file.
+    public static func read(_ file: SourceFile, context: ConfigContext, modules: ModuleSet = .standard,
+                            defines: Set<String> = []) -> ConfigFile {
+        let tree = Parser.parse(file, context: context)
+        var reader = ConfigReader(context: context, modules: modules, defines: defines)
+        var block = ConfigBlock()
+        if context == .server { block.server = ServerSettings() }
+        var pending: [RewriteCondition] = []
+        reader.read(tree.nodes, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
+        let all = (tree.diagnostics + reader.diagnostics).sorted { $0.range.start < $1.range.start }
+        return ConfigFile(path: file.path, block: block, diagnostics: all)
+    }
+
+    private mutating func error(_ code: String, _ message: String, _ range: SourceRange) {
+        diagnostics.append(Diagnostic(code: code, severity: .error, message: message, range: range))
+    }
+
+    private mutating func warning(_ code: String, _ message: String, _ range: SourceRange) {
+        diagnostics.append(Diagnostic(code: code, severity: .warning, message: message, range: range))
+    }
+
+    mutating func read(_ nodes: [ConfigNode], into block: inout ConfigBlock, pendingConditions: inout [RewriteCondition],
+                       methods: Set<String>?, inSection: String?) {
+        var lastIf: Int? = nil   // index into block.ifChains that an <ElseIf>/<Else> may extend
+        for node in nodes {
+            switch node {
+            case .comment: continue
+            case .directive(let d):
+                lastIf = nil
+                directive(d, into: &block, pending: &pendingConditions, methods: methods, inSection: inSection)
+            case .section(let s):
+                let key = s.key
+                if key != "elseif" && key != "else" && key != "if" { lastIf = nil }
+                section(s, into: &block, pending: &pendingConditions, methods: methods, lastIf: &lastIf)
+            }
+        }
+    }
+
+    // MARK: Sections
+
+    private mutating func section(_ s: SectionNode, into block: inout ConfigBlock, pending: inout [RewriteCondition],
+                                  methods: Set<String>?, lastIf: inout Int?) {
+        let key = s.key
+        let arg = s.argumentText
+        func requireArgument() -> Bool {
+            if arg.isEmpty || arg == ">" {
+                error(ConfigCode.badSection, "<\(s.name)> directive requires additional arguments", s.openRange)
+                return false
+            }
+            return true
+        }
+        func conditional(_ test: (String) -> Bool) {
+            guard requireArgument() else { return }
+            var a = s.arguments.first?.value ?? arg
+            var negate = false
+            if a.hasPrefix("!") { negate = true; a.removeFirst() }
+            let truth = test(a) != negate
+            if truth {
+                read(s.children, into: &block, pendingConditions: &pending, methods: methods, inSection: nil)
+            } else if s.closeRange == nil {
+                error(ConfigCode.badSection, "Expected </\(s.name)> before end of configuration", s.openRange)
+            }
+        }
+        switch key {
+        case "ifmodule": conditional { modules.ifModuleTest($0) }
+        case "ifdefine": conditional { defines.contains($0) }
+        case "ifversion": conditional { _ in true }
+        case "iffile": conditional { _ in false }
+        case "ifdirective": conditional { DirectiveCatalog.info($0).map { modules.contains($0.module) } ?? false }
+        case "ifsection": conditional { _ in true }
+        case "files", "filesmatch":
+            guard requireArgument(), checkClosed(s) else { return }
+            var words = s.arguments.map(\.value)
+            var isRegex = key == "filesmatch"
+            if !isRegex, words.first == "~" { isRegex = true; words.removeFirst() }
+            let pattern = words.first ?? arg
+            let matcher: FilesBlock.Matcher
+            if isRegex {
+                do { matcher = .regex(try Regex(pattern)) } catch {
+                    self.error(ConfigCode.badRegex, "Regex could not be compiled: \(error.message)", s.argumentsRange)
+                    return
+                }
+            } else {
+                matcher = .wildcard(pattern)
+            }
+            var inner = ConfigBlock()
+            var innerPending: [RewriteCondition] = []
+            read(s.children, into: &inner, pendingConditions: &innerPending, methods: methods, inSection: s.name)
+            block.files.append(FilesBlock(matcher: matcher, block: inner))
+        case "if", "elseif", "else":
+            guard checkClosed(s) else { return }
+            if key != "else" { guard requireArgument() else { return } }
+            if key == "else", !(arg.isEmpty || arg == ">") {
+                error(ConfigCode.badSection, "<Else> does not take an argument", s.argumentsRange)
+                return
+            }
+            var condition: ApExpression? = nil
+            if key != "else" {
+                var text = arg
+                if let w = s.arguments.first, s.arguments.count == 1 { text = w.value }
+                do { condition = try ApExpression(parsing: text) } catch {
+                    self.error(ConfigCode.badExpression, "Cannot parse condition clause: \(error.message)", s.argumentsRange)
+                    return
+                }
+            }
+            var inner = ConfigBlock()
+            var innerPending: [RewriteCondition] = []
+            read(s.children, into: &inner, pendingConditions: &innerPending, methods: methods, inSection: "If")
+            if key == "if" {
+                block.ifChains.append(IfChain(branches: [(condition, inner, s.range)]))
+                lastIf = block.ifChains.count - 1
+            } else if let index = lastIf {
+                block.ifChains[index].branches.append((condition, inner, s.range))
+                if key == "else" { lastIf = nil }
+            } else {
+                error(ConfigCode.badSection,
+                      "<Else> or <ElseIf> section without previous <If> or <ElseIf> section in same scope", s.openRange)
+            }
+        case "limit", "limitexcept":
+            guard requireArgument(), checkClosed(s) else { return }
+            var set = Set(s.arguments.map { $0.value.uppercased() })
+            if key == "limitexcept" {
+                set = Set(["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "PATCH", "PROPFIND", "TRACE"])
+                    .subtracting(set)
+            }
+            read(s.children, into: &block, pendingConditions: &pending, methods: set, inSection: nil)
+        case "requireall", "requireany", "requirenone":
+            guard checkClosed(s) else { return }
+            // Simplified: RequireAll/RequireAny content is applied as plain Require lines.
+            read(s.children, into: &block, pendingConditions: &pending, methods: methods, inSection: nil)
+        case "directory", "directorymatch", "location", "locationmatch", "virtualhost", "proxy", "proxymatch":
+            if context == .htaccess {
+                error(ConfigCode.notAllowedHere, "<\(s.name) not allowed here", s.nameRange)
+                return
+            }
+            guard requireArgument(), checkClosed(s) else { return }
+            if key == "directory" {
+                var inner = ConfigBlock()
+                var innerPending: [RewriteCondition] = []
+                read(s.children, into: &inner, pendingConditions: &innerPending, methods: nil, inSection: nil)
+                let path = s.arguments.first?.value ?? arg
+                block.server?.directories.append((path, inner))
+            } else if key == "virtualhost" {
+                read(s.children, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
+            } else {
+                warning(ConfigCode.ignored, "<\(s.name)> sections are not simulated", s.openRange)
+            }
+        default:
+            error(ConfigCode.unknownDirective,
+                  "Invalid command '<\(s.name)', perhaps misspelled or defined by a module not included in the server configuration",
+                  s.nameRange)
+        }
+    }
+
+    /// Runtime sections must be closed (apache-semantics §2.7).
+    private mutating func checkClosed(_ s: SectionNode) -> Bool {
+        if s.closeRange == nil {
+            error(ConfigCode.badSection, "<\(s.name)> was not closed.", s.openRange)
+            return false
+        }
+        return true
+    }
+
+    // MARK: Directives
+
+    private mutating func directive(_ d: DirectiveNode, into block: inout ConfigBlock, pending: inout [RewriteCondition],
+                                    methods: Set<String>?, inSection: String?) {
+        guard let info = DirectiveCatalog.info(d.name), modules.contains(info.module) else {
+            error(ConfigCode.unknownDirective,
+                  "Invalid command '\(d.name)', perhaps misspelled or defined by a module not included in the server configuration",
+                  d.nameRange)
+            return
+        }
+        if context == .htaccess, info.category == .serverOnly {
+            error(ConfigCode.notAllowedHere, "\(info.name) not allowed here", d.nameRange)
+            return
+        }
+        let words = d.words
+        func arity(_ range: ClosedRange<Int>, _ message: String) -> Bool {
+            if range.contains(words.count) { return true }
+            error(ConfigCode.badArguments, message, words.isEmpty ? d.argumentsRange : words[min(words.count - 1, range.upperBound)].range)
+            return false
+        }
+        func flag() -> Bool? {
+            guard let w = words.first, ["on", "off"].contains(w.value.lowercased()) else {
+                error(ConfigCode.badArguments, "\(info.name) must be On or Off", words.first?.range ?? d.argumentsRange)
+                return nil
+            }
+            return w.value.lowercased() == "on"
+        }
+        switch info.name {
+        case "RewriteEngine":
+            guard let on = flag() else { return }
+            block.rewrite = block.rewrite ?? RewriteSettings()
+            block.rewrite!.engine = on
+            block.rewrite!.engineRange = d.range
+        case "RewriteOptions":
+            guard !words.isEmpty else {
+                error(ConfigCode.badArguments, "RewriteOptions requires at least one argument", d.argumentsRange); return
+            }
+            block.rewrite = block.rewrite ?? RewriteSettings()
+            let known: Set<String> = ["inherit", "inheritbefore", "inheritdown", "inheritdownbefore", "ignoreinherit",
+                                      "allownoslash", "allowanyuri", "mergebase", "ignorecontextinfo",
+                                      "legacyprefixdocroot", "unsafeprefixstat"]
+            var set = block.rewrite!.options ?? []
+            for w in words {
+                let v = w.value.lowercased()
+                if known.contains(v) { set.insert(v) } else if v.hasPrefix("maxredirects=") {
+                    warning(ConfigCode.ignored, "RewriteOptions MaxRedirects is no longer supported and is ignored", w.range)
+                } else {
+                    error(ConfigCode.badArguments, "RewriteOptions: unknown option '\(w.value)'", w.range); return
+                }
+            }
+            block.rewrite!.options = set
+        case "RewriteBase":
+            guard arity(1...1, "RewriteBase takes one argument, the base URL of the per-directory context") else { return }
+            if context == .server && inSection == nil {
+                error(ConfigCode.notAllowedHere, "RewriteBase: only valid in per-directory config files", d.range); return
+            }
+            let v = words[0].value
+            if v.isEmpty { error(ConfigCode.badArguments, "RewriteBase: empty URL not allowed", words[0].range); return }
+            if !v.hasPrefix("/") { error(ConfigCode.badArguments, "RewriteBase: argument is not a valid URL", words[0].range); return }
+            block.rewrite = block.rewrite ?? RewriteSettings()
+            block.rewrite!.base = v
+            block.rewrite!.baseRange = d.range
+        case "RewriteCond":
+            block.rewrite = block.rewrite ?? RewriteSettings()
+            if let c = rewriteParser.parseCondition(d) { pending.append(c) }
+            flushRewriteDiagnostics()
+        case "RewriteRule":
+            block.rewrite = block.rewrite ?? RewriteSettings()
+            if let r = rewriteParser.parseRule(d, conditions: pending) { block.rewrite!.rules.append(r) }
+            pending = []
+            flushRewriteDiagnostics()
+        case "Redirect", "RedirectMatch", "RedirectTemp", "RedirectPermanent":
+            if let r = parseRedirect(info.name, d, words) { block.redirects.append(r) }
+        case "RedirectRelative":
+            guard let on = flag() else { return }
+            block.redirectRelative = on
+        case "DirectorySlash":
+            guard let on = flag() else { return }
+            block.directorySlash = on
+        case "DirectoryIndex":
+            guard !words.isEmpty else { error(ConfigCode.badArguments, "DirectoryIndex requires at least one argument", d.argumentsRange); return }
+            let names = words.map(\.value)
+            block.directoryIndex = names.count == 1 && names[0].lowercased() == "disabled" ? [] : names
+        case "FallbackResource":
+            guard arity(1...1, "FallbackResource takes one argument, Set a default handler") else { return }
+            block.fallbackResource = words[0].value
+        case "Options":
+            if let o = parseOptions(d, words) { block.options.append(o) }
+        case "Header":
+            if let h = parseHeader(d, words) { block.headers.append(h) }
+        case "SetEnvIf", "SetEnvIfNoCase", "BrowserMatch", "BrowserMatchNoCase":
+            parseSetEnvIf(info.name, d, words, into: &block)
+        case "SetEnv":
+            guard arity(1...2, "SetEnv takes 1-2 arguments, an environment variable name and optional value to pass to CGI") else { return }
+            block.setEnv.append((words[0].value, words.count > 1 ? words[1].value : ""))
+        case "ErrorDocument":
+            guard arity(2...2, "ErrorDocument takes two arguments, Change responses for HTTP errors") else { return }
+            guard let code = Int(words[0].value), (400...599).contains(code) else {
+                error(ConfigCode.badArguments, "Unsupported HTTP response code \(words[0].value)", words[0].range); return
+            }
+            block.errorDocuments[code] = words[1].value
+        case "AcceptPathInfo":
+            guard arity(1...1, "AcceptPathInfo takes one argument") else { return }
+            switch words[0].value.lowercased() {
+            case "on": block.acceptPathInfo = true
+            case "off": block.acceptPathInfo = false
+            case "default": block.acceptPathInfo = nil
+            default: error(ConfigCode.badArguments, "AcceptPathInfo must be set to on, off, or default", words[0].range)
+            }
+        case "Require":
+            guard !words.isEmpty else { error(ConfigCode.badArguments, "Require requires at least one argument", d.argumentsRange); return }
+            var kind = words[0].value.lowercased()
+            var negated = false
+            var rest = Array(words.dropFirst()).map(\.value)
+            if kind == "not", let k = rest.first { negated = true; kind = k.lowercased(); rest.removeFirst() }
+            block.access.append(.require(negated: negated, kind: kind, values: rest, methods: methods))
+        case "Order":
+            block.access.append(.order(words.map(\.value).joined().lowercased()))
+        case "Allow", "Deny":
+            guard words.count >= 2, words[0].value.lowercased() == "from" else {
+                error(ConfigCode.badArguments, "\(info.name) must be followed by 'from'", d.argumentsRange); return
+            }
+            let hosts = words.dropFirst().map(\.value)
+            block.access.append(info.name == "Allow" ? .allow(from: Array(hosts), methods: methods)
+                                : .deny(from: Array(hosts), methods: methods))
+        case "ServerName":
+            guard arity(1...1, "ServerName takes one argument, The hostname and port of the server") else { return }
+            block.server?.serverName = words[0].value
+        case "ServerAlias":
+            block.server?.serverAliases += words.map(\.value)
+        case "DocumentRoot":
+            guard arity(1...1, "DocumentRoot takes one argument") else { return }
+            block.server?.documentRoot = words[0].value
+        case "UseCanonicalName":
+            guard arity(1...1, "UseCanonicalName takes one argument") else { return }
+            block.server?.useCanonicalName = words[0].value.lowercased()
+        case "LimitInternalRecursion":
+            guard arity(1...2, "LimitInternalRecursion takes 1-2 arguments") else { return }
+            guard let n = Int(words[0].value), n > 0 else {
+                error(ConfigCode.badArguments, "The recursion limit must be greater than zero.", words[0].range); return
+            }
+            block.server?.limitInternalRecursion = n
+        case "Alias":
+            guard arity(2...2, "Alias takes two arguments, a fakename and a realname") else { return }
+            block.server?.aliases.append((words[0].value, words[1].value))
+        default:
+            break   // Known to Apache, accepted, not simulated.
+        }
+    }
+
+    private mutating func flushRewriteDiagnostics() {
+        diagnostics += rewriteParser.diagnostics
+        rewriteParser.diagnostics = []
+    }
+
+    /// Status keyword or number (apache-semantics §8.2); nil when the word is not a status.
+    private func redirectStatus(_ w: String) -> Int? {
+        switch w.lowercased() {
+        case "permanent": return 301
+        case "temp": return 302
+        case "seeother": return 303
+        case "gone": return 410
+        default:
+            guard let f = w.utf8.first, f >= 0x30, f <= 0x39 else { return nil }
+            return atoi(w)
+        }
+    }
+
+    private mutating func parseRedirect(_ name: String, _ d: DirectiveNode, _ words: [Word]) -> AliasRedirect? {
+        let values = words.map(\.value)
+        var status = name == "RedirectPermanent" ? 301 : 302
+        var path: String? = nil
+        var target: String? = nil
+        let inDirectory = context == .htaccess
+        switch name {
+        case "RedirectTemp", "RedirectPermanent":
+            guard values.count == 2 else {
+                error(ConfigCode.badArguments, "\(name) takes two arguments, a document to be redirected, then the destination URL", d.argumentsRange)
+                return nil
+            }
+            path = values[0]; target = values[1]
+        default:
+            let isMatch = name == "RedirectMatch"
+            guard (isMatch ? 2...3 : 1...3).contains(values.count) else {
+                error(ConfigCode.badArguments, isMatch
+                      ? "RedirectMatch takes two or three arguments, an optional status, then a regular expression and destination URL"
+                      : "Redirect takes one, two or three arguments, an optional status, then document to be redirected and destination URL",
+                      d.argumentsRange)
+                return nil
+            }
+            if values.count == 3 {
+                guard let s = redirectStatus(values[0]) else {
+                    error(ConfigCode.badArguments, "\(name): invalid first argument (of three)", words[0].range); return nil
+                }
+                status = s; path = values[1]; target = values[2]
+            } else if values.count == 2 {
+                if let s = redirectStatus(values[0]) {
+                    status = s
+                    if (300...399).contains(s) {
+                        // `Redirect 301 /target` in a directory context: the expression form.
+                        target = values[1]
+                    } else {
+                        path = values[1]
+                    }
+                } else {
+                    path = values[0]; target = values[1]
+                }
+            } else {
+                if let s = redirectStatus(values[0]) { status = s } else { target = values[0] }
+            }
+        }
+        if (300...399).contains(status) {
+            guard target != nil else {
+                error(ConfigCode.badArguments, "URL to redirect to is missing", d.argumentsRange); return nil
+            }
+        } else if target != nil && path != nil {
+            error(ConfigCode.badArguments, "Redirect URL not valid for this status", d.argumentsRange); return nil
+        }
+        if path == nil && !inDirectory {
+            error(ConfigCode.badArguments, "URL to redirect to is missing", d.argumentsRange); return nil
+        }
+        if name != "RedirectMatch", let t = target, !(t.hasPrefix("/") || isAbsoluteURI(t)) {
+            error(ConfigCode.badArguments, "Redirect to non-URL", words.last!.range); return nil
+        }
+        let matcher: AliasRedirect.Matcher
+        if let p = path {
+            if name == "RedirectMatch" {
+                do { matcher = .regex(try Regex(p)) } catch {
+                    let w = words[words.count == 3 ? 1 : 0]
+                    self.error(ConfigCode.badRegex, "Regular expression could not be compiled.", w.range)
+                    return nil
+                }
+            } else {
+                matcher = .prefix(p)
+            }
+        } else {
+            matcher = .everything
+        }
+        return AliasRedirect(matcher: matcher, status: status, target: (300...399).contains(status) ? target : nil,
+                             range: d.range, line: d.line.line)
+    }
+
+    private mutating func parseOptions(_ d: DirectiveNode, _ words: [Word]) -> OptionsDirective? {
+        let known = ["none", "all", "indexes", "includes", "includesnoexec", "followsymlinks", "symlinksifownermatch",
+                     "execcgi", "multiviews"]
+        var o = OptionsDirective()
+        var signed: Bool? = nil
+        var plain = Set<String>()
+        for w in words {
+            var v = w.value
+            var sign: Character? = nil
+            if let f = v.first, f == "+" || f == "-" { sign = f; v.removeFirst() }
+            if let s = signed, s != (sign != nil) {
+                error(ConfigCode.badArguments, "Either all Options must start with + or -, or no Option may.", w.range)
+                return nil
+            }
+            signed = sign != nil
+            let k = v.lowercased()
+            guard known.contains(k) else {
+                error(ConfigCode.badArguments, "Illegal option \(v)", w.range); return nil
+            }
+            switch sign {
+            case "+": o.add.insert(k)
+            case "-": o.remove.insert(k)
+            default: plain.insert(k)
+            }
+        }
+        if signed == false { o.replace = plain }
+        return o
+    }
+
+    private mutating func parseHeader(_ d: DirectiveNode, _ words: [Word]) -> HeaderDirective? {
+        var w = words.map(\.value)
+        var always = false
+        if let f = w.first?.lowercased(), f == "always" || f == "onsuccess" { always = f == "always"; w.removeFirst() }
+        guard let action = w.first?.lowercased() else {
+            error(ConfigCode.badArguments, "Header requires at least two arguments", d.argumentsRange); return nil
+        }
+        let actions = ["add", "set", "setifempty", "append", "merge", "unset", "echo", "edit", "edit*", "note"]
+        guard actions.contains(action) else {
+            error(ConfigCode.badArguments,
+                  "first argument must be 'add', 'set', 'setifempty', 'append', 'merge', 'unset', 'echo', 'note', 'edit', or 'edit*'.",
+                  words[always ? 1 : 0].range)
+            return nil
+        }
+        w.removeFirst()
+        guard let name = w.first else {
+            error(ConfigCode.badArguments, "Header requires at least two arguments", d.argumentsRange); return nil
+        }
+        w.removeFirst()
+        var value = ""
+        var condition: (String, Bool)? = nil
+        if action != "unset" && action != "echo", !w.isEmpty { value = w.removeFirst() }
+        if action.hasPrefix("edit"), !w.isEmpty { value += "\u{0}" + w.removeFirst() }
+        if let c = w.first {
+            if c.lowercased().hasPrefix("env=") {
+                var n = String(c.dropFirst(4))
+                let neg = n.hasPrefix("!")
+                if neg { n.removeFirst() }
+                condition = (n, neg)
+            } else if !(c.lowercased() == "early" || c.lowercased().hasPrefix("expr=")) {
+                error(ConfigCode.badArguments, "Header has too many arguments", d.argumentsRange); return nil
+            }
+            if w.count > 1 { error(ConfigCode.badArguments, "Header has too many arguments", d.argumentsRange); return nil }
+        }
+        return HeaderDirective(always: always, action: action, name: name, value: value, envCondition: condition,
+                               range: d.range)
+    }
+
+    private mutating func parseSetEnvIf(_ name: String, _ d: DirectiveNode, _ words: [Word], into block: inout ConfigBlock) {
+        var w = words.map(\.value)
+        let browser = name.hasPrefix("BrowserMatch")
+        if browser { w.insert("User-Agent", at: 0) }
+        guard w.count >= 3 || (browser && w.count >= 2) else {
+            error(ConfigCode.badArguments, "Missing regular expression for \(name)", d.argumentsRange); return
+        }
+        let attribute = w[0]
+        let pattern = w[1]
+        var options = RegexOptions.apacheDefault
+        if name.hasSuffix("NoCase") { options.insert(.caseless) }
+        guard let regex = try? Regex(pattern, options: options) else {
+            error(ConfigCode.badRegex, "Regular expression could not be compiled.", d.argumentsRange); return
+        }
+        var assignments: [(String, String, Bool)] = []
+        for item in w.dropFirst(2) {
+            if item.hasPrefix("!") { assignments.append((String(item.dropFirst()), "", true)); continue }
+            if let eq = item.firstIndex(of: "=") {
+                assignments.append((String(item[..<eq]), String(item[item.index(after: eq)...]), false))
+            } else {
+                assignments.append((item, "1", false))
+            }
+        }
+        block.setEnvIf.append(SetEnvIfDirective(attribute: attribute, regex: regex, assignments: assignments, range: d.range))
+    }
+}
+
+/// `scheme:` prefix as Apache's `ap_is_url` sees it: letters, digits, `+-.` then `:`.
+func isAbsoluteURI(_ s: String) -> Bool {
+    var sawScheme = false
+    for c in s.utf8 {
+        if c == UInt8(ascii: ":") { return sawScheme }
+        let ok = (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39)
+            || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
+        if !ok { return false }
+        sawScheme = true
+    }
+    return false
+}

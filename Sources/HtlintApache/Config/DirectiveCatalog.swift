@@ -1,0 +1,87 @@
+/// Which `AllowOverride` category a directive needs in `.htaccess`.
+public enum OverrideCategory: String, Sendable {
+    case fileInfo = "FileInfo", indexes = "Indexes", options = "Options", authConfig = "AuthConfig"
+    case limit = "Limit", any = "All"
+    /// Never allowed in `.htaccess` (server configuration only).
+    case serverOnly
+}
+
+/// What Apache knows about one directive: the module that defines it and where it may appear.
+public struct DirectiveInfo: Sendable {
+    /// Canonical spelling.
+    public let name: String
+    /// Short module name (`rewrite`, `core`, …).
+    public let module: String
+    public let category: OverrideCategory
+}
+
+/// The directives htlint recognises. Names are looked up case-insensitively. A name missing
+/// here is reported the way Apache does: `Invalid command '…'` (500 for `.htaccess`).
+public enum DirectiveCatalog {
+    private static func entries(_ module: String, _ category: OverrideCategory, _ names: [String]) -> [DirectiveInfo] {
+        names.map { DirectiveInfo(name: $0, module: module, category: category) }
+    }
+
+    public static let all: [String: DirectiveInfo] = {
+        var list: [DirectiveInfo] = []
+        list += entries("rewrite", .fileInfo, ["RewriteEngine", "RewriteOptions", "RewriteBase", "RewriteCond", "RewriteRule"])
+        list += entries("rewrite", .serverOnly, ["RewriteMap"])
+        list += entries("alias", .fileInfo, ["Redirect", "RedirectMatch", "RedirectTemp", "RedirectPermanent",
+                                              "RedirectRelative", "AliasPreservePath"])
+        list += entries("alias", .serverOnly, ["Alias", "AliasMatch", "ScriptAlias", "ScriptAliasMatch"])
+        list += entries("dir", .indexes, ["DirectoryIndex", "DirectorySlash", "FallbackResource",
+                                           "DirectoryCheckHandler", "DirectoryIndexRedirect"])
+        list += entries("headers", .fileInfo, ["Header", "RequestHeader"])
+        list += entries("setenvif", .fileInfo, ["SetEnvIf", "SetEnvIfNoCase", "SetEnvIfExpr", "BrowserMatch",
+                                                 "BrowserMatchNoCase"])
+        list += entries("env", .fileInfo, ["SetEnv", "UnsetEnv", "PassEnv"])
+        list += entries("mime", .fileInfo, ["AddType", "AddHandler", "RemoveHandler", "RemoveType", "AddEncoding",
+                                             "AddCharset", "AddLanguage", "AddOutputFilter", "AddInputFilter",
+                                             "RemoveOutputFilter", "DefaultLanguage", "MultiviewsMatch", "RemoveEncoding",
+                                             "RemoveCharset", "RemoveLanguage", "RemoveInputFilter"])
+        list += entries("mime", .serverOnly, ["TypesConfig", "ModMimeUsePathInfo"])
+        list += entries("core", .fileInfo, ["ErrorDocument", "ForceType", "SetHandler", "AcceptPathInfo",
+                                             "AddDefaultCharset", "FileETag", "SetInputFilter", "SetOutputFilter",
+                                             "CGIPassAuth", "CGIVar", "Define", "UnDefine"])
+        list += entries("core", .options, ["Options"])
+        list += entries("core", .authConfig, ["AuthName", "AuthType"])
+        list += entries("core", .any, ["LimitRequestBody", "LimitXMLRequestBody", "EnableSendfile", "EnableMMAP",
+                                        "ContentDigest", "ServerSignature", "LogLevel", "UnDefine",
+                                        "LimitRequestFieldSize"])
+        list += entries("core", .serverOnly, [
+            "ServerName", "ServerAlias", "ServerAdmin", "DocumentRoot", "UseCanonicalName", "UseCanonicalPhysicalPort",
+            "LimitInternalRecursion", "AllowOverride", "AllowOverrideList", "AccessFileName", "Listen",
+            "ServerRoot", "LoadModule", "Include", "IncludeOptional", "ErrorLog", "KeepAlive", "Timeout",
+            "HostnameLookups", "ServerTokens", "TraceEnable", "MergeSlashes", "AllowEncodedSlashes",
+            "LimitRequestLine", "LimitRequestFields", "RegexDefaultOptions", "Protocols", "Mutex", "PidFile",
+            "User", "Group", "LogFormat", "CustomLog", "TransferLog", "ScriptLog",
+        ])
+        list += entries("authz_core", .authConfig, ["Require", "AuthMerging", "AuthzSendForbiddenOnFailure"])
+        list += entries("authn_core", .authConfig, ["AuthBasicProvider"])
+        list += entries("auth_basic", .authConfig, ["AuthBasicAuthoritative", "AuthBasicFake", "AuthBasicUseDigestAlgorithm"])
+        list += entries("authn_file", .authConfig, ["AuthUserFile"])
+        list += entries("authz_groupfile", .authConfig, ["AuthGroupFile"])
+        list += entries("access_compat", .limit, ["Order", "Allow", "Deny", "Satisfy"])
+        list += entries("expires", .indexes, ["ExpiresActive", "ExpiresByType", "ExpiresDefault"])
+        list += entries("deflate", .fileInfo, ["DeflateCompressionLevel"])
+        list += entries("filter", .fileInfo, ["AddOutputFilterByType", "FilterDeclare", "FilterProvider", "FilterChain"])
+        list += entries("autoindex", .indexes, ["IndexOptions", "IndexIgnore", "AddIcon", "AddDescription",
+                                                 "HeaderName", "ReadmeName", "IndexOrderDefault", "DefaultIcon"])
+        list += entries("negotiation", .fileInfo, ["LanguagePriority", "ForceLanguagePriority"])
+        list += entries("php", .options, ["php_value", "php_flag"])
+        list += entries("php", .serverOnly, ["php_admin_value", "php_admin_flag"])
+        list += entries("ssl", .authConfig, ["SSLRequireSSL"])
+        list += entries("ssl", .options, ["SSLOptions"])
+        list += entries("ssl", .serverOnly, ["SSLEngine", "SSLCertificateFile", "SSLCertificateKeyFile", "SSLProtocol",
+                                             "SSLCipherSuite"])
+        list += entries("remoteip", .serverOnly, ["RemoteIPHeader", "RemoteIPInternalProxy", "RemoteIPTrustedProxy"])
+        list += entries("proxy", .serverOnly, ["ProxyPass", "ProxyPassReverse", "ProxyPreserveHost", "ProxyRequests"])
+        list += entries("version", .any, [])
+        var map: [String: DirectiveInfo] = [:]
+        for info in list { map[info.name.lowercased()] = info }
+        return map
+    }()
+
+    /// Looks up a directive by name, case-insensitively.
+    public static func info(_ name: String) -> DirectiveInfo? { all[name.lowercased()] }
+}

@@ -1,0 +1,44 @@
+/// The Apache modules a simulated server has loaded. `<IfModule>` tests and directive lookups
+/// depend on it: a directive of a module that is not loaded is an unknown directive.
+public struct ModuleSet: Sendable, Hashable {
+    /// Short names (`rewrite`, `alias`, …).
+    public private(set) var names: Set<String>
+
+    public init(_ names: some Sequence<String>) {
+        self.names = Set(names.map(ModuleSet.shortName))
+    }
+
+    /// Compiled into Debian's apache2 binary (`apache2 -l`).
+    public static let builtIn: Set<String> = ["core", "so", "watchdog", "http", "log_config", "logio", "version", "unixd"]
+
+    /// Debian's default set of loaded modules plus what a typical shared host enables
+    /// (rewrite, headers, ssl), and the modules the conformance recordings used.
+    public static let standard = ModuleSet(builtIn.union([
+        "mpm_prefork", "authz_core", "authz_host", "authn_core", "mime", "dir", "alias", "rewrite",
+        "headers", "setenvif", "ssl",
+    ]))
+
+    /// Accepts `mod_rewrite.c`, `rewrite_module`, `mod_rewrite` or `rewrite`.
+    public static func shortName(_ name: String) -> String {
+        var n = name
+        if n.hasSuffix(".c") { n.removeLast(2) }
+        if n.hasSuffix("_module") { n.removeLast(7) }
+        if n.hasPrefix("mod_") { n.removeFirst(4) }
+        if n == "http_core" { return "http" }
+        return n
+    }
+
+    public func contains(_ module: String) -> Bool { names.contains(ModuleSet.shortName(module)) }
+
+    public mutating func insert(_ module: String) { names.insert(ModuleSet.shortName(module)) }
+
+    /// `<IfModule>` semantics: the identifier must be a source file name (`mod_rewrite.c`) or a
+    /// module identifier (`rewrite_module`); matching is case-sensitive (apache-semantics §2.7).
+    public func ifModuleTest(_ argument: String) -> Bool {
+        if argument.hasSuffix(".c") || argument.hasSuffix("_module") {
+            let short = ModuleSet.shortName(argument)
+            return names.contains(short) || (argument == "http_core.c" && names.contains("http"))
+        }
+        return false
+    }
+}

@@ -1,0 +1,109 @@
+/// URL escaping and unescaping as Apache's utilities do it (apache-semantics §1.2, §6.4, §6.6).
+
+private let hexDigits = Array("0123456789abcdef".utf8)
+
+/// Bytes Apache's path escaper leaves alone: letters, digits and `$-_.+!*'(),:;@&=/~`.
+public let pathSafeBytes: Set<UInt8> = {
+    var s = Set<UInt8>()
+    for c in UInt8(ascii: "a")...UInt8(ascii: "z") { s.insert(c) }
+    for c in UInt8(ascii: "A")...UInt8(ascii: "Z") { s.insert(c) }
+    for c in UInt8(ascii: "0")...UInt8(ascii: "9") { s.insert(c) }
+    for c in "$-_.+!*'(),:;@&=/~".utf8 { s.insert(c) }
+    return s
+}()
+
+/// `%xx`-escapes (lower-case hex) every byte not in `keep`.
+public func percentEscape(_ s: String, keep: Set<UInt8>) -> String {
+    var out: [UInt8] = []
+    out.reserveCapacity(s.utf8.count)
+    for c in s.utf8 {
+        if keep.contains(c) { out.append(c) } else {
+            out.append(UInt8(ascii: "%")); out.append(hexDigits[Int(c >> 4)]); out.append(hexDigits[Int(c & 15)])
+        }
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
+/// Apache's path escaper (`ap_escape_path_segment` semantics used for redirects).
+public func escapePath(_ s: String) -> String { percentEscape(s, keep: pathSafeBytes) }
+
+private func hexValue(_ c: UInt8) -> UInt8? {
+    switch c {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+    default: nil
+    }
+}
+
+/// Why a URL path could not be decoded; Apache answers 400 or 404 before any rule runs.
+public enum URLDecodingError: Error, Equatable, Sendable {
+    /// `%zz` → 400.
+    case badEscape
+    /// `%2F` (AllowEncodedSlashes Off) or `%00` → 404.
+    case forbiddenByte
+}
+
+/// Decodes `%xx` in a path like `ap_unescape_url` (apache-semantics §1.2).
+public func decodeURLPath(_ s: String, allowEncodedSlashes: Bool = false) -> Result<String, URLDecodingError> {
+    let b = Array(s.utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(b.count)
+    var i = 0
+    var badEscape = false, forbidden = false
+    while i < b.count {
+        if b[i] == UInt8(ascii: "%") {
+            if i + 2 < b.count, let h = hexValue(b[i + 1]), let l = hexValue(b[i + 2]) {
+                let v = h << 4 | l
+                if v == 0 || (v == UInt8(ascii: "/") && !allowEncodedSlashes) { forbidden = true }
+                out.append(v)
+                i += 3
+                continue
+            }
+            badEscape = true
+        }
+        out.append(b[i])
+        i += 1
+    }
+    if badEscape { return .failure(.badEscape) }
+    if forbidden { return .failure(.forbiddenByte) }
+    return .success(String(decoding: out, as: UTF8.self))
+}
+
+/// Lenient decoding (ap_expr `unescape`): nil on a malformed escape.
+public func percentDecode(_ s: String) -> String? {
+    let b = Array(s.utf8)
+    var out: [UInt8] = []
+    var i = 0
+    while i < b.count {
+        if b[i] == UInt8(ascii: "%") {
+            guard i + 2 < b.count, let h = hexValue(b[i + 1]), let l = hexValue(b[i + 2]) else { return nil }
+            out.append(h << 4 | l); i += 3; continue
+        }
+        out.append(b[i]); i += 1
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
+/// Escapes a backreference for `[B]`, `[BNP]`, `[BCTLS]`, `[BNE]` (apache-semantics §6.4).
+public func escapeBackreference(_ s: String, _ e: BackrefEscaping) -> String {
+    guard e.isActive else { return s }
+    var out: [UInt8] = []
+    for c in s.utf8 {
+        let isAlnum = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+        var escape: Bool
+        if e.all {
+            escape = !(isAlnum || c == UInt8(ascii: "_"))
+        } else {
+            escape = e.only.contains(c) || (e.controls && (c < 0x20 || c == 0x7F || c == 0x20))
+        }
+        if e.never.contains(c) { escape = false }
+        if escape {
+            if c == 0x20 && !e.noPlus { out.append(UInt8(ascii: "+")); continue }
+            out.append(UInt8(ascii: "%")); out.append(hexDigits[Int(c >> 4)]); out.append(hexDigits[Int(c & 15)])
+        } else {
+            out.append(c)
+        }
+    }
+    return String(decoding: out, as: UTF8.self)
+}

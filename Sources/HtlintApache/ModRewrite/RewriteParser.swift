@@ -1,0 +1,220 @@
+import HtlintDiagnostics
+import HtlintRegex
+import HtlintSyntax
+
+/// Reads `RewriteRule` and `RewriteCond` lines as mod_rewrite does at configuration time,
+/// reporting Apache's own error messages at the offending column.
+struct RewriteParser {
+    var diagnostics: [Diagnostic] = []
+
+    private mutating func fail(_ code: String, _ message: String, _ range: SourceRange) {
+        diagnostics.append(Diagnostic(code: code, severity: .error, message: message, range: range))
+    }
+
+    /// Known HTTP status codes for `[R=code]` (apache-semantics §5).
+    static let knownStatuses: Set<Int> = {
+        var s = Set<Int>([100, 101, 102, 226, 300, 301, 302, 303, 304, 305, 307, 308, 421, 422, 423, 424, 426,
+                          428, 429, 431, 451, 510, 511])
+        s.formUnion(200...208)
+        s.formUnion(400...417)
+        s.formUnion(500...508)
+        return s
+    }()
+
+    mutating func parseRule(_ d: DirectiveNode, conditions: [RewriteCondition]) -> RewriteRule? {
+        let (words, _) = d.rewriteWords
+        guard words.count >= 2 else {
+            fail(ConfigCode.badArguments, "RewriteRule: bad argument line '\(d.rawArguments)'", d.argumentsRange)
+            return nil
+        }
+        var flags = RewriteFlags()
+        if words.count == 3 {
+            guard parseFlags(words[2], directive: "RewriteRule", into: &flags) else { return nil }
+        }
+        var pattern = words[0].value
+        var negated = false
+        if pattern.hasPrefix("!") { negated = true; pattern.removeFirst() }
+        var options = RegexOptions.apacheDefault
+        if flags.noCase { options.insert(.caseless) }
+        let regex: Regex
+        do {
+            regex = try Regex(pattern, options: options)
+        } catch {
+            let at = words[0].innerStart + (negated ? 1 : 0) + error.offset
+            fail(ConfigCode.badRegex, "RewriteRule: cannot compile regular expression '\(words[0].value)': \(error.message)",
+                 SourceRange(file: words[0].range.file, start: min(at, words[0].range.end), end: words[0].range.end))
+            return nil
+        }
+        var raw = words[1].value
+        let isDash = raw == "-"
+        var noQuery = false
+        // Configuration-time query handling (apache-semantics §6.5).
+        if !isDash {
+            if raw.hasSuffix("?") && !raw.hasSuffix("\\?") {
+                if flags.qsAppend { flags.qsLast = true } else { raw.removeLast(); noQuery = true }
+            } else if flags.qsDiscard && !raw.contains("?") {
+                noQuery = true
+            }
+        }
+        return RewriteRule(pattern: pattern, negated: negated, regex: regex, rawSubstitution: words[1].value,
+                           substitution: Template(parsing: raw), isDash: isDash, noQuery: noQuery, flags: flags,
+                           conditions: conditions, range: d.range, patternRange: words[0].range,
+                           substitutionRange: words[1].range, flagsRange: words.count == 3 ? words[2].range : nil,
+                           line: d.line.line)
+    }
+
+    mutating func parseCondition(_ d: DirectiveNode) -> RewriteCondition? {
+        let (words, _) = d.rewriteWords
+        guard words.count >= 2 else {
+            fail(ConfigCode.badArguments, "RewriteCond: bad argument line '\(d.rawArguments)'", d.argumentsRange)
+            return nil
+        }
+        var noCase = false, orNext = false, noVary = false
+        if words.count == 3 {
+            guard let items = flagItems(words[2], directive: "RewriteCond") else { return nil }
+            for (key, _, range) in items {
+                switch key.lowercased() {
+                case "nc", "nocase": noCase = true
+                case "or", "ornext": orNext = true
+                case "nv", "novary": noVary = true
+                default:
+                    fail(ConfigCode.badFlag, "RewriteCond: unknown flag '\(key)'", range)
+                    return nil
+                }
+            }
+        }
+        var pattern = words[1].value
+        var negated = false
+        if pattern.hasPrefix("!") { negated = true; pattern.removeFirst() }
+        let testString = words[0].value
+        let test: ConditionTest
+        if testString.lowercased() == "expr" {
+            do {
+                test = .expression(try ApExpression(parsing: pattern))
+            } catch {
+                fail(ConfigCode.badExpression, "RewriteCond: cannot compile expression \"\(pattern)\": \(error)", words[1].range)
+                return nil
+            }
+        } else if pattern.utf8.count == 2, pattern.hasPrefix("-"), "dfslLhxFU".contains(pattern.last!) {
+            test = .file(pattern.last!)
+        } else if let op = ["-lt", "-le", "-gt", "-ge", "-eq", "-ne"].first(where: { pattern.hasPrefix($0) }),
+                  pattern.count > 3 {
+            var operand = Substring(pattern.dropFirst(3))
+            while let f = operand.first, f == " " || f == "\t" { operand.removeFirst() }
+            test = .integer(op, Template(parsing: String(operand)))
+        } else if let op = ["<=", ">=", "<", ">", "="].first(where: { pattern.hasPrefix($0) }), pattern.utf8.count > 1 {
+            var operand = String(pattern.dropFirst(op.count))
+            if operand == "\"\"" { operand = "" }
+            test = .string(op, Template(parsing: operand))
+        } else {
+            var options = RegexOptions.apacheDefault
+            if noCase { options.insert(.caseless) }
+            do {
+                test = .regex(try Regex(pattern, options: options))
+            } catch {
+                let at = words[1].innerStart + (negated ? 1 : 0) + error.offset
+                fail(ConfigCode.badRegex, "RewriteCond: cannot compile regular expression '\(pattern)': \(error.message)",
+                     SourceRange(file: words[1].range.file, start: min(at, words[1].range.end), end: words[1].range.end))
+                return nil
+            }
+        }
+        return RewriteCondition(testString: Template(parsing: testString), rawTestString: testString,
+                                rawPattern: words[1].value, test: test, negated: negated, noCase: noCase,
+                                orNext: orNext, noVary: noVary, range: d.range)
+    }
+
+    /// Splits `[a,b=c]` into (name, value, range) items, or reports Apache's delimiter errors.
+    private mutating func flagItems(_ word: Word, directive: String) -> [(String, String?, SourceRange)]? {
+        let bytes = Array(word.value.utf8)
+        guard bytes.count >= 2, bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") else {
+            fail(ConfigCode.badFlag, "\(directive): bad flag delimiters", word.range)
+            return nil
+        }
+        var items: [(String, String?, SourceRange)] = []
+        var start = 1
+        let base = word.innerStart
+        for i in 1..<bytes.count where bytes[i] == UInt8(ascii: ",") || i == bytes.count - 1 {
+            var lo = start, hi = i
+            while lo < hi, isConfigSpace(bytes[lo]) { lo += 1 }
+            while hi > lo, isConfigSpace(bytes[hi - 1]) { hi -= 1 }
+            let item = Array(bytes[lo..<hi])
+            let range = SourceRange(file: word.range.file, start: base + lo, end: base + hi)
+            if let eq = item.firstIndex(of: UInt8(ascii: "=")) {
+                items.append((String(decoding: item[..<eq], as: UTF8.self),
+                              String(decoding: item[(eq + 1)...], as: UTF8.self), range))
+            } else {
+                items.append((String(decoding: item, as: UTF8.self), nil, range))
+            }
+            start = i + 1
+        }
+        return items
+    }
+
+    /// Applies `[flags]` to `flags` (apache-semantics §4.3, §5). Returns false after an error.
+    private mutating func parseFlags(_ word: Word, directive: String, into flags: inout RewriteFlags) -> Bool {
+        guard let items = flagItems(word, directive: directive) else { return false }
+        for (key, value, range) in items {
+            let k = key.lowercased()
+            switch k {
+            case "b", "backrefescaping":
+                if let value, !value.isEmpty { flags.escaping.only += Array(value.utf8) } else { flags.escaping.all = true }
+            case "bnp", "backrefnoplus": flags.escaping.noPlus = true
+            case "bctls": flags.escaping.controls = true
+            case "bne":
+                guard let value, !value.isEmpty else {
+                    fail(ConfigCode.badFlag, "\(directive): flag 'BNE' wants a list of characters (i.e. [BNE=...])", range)
+                    return false
+                }
+                flags.escaping.never += Array(value.utf8)
+            case "c", "chain": flags.chain = true
+            case "co", "cookie": flags.cookies.append(Template(parsing: value ?? ""))
+            case "dpi", "discardpath", "discardpathinfo": flags.discardPathInfo = true
+            case "e", "env": flags.env.append(Template(parsing: value ?? ""))
+            case "end": flags.end = true
+            case "f", "forbidden": flags.forbidden = true
+            case "g", "gone": flags.gone = true
+            case "h", "handler": flags.handler = Template(parsing: value ?? "")
+            case "l", "last": flags.last = true
+            case "n", "next":
+                if let value, let n = Int(value), n > 0 { flags.next = n } else { flags.next = 32000 }
+            case "nc", "nocase": flags.noCase = true
+            case "ne", "noescape": flags.noEscape = true
+            case "ns", "nosubreq": flags.noSubrequest = true
+            case "p", "proxy": flags.proxy = true
+            case "pt", "passthrough": flags.passThrough = true
+            case "qsa", "qsappend": flags.qsAppend = true
+            case "qsd", "qsdiscard": flags.qsDiscard = true
+            case "qsl", "qslast": flags.qsLast = true
+            case "r", "redirect":
+                guard let value, !value.isEmpty else { flags.redirect = 302; continue }
+                switch value.lowercased() {
+                case "permanent": flags.redirect = 301
+                case "temp": flags.redirect = 302
+                case "seeother": flags.redirect = 303
+                default:
+                    if let first = value.utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") {
+                        let code = Int(value.prefix { $0.isNumber }) ?? 0
+                        guard RewriteParser.knownStatuses.contains(code) else {
+                            fail(ConfigCode.badFlag, "\(directive): invalid HTTP response code '\(value)' for flag 'R'", range)
+                            return false
+                        }
+                        flags.redirect = code
+                    } else {
+                        flags.redirect = 302   // Apache accepts any other word as 302 (§5).
+                    }
+                }
+            case "s", "skip": flags.skip = Int(value ?? "0") ?? 0
+            case "t", "type": flags.type = Template(parsing: value ?? "")
+            case "unsafeallow3f": flags.unsafeAllow3F = true
+            case "unsafeprefixstat": flags.unsafePrefixStat = true
+            case "unc": flags.unc = true
+            default:
+                // Apache silently ignores unknown flags starting with `d` (§4.3).
+                if k.hasPrefix("d") { continue }
+                fail(ConfigCode.badFlag, "\(directive): unknown flag '\(key)'", range)
+                return false
+            }
+        }
+        return true
+    }
+}
