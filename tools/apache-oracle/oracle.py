@@ -60,6 +60,7 @@ REQUEST_KEYS = {"url", "method", "headers"}
 MAX_HOPS = 20
 USER_AGENT = "Mozilla/5.0 (compatible; htlint-oracle/1.0)"
 ID_HEADER = "X-Oracle-Id"
+EDGE_MARK_HEADER = "X-Oracle-Edge"  # added by nginx to the answers it makes itself
 POST_BODY = b"oracle=1"
 SERVER_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 ERROR_LEVELS = {"emerg", "alert", "crit", "error", "warn"}
@@ -71,7 +72,8 @@ ORIGIN_ADDR = "127.0.0.2"
 
 # Timeouts (seconds). Every wait in this program is bounded by one of these.
 START_TIMEOUT = 15      # a server must accept connections within this time
-STOP_TIMEOUT = 10       # graceful stop, then SIGKILL
+STOP_TIMEOUT = 10       # SIGTERM, then SIGKILL
+LOG_TIMEOUT = 5         # an access-log line must appear within this time
 REQUEST_TIMEOUT = 10    # one HTTP exchange
 WORKER_BASE_TIMEOUT = 60
 WORKER_PER_CASE_TIMEOUT = 30
@@ -387,16 +389,20 @@ def record_case(case, casedir, cert, versions):
     servers = []
     try:
         apache = Server("apache", ["apache2", "-f", str(casedir / "apache.conf"), "-DFOREGROUND"],
-                        casedir, graceful=signal.SIGWINCH)
+                        casedir)
         (casedir / "apache.conf").write_text(apache_config(case, casedir, cert))
         servers.append(apache.start(apache_addresses(case)))
         if case["edge"] != "none":
             (casedir / "nginx.conf").write_text(nginx_config(case, casedir, cert))
             nginx = Server("nginx", ["nginx", "-c", str(casedir / "nginx.conf"), "-p", str(casedir)],
-                           casedir, graceful=signal.SIGQUIT)
+                           casedir)
             servers.append(nginx.start([(CLIENT_ADDR, 80), (CLIENT_ADDR, 443)]))
         chains = [follow_chain(case, request, index, contents)
                   for index, request in enumerate(case["requests"])]
+        # Apache writes the access-log line just after the response; wait for it before
+        # stopping the servers (a graceful stop would do the same but costs a second).
+        origin_ids = [hop["id"] for chain in chains for hop in chain["hops"] if not hop["edge_made"]]
+        wait_for_log_lines(casedir / "access.log", origin_ids)
     finally:
         for server in reversed(servers):
             server.stop()
@@ -524,7 +530,9 @@ def nginx_config(case, casedir, cert):
     always_https = edge.endswith("+always-https")
     https_upstream = f"https://{ORIGIN_ADDR}:443" if edge.startswith("full") else f"http://{ORIGIN_ADDR}:80"
     proxy_http = f"proxy_pass http://{ORIGIN_ADDR}:80;"
-    http_action = "return 301 https://$host$request_uri;" if always_https else proxy_http
+    http_action = proxy_http
+    if always_https:  # the edge answers itself, and marks the answer for wait_for_log_lines
+        http_action = f"add_header {EDGE_MARK_HEADER} 1 always; return 301 https://$host$request_uri;"
     temp = casedir / "nginx-tmp"
     temp.mkdir()
     return f"""
@@ -569,8 +577,8 @@ http {{
 class Server:
     """A server process in its own process group, with bounded start and stop."""
 
-    def __init__(self, name, cmd, casedir, graceful):
-        self.name, self.cmd, self.casedir, self.graceful = name, cmd, casedir, graceful
+    def __init__(self, name, cmd, casedir):
+        self.name, self.cmd, self.casedir = name, cmd, casedir
         self.proc = None
         self.log = casedir / f"{name}.stderr"
 
@@ -589,10 +597,10 @@ class Server:
         return self
 
     def stop(self):
-        """Graceful stop (lets children finish logging), SIGKILL to the group after a timeout."""
+        """SIGTERM (both servers stop at once), SIGKILL to the group after a timeout."""
         if self.proc is None or self.proc.poll() is not None:
             return
-        self.proc.send_signal(self.graceful)
+        self.proc.send_signal(signal.SIGTERM)
         try:
             self.proc.wait(timeout=STOP_TIMEOUT)
         except subprocess.TimeoutExpired:
@@ -617,6 +625,15 @@ def _can_connect(address):
             return True
     except OSError:
         return False
+
+
+def wait_for_log_lines(path, hop_ids):
+    """Wait (bounded) until the access log has a line for each of these hops."""
+    deadline = time.monotonic() + LOG_TIMEOUT
+    while time.monotonic() < deadline:
+        if set(hop_ids) <= set(read_access_log(path)):
+            return
+        time.sleep(0.01)
 
 
 def reap_orphans():
@@ -651,7 +668,7 @@ def follow_chain(case, request, index, contents):
             break
         hop = {"id": hop_id, "url": url, "method": method, "status": status,
                "location": resp_headers.get("location"), "served": contents.get(body),
-               "headers": resp_headers}
+               "headers": resp_headers, "edge_made": EDGE_MARK_HEADER.lower() in resp_headers}
         hops.append(hop)
         seen.append(loop_key(url))
         if not (300 <= status < 400) or hop["location"] is None:

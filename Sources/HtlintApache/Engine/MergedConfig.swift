@@ -1,0 +1,100 @@
+import HtlintDiagnostics
+
+/// The rewrite configuration in effect for a directory after merging (apache-semantics §4.4).
+struct EffectiveRewrite {
+    var engine: Bool
+    var options: Set<String>
+    var base: String?
+    var rules: [RewriteRule]
+    /// D: the directory of the most specific object holding a mod_rewrite directive, with a
+    /// trailing slash; `*If/` for rules inside `<If>`.
+    var directory: String
+    /// Identity of the rule list, for the compiled-rule cache.
+    var key: String
+}
+
+/// The per-directory configuration of one request after the directory walk, `<Files>` and `<If>`.
+struct MergedConfig {
+    var rewrite: EffectiveRewrite?
+    /// Deepest configuration first (mod_alias merge order, apache-semantics §8.3).
+    var redirects: [AliasRedirect] = []
+    var redirectExpression: AliasRedirect?
+    var redirectRelative = false
+    var directorySlash = true
+    var directoryIndex: [String]
+    var fallbackResource: String?
+    var options: Set<String> = ["followsymlinks"]
+    var headers: [HeaderDirective] = []
+    var setEnvIf: [SetEnvIfDirective] = []
+    /// Access directives of the deepest configuration that has any.
+    var access: [AccessDirective] = []
+    var errorDocuments: [Int: String] = [:]
+    var acceptPathInfo: Bool?
+    var setEnv: [(String, String)] = []
+
+    init(directoryIndex: [String]) {
+        self.directoryIndex = directoryIndex
+    }
+
+    /// Merges `block` (a configuration object for `directory`) over what is here.
+    mutating func merge(_ block: ConfigBlock, directory: String, key: String, defaultEngine: Bool) {
+        if let rw = block.rewrite {
+            let parent = rewrite
+            let engine = rw.engine ?? parent?.engine ?? defaultEngine
+            let options = rw.options ?? parent?.options ?? []
+            let parentOptions = parent?.options ?? []
+            var rules = rw.rules
+            var ruleKey = key
+            if let parent, !options.contains("ignoreinherit") {
+                let childOpts = rw.options ?? []
+                if childOpts.contains("inheritbefore") || parentOptions.contains("inheritdownbefore") {
+                    rules = parent.rules + rules
+                    ruleKey = parent.key + "+" + key
+                } else if childOpts.contains("inherit") || parentOptions.contains("inheritdown") {
+                    rules = rules + parent.rules
+                    ruleKey = key + "+" + parent.key
+                }
+            }
+            var base = rw.base
+            if base == nil, options.contains("mergebase") { base = parent?.base }
+            rewrite = EffectiveRewrite(engine: engine, options: options, base: base, rules: rules,
+                                       directory: directory, key: directory + "|" + ruleKey)
+        }
+        if !block.redirects.isEmpty {
+            let everything = block.redirects.filter { if case .everything = $0.matcher { true } else { false } }
+            let listed = block.redirects.filter { if case .everything = $0.matcher { false } else { true } }
+            if let last = everything.last { redirectExpression = last }
+            redirects = listed + redirects
+        }
+        if let r = block.redirectRelative { redirectRelative = r }
+        if let s = block.directorySlash { directorySlash = s }
+        if let i = block.directoryIndex { directoryIndex = i }
+        if let f = block.fallbackResource { fallbackResource = f.lowercased() == "disabled" ? nil : f }
+        for o in block.options {
+            if let replace = o.replace {
+                options = replace.contains("all") ? ["indexes", "includes", "followsymlinks", "execcgi"] : replace
+                if replace.contains("none") { options = [] }
+            }
+            options.formUnion(o.add)
+            options.subtract(o.remove)
+            if o.add.contains("all") { options.formUnion(["indexes", "includes", "followsymlinks", "execcgi"]) }
+        }
+        headers += block.headers
+        setEnvIf += block.setEnvIf
+        if !block.access.isEmpty { access = block.access }
+        errorDocuments.merge(block.errorDocuments) { _, new in new }
+        if let a = block.acceptPathInfo { acceptPathInfo = a }
+        setEnv += block.setEnv
+    }
+}
+
+/// The result of the directory walk for one filename (apache-semantics §3).
+struct WalkResult {
+    var filename: String
+    var pathInfo: String
+    var config: MergedConfig
+    /// The `.htaccess` files read, outermost first.
+    var files: [ConfigFile]
+    /// A file Apache could not read: every request through it answers 500.
+    var fatal: (file: ConfigFile, diagnostic: Diagnostic)?
+}

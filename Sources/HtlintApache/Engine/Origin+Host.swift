@@ -1,0 +1,61 @@
+extension Origin {
+    /// The scheme Apache uses for self-referential URLs (apache-semantics §11.1).
+    func scheme(_ chain: RequestChain) -> String {
+        if chain.request.tls { return "https" }
+        return site.serverNameScheme == "https" ? "https" : "http"
+    }
+
+    /// Host and port for self-referential URLs and `%{SERVER_NAME}`/`%{SERVER_PORT}` (§10.2).
+    func serverNameAndPort(_ chain: RequestChain) -> (host: String, port: Int) {
+        let defaultPort = scheme(chain) == "https" ? 443 : 80
+        if site.useCanonicalName {
+            return (site.canonicalHost, site.canonicalPort ?? defaultPort)
+        }
+        if let hostHeader = chain.request.header("Host"), !hostHeader.isEmpty {
+            var host = hostHeader.lowercased()
+            var port: Int? = nil
+            if host.hasPrefix("[") {
+                if let close = host.firstIndex(of: "]") {
+                    let after = host[host.index(after: close)...]
+                    if after.hasPrefix(":") { port = Int(after.dropFirst()) }
+                    host = String(host[...close])
+                }
+            } else if let colon = host.lastIndex(of: ":") {
+                port = Int(host[host.index(after: colon)...])
+                host = String(host[..<colon])
+            }
+            if host.hasSuffix(".") { host.removeLast() }
+            return (host, port ?? site.canonicalPort ?? defaultPort)
+        }
+        return (site.canonicalHost, site.canonicalPort ?? defaultPort)
+    }
+
+    /// `scheme://host[:port]` + path, the port omitted when it is the scheme's default (§10.1).
+    func fullyQualify(_ path: String, _ chain: RequestChain) -> String {
+        let s = scheme(chain)
+        let (host, port) = serverNameAndPort(chain)
+        let defaultPort = s == "https" ? 443 : 80
+        let portPart = port == defaultPort ? "" : ":\(port)"
+        return "\(s)://\(host)\(portPart)\(path.hasPrefix("/") ? path : "/" + path)"
+    }
+}
+
+/// Schemes mod_rewrite treats as absolute URLs (apache-semantics §4.8).
+let absoluteSchemes = ["http://", "https://", "ws://", "wss://", "h2://", "h2c://", "ajp://", "balancer://",
+                       "fcgi://", "scgi://", "ftp://", "gopher://", "ldap://", "nntp://", "news:", "mailto:", "unix:"]
+
+/// The scheme prefix of an absolute URL as mod_rewrite recognises it, or nil.
+func absoluteURLScheme(_ s: String) -> String? {
+    let lower = s.prefix(12).lowercased()
+    return absoluteSchemes.first { lower.hasPrefix($0) }
+}
+
+/// Splits `scheme://host[:port]/path` into its prefix (through the host) and the path.
+func splitAbsoluteURL(_ url: String) -> (prefix: String, path: String) {
+    guard let r = url.range(of: "://") else { return (url, "") }
+    let afterScheme = url[r.upperBound...]
+    if let slash = afterScheme.firstIndex(of: "/") {
+        return (String(url[..<slash]), String(url[slash...]))
+    }
+    return (url, "")
+}

@@ -1,0 +1,293 @@
+import HtlintDiagnostics
+
+extension Origin {
+    /// One pass over a request record: translate_name, map_to_storage, access, fixups
+    /// (apache-semantics §1.1). The handler phase is left to the caller.
+    func runPass(_ r: RequestRecord, chain: RequestChain, redirects: Int) -> PassResult {
+        applySetEnvIf(site.vhost.block.setEnvIf, r, chain)          // post_read_request
+        if let decided = translateName(r, chain) { return decided }  // translate_name
+        var walk = directoryWalk(r.filename ?? site.documentRoot)    // map_to_storage
+        r.filename = walk.filename
+        r.pathInfo = walk.pathInfo
+        if let fatal = walk.fatal {
+            chain.log("", "alert", "\(fatal.file.path): \(fatal.diagnostic.message)")
+            chain.trace.append(TraceEvent(.configError, "Apache cannot read \(fatal.file.path): \(fatal.diagnostic.message)",
+                                          range: fatal.diagnostic.range))
+            r.config = walk.config
+            return .final(status: 500, location: nil)
+        }
+        applySections(&walk, record: r, chain: chain)
+        r.config = walk.config
+        applySetEnvIf(walk.config.setEnvIf, r, chain)                // header_parser
+        if let denied = checkAccess(r, walk.config, chain) { return .final(status: denied, location: nil) }
+        if let decided = perDirectoryRewrite(r, walk, chain) { return decided }   // fixups
+        if let decided = aliasRedirect(r, walk.config, chain, serverContext: false) { return decided }
+        if let decided = modDir(r, walk.config, chain) { return decided }
+        if let staged = r.stagedRedirect { return .internalRedirect(staged) }
+        return .serve
+    }
+
+    /// `SetEnvIf` / `BrowserMatch` (apache-semantics §12).
+    func applySetEnvIf(_ list: [SetEnvIfDirective], _ r: RequestRecord, _ chain: RequestChain) {
+        for d in list {
+            let value: String
+            switch d.attribute.lowercased() {
+            case "request_uri": value = r.uri
+            case "request_method": value = r.method
+            case "request_protocol": value = "HTTP/1.1"
+            case "remote_addr", "remote_host": value = chain.request.remoteAddress
+            case "server_addr": value = "127.0.0.1"
+            case "query_string": value = r.query ?? ""
+            default:
+                guard let v = chain.request.header(d.attribute) ?? r.env[d.attribute] else { continue }
+                value = v
+            }
+            guard let m = d.regex.firstMatch(in: value) else { continue }
+            for a in d.assignments {
+                if a.unset { r.env[a.name] = nil; continue }
+                var v = a.value
+                for i in (0...9).reversed() { v = v.replacingOccurrences(of: "$\(i)", with: m[i]) }
+                r.env[a.name] = v
+            }
+        }
+    }
+
+    /// translate_name: server-context rewrite, then server `Redirect`, `Alias`, DocumentRoot
+    /// (apache-semantics §4.5, §8.5). Sets `r.filename`; returns a result when the response is decided.
+    func translateName(_ r: RequestRecord, _ chain: RequestChain) -> PassResult? {
+        let vhost = site.vhost.block
+        if let rw = vhost.rewrite, rw.engine == true, !rw.rules.isEmpty, !chain.endSeen, r.uri.hasPrefix("/") {
+            r.env["SCRIPT_URL"] = r.env["REDIRECT_SCRIPT_URL"] ?? r.uri
+            r.env["SCRIPT_URI"] = fullyQualify(r.env["SCRIPT_URL"]!, chain)
+            let q0 = r.query
+            r.filename = r.uri
+            let result = runRuleSet(graph.server, r, chain, directory: nil, base: nil)
+            if let s = result.status { return .final(status: s, location: nil) }
+            if result.changed, let f = r.filename {
+                if let bad = badQuery(r, chain, external: absoluteURLScheme(f) != nil && !result.noEscape, code: "AH10410") {
+                    return bad
+                }
+                if f.hasPrefix("proxy:") {
+                    chain.log("AH00669", "error", "attempt to make remote request from mod_rewrite without proxy enabled: \(f)")
+                    return .final(status: 403, location: nil)
+                }
+                if absoluteURLScheme(f) != nil {
+                    let location = redirectLocation(f, query: r.query, originalQuery: q0, noEscape: result.noEscape)
+                    chain.trace.append(TraceEvent(.externalRedirect, "server rules redirect to \(location)"))
+                    return .final(status: result.redirectStatus ?? 302, location: location)
+                }
+                if result.passThrough {
+                    r.uri = f
+                    r.filename = nil
+                } else {
+                    guard f.hasPrefix("/") else { return .final(status: 400, location: nil) }
+                    let first = f.split(separator: "/").first.map { "/" + $0 } ?? "/"
+                    if f == site.documentRoot || f.hasPrefix(site.documentRoot + "/") || site.files.stat(first) != nil && first != "/" && f.hasPrefix("/var/") {
+                        r.filename = f
+                    } else {
+                        r.filename = site.documentRoot + f
+                    }
+                    return nil
+                }
+            } else {
+                r.filename = nil
+            }
+        }
+        if let decided = serverRedirect(r, chain) { return decided }
+        for alias in site.vhost.block.server?.aliases ?? [] {
+            if let rest = prefixMatch(alias.url, r.uri) {
+                let target = SiteFileSystem.normalize(alias.path.replacingOccurrences(of: "${DOCROOT}", with: site.documentRoot))
+                r.filename = target + rest
+                r.contextPrefix = alias.url
+                r.contextDocumentRoot = target
+                chain.trace.append(TraceEvent(.alias, "Alias \(alias.url) → \(target)"))
+                return nil
+            }
+        }
+        r.filename = site.documentRoot + r.uri
+        return nil
+    }
+
+    /// Server-level `Redirect`/`RedirectMatch` (translate_name).
+    private func serverRedirect(_ r: RequestRecord, _ chain: RequestChain) -> PassResult? {
+        var config = MergedConfig(directoryIndex: [])
+        config.redirects = site.vhost.block.redirects
+        return aliasRedirect(r, config, chain, serverContext: true)
+    }
+
+    /// 403 for a rewritten query with spaces or control characters that will not be escaped (§4.9).
+    func badQuery(_ r: RequestRecord, _ chain: RequestChain, external: Bool, code: String) -> PassResult? {
+        guard !external, let q = r.query, q.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return nil }
+        chain.log(code, "error", "Rewritten query string contains control characters or spaces")
+        chain.trace.append(TraceEvent(.status, "403: rewritten query string contains spaces or control characters"))
+        return .final(status: 403, location: nil)
+    }
+
+    /// Builds the `Location` of a rewrite redirect: path escaped unless `[NE]`, query appended
+    /// verbatim when unchanged in this pass (apache-semantics §6.6).
+    func redirectLocation(_ url: String, query: String?, originalQuery: String?, noEscape: Bool) -> String {
+        let (prefix, path) = splitAbsoluteURL(url)
+        var location = prefix + (noEscape ? path : escapePath(path))
+        if absoluteURLScheme(url) == nil { location = noEscape ? url : escapePath(url) }
+        if let q = query {
+            location += "?" + (noEscape || q == originalQuery ? q : escapePath(q))
+        }
+        return location
+    }
+
+    /// Access control: `.ht*` files, `Require`, `Order/Allow/Deny` (simplified; apache-semantics §1.1 row 8).
+    func checkAccess(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain) -> Int? {
+        let base = r.filename.flatMap { $0.split(separator: "/").last.map(String.init) } ?? ""
+        func deny(_ why: String) -> Int {
+            chain.log("AH01630", "error", "client denied by server configuration: \(r.filename ?? "")")
+            chain.trace.append(TraceEvent(.status, "403: \(why)"))
+            return 403
+        }
+        if base.hasPrefix(".ht") { return deny("files named .ht* are denied") }
+        var requireLines = 0, granted = false
+        var order = "deny,allow", allows: [String] = [], denies: [String] = []
+        var compat = false
+        for a in config.access {
+            switch a {
+            case .require(let negated, let kind, let values, let methods):
+                if let m = methods, !m.contains(r.method) { continue }
+                requireLines += 1
+                var ok: Bool
+                switch kind {
+                case "all": ok = values.first?.lowercased() == "granted"
+                case "ip": ok = values.contains { ipMatches($0, chain.request.remoteAddress) }
+                case "host": ok = values.contains { "localhost".hasSuffix($0.lowercased()) }
+                case "method": ok = values.map { $0.uppercased() }.contains(r.method)
+                case "env": ok = values.contains { r.env[$0] != nil }
+                case "local": ok = chain.request.remoteAddress.hasPrefix("127.") || chain.request.remoteAddress == "::1"
+                default: ok = false
+                }
+                if negated { ok = !ok }
+                if ok { granted = true }
+            case .order(let o): order = o; compat = true
+            case .allow(let from, let methods):
+                if let m = methods, !m.contains(r.method) { continue }
+                allows += from; compat = true
+            case .deny(let from, let methods):
+                if let m = methods, !m.contains(r.method) { continue }
+                denies += from; compat = true
+            }
+        }
+        if requireLines > 0 && !granted { return deny("Require") }
+        if compat {
+            let addr = chain.request.remoteAddress
+            let allowed = allows.contains { $0.lowercased() == "all" || ipMatches($0, addr) }
+            let denied = denies.contains { $0.lowercased() == "all" || ipMatches($0, addr) }
+            let ok = order.hasPrefix("allow") ? (allowed && !denied) : (!denied || allowed)
+            if !ok { return deny("Order/Allow/Deny") }
+        }
+        return nil
+    }
+
+    /// `Require ip` / `Allow from` address matching: full address, prefix, or CIDR (IPv4).
+    private func ipMatches(_ spec: String, _ addr: String) -> Bool {
+        if spec == addr { return true }
+        let parts = spec.split(separator: "/")
+        func v4(_ s: Substring) -> UInt32? {
+            let o = s.split(separator: ".").compactMap { UInt32($0) }
+            guard o.count == 4, o.allSatisfy({ $0 < 256 }) else { return nil }
+            return o[0] << 24 | o[1] << 16 | o[2] << 8 | o[3]
+        }
+        if parts.count == 2, let net = v4(parts[0]), let bits = UInt32(parts[1]), bits <= 32, let a = v4(Substring(addr)) {
+            let mask: UInt32 = bits == 0 ? 0 : ~UInt32(0) << (32 - bits)
+            return net & mask == a & mask
+        }
+        if spec.hasSuffix(".") || spec.split(separator: ".").count < 4 {
+            return (addr + ".").hasPrefix(spec.hasSuffix(".") ? spec : spec + ".")
+        }
+        return false
+    }
+
+    /// The handler phase for a record that was not redirected: serve the file, or 404/403.
+    func serve(_ r: RequestRecord, chain: RequestChain) -> (Int, String?) {
+        guard let f = r.filename, f.hasPrefix("/") else { return (404, nil) }
+        let path = f.hasSuffix("/") ? String(f.dropLast()) : f
+        switch site.files.stat(path) {
+        case .file?:
+            if !r.pathInfo.isEmpty && r.config?.acceptPathInfo != true {
+                chain.trace.append(TraceEvent(.status, "404: path info `\(r.pathInfo)` after a static file"))
+                return (404, nil)
+            }
+            chain.trace.append(TraceEvent(.served, "serves \(relativeToRoot(path))"))
+            return (200, relativeToRoot(path))
+        case .directory?:
+            chain.trace.append(TraceEvent(.status, "404: directory without an index file"))
+            return (404, nil)
+        default:
+            chain.trace.append(TraceEvent(.status, "404: \(relativeToRoot(f)) does not exist"))
+            return (404, nil)
+        }
+    }
+
+    /// Headers the response carries: `Header` directives (only `always` ones on redirects and
+    /// errors, apache-semantics §13) and cookies from `[CO]`.
+    func responseHeaders(_ r: RequestRecord, status: Int, hasLocation: Bool, chain: RequestChain) -> [HTTPHeader] {
+        var headers = chain.cookies
+        let success = (200...299).contains(status)
+        for h in r.config?.headers ?? [] where h.always || success {
+            if let c = h.envCondition {
+                let present = r.env[c.name] != nil
+                if present == c.negated { continue }
+            }
+            let value = formatHeaderValue(h.value, r)
+            switch h.action {
+            case "set", "setifempty":
+                headers.removeAll { $0.name.lowercased() == h.name.lowercased() }
+                headers.append(HTTPHeader(h.name, value))
+            case "add", "append", "merge":
+                headers.append(HTTPHeader(h.name, value))
+            case "unset":
+                headers.removeAll { $0.name.lowercased() == h.name.lowercased() }
+            default: continue
+            }
+        }
+        return headers
+    }
+
+    /// mod_headers format strings: `%{VAR}e` and `%%`; other specifiers are left as written.
+    private func formatHeaderValue(_ v: String, _ r: RequestRecord) -> String {
+        var out = ""
+        var i = v.startIndex
+        while i < v.endIndex {
+            if v[i] == "%", let open = v.index(i, offsetBy: 1, limitedBy: v.endIndex), open < v.endIndex, v[open] == "{",
+               let close = v[open...].firstIndex(of: "}"), let kind = v.index(close, offsetBy: 1, limitedBy: v.endIndex),
+               kind < v.endIndex {
+                let name = String(v[v.index(after: open)..<close])
+                if v[kind] == "e" { out += r.env[name] ?? "(null)" } else if v[kind] == "i" { out += "" }
+                i = v.index(after: kind)
+                continue
+            }
+            out.append(v[i])
+            i = v.index(after: i)
+        }
+        return out
+    }
+}
+
+/// Segment-aware prefix match used by `Redirect` and `Alias` (apache-semantics §8.3): each `/`
+/// in the configured path matches one or more `/`; the match ends at a segment boundary.
+/// Returns the unmatched rest of the URI.
+func prefixMatch(_ configured: String, _ uri: String) -> String? {
+    let c = Array(configured.utf8), u = Array(uri.utf8)
+    var i = 0, j = 0
+    while i < c.count {
+        if c[i] == UInt8(ascii: "/") {
+            guard j < u.count, u[j] == UInt8(ascii: "/") else { return nil }
+            while j < u.count, u[j] == UInt8(ascii: "/") { j += 1 }
+            i += 1
+            continue
+        }
+        guard j < u.count, u[j] == c[i] else { return nil }
+        i += 1; j += 1
+    }
+    if c.last == UInt8(ascii: "/") || j == u.count || u[j] == UInt8(ascii: "/") {
+        // A configured path ending in `/` consumed the slashes already.
+        return String(decoding: u[j...], as: UTF8.self)
+    }
+    return nil
+}

@@ -1,0 +1,196 @@
+import HtlintDiagnostics
+
+/// Apache httpd 2.4 answering requests for one site, phase by phase (apache-semantics §1.1, §15.1).
+/// Built once per site; `respond(to:)` runs without re-parsing anything.
+public final class Origin: @unchecked Sendable {
+    public let site: Site
+    /// Compiled rewrite rule sets, shared by all requests.
+    let graph: RuleGraph
+
+    public init(site: Site) {
+        self.site = site
+        self.graph = RuleGraph(site: site)
+    }
+
+    /// What one pass over a request record ends in.
+    enum PassResult {
+        /// The response is decided (status, optional Location).
+        case final(status: Int, location: String?)
+        /// Serve the mapped file (or answer 404/403 for what is there).
+        case serve
+        /// Perform an internal redirect to this URL (path?query).
+        case internalRedirect(String)
+    }
+
+    /// Answers one client request.
+    public func respond(to request: OriginRequest) -> OriginResponse {
+        let chain = RequestChain(request: request)
+        chain.trace.append(TraceEvent(.request, "\(request.method) \(request.target)\(request.tls ? " (TLS)" : "")"))
+        var (record, early) = makeRecord(url: request.target, method: request.method, isSubrequest: false, chain: chain)
+        var originalState: RecordState? = nil
+        var redirects = 0
+        var recursionExceeded = false
+        var status = 200
+        var location: String? = nil
+        var served: String? = nil
+        var errorDocumentStatus: Int? = nil
+        while true {
+            let result: PassResult
+            if let early {
+                result = .final(status: early, location: nil)
+                record.status = early
+            } else {
+                result = runPass(record, chain: chain, redirects: redirects)
+            }
+            if originalState == nil { originalState = state(of: record) }
+            switch result {
+            case .final(let s, let loc):
+                status = errorDocumentStatus ?? s
+                location = loc
+                record.status = s
+                if loc == nil, errorDocumentStatus == nil, s >= 400, let doc = errorDocument(for: s, record: record),
+                   redirects < site.limitInternalRecursion {
+                    if doc.hasPrefix("/") {
+                        // ErrorDocument with a local path: an internal redirect that keeps the status.
+                        chain.trace.append(TraceEvent(.internalRedirect, "ErrorDocument \(s) → \(doc)"))
+                        errorDocumentStatus = s
+                        let next = makeRecord(url: doc, method: "GET", isSubrequest: false, chain: chain)
+                        next.0.env = renamedEnvironment(record.env, status: s)
+                        record = next.0
+                        early = next.1
+                        redirects += 1
+                        continue
+                    } else if doc.contains("://") {
+                        status = 302
+                        location = doc
+                    }
+                }
+            case .serve:
+                let (s, file) = serve(record, chain: chain)
+                status = errorDocumentStatus ?? s
+                record.status = s
+                served = file
+                if s >= 400, errorDocumentStatus == nil, let doc = errorDocument(for: s, record: record), doc.hasPrefix("/"),
+                   redirects < site.limitInternalRecursion {
+                    chain.trace.append(TraceEvent(.internalRedirect, "ErrorDocument \(s) → \(doc)"))
+                    errorDocumentStatus = s
+                    let next = makeRecord(url: doc, method: "GET", isSubrequest: false, chain: chain)
+                    next.0.env = renamedEnvironment(record.env, status: s)
+                    record = next.0
+                    early = next.1
+                    redirects += 1
+                    served = nil
+                    continue
+                }
+                if errorDocumentStatus != nil, s >= 400 { served = nil }
+            case .internalRedirect(let url):
+                if redirects >= site.limitInternalRecursion {
+                    recursionExceeded = true
+                    chain.log("AH00124", "error", "Request exceeded the limit of \(site.limitInternalRecursion) internal redirects due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
+                    chain.trace.append(TraceEvent(.status, "500: more than \(site.limitInternalRecursion) internal redirects (AH00124)"))
+                    status = 500
+                    location = nil
+                    served = nil
+                    if record.status == 200 { record.status = 500 }
+                    break
+                }
+                redirects += 1
+                chain.trace.append(TraceEvent(.internalRedirect, "internal redirect #\(redirects) to \(url)"))
+                let next = makeRecord(url: url, method: request.method, isSubrequest: false, chain: chain)
+                next.0.env = renamedEnvironment(record.env, status: record.status)
+                record = next.0
+                early = next.1
+                continue
+            }
+            break
+        }
+        var final = state(of: record)
+        final.status = status
+        var original = originalState ?? final
+        if recursionExceeded { original.status = 500 } else if redirects == 0 { original.status = status }
+        if original.status == 200 && status != 200 { original.status = status }
+        let headers = responseHeaders(record, status: status, hasLocation: location != nil, chain: chain)
+        return OriginResponse(status: status, location: location, headers: headers, served: status < 300 || (200...299).contains(status) ? served : (errorDocumentStatus != nil ? served : nil),
+                              final: final, original: original, recursionLimitExceeded: recursionExceeded,
+                              errors: chain.errors, errorCodes: chain.errorCodes, trace: chain.trace,
+                              internalRedirects: redirects)
+    }
+
+    /// REDIRECT_ renaming across an internal redirect (apache-semantics §1.3).
+    func renamedEnvironment(_ env: [String: String], status: Int) -> [String: String] {
+        var out: [String: String] = [:]
+        for (k, v) in env { out["REDIRECT_" + k] = v }
+        out["REDIRECT_STATUS"] = String(status)
+        return out
+    }
+
+    /// Creates the record for a URL: split at `?`, drop `#…`, decode and normalise the path.
+    /// Returns an early status when decoding fails (400 for `%zz`, 404 for `%2F`/`%00`).
+    func makeRecord(url: String, method: String, isSubrequest: Bool, chain: RequestChain) -> (RequestRecord, Int?) {
+        var text = url
+        if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
+        var query: String? = nil
+        if let q = text.firstIndex(of: "?") {
+            query = String(text[text.index(after: q)...])
+            text = String(text[..<q])
+        }
+        if text.hasPrefix("http://") || text.hasPrefix("https://"), let r = text.range(of: "://") {
+            let rest = text[r.upperBound...]
+            text = rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? "/"
+        }
+        var early: Int? = nil
+        var path = text
+        switch decodeURLPath(collapseLeadingSlashes(text)) {
+        case .success(let decoded): path = normalizePath(decoded)
+        case .failure(.badEscape): early = 400
+        case .failure(.forbiddenByte): early = 404
+        }
+        let r = RequestRecord(method: method, uri: path, query: query, isSubrequest: isSubrequest,
+                              documentRoot: site.documentRoot)
+        return (r, early)
+    }
+
+    func state(of r: RequestRecord) -> RecordState {
+        RecordState(status: r.status, uri: r.uri, query: r.loggedQuery, filename: r.filename.map(relativeToRoot),
+                    handler: r.handler)
+    }
+
+    /// Filenames are reported relative to the document root when under it.
+    func relativeToRoot(_ path: String) -> String {
+        let root = site.documentRoot
+        if path == root { return "/" }
+        if path.hasPrefix(root + "/") { return String(path.dropFirst(root.count)) }
+        return path
+    }
+
+    /// ErrorDocument configured for `status` in the record's directory.
+    func errorDocument(for status: Int, record: RequestRecord) -> String? {
+        guard let filename = record.filename, filename.hasPrefix("/") else {
+            return site.vhost.block.errorDocuments[status]
+        }
+        let walk = directoryWalk(filename)
+        return walk.config.errorDocuments[status]
+    }
+}
+
+/// `//a` → `/a` at the start of a request target (apache-semantics §1.2).
+func collapseLeadingSlashes(_ s: String) -> String {
+    var s = Substring(s)
+    while s.hasPrefix("//") { s = s.dropFirst() }
+    return String(s)
+}
+
+/// Resolves `.`/`..` segments (never above `/`) and merges repeated slashes.
+func normalizePath(_ path: String) -> String {
+    guard path.hasPrefix("/") else { return path }
+    let trailing = path.hasSuffix("/") || path.hasSuffix("/.") || path.hasSuffix("/..")
+    var out: [Substring] = []
+    for seg in path.split(separator: "/", omittingEmptySubsequences: true) {
+        if seg == "." { continue }
+        if seg == ".." { if !out.isEmpty { out.removeLast() }; continue }
+        out.append(seg)
+    }
+    var result = "/" + out.joined(separator: "/")
+    if trailing && result != "/" { result += "/" }
+    return result
+}

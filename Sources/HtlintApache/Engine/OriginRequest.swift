@@ -1,0 +1,91 @@
+import HtlintDiagnostics
+
+/// A request as it reaches Apache.
+public struct OriginRequest: Sendable, Hashable {
+    public var method: String
+    /// The request target as sent: path and query, not decoded (`/a%20b?q=1`).
+    public var target: String
+    /// Request headers in order; `Host` among them.
+    public var headers: [HTTPHeader]
+    /// Whether the connection to Apache itself is TLS (what `%{HTTPS}` reports).
+    public var tls: Bool
+    public var remoteAddress: String
+
+    public init(method: String = "GET", target: String, headers: [HTTPHeader] = [], tls: Bool = false,
+                remoteAddress: String = "127.0.0.1") {
+        self.method = method
+        self.target = target
+        self.headers = headers
+        self.tls = tls
+        self.remoteAddress = remoteAddress
+    }
+
+    /// First header with this name, case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}
+
+/// One header line.
+public struct HTTPHeader: Sendable, Hashable, Codable {
+    public var name: String
+    public var value: String
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// The state of a request record, as Apache's access log shows it with `%<`/`%>` modifiers.
+public struct RecordState: Sendable, Hashable, Codable {
+    public var status: Int
+    /// Decoded URL-path.
+    public var uri: String
+    /// `""` none, `"?"` empty, `"?a=1"`.
+    public var query: String
+    /// Relative to the document root when under it; otherwise as Apache had it; nil if unset.
+    public var filename: String?
+    public var handler: String?
+}
+
+/// One step of the engine's reasoning, for `explain`.
+public struct TraceEvent: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Codable {
+        case request, ruleMatched, ruleSkipped, conditionFailed, internalRedirect, externalRedirect, status
+        case alias, directorySlash, directoryIndex, fallback, served, configError, note
+    }
+    public var kind: Kind
+    public var detail: String
+    public var range: SourceRange?
+
+    public init(_ kind: Kind, _ detail: String, range: SourceRange? = nil) {
+        self.kind = kind
+        self.detail = detail
+        self.range = range
+    }
+}
+
+/// Apache's answer to one request.
+public struct OriginResponse: Sendable {
+    public var status: Int
+    public var location: String?
+    /// Headers Apache adds that matter here (`Header` directives, `Set-Cookie`, `Vary`).
+    public var headers: [HTTPHeader]
+    /// The file whose content is served (relative to the document root), nil for none.
+    public var served: String?
+    /// The request record after all internal redirects, and the first one.
+    public var final: RecordState
+    public var original: RecordState
+    /// AH00124: more than `LimitInternalRecursion` internal redirects.
+    public var recursionLimitExceeded: Bool
+    /// Error-log entries (`AH01630`, …), as `level: message`.
+    public var errors: [String]
+    public var errorCodes: [String]
+    public var trace: [TraceEvent]
+    /// Number of internal redirects performed.
+    public var internalRedirects: Int
+
+    public func header(_ name: String) -> String? {
+        headers.last { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}

@@ -1,0 +1,67 @@
+/// Apache's `request_rec` for one pass (the original request, an internal redirect, or a
+/// subrequest): what the phases read and change.
+final class RequestRecord {
+    let method: String
+    /// Decoded URL-path (`r->uri`).
+    var uri: String
+    /// Raw query string; nil when the URL had none.
+    var query: String?
+    /// `r->filename`: a filesystem path after translation; during a rewrite pass the current
+    /// rewrite result.
+    var filename: String?
+    var pathInfo = ""
+    var handler: String?
+    var status = 200
+    var env: [String: String] = [:]
+    var responseHeaders: [HTTPHeader] = []
+    let isSubrequest: Bool
+    /// Alias/userdir context (`CONTEXT_PREFIX`, `CONTEXT_DOCUMENT_ROOT`).
+    var contextPrefix = ""
+    var contextDocumentRoot: String
+    /// Internal redirect staged by a per-directory rewrite, performed in the handler phase.
+    var stagedRedirect: String?
+    /// Set by a rewrite that replaced `r->uri` in place (server `[PT]`, DirectoryIndex).
+    var forcedType: String?
+    /// The per-directory configuration after the walk (set in map_to_storage).
+    var config: MergedConfig?
+    /// The filesystem path the walk found, kept when `filename` becomes `redirect:…`.
+    var mappedFilename: String?
+    /// DirectoryIndex replaces the original record's path in place (what `%<U` logs).
+    var originalURIOverride: String?
+
+    init(method: String, uri: String, query: String?, isSubrequest: Bool, documentRoot: String) {
+        self.method = method
+        self.uri = uri
+        self.query = query
+        self.isSubrequest = isSubrequest
+        self.contextDocumentRoot = documentRoot
+    }
+
+    /// `%q` as the access log prints it.
+    var loggedQuery: String { query.map { "?" + $0 } ?? "" }
+}
+
+/// Facts shared by every record of one client request.
+final class RequestChain {
+    let request: OriginRequest
+    let theRequest: String
+    /// `[END]` marker on the request pool (apache-semantics §4.10).
+    var endSeen = false
+    var trace: [TraceEvent] = []
+    var errors: [String] = []
+    var errorCodes: [String] = []
+    var cookiesSet: Set<String> = []
+    /// `Set-Cookie` from `[CO]`: kept on redirects and error responses.
+    var cookies: [HTTPHeader] = []
+    var subrequestDepth = 0
+
+    init(request: OriginRequest) {
+        self.request = request
+        self.theRequest = "\(request.method) \(request.target) HTTP/1.1"
+    }
+
+    func log(_ code: String, _ level: String, _ message: String) {
+        errorCodes.append(code)
+        errors.append("\(level): \(message)")
+    }
+}

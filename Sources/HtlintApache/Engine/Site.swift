@@ -1,0 +1,87 @@
+import HtlintDiagnostics
+import HtlintSyntax
+
+/// Everything the origin needs to answer requests: the virtual host, its files and its
+/// configuration, parsed and compiled once.
+public final class Site: @unchecked Sendable {
+    /// `ServerName` as written (may carry a scheme and port: `https://example.org:8443`).
+    public let serverName: String
+    public let serverAliases: [String]
+    public let documentRoot: String
+    public let files: SiteFileSystem
+    public let modules: ModuleSet
+    /// Server/virtual-host configuration (server context).
+    public let vhost: ConfigFile
+    /// Default `DirectoryIndex` (Debian's stock list unless the site says otherwise).
+    public let defaultDirectoryIndex: [String]
+    public let limitInternalRecursion: Int
+    public let useCanonicalName: Bool
+    /// `%{ENV:X}` falls back to the httpd process environment.
+    public let processEnvironment: [String: String]
+    /// Parsed `.htaccess` files by directory path (with trailing slash).
+    public let accessConfigs: [String: ConfigFile]
+
+    public init(serverName: String, aliases: [String] = [], documentRoot: String = "/var/www/html",
+                files: SiteFileSystem, vhostLines: [String] = [], vhostFile: SourceFile? = nil,
+                modules: ModuleSet = .standard,
+                directoryIndex: [String] = ["index.html", "index.cgi", "index.pl", "index.php", "index.xhtml", "index.htm"],
+                processEnvironment: [String: String] = ["PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C"]) {
+        self.documentRoot = SiteFileSystem.normalize(documentRoot)
+        self.files = files
+        self.modules = modules
+        self.defaultDirectoryIndex = directoryIndex
+        self.processEnvironment = processEnvironment
+        let text = vhostLines.map { $0.replacingOccurrences(of: "${DOCROOT}", with: documentRoot) }.joined(separator: "\n")
+        let source = vhostFile ?? SourceFile(path: "<vhost>", text: text)
+        let vhost = ConfigReader.read(source, context: .server, modules: modules)
+        self.vhost = vhost
+        let server = vhost.block.server ?? ServerSettings()
+        self.serverName = server.serverName ?? serverName
+        self.serverAliases = aliases + server.serverAliases
+        self.limitInternalRecursion = server.limitInternalRecursion ?? 10
+        self.useCanonicalName = server.useCanonicalName == "on"
+        var configs: [String: ConfigFile] = [:]
+        for (dir, file) in files.accessFiles {
+            configs[dir] = ConfigReader.read(file, context: .htaccess, modules: modules)
+        }
+        self.accessConfigs = configs
+    }
+
+    /// Host part of `ServerName` (no scheme, no port).
+    public var canonicalHost: String {
+        var s = serverName
+        if let r = s.range(of: "://") { s = String(s[r.upperBound...]) }
+        if let colon = s.lastIndex(of: ":"), !s.hasSuffix("]") { s = String(s[..<colon]) }
+        return s.lowercased()
+    }
+
+    /// Port written in `ServerName`, if any.
+    public var canonicalPort: Int? {
+        var s = serverName
+        if let r = s.range(of: "://") { s = String(s[r.upperBound...]) }
+        guard let colon = s.lastIndex(of: ":") else { return nil }
+        return Int(s[s.index(after: colon)...])
+    }
+
+    /// `ServerName https://…` makes Apache build https URLs over plain HTTP (apache-semantics §11.1).
+    public var serverNameScheme: String? {
+        guard let r = serverName.range(of: "://") else { return nil }
+        return serverName[..<r.lowerBound].lowercased()
+    }
+
+    /// Host names this virtual host answers to by name.
+    public func isOwnHost(_ host: String) -> Bool {
+        let h = host.lowercased()
+        if h == canonicalHost { return true }
+        return serverAliases.contains { alias in
+            let a = alias.lowercased()
+            if a.hasPrefix("*.") { return h.hasSuffix(String(a.dropFirst())) }
+            return a == h
+        }
+    }
+
+    /// All diagnostics of the site's configuration files.
+    public var diagnostics: [Diagnostic] {
+        (vhost.diagnostics + accessConfigs.values.flatMap(\.diagnostics)).sorted(by: Diagnostic.byLocation)
+    }
+}

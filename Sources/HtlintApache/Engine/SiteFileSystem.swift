@@ -1,0 +1,132 @@
+import Foundation
+import HtlintDiagnostics
+
+/// The document root as the engine sees it: which paths are files, directories or symbolic
+/// links, and the `.htaccess` sources. Paths are absolute filesystem paths under the simulated
+/// document root (e.g. `/var/www/html/sub/index.html`), without a trailing slash.
+public struct SiteFileSystem: Sendable {
+    public enum Node: Sendable, Hashable {
+        case file(size: Int)
+        case directory
+        case symlink(target: String)
+    }
+
+    public private(set) var nodes: [String: Node] = [:]
+    /// `.htaccess` text by directory path (with trailing slash).
+    public private(set) var accessFiles: [String: SourceFile] = [:]
+    public let root: String
+
+    public init(root: String) {
+        self.root = SiteFileSystem.normalize(root)
+        nodes[self.root] = .directory
+        var p = self.root
+        while let slash = p.lastIndex(of: "/"), slash != p.startIndex {
+            p = String(p[..<slash])
+            nodes[p] = .directory
+        }
+    }
+
+    static func normalize(_ path: String) -> String {
+        var p = path
+        while p.count > 1, p.hasSuffix("/") { p.removeLast() }
+        return p
+    }
+
+    /// Adds a file (and its parent directories). `relative` starts with `/`.
+    public mutating func addFile(_ relative: String, size: Int = 1) {
+        let path = root + SiteFileSystem.normalize(relative)
+        addParents(of: path)
+        nodes[path] = .file(size: size)
+    }
+
+    public mutating func addDirectory(_ relative: String) {
+        let path = root + SiteFileSystem.normalize(relative)
+        addParents(of: path)
+        nodes[path] = .directory
+    }
+
+    public mutating func addSymlink(_ relative: String, target: String) {
+        let path = root + SiteFileSystem.normalize(relative)
+        addParents(of: path)
+        nodes[path] = .symlink(target: target)
+    }
+
+    /// Registers a `.htaccess` for the directory `relativeDirectory` (`/` or `/sub`).
+    public mutating func addAccessFile(_ relativeDirectory: String, displayPath: String, text: String) {
+        addAccessFile(relativeDirectory, file: SourceFile(path: displayPath, text: text))
+    }
+
+    public mutating func addAccessFile(_ relativeDirectory: String, file: SourceFile) {
+        let dir = root + SiteFileSystem.normalize(relativeDirectory)
+        let key = SiteFileSystem.normalize(dir) + "/"
+        addParents(of: dir + "/x")
+        nodes[key + ".htaccess"] = .file(size: file.bytes.count)
+        accessFiles[key == "//" ? "/" : key] = file
+    }
+
+    private mutating func addParents(of path: String) {
+        var p = path
+        while let slash = p.lastIndex(of: "/"), slash != p.startIndex {
+            p = String(p[..<slash])
+            if nodes[p] == nil || nodes[p] != .directory { if case .symlink = nodes[p] {} else { nodes[p] = .directory } }
+        }
+    }
+
+    /// The node at `path` without following a final symbolic link (lstat).
+    public func lstat(_ path: String) -> Node? { nodes[SiteFileSystem.normalize(path)] }
+
+    /// The node at `path`, following symbolic links (stat), bounded against cycles.
+    public func stat(_ path: String) -> Node? {
+        var p = SiteFileSystem.normalize(path)
+        for _ in 0..<8 {
+            guard let n = nodes[p] else { return nil }
+            guard case .symlink(let target) = n else { return n }
+            if target.hasPrefix("/") {
+                p = SiteFileSystem.normalize(target)
+            } else {
+                let dir = p[..<(p.lastIndex(of: "/") ?? p.startIndex)]
+                p = SiteFileSystem.normalize(String(dir) + "/" + target)
+            }
+        }
+        return nil
+    }
+
+    public func isDirectory(_ path: String) -> Bool { stat(path) == .directory }
+    public func isFile(_ path: String) -> Bool { if case .file = stat(path) { true } else { false } }
+
+    /// Loads a real directory: every file, directory and symbolic link, and every `.htaccess`.
+    /// `emptyFileSize` is the size reported for empty files (the conformance harness serves them
+    /// with content, so `-s` is true for them).
+    public static func load(directory: String, mountedAt root: String, emptyFileSize: Int = 0,
+                            displayPrefix: String? = nil) throws -> SiteFileSystem {
+        var fs = SiteFileSystem(root: root)
+        let fm = FileManager.default
+        let base = URL(fileURLWithPath: directory).standardizedFileURL.path
+        guard let walker = fm.enumerator(atPath: base) else {
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: directory])
+        }
+        while let rel = walker.nextObject() as? String {
+            let full = base + "/" + rel
+            let attrs = try fm.attributesOfItem(atPath: full)
+            let type = attrs[.type] as? FileAttributeType
+            let relative = "/" + rel
+            if rel.hasSuffix(".oracle-keep") { continue }
+            switch type {
+            case .typeDirectory?: fs.addDirectory(relative)
+            case .typeSymbolicLink?:
+                fs.addSymlink(relative, target: try fm.destinationOfSymbolicLink(atPath: full))
+            default:
+                let size = (attrs[.size] as? NSNumber)?.intValue ?? 0
+                if (rel as NSString).lastPathComponent == ".htaccess" {
+                    let data = try Data(contentsOf: URL(fileURLWithPath: full))
+                    let dir = String(relative.dropLast(".htaccess".count))
+                    let shown = (displayPrefix.map { $0 + relative }) ?? full
+                    fs.addAccessFile(dir.isEmpty ? "/" : dir, file: SourceFile(path: shown, bytes: [UInt8](data)))
+                } else {
+                    fs.addFile(relative, size: size == 0 ? emptyFileSize : size)
+                }
+            }
+        }
+        return fs
+    }
+}

@@ -1,0 +1,81 @@
+import HtlintRegex
+
+extension Origin {
+    /// mod_alias `Redirect*` (apache-semantics §8.3, §8.4): the expression form first, then the
+    /// list (deepest configuration first); the first match wins.
+    func aliasRedirect(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain, serverContext: Bool) -> PassResult? {
+        var candidates = config.redirects
+        if let e = config.redirectExpression { candidates.insert(e, at: 0) }
+        for redirect in candidates {
+            var target: String? = nil
+            switch redirect.matcher {
+            case .everything:
+                if let t = redirect.target { target = escapeRedirectTarget(expandExpressionString(t, r, chain)) }
+            case .prefix(let path):
+                guard let rest = prefixMatch(path, r.uri) else { continue }
+                if let t = redirect.target {
+                    target = t + escapePath(rest)
+                }
+            case .regex(let regex):
+                guard let m = regex.firstMatch(in: r.uri) else { continue }
+                if let t = redirect.target { target = escapeRedirectTarget(substituteGroups(t, m)) }
+            }
+            chain.trace.append(TraceEvent(.alias, "Redirect at line \(redirect.line) matches \(r.uri)", range: redirect.range))
+            guard (300...399).contains(redirect.status), var location = target else {
+                return .final(status: redirect.status, location: nil)
+            }
+            if location.hasPrefix("/") && !config.redirectRelative {
+                location = fullyQualify(location, chain)
+            }
+            if !isAbsoluteURI(location) && !(location.hasPrefix("/") && config.redirectRelative) {
+                chain.log(serverContext ? "AH00674" : "AH00676", "error",
+                          "cannot redirect '\(r.uri)' to '\(location)'; target is not a valid absoluteURI or abs_path")
+                return .final(status: 500, location: nil)
+            }
+            if let q = r.query, !location.contains("?") { location += "?" + q }
+            chain.trace.append(TraceEvent(.externalRedirect, "\(redirect.status) to \(location)", range: redirect.range))
+            return .final(status: redirect.status, location: location)
+        }
+        return nil
+    }
+
+    /// `$0`–`$9` in a `RedirectMatch` target; a backslash makes the next character literal.
+    private func substituteGroups(_ target: String, _ m: RegexMatch) -> String {
+        var out = ""
+        var it = Array(target)
+        var i = 0
+        while i < it.count {
+            let c = it[i]
+            if c == "\\", i + 1 < it.count { out.append(it[i + 1]); i += 2; continue }
+            if c == "$", i + 1 < it.count, let d = it[i + 1].wholeNumberValue {
+                out += m[d]; i += 2; continue
+            }
+            out.append(c); i += 1
+        }
+        it = []
+        return out
+    }
+
+    /// Splits a target into path, query and fragment and escapes the path only (§8.3).
+    private func escapeRedirectTarget(_ t: String) -> String {
+        var rest = Substring(t)
+        var prefix = ""
+        if let r = t.range(of: "://") {
+            let after = t[r.upperBound...]
+            let slash = after.firstIndex(of: "/") ?? after.endIndex
+            prefix = String(t[..<slash])
+            rest = t[slash...]
+        }
+        var tail = ""
+        if let q = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) {
+            tail = String(rest[q...])
+            rest = rest[..<q]
+        }
+        return prefix + escapePath(String(rest)) + tail
+    }
+
+    /// Expression-form targets may contain `%{VAR}`.
+    private func expandExpressionString(_ t: String, _ r: RequestRecord, _ chain: RequestChain) -> String {
+        expand(Template(parsing: t), ExpansionScope(), r, chain, serverContext: false).text
+    }
+}

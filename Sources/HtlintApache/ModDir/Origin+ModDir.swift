@@ -1,0 +1,89 @@
+extension Origin {
+    /// mod_dir in the fixups phase (apache-semantics §9): the trailing-slash redirect,
+    /// DirectoryIndex and FallbackResource.
+    func modDir(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain) -> PassResult? {
+        guard let f = r.filename, f.hasPrefix("/") || f.hasPrefix("redirect:") else { return nil }
+        let mapped = r.stagedRedirect != nil ? stagedFilename(r) : f
+        let isDirectory = site.files.isDirectory(mapped)
+        if isDirectory {
+            guard r.pathInfo.isEmpty else { return nil }
+            if !r.uri.hasSuffix("/") {
+                guard config.directorySlash, !r.isSubrequest || true else { return nil }
+                let location = fullyQualify(escapePath(r.uri) + "/", chain) + (r.query.map { "?" + $0 } ?? "")
+                chain.trace.append(TraceEvent(.directorySlash, "DirectorySlash: 301 to \(location)"))
+                return .final(status: 301, location: location)
+            }
+            if r.stagedRedirect != nil { return nil }
+            for name in config.directoryIndex {
+                let url = r.uri + name + (r.query.map { "?" + $0 } ?? "")
+                guard let (sub, result) = subrequest(url, chain) else { return .final(status: 500, location: nil) }
+                switch result {
+                case .final(let status, let location) where (300...399).contains(status) && location != nil:
+                    return .final(status: status, location: location)
+                case .serve, .internalRedirect:
+                    guard let subFile = sub.filename, site.files.isFile(stagedFilename(sub, fallback: subFile)) else { continue }
+                    chain.trace.append(TraceEvent(.directoryIndex, "DirectoryIndex: \(r.uri) served by \(sub.uri)"))
+                    adopt(sub, into: r)
+                    if case .internalRedirect(let u) = result { r.stagedRedirect = u }
+                    return nil
+                default:
+                    continue
+                }
+            }
+            return nil
+        }
+        if site.files.stat(mapped) == nil, r.handler == nil, r.stagedRedirect == nil,
+           let fallback = config.fallbackResource {
+            guard let (sub, result) = subrequest(fallback + (r.query.map { "?" + $0 } ?? ""), chain) else {
+                return .final(status: 500, location: nil)
+            }
+            switch result {
+            case .serve, .internalRedirect:
+                guard let subFile = sub.filename, site.files.isFile(subFile) else { return nil }
+                chain.trace.append(TraceEvent(.fallback, "FallbackResource: served by \(sub.uri)"))
+                r.filename = sub.filename
+                r.pathInfo = sub.pathInfo
+                r.config = sub.config
+                if case .internalRedirect(let u) = result { r.stagedRedirect = u }
+                return nil
+            case .final(let status, _) where status == 500 && chain.errorCodes.last == "AH00125":
+                return .final(status: 500, location: nil)
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// The file a record maps to, ignoring a staged internal redirect (`redirect:` filenames).
+    private func stagedFilename(_ r: RequestRecord, fallback: String? = nil) -> String {
+        if let f = fallback, !f.hasPrefix("redirect:") { return f }
+        return r.mappedFilename ?? r.filename ?? ""
+    }
+
+    /// Replaces the request in place with a successful index subrequest (no REDIRECT_ variables).
+    private func adopt(_ sub: RequestRecord, into r: RequestRecord) {
+        r.uri = sub.uri
+        r.query = sub.query
+        r.filename = sub.filename
+        r.mappedFilename = sub.mappedFilename
+        r.pathInfo = sub.pathInfo
+        r.config = sub.config
+        r.handler = sub.handler
+        r.originalURIOverride = sub.uri
+    }
+
+    /// A subrequest for `url` (phases up to the fixups), bounded by the nesting limit (AH00125).
+    func subrequest(_ url: String, _ chain: RequestChain) -> (RequestRecord, PassResult)? {
+        if chain.subrequestDepth >= 10 {
+            chain.log("AH00125", "error", "Request exceeded the limit of 10 subrequest nesting levels due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
+            return nil
+        }
+        chain.subrequestDepth += 1
+        defer { chain.subrequestDepth -= 1 }
+        let (sub, early) = makeRecord(url: url, method: "GET", isSubrequest: true, chain: chain)
+        if let early { return (sub, .final(status: early, location: nil)) }
+        let result = runPass(sub, chain: chain, redirects: 0)
+        return (sub, result)
+    }
+}

@@ -1,0 +1,85 @@
+extension Origin {
+    /// mod_rewrite's fixup hook: per-directory rules and what their result means
+    /// (apache-semantics §4.6, §4.9, §4.11).
+    func perDirectoryRewrite(_ r: RequestRecord, _ walk: WalkResult, _ chain: RequestChain) -> PassResult? {
+        guard let rw = walk.config.rewrite, rw.engine, !chain.endSeen else { return nil }
+        let d = rw.directory
+        if let f = r.filename, f + "/" == d, !rw.options.contains("allownoslash") {
+            chain.trace.append(TraceEvent(.note, "rules of \(relativeToRoot(d)) skipped for the directory without its slash"))
+            return nil
+        }
+        let options = walk.config.options
+        if !options.contains("followsymlinks") && !options.contains("symlinksifownermatch") {
+            chain.log("AH00670", "error", "Options FollowSymLinks and SymLinksIfOwnerMatch are both off, so the RewriteRule directive is also forbidden due to its similar ability to circumvent directory restrictions : \(r.filename ?? "")")
+            chain.trace.append(TraceEvent(.status, "403: RewriteEngine On without Options FollowSymLinks"))
+            return .final(status: 403, location: nil)
+        }
+        guard !rw.rules.isEmpty else { return nil }
+        let f0 = r.filename ?? ""
+        let q0 = r.query
+        let result = runRuleSet(graph.ruleSet(rw), r, chain, directory: d, base: rw.base)
+        if let s = result.status { return .final(status: s, location: nil) }
+        if let t = result.type { r.forcedType = t }
+        if let h = result.handler { r.handler = h }
+        guard result.changed, let f = r.filename else {
+            r.filename = f0
+            return nil
+        }
+        let external = absoluteURLScheme(f) != nil && !f.hasPrefix("proxy:")
+        if let bad = badQuery(r, chain, external: external && !result.noEscape, code: "AH10411") { return bad }
+        if f.hasPrefix("proxy:") {
+            chain.log("AH10160", "error", "attempt to make remote request from mod_rewrite without proxy enabled: \(f)")
+            return .final(status: 403, location: nil)
+        }
+        if external {
+            var url = f
+            if let base = rw.base { url = applyBase(url, directory: d, base: base) }
+            let location = redirectLocation(url, query: r.query, originalQuery: q0, noEscape: result.noEscape)
+            let status = result.redirectStatus.map { (300...399).contains($0) ? $0 : 302 } ?? 302
+            chain.trace.append(TraceEvent(.externalRedirect, "\(status) to \(location)"))
+            return .final(status: status, location: location)
+        }
+        guard f.hasPrefix("/") else {
+            chain.trace.append(TraceEvent(.status, "400: rewrite result `\(f)` is not a path"))
+            return .final(status: 400, location: nil)
+        }
+        if f == f0 {
+            chain.trace.append(TraceEvent(.note, "rewritten URL equals the original: \(relativeToRoot(f)) (no internal redirect)"))
+            return nil
+        }
+        let url = internalRedirectURL(f, r, rw)
+        r.mappedFilename = f0
+        r.stagedRedirect = url + (r.query.map { "?" + $0 } ?? "")
+        r.filename = "redirect:" + url + (r.query.map { "?" + $0 } ?? "")
+        r.handler = "redirect-handler"
+        return nil
+    }
+
+    /// RewriteBase applied to the path of an external redirect (apache-semantics §4.9 step 5.1).
+    private func applyBase(_ url: String, directory: String, base: String) -> String {
+        let (prefix, path) = splitAbsoluteURL(url)
+        let dirNoLead = String(directory.dropFirst())
+        let tail = String(path.dropFirst())
+        guard !dirNoLead.isEmpty, tail.hasPrefix(dirNoLead) else { return url }
+        var b = String(base.dropFirst())
+        if !b.isEmpty && !b.hasSuffix("/") { b += "/" }
+        return prefix + "/" + b + tail.dropFirst(dirNoLead.count)
+    }
+
+    /// The URL of the internal redirect for a local per-directory result (apache-semantics §4.11).
+    private func internalRedirectURL(_ f: String, _ r: RequestRecord, _ rw: EffectiveRewrite) -> String {
+        let d = rw.directory
+        let dNoSlash = String(d.dropLast())
+        if let base = rw.base, f.hasPrefix(dNoSlash + "/") {
+            let rest = f.dropFirst(dNoSlash.count + 1)
+            return (base.hasSuffix("/") ? base : base + "/") + rest
+        }
+        let root = site.documentRoot
+        if rw.base == nil, f.hasPrefix(root + "/") { return String(f.dropFirst(root.count)) }
+        if !rw.options.contains("ignorecontextinfo"), !r.contextPrefix.isEmpty, f.hasPrefix(r.contextDocumentRoot + "/") {
+            let prefix = r.contextPrefix.hasSuffix("/") ? String(r.contextPrefix.dropLast()) : r.contextPrefix
+            return prefix + "/" + f.dropFirst(r.contextDocumentRoot.count + 1)
+        }
+        return f
+    }
+}

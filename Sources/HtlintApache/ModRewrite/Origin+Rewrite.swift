@@ -1,0 +1,323 @@
+import HtlintRegex
+
+/// What a pass of a rule set ended in (apache-semantics §4.7).
+struct RuleSetResult {
+    /// A substituting rule matched; `noEscape` is the `[NE]` of the last one.
+    var changed = false
+    var noEscape = false
+    /// A status decided by a rule ([F], [G], [R=4xx], unsafe `?`, limits).
+    var status: Int? = nil
+    /// `[R=3xx]` or an implicit redirect to an absolute URL.
+    var redirectStatus: Int? = nil
+    var passThrough = false
+    var proxy = false
+    /// `[T]`/`[H]` to apply at the end of the fixups.
+    var type: String? = nil
+    var handler: String? = nil
+}
+
+private enum RuleOutcome {
+    case noMatch
+    case matched(substituted: Bool, unsafeQuestionMark: Bool)
+}
+
+extension Origin {
+    /// Runs a compiled rule set over `r.filename` (the current URI). `directory` is D for
+    /// per-directory rule sets and nil in server context.
+    func runRuleSet(_ set: CompiledRuleSet, _ r: RequestRecord, _ chain: RequestChain,
+                    directory: String?, base: String?) -> RuleSetResult {
+        var result = RuleSetResult()
+        let rules = set.rules
+        var i = 0
+        var round = 1
+        var pathInfo = r.pathInfo
+        while i < rules.count {
+            let rule = rules[i]
+            if r.isSubrequest && (rule.flags.noSubrequest || rule.flags.redirect != nil) {
+                i += 1
+                continue
+            }
+            let outcome = applyRule(rule, r, chain, directory: directory, pathInfo: &pathInfo, result: &result)
+            guard case .matched(let substituted, let unsafe) = outcome else {
+                i = set.onNoMatch[i]
+                continue
+            }
+            if (r.filename?.utf8.count ?? 0) > 2 * 8190 {
+                chain.log("AH00666", "error", "RewriteRule '\(rule.pattern)' and URI '\(r.filename ?? "")' exceeded maximum length (16380)")
+                result.status = 500
+                return result
+            }
+            if unsafe {
+                chain.log("AH10508", "error", "Unsafe URL with %3f URL rewritten without UnsafeAllow3F")
+                chain.trace.append(TraceEvent(.status, "403: `?` produced by an expansion (UnsafeAllow3F)", range: rule.range))
+                result.status = 403
+                return result
+            }
+            if let s = rule.flags.statusOverride {
+                if !(rule.isDash && rule.flags.redirect != nil && (300...399).contains(rule.flags.redirect!)) {
+                    chain.trace.append(TraceEvent(.status, "\(s) from line \(rule.line)", range: rule.range))
+                    result.status = s
+                    return result
+                }
+            }
+            if substituted {
+                result.changed = true
+                result.noEscape = rule.flags.noEscape
+            }
+            if rule.flags.passThrough { result.passThrough = true; result.changed = true; break }
+            if rule.flags.end {
+                chain.endSeen = true
+                break
+            }
+            if rule.flags.proxy { result.proxy = true; break }
+            if rule.flags.last { break }
+            if let limit = rule.flags.next {
+                round += 1
+                if round >= limit {
+                    chain.log("AH02596", "error", "RewriteRule '\(rule.pattern)' and URI '\(r.filename ?? "")' exceeded maximum number of rounds (\(limit)) via the [N] flag")
+                    result.status = 500
+                    return result
+                }
+                i = 0
+                continue
+            }
+            i = set.onMatch[i]
+        }
+        return result
+    }
+
+    /// Applies one rule (apache-semantics §4.8).
+    private func applyRule(_ rule: RewriteRule, _ r: RequestRecord, _ chain: RequestChain, directory: String?,
+                           pathInfo: inout String, result: inout RuleSetResult) -> RuleOutcome {
+        var input = r.filename ?? r.uri
+        if let d = directory {
+            input += pathInfo
+            if input.hasPrefix(d) { input = String(input.dropFirst(d.count)) }
+        }
+        var scope = ExpansionScope()
+        if let m = rule.regex.firstMatch(in: input) {
+            if rule.negated { return .noMatch }
+            scope.ruleCaptures = (0...9).map { m[$0] }
+        } else if !rule.negated {
+            return .noMatch
+        }
+        guard conditionsHold(rule, r, chain, &scope, serverContext: directory == nil) else {
+            chain.trace.append(TraceEvent(.conditionFailed, "line \(rule.line): `\(rule.pattern)` matched `\(input)` but its conditions failed", range: rule.range))
+            return .noMatch
+        }
+        chain.trace.append(TraceEvent(.ruleMatched, "line \(rule.line): `\(rule.pattern)` matched `\(input)`", range: rule.range))
+        let serverContext = directory == nil
+        func sideEffects() {
+            for e in rule.flags.env {
+                let v = expand(e, scope, r, chain, serverContext: serverContext).text
+                if v.hasPrefix("!") { r.env[String(v.dropFirst())] = nil; continue }
+                if let colon = v.firstIndex(of: ":") {
+                    r.env[String(v[..<colon])] = String(v[v.index(after: colon)...])
+                } else {
+                    r.env[v] = ""
+                }
+            }
+            for c in rule.flags.cookies {
+                let v = expand(c, scope, r, chain, serverContext: serverContext).text
+                if let cookie = cookieHeader(v), !chain.cookiesSet.contains(cookie.name) {
+                    chain.cookiesSet.insert(cookie.name)
+                    chain.cookies.append(HTTPHeader("Set-Cookie", cookie.value))
+                }
+            }
+            if let t = rule.flags.type { result.type = expand(t, scope, r, chain, escaping: rule.flags.escaping, serverContext: serverContext).text.lowercased() }
+            if let h = rule.flags.handler { result.handler = expand(h, scope, r, chain, escaping: rule.flags.escaping, serverContext: serverContext).text.lowercased() }
+        }
+        if rule.isDash {
+            sideEffects()
+            return .matched(substituted: false, unsafeQuestionMark: false)
+        }
+        let escaping: BackrefEscaping? = rule.flags.escaping.isActive ? rule.flags.escaping : nil
+        let expansion = expand(rule.substitution, scope, r, chain, escaping: escaping, serverContext: serverContext)
+        let unsafe = !rule.flags.unsafeAllow3F
+            && (rule.flags.qsLast ? expansion.lastQuestionMarkExpanded : expansion.firstQuestionMarkExpanded)
+        if unsafe { return .matched(substituted: true, unsafeQuestionMark: true) }
+        sideEffects()
+        if rule.flags.statusOverride != nil { return .matched(substituted: false, unsafeQuestionMark: false) }
+
+        var uri = expansion.text
+        // Query string (apache-semantics §6.5).
+        let scheme = absoluteURLScheme(uri)
+        if rule.noQuery {
+            r.query = nil
+        } else if let s = scheme, ["ftp://", "gopher://", "ldap://", "nntp://", "news:"].contains(s) {
+            r.query = nil
+        } else {
+            if rule.flags.qsDiscard { r.query = nil }
+            let index = rule.flags.qsLast ? uri.lastIndex(of: "?") : uri.firstIndex(of: "?")
+            if let q = index {
+                let new = String(uri[uri.index(after: q)...])
+                uri = String(uri[..<q])
+                if rule.flags.qsAppend {
+                    if !new.isEmpty { r.query = new + "&" + (r.query ?? "") }
+                } else {
+                    r.query = new
+                }
+                if var query = r.query {
+                    if query.hasSuffix("&") { query.removeLast() }
+                    r.query = query.isEmpty ? nil : query
+                }
+            }
+        }
+        // Prefixing (§4.8 step 7).
+        var prefixAdded = false
+        if !uri.hasPrefix("/") && absoluteURLScheme(uri) == nil {
+            if let d = directory {
+                uri = d + uri
+                prefixAdded = true
+            } else if rule.flags.redirect == nil && !rule.flags.proxy {
+                uri = "/" + uri
+                prefixAdded = true
+            }
+        }
+        if rule.flags.discardPathInfo, directory != nil {
+            pathInfo = ""
+            r.pathInfo = ""
+        }
+        if rule.flags.proxy {
+            r.filename = "proxy:" + (absoluteURLScheme(uri) != nil ? uri : fullyQualify(uri, chain))
+            return .matched(substituted: true, unsafeQuestionMark: false)
+        }
+        if let code = rule.flags.redirect, (300...399).contains(code) {
+            r.filename = absoluteURLScheme(uri) != nil ? uri : fullyQualify(uri, chain)
+            result.redirectStatus = code
+            return .matched(substituted: true, unsafeQuestionMark: false)
+        }
+        // Self-reduction of a URL naming this virtual host (§4.8 step 12).
+        if absoluteURLScheme(uri) != nil, let reduced = reduceSelfURL(uri, chain) { uri = reduced }
+        if absoluteURLScheme(uri) != nil {
+            r.filename = uri
+            result.redirectStatus = 302
+            return .matched(substituted: true, unsafeQuestionMark: false)
+        }
+        result.redirectStatus = nil
+        if !rule.flags.unc && !prefixAdded && !rule.rawSubstitution.hasPrefix("//") {
+            while uri.hasPrefix("//") { uri.removeFirst() }
+        }
+        r.filename = uri
+        return .matched(substituted: true, unsafeQuestionMark: false)
+    }
+
+    /// `http://host:port/x` → `/x` when scheme, host and port denote this virtual host.
+    private func reduceSelfURL(_ url: String, _ chain: RequestChain) -> String? {
+        let current = scheme(chain) + "://"
+        guard url.lowercased().hasPrefix(current), let serverPort = site.canonicalPort else { return nil }
+        let (prefix, path) = splitAbsoluteURL(url)
+        var hostPort = String(prefix.dropFirst(current.count))
+        var port = scheme(chain) == "https" ? 443 : 80
+        if let colon = hostPort.lastIndex(of: ":") {
+            port = Int(hostPort[hostPort.index(after: colon)...]) ?? -1
+            hostPort = String(hostPort[..<colon])
+        }
+        guard port == serverPort, site.isOwnHost(hostPort) else { return nil }
+        return path.isEmpty ? "/" : path
+    }
+
+    /// Evaluates the rule's conditions with `[OR]` grouping (apache-semantics §7.5).
+    private func conditionsHold(_ rule: RewriteRule, _ r: RequestRecord, _ chain: RequestChain,
+                                _ scope: inout ExpansionScope, serverContext: Bool) -> Bool {
+        let conds = rule.conditions
+        var i = 0
+        while i < conds.count {
+            let c = conds[i]
+            let ok = evaluate(c, r, chain, &scope, serverContext: serverContext)
+            if c.orNext {
+                if !ok { i += 1; continue }
+                while i < conds.count, conds[i].orNext { i += 1 }
+            } else if !ok {
+                return false
+            }
+            i += 1
+        }
+        return true
+    }
+
+    private func evaluate(_ c: RewriteCondition, _ r: RequestRecord, _ chain: RequestChain,
+                          _ scope: inout ExpansionScope, serverContext: Bool) -> Bool {
+        let value = expand(c.testString, scope, r, chain, serverContext: serverContext).text
+        var result: Bool
+        switch c.test {
+        case .regex(let regex):
+            if let m = regex.firstMatch(in: value) {
+                result = true
+                if !c.negated { scope.conditionCaptures = (0...9).map { m[$0] } }
+            } else {
+                result = false
+            }
+        case .file(let op):
+            result = fileTest(op, value, r, chain)
+        case .integer(let op, let operand):
+            let a = atoi(value), b = atoi(expand(operand, scope, r, chain, serverContext: serverContext).text)
+            switch op {
+            case "-eq": result = a == b
+            case "-ne": result = a != b
+            case "-lt": result = a < b
+            case "-le": result = a <= b
+            case "-gt": result = a > b
+            default: result = a >= b
+            }
+        case .string(let op, let operand):
+            let b = expand(operand, scope, r, chain, serverContext: serverContext).text
+            result = compareStrings(op, value, b, noCase: c.noCase)
+        case .expression(let expr):
+            var captures: [String] = []
+            result = expr.evaluate(ExpressionContext(origin: self, record: r, chain: chain), captures: &captures)
+            if result && !c.negated && !captures.isEmpty { scope.conditionCaptures = captures }
+        }
+        return c.negated ? !result : result
+    }
+
+    /// `RewriteCond` string comparisons: without `[NC]` a shorter string is always smaller
+    /// (apache-semantics §7.3).
+    private func compareStrings(_ op: String, _ a: String, _ b: String, noCase: Bool) -> Bool {
+        let x = Array((noCase ? a.lowercased() : a).utf8), y = Array((noCase ? b.lowercased() : b).utf8)
+        if op == "=" { return x == y }
+        let cmp: Int
+        if !noCase && x.count != y.count {
+            cmp = x.count < y.count ? -1 : 1
+        } else if x == y {
+            cmp = 0
+        } else {
+            cmp = x.lexicographicallyPrecedes(y) ? -1 : 1
+        }
+        switch op {
+        case "<": return cmp < 0
+        case ">": return cmp > 0
+        case "<=": return cmp <= 0
+        default: return cmp >= 0
+        }
+    }
+
+    func fileTest(_ op: Character, _ path: String, _ r: RequestRecord, _ chain: RequestChain) -> Bool {
+        let fs = site.files
+        switch op {
+        case "d": return fs.isDirectory(path)
+        case "f": return fs.isFile(path)
+        case "s": if case .file(let size)? = fs.stat(path) { return size > 0 } else { return false }
+        case "l", "L", "h": if case .symlink? = fs.lstat(path) { return true } else { return false }
+        case "x": return false
+        case "F": return !path.isEmpty && fs.isFile(path)
+        case "U": return !path.isEmpty
+        default: return false
+        }
+    }
+
+    /// `[CO=NAME:VALUE:DOMAIN[:lifetime[:path[:secure[:httponly[:samesite]]]]]]`.
+    private func cookieHeader(_ spec: String) -> (name: String, value: String)? {
+        var s = Substring(spec)
+        var sep: Character = ":"
+        if s.hasPrefix(";") { sep = ";"; s = s.dropFirst() }
+        let parts = s.split(separator: sep, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 3, !parts[0].isEmpty, !parts[2].isEmpty else { return nil }
+        var value = "\(parts[0])=\(parts[1]); path=\(parts.count > 4 && !parts[4].isEmpty ? parts[4] : "/"); domain=\(parts[2])"
+        func on(_ i: Int) -> Bool { i < parts.count && ["secure", "httponly", "true", "1"].contains(parts[i].lowercased()) }
+        if on(5) { value += "; secure" }
+        if on(6) { value += "; HttpOnly" }
+        if parts.count > 7, !["0", "false"].contains(parts[7].lowercased()), !parts[7].isEmpty { value += "; SameSite=\(parts[7])" }
+        return (parts[0], value)
+    }
+}

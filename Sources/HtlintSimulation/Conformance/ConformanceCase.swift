@@ -1,0 +1,91 @@
+import Foundation
+import HtlintApache
+
+/// A recorded scenario (a site tree, a virtual host, requests, and what real Apache answered),
+/// in the format of `fixtures/apache/*` and the shared conformance corpus.
+public struct ConformanceCase {
+    public struct Request {
+        public var url: String
+        public var method: String
+        public var headers: [HTTPHeader]
+    }
+
+    public var name: String
+    public var description: String
+    public var host: String
+    public var aliases: [String]
+    public var edge: Edge
+    public var vhost: [String]
+    public var vhostHTTP: [String]
+    public var vhostHTTPS: [String]
+    public var modules: [String]
+    public var requests: [Request]
+    public var recordHeaders: [String]
+    /// `results` of expected.json, one per request.
+    public var expected: [[String: Any]]
+    public var siteDirectory: String
+
+    public enum LoadError: Error, CustomStringConvertible {
+        case unreadable(String, String)
+        case invalid(String, String)
+        public var description: String {
+            switch self {
+            case .unreadable(let p, let why): "cannot read '\(p)': \(why)"
+            case .invalid(let p, let why): "invalid case '\(p)': \(why)"
+            }
+        }
+    }
+
+    public static func load(_ directory: String) throws -> ConformanceCase {
+        func json(_ name: String) throws -> [String: Any] {
+            let path = directory + "/" + name
+            guard let data = FileManager.default.contents(atPath: path) else { throw LoadError.unreadable(path, "missing") }
+            guard let obj = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                throw LoadError.invalid(path, "not a JSON object")
+            }
+            return obj
+        }
+        let c = try json("case.json")
+        let e = (try? json("expected.json")) ?? [:]
+        guard let host = c["host"] as? String else { throw LoadError.invalid(directory, "no host") }
+        let edgeName = c["edge"] as? String ?? "none"
+        guard let edge = Edge(name: edgeName) else { throw LoadError.invalid(directory, "unknown edge '\(edgeName)'") }
+        var requests: [Request] = []
+        for item in c["requests"] as? [Any] ?? [] {
+            if let s = item as? String {
+                requests.append(Request(url: s, method: "GET", headers: []))
+            } else if let o = item as? [String: Any], let url = o["url"] as? String {
+                let headers = (o["headers"] as? [String: String] ?? [:]).sorted { $0.key < $1.key }.map { HTTPHeader($0.key, $0.value) }
+                requests.append(Request(url: url, method: (o["method"] as? String ?? "GET").uppercased(), headers: headers))
+            }
+        }
+        return ConformanceCase(
+            name: (directory as NSString).lastPathComponent, description: c["description"] as? String ?? "",
+            host: host, aliases: c["aliases"] as? [String] ?? [], edge: edge,
+            vhost: c["vhost"] as? [String] ?? [], vhostHTTP: c["vhost_http"] as? [String] ?? [],
+            vhostHTTPS: c["vhost_https"] as? [String] ?? [], modules: c["modules"] as? [String] ?? [],
+            requests: requests, recordHeaders: c["record_headers"] as? [String] ?? [],
+            expected: e["results"] as? [[String: Any]] ?? [], siteDirectory: directory + "/site")
+    }
+
+    /// The modules the recordings' server loaded (conformance README).
+    public var moduleSet: ModuleSet {
+        var m = ModuleSet(ModuleSet.builtIn.union(["mpm_prefork", "authz_core", "authz_host", "mime", "dir", "alias",
+                                                   "rewrite", "headers", "setenvif", "ssl"]))
+        for x in modules { m.insert(x) }
+        return m
+    }
+
+    /// Builds the simulator for this case: one origin per scheme when the vhosts differ.
+    public func simulator() throws -> ChainSimulator {
+        let files = try SiteFileSystem.load(directory: siteDirectory, mountedAt: "/var/www/html", emptyFileSize: 1,
+                                            displayPrefix: "/var/www/html")
+        func site(_ extra: [String]) -> Site {
+            Site(serverName: host, aliases: aliases, documentRoot: "/var/www/html", files: files,
+                 vhostLines: vhost + extra, modules: moduleSet, directoryIndex: ["index.html", "index.php"])
+        }
+        let http = Origin(site: site(vhostHTTP))
+        let https = vhostHTTPS.isEmpty && vhostHTTP.isEmpty ? http : Origin(site: site(vhostHTTPS))
+        return ChainSimulator(origin: http, tlsOrigin: https, edge: edge)
+    }
+}

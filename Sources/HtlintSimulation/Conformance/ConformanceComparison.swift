@@ -1,0 +1,78 @@
+import Foundation
+import HtlintApache
+
+/// One field where the simulator and the recording disagree.
+public struct Disagreement: CustomStringConvertible, Sendable {
+    public var request: String
+    public var field: String
+    public var expected: String
+    public var actual: String
+    public var description: String { "\(request): \(field): expected \(expected), got \(actual)" }
+}
+
+/// Compares simulated chains with a case's recordings, on the fields that matter most
+/// (conformance README): outcome, final status, loop cycle; per hop url, status, location,
+/// answered_by, served; Apache's uri, query, filename and recursion flag.
+public enum ConformanceComparison {
+    public static func compare(_ c: ConformanceCase, simulator: ChainSimulator) -> (requests: Int, agreeing: Int, disagreements: [Disagreement]) {
+        var all: [Disagreement] = []
+        var agreeing = 0
+        for (index, request) in c.requests.enumerated() {
+            guard index < c.expected.count else { continue }
+            let expected = c.expected[index]
+            let result = simulator.run(request.url, method: request.method, headers: request.headers)
+            let found = compare(result, expected, label: "\(c.name) \(request.method) \(request.url)")
+            if found.isEmpty { agreeing += 1 }
+            all += found
+        }
+        return (min(c.requests.count, c.expected.count), agreeing, all)
+    }
+
+    static func text(_ v: Any?) -> String {
+        switch v {
+        case nil, is NSNull: return "null"
+        case let s as String: return "\"\(s)\""
+        case let b as Bool where !(v is NSNumber): return b ? "true" : "false"
+        case let n as NSNumber: return n.stringValue
+        case let a as [Any]: return "[" + a.map { text($0) }.joined(separator: ", ") + "]"
+        default: return "\(v!)"
+        }
+    }
+
+    static func compare(_ result: ChainResult, _ expected: [String: Any], label: String) -> [Disagreement] {
+        var out: [Disagreement] = []
+        func check(_ field: String, _ want: Any?, _ got: Any?) {
+            let w = text(want), g = text(got)
+            if w != g { out.append(Disagreement(request: label, field: field, expected: w, actual: g)) }
+        }
+        check("outcome", expected["outcome"], result.outcome.rawValue)
+        check("final_status", expected["final_status"], result.finalStatus)
+        if let loop = expected["loop"] as? [String: Any] {
+            check("loop.cycle", loop["cycle"], result.cycle)
+        }
+        if let off = expected["offsite_url"] { check("offsite_url", off, result.offsiteURL) }
+        let hops = expected["hops"] as? [[String: Any]] ?? []
+        if hops.count != result.hops.count {
+            check("hops", hops.map { $0["url"] ?? "" }, result.hops.map(\.url))
+        }
+        for (i, (want, got)) in zip(hops, result.hops).enumerated() {
+            check("hop\(i).url", want["url"], got.url)
+            check("hop\(i).status", want["status"], got.status)
+            check("hop\(i).location", want["location"], got.location)
+            check("hop\(i).answered_by", want["answered_by"], got.answeredBy)
+            if want.keys.contains("served") { check("hop\(i).served", want["served"], got.served) }
+            if let wantHeaders = want["headers"] as? [String: Any], let o = got.origin {
+                for (name, value) in wantHeaders.sorted(by: { $0.key < $1.key }) {
+                    check("hop\(i).headers.\(name)", value, o.header(name))
+                }
+            }
+            guard let a = want["apache"] as? [String: Any], let o = got.origin else { continue }
+            check("hop\(i).apache.uri", a["uri"], o.final.uri)
+            check("hop\(i).apache.query", a["query"], o.final.query)
+            check("hop\(i).apache.filename", a["filename"], o.final.filename)
+            check("hop\(i).apache.recursion_limit_exceeded", (a["recursion_limit_exceeded"] as? Bool ?? false) ? 1 : 0,
+                  o.recursionLimitExceeded ? 1 : 0)
+        }
+        return out
+    }
+}
