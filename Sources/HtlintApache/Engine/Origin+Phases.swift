@@ -74,6 +74,7 @@ extension Origin {
                 if absoluteURLScheme(f) != nil {
                     let location = redirectLocation(f, query: r.query, originalQuery: q0, noEscape: result.noEscape)
                     chain.trace.append(TraceEvent(.externalRedirect, "server rules redirect to \(location)"))
+                    r.filename = location
                     return .final(status: result.redirectStatus ?? 302, location: location)
                 }
                 if result.passThrough {
@@ -229,6 +230,9 @@ extension Origin {
     func responseHeaders(_ r: RequestRecord, status: Int, hasLocation: Bool, chain: RequestChain) -> [HTTPHeader] {
         var headers = chain.cookies
         let success = (200...299).contains(status)
+        if success, let type = r.forcedType ?? r.filename.flatMap(MimeTypes.type(forPath:)) {
+            headers.append(HTTPHeader("Content-Type", type))
+        }
         for h in r.config?.headers ?? [] where h.always || success {
             if let c = h.envCondition {
                 let present = r.env[c.name] != nil

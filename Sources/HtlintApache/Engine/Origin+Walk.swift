@@ -53,7 +53,7 @@ extension Origin {
                     if trailingSlash && !remaining.isEmpty { pathInfo += "/" }
                     if remaining.isEmpty { pathInfo = "/" }
                 } else if trailingSlash {
-                    resolved = next + "/"
+                    pathInfo = "/"
                 }
             }
             break

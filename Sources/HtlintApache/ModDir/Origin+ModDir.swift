@@ -41,9 +41,7 @@ extension Origin {
             case .serve, .internalRedirect:
                 guard let subFile = sub.filename, site.files.isFile(subFile) else { return nil }
                 chain.trace.append(TraceEvent(.fallback, "FallbackResource: served by \(sub.uri)"))
-                r.filename = sub.filename
-                r.pathInfo = sub.pathInfo
-                r.config = sub.config
+                adopt(sub, into: r)
                 if case .internalRedirect(let u) = result { r.stagedRedirect = u }
                 return nil
             case .final(let status, _) where status == 500 && chain.errorCodes.last == "AH00125":
@@ -79,8 +77,14 @@ extension Origin {
             chain.log("AH00125", "error", "Request exceeded the limit of 10 subrequest nesting levels due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
             return nil
         }
+        // A subrequest has its own pool: it neither sees nor sets the [END] marker (§4.10).
+        let endSeen = chain.endSeen
+        chain.endSeen = false
         chain.subrequestDepth += 1
-        defer { chain.subrequestDepth -= 1 }
+        defer {
+            chain.subrequestDepth -= 1
+            chain.endSeen = endSeen
+        }
         let (sub, early) = makeRecord(url: url, method: "GET", isSubrequest: true, chain: chain)
         if let early { return (sub, .final(status: early, location: nil)) }
         let result = runPass(sub, chain: chain, redirects: 0)

@@ -37,6 +37,7 @@ extension Origin {
             let location = redirectLocation(url, query: r.query, originalQuery: q0, noEscape: result.noEscape)
             let status = result.redirectStatus.map { (300...399).contains($0) ? $0 : 302 } ?? 302
             chain.trace.append(TraceEvent(.externalRedirect, "\(status) to \(location)"))
+            r.filename = location
             return .final(status: status, location: location)
         }
         guard f.hasPrefix("/") else {
@@ -50,7 +51,7 @@ extension Origin {
         let url = internalRedirectURL(f, r, rw)
         r.mappedFilename = f0
         r.stagedRedirect = url + (r.query.map { "?" + $0 } ?? "")
-        r.filename = "redirect:" + url + (r.query.map { "?" + $0 } ?? "")
+        r.filename = "redirect:" + url
         r.handler = "redirect-handler"
         return nil
     }

@@ -6,12 +6,18 @@ public struct URLParts: Sendable, Hashable {
     public var port: Int?
     /// Path and query as written, e.g. `/a%20b?x=1`.
     public var target: String
+    /// Fragment, never sent to the server.
+    public var fragment: String?
 
     public init?(_ text: String) {
         guard let r = text.range(of: "://") else { return nil }
         scheme = text[..<r.lowerBound].lowercased()
         var rest = text[r.upperBound...]
-        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        fragment = nil
+        if let hash = rest.firstIndex(of: "#") {
+            fragment = String(rest[rest.index(after: hash)...])
+            rest = rest[..<hash]
+        }
         let slash = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
         var authority = String(rest[..<slash])
         if let at = authority.lastIndex(of: "@") { authority = String(authority[authority.index(after: at)...]) }
@@ -31,7 +37,7 @@ public struct URLParts: Sendable, Hashable {
     /// `Host` header value.
     public var hostHeader: String { hasDefaultPort ? host : "\(host):\(port!)" }
 
-    public var text: String { "\(scheme)://\(hostHeader)\(target)" }
+    public var text: String { "\(scheme)://\(hostHeader)\(target)" + (fragment.map { "#" + $0 } ?? "") }
 
     /// Identity for loop detection: scheme and host case-insensitive, default port ignored.
     public var identity: String { "\(scheme)://\(host.lowercased())\(hasDefaultPort ? "" : ":\(port!)")\(target)" }
