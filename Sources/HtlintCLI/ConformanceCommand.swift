@@ -5,9 +5,10 @@ import HtlintSimulation
 struct ConformanceCommand {
     static func run(_ args: [String], _ out: inout CommandOutput) -> ExitStatus {
         var verbose = false
+        var strict = false
         var paths: [String] = []
         for a in args {
-            if a == "-v" || a == "--verbose" { verbose = true } else { paths.append(a) }
+            if a == "-v" || a == "--verbose" { verbose = true } else if a == "--strict" { strict = true } else { paths.append(a) }
         }
         guard !paths.isEmpty else {
             out.err("htlint: conformance needs a directory of cases (e.g. fixtures/apache)")
@@ -28,7 +29,7 @@ struct ConformanceCommand {
             do {
                 let c = try ConformanceCase.load(dir)
                 let sim = try c.simulator()
-                let r = ConformanceComparison.compare(c, simulator: sim)
+                let r = ConformanceComparison.compare(c, simulator: sim, strict: strict)
                 requests += r.requests
                 agreeing += r.agreeing
                 if r.disagreements.isEmpty { casesAgreeing += 1 }

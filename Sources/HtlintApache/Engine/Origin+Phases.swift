@@ -20,8 +20,13 @@ extension Origin {
         r.config = walk.config
         applySetEnvIf(walk.config.setEnvIf, r, chain)                // header_parser
         if let denied = checkAccess(r, walk.config, chain) { return .final(status: denied, location: nil) }
-        if let decided = perDirectoryRewrite(r, walk, chain) { return decided }   // fixups
-        if let decided = aliasRedirect(r, walk.config, chain, serverContext: false) { return decided }
+        // type_checker: directories get their own handler name (what `%R` logs).
+        if r.handler == nil, site.files.isDirectory(walk.filename) { r.handler = "httpd/unix-directory" }
+        // fixups; an answer decided here is sent without running a handler (`%R` logs none).
+        if let decided = perDirectoryRewrite(r, walk, chain) ?? aliasRedirect(r, walk.config, chain, serverContext: false) {
+            if r.handler == "httpd/unix-directory" { r.handler = nil }
+            return decided
+        }
         if let decided = modDir(r, walk.config, chain) { return decided }
         if let staged = r.stagedRedirect { return .internalRedirect(staged) }
         return .serve
@@ -139,8 +144,8 @@ extension Origin {
     /// Access control: `.ht*` files, `Require`, `Order/Allow/Deny` (simplified; apache-semantics §1.1 row 8).
     func checkAccess(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain) -> Int? {
         let base = r.filename.flatMap { $0.split(separator: "/").last.map(String.init) } ?? ""
-        func deny(_ why: String) -> Int {
-            chain.log("AH01630", "error", "client denied by server configuration: \(r.filename ?? "")")
+        func deny(_ why: String, code: String = "AH01630") -> Int {
+            chain.log(code, "error", "client denied by server configuration: \(r.filename ?? "")")
             chain.trace.append(TraceEvent(.status, "403: \(why)"))
             return 403
         }
@@ -180,7 +185,7 @@ extension Origin {
             let allowed = allows.contains { $0.lowercased() == "all" || ipMatches($0, addr) }
             let denied = denies.contains { $0.lowercased() == "all" || ipMatches($0, addr) }
             let ok = order.hasPrefix("allow") ? (allowed && !denied) : (!denied || allowed)
-            if !ok { return deny("Order/Allow/Deny") }
+            if !ok { return deny("Order/Allow/Deny", code: "AH01797") }
         }
         return nil
     }

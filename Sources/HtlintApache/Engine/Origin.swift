@@ -54,6 +54,7 @@ public final class Origin: @unchecked Sendable {
                         // ErrorDocument with a local path: an internal redirect that keeps the status.
                         chain.trace.append(TraceEvent(.internalRedirect, "ErrorDocument \(s) → \(doc)"))
                         errorDocumentStatus = s
+                        if redirects == 0 { originalState?.status = s }
                         let next = makeRecord(url: doc, method: "GET", isSubrequest: false, chain: chain)
                         next.0.env = renamedEnvironment(record.env, status: s)
                         record = next.0
@@ -74,6 +75,7 @@ public final class Origin: @unchecked Sendable {
                    redirects < site.limitInternalRecursion {
                     chain.trace.append(TraceEvent(.internalRedirect, "ErrorDocument \(s) → \(doc)"))
                     errorDocumentStatus = s
+                    if redirects == 0 { originalState?.status = s }
                     let next = makeRecord(url: doc, method: "GET", isSubrequest: false, chain: chain)
                     next.0.env = renamedEnvironment(record.env, status: s)
                     record = next.0
@@ -107,8 +109,7 @@ public final class Origin: @unchecked Sendable {
         var final = state(of: record)
         final.status = status
         var original = originalState ?? final
-        if recursionExceeded { original.status = 500 } else if redirects == 0 { original.status = status }
-        if original.status == 200 && status != 200 { original.status = status }
+        if redirects == 0 { original.status = status }
         let headers = responseHeaders(record, status: status, hasLocation: location != nil, chain: chain)
         return OriginResponse(status: status, location: location, headers: headers, served: status < 300 || (200...299).contains(status) ? served : (errorDocumentStatus != nil ? served : nil),
                               final: final, original: original, recursionLimitExceeded: recursionExceeded,

@@ -62,6 +62,6 @@ final class RequestChain {
 
     func log(_ code: String, _ level: String, _ message: String) {
         errorCodes.append(code)
-        errors.append("\(level): \(message)")
+        errors.append(code.isEmpty ? "\(level): \(message)" : "\(level): \(code): \(message)")
     }
 }

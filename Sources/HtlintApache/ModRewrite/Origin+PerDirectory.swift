@@ -38,6 +38,7 @@ extension Origin {
             let status = result.redirectStatus.map { (300...399).contains($0) ? $0 : 302 } ?? 302
             chain.trace.append(TraceEvent(.externalRedirect, "\(status) to \(location)"))
             r.filename = location
+            r.handler = nil
             return .final(status: status, location: location)
         }
         guard f.hasPrefix("/") else {
