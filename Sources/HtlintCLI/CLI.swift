@@ -2,7 +2,7 @@
 public enum CLI {
     public static let version = "0.1.0"
 
-    public static func run(arguments: [String]) -> CommandOutput {
+    public static func run(arguments: [String], environment: CLIEnvironment = .live) -> CommandOutput {
         var out = CommandOutput()
         var args = arguments
         guard let command = args.first else {
@@ -12,6 +12,9 @@ public enum CLI {
         }
         args.removeFirst()
         switch command {
+        case "check", "parse": out.status = CheckCommand.run(args, io: environment, &out)
+        case "simulate": out.status = SimulateCommand.run(args, explain: false, io: environment, &out)
+        case "explain": out.status = SimulateCommand.run(args, explain: true, io: environment, &out)
         case "conformance": out.status = ConformanceCommand.run(args, &out)
         case "--version", "version": out.out("htlint \(version)")
         case "-h", "--help", "help": out.out(usage)
@@ -23,9 +26,18 @@ public enum CLI {
     }
 
     static let usage = """
+    htlint — finds out what an Apache host's redirect configuration really does.
+
     usage: htlint <command> [options]
 
     commands:
-      conformance DIR...  compare the simulator with recorded real-Apache cases
+      check PATH...        read .htaccess/config files as Apache does; report every error
+      simulate URL...      follow requests through the edge and Apache, hop by hop
+      explain URL...       the same, with every rule that fired and why a loop loops
+      conformance DIR...   compare the simulator with recorded real-Apache cases
+
+    Run `htlint <command> --help` for a command's options.
+
+    exit status: 0 clean, 1 findings (errors, loops), 2 usage error or unreadable input
     """
 }

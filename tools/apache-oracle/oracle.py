@@ -20,7 +20,8 @@ process we start dies with the namespace):
    configuration; Apache logs one access-log line per request with `<`/`>` LogFormat
    modifiers and error-log lines carrying the same request id (`X-Oracle-Id`).
 3. Each request is replayed like a browser that follows redirects one hop at a time.
-4. The servers are stopped gracefully, the logs are read, and expected.json is built.
+4. Once every hop's access-log line is written the servers are stopped, the logs are
+   read, and expected.json is built.
 
 Exit codes: 0 success, 1 `check` found differences (or a case failed at run time),
 2 usage or setup problem (not root, apache2 missing, invalid case.json, ...).
@@ -29,6 +30,7 @@ Standard library only.
 """
 
 import argparse
+import ctypes
 import http.client
 import json
 import os
@@ -286,7 +288,8 @@ def record_cases(cases, jobs, verbose):
             cmd += [str(c["dir"]) for c in chunk]
             stderr = None if verbose else subprocess.PIPE
             procs.append((subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=stderr,
-                                           start_new_session=True), chunk, out))
+                                           start_new_session=True, preexec_fn=_die_with_parent),
+                          chunk, out))
         deadline = time.monotonic() + WORKER_BASE_TIMEOUT + WORKER_PER_CASE_TIMEOUT * max(map(len, chunks))
         results = {}
         for proc, chunk, out in procs:
@@ -300,6 +303,23 @@ def record_cases(cases, jobs, verbose):
                 _kill_group(proc.pid)
                 proc.wait(timeout=STOP_TIMEOUT)
         shutil.rmtree(root, ignore_errors=True)
+
+
+def _die_with_parent():
+    """In the child before exec: get SIGKILL if this program dies, even by SIGKILL.
+
+    unshare --kill-child then takes the worker, and with it the whole PID namespace
+    (Apache, nginx), down too. Best effort: needs Linux prctl(PR_SET_PDEATHSIG).
+    """
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _raise_interrupt(signum, _frame):
+    """SIGTERM/SIGHUP behave like Ctrl-C, so `finally` blocks stop the workers."""
+    raise KeyboardInterrupt(f"signal {signum}")
 
 
 def _wait_worker(proc, deadline):
@@ -348,7 +368,7 @@ def worker_main(workdir, outdir, versions_json, case_dirs):
             case = load_case(Path(case_dir))
             expected = record_case(case, workdir / f"case{position}", cert, versions)
             result = {"ok": True, "expected": expected}
-        except UsageError as exc:
+        except UsageError as exc:  # the case itself is wrong
             result = {"ok": False, "usage": True, "error": str(exc)}
         except Exception as exc:  # report and go on with the next case
             result = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
@@ -592,7 +612,10 @@ class Server:
             while not _can_connect(address):
                 if self.proc.poll() is not None or time.monotonic() > deadline:
                     self.stop()
-                    raise CaseFailure(f"{self.name} did not start:\n{self._output()}")
+                    output = self._output()
+                    if "Syntax error" in output or "emerg" in output:  # the case's vhost lines
+                        raise UsageError(f"{self.name} rejects the configuration:\n{output}")
+                    raise CaseFailure(f"{self.name} did not start:\n{output}")
                 time.sleep(0.02)
         return self
 
@@ -950,11 +973,12 @@ def command_record(args):
     preflight(cases)
     started = time.monotonic()
     results = record_cases(cases, args.jobs, args.verbose)
-    failures = 0
+    failures = usage = 0
     for case in cases:
         outcome = results[case["dir"]]
         if isinstance(outcome, CaseFailure):
             failures += 1
+            usage += getattr(outcome, "usage", False)
             print(f"FAILED {case['name']}: {outcome}", file=sys.stderr)
             continue
         (case["dir"] / "expected.json").write_text(dump_json(outcome), encoding="utf-8")
@@ -963,7 +987,7 @@ def command_record(args):
     requests = sum(len(c["requests"]) for c in cases)
     print(f"recorded {len(cases) - failures}/{len(cases)} cases ({requests} requests) "
           f"in {time.monotonic() - started:.1f}s")
-    return 1 if failures else 0
+    return 2 if usage else 1 if failures else 0
 
 
 def command_check(args):
@@ -971,11 +995,12 @@ def command_check(args):
     preflight(cases)
     started = time.monotonic()
     results = record_cases(cases, args.jobs, args.verbose)
-    agree = 0
+    agree = usage = 0
     for case in cases:
         outcome = results[case["dir"]]
         committed_path = case["dir"] / "expected.json"
         if isinstance(outcome, CaseFailure):
+            usage += getattr(outcome, "usage", False)
             print(f"--- {case['name']}: could not record: {outcome}")
             continue
         if not committed_path.exists():
@@ -992,7 +1017,7 @@ def command_check(args):
         if len(lines) > 25:
             print(f"    ... {len(lines) - 25} more")
     print(f"{agree}/{len(cases)} cases agree ({time.monotonic() - started:.1f}s)")
-    return 0 if agree == len(cases) else 1
+    return 0 if agree == len(cases) else 2 if usage else 1
 
 
 def main(argv):
@@ -1009,12 +1034,15 @@ def main(argv):
                        help="parallel recording namespaces (default: 2)")
         p.add_argument("-v", "--verbose", action="store_true", help="show per-case progress")
     args = parser.parse_args(argv)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _raise_interrupt)
     try:
         return command_record(args) if args.command == "record" else command_check(args)
     except UsageError as exc:
         print(f"oracle.py: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        print("oracle.py: interrupted; recording namespaces stopped", file=sys.stderr)
         return 130
 
 

@@ -1,0 +1,46 @@
+/// A small command-line option reader: `--name value`, `--name=value`, repeated options,
+/// boolean flags and positionals, with errors for anything unknown.
+struct Arguments {
+    private(set) var values: [String: [String]] = [:]
+    private(set) var flags: Set<String> = []
+    private(set) var positionals: [String] = []
+
+    struct UsageError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// `valued` options take a value; `booleans` do not.
+    init(_ args: [String], valued: Set<String>, booleans: Set<String>) throws(UsageError) {
+        var i = 0
+        var onlyPositionals = false
+        while i < args.count {
+            let a = args[i]
+            i += 1
+            if onlyPositionals || !a.hasPrefix("-") || a == "-" {
+                positionals.append(a)
+                continue
+            }
+            if a == "--" { onlyPositionals = true; continue }
+            var name = a
+            var inline: String? = nil
+            if let eq = a.firstIndex(of: "=") {
+                name = String(a[..<eq])
+                inline = String(a[a.index(after: eq)...])
+            }
+            if valued.contains(name) {
+                if let inline { values[name, default: []].append(inline); continue }
+                guard i < args.count else { throw UsageError(description: "option '\(name)' needs a value") }
+                values[name, default: []].append(args[i])
+                i += 1
+            } else if booleans.contains(name), inline == nil {
+                flags.insert(name)
+            } else {
+                throw UsageError(description: "unknown option '\(a)'")
+            }
+        }
+    }
+
+    func value(_ name: String) -> String? { values[name]?.last }
+    func all(_ name: String) -> [String] { values[name] ?? [] }
+    func has(_ name: String) -> Bool { flags.contains(name) }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// File access for commands, replaceable in tests.
+public struct CLIEnvironment: Sendable {
+    public var readFile: @Sendable (String) throws -> [UInt8]
+    public var readStdin: @Sendable () -> [UInt8]
+    public var listDirectory: @Sendable (String) -> [String]?
+    public var isDirectory: @Sendable (String) -> Bool
+
+    public init(readFile: @escaping @Sendable (String) throws -> [UInt8], readStdin: @escaping @Sendable () -> [UInt8],
+                listDirectory: @escaping @Sendable (String) -> [String]?, isDirectory: @escaping @Sendable (String) -> Bool) {
+        self.readFile = readFile
+        self.readStdin = readStdin
+        self.listDirectory = listDirectory
+        self.isDirectory = isDirectory
+    }
+
+    /// The real file system.
+    public static let live = CLIEnvironment(
+        readFile: { path in
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+                throw CLIError.unreadable(path, "no such file or directory")
+            }
+            if isDir.boolValue { throw CLIError.unreadable(path, "is a directory") }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CLIError.unreadable(path, "permission denied")
+            }
+            return [UInt8](data)
+        },
+        readStdin: { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) },
+        listDirectory: { path in
+            guard let e = FileManager.default.enumerator(atPath: path) else { return nil }
+            var out: [String] = []
+            while let item = e.nextObject() as? String { out.append(item) }
+            return out.sorted()
+        },
+        isDirectory: { path in
+            var isDir: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
+        })
+
+    func read(_ path: String) throws -> [UInt8] { path == "-" ? readStdin() : try readFile(path) }
+
+    /// A file, `-`, or every `.htaccess` under a directory.
+    func expand(_ path: String) throws -> [String] {
+        if path == "-" || !isDirectory(path) { return [path] }
+        guard let items = listDirectory(path) else { throw CLIError.unreadable(path, "cannot list directory") }
+        let base = path.hasSuffix("/") ? String(path.dropLast()) : path
+        return items.filter { ($0 as NSString).lastPathComponent == ".htaccess" }.map { base + "/" + $0 }
+    }
+}
+
+/// Failures of the tool itself (not findings about the configuration).
+public enum CLIError: Error, CustomStringConvertible, Equatable {
+    case unreadable(String, String)
+    case usage(String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): "cannot read '\(path)': \(reason)"
+        case .usage(let message): message
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import HtlintDiagnostics
+
+/// `path:line:col: severity: message [CODE]`, one line per diagnostic, notes indented below.
+public struct ConciseFormatter: ReportFormatter {
+    public let id = "concise"
+    public init() {}
+
+    public func format(_ report: Report) -> String {
+        var out = ""
+        for d in report.diagnostics {
+            let p = report.position(d.range)
+            out += "\(d.range.file):\(p.line):\(p.column): \(d.severity.rawValue): \(d.message) [\(d.code)]\n"
+            for note in d.notes {
+                if let r = note.range {
+                    let np = report.position(r)
+                    out += "  \(r.file):\(np.line):\(np.column): note: \(note.message)\n"
+                } else {
+                    out += "  note: \(note.message)\n"
+                }
+            }
+            for fix in d.fixIts { out += "  fix: \(fix.title)\n" }
+        }
+        return out
+    }
+}
