@@ -40,8 +40,8 @@ private func hexValue(_ c: UInt8) -> UInt8? {
 public enum URLDecodingError: Error, Equatable, Sendable {
     /// `%zz` → 400.
     case badEscape
-    /// `%2F` (AllowEncodedSlashes Off) or `%00` → 404.
-    case forbiddenByte
+    /// `%2F` (AllowEncodedSlashes Off) or `%00` → 404; Apache still logs the decoded path.
+    case forbiddenByte(String)
 }
 
 /// Decodes `%xx` in a path like `ap_unescape_url` (apache-semantics §1.2).
@@ -66,7 +66,7 @@ public func decodeURLPath(_ s: String, allowEncodedSlashes: Bool = false) -> Res
         i += 1
     }
     if badEscape { return .failure(.badEscape) }
-    if forbidden { return .failure(.forbiddenByte) }
+    if forbidden { return .failure(.forbiddenByte(String(decoding: out, as: UTF8.self))) }
     return .success(String(decoding: out, as: UTF8.self))
 }
 

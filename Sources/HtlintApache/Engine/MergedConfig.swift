@@ -97,4 +97,6 @@ struct WalkResult {
     var files: [ConfigFile]
     /// A file Apache could not read: every request through it answers 500.
     var fatal: (file: ConfigFile, diagnostic: Diagnostic)?
+    /// The directory whose `.htaccess` failed; the walk stops there (with a trailing slash).
+    var fatalDirectory: String?
 }

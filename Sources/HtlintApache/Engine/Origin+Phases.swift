@@ -10,6 +10,8 @@ extension Origin {
         r.filename = walk.filename
         r.pathInfo = walk.pathInfo
         if let fatal = walk.fatal {
+            r.filename = walk.fatalDirectory
+            r.pathInfo = ""
             chain.log("", "alert", "\(fatal.file.path): \(fatal.diagnostic.message)")
             chain.trace.append(TraceEvent(.configError, "Apache cannot read \(fatal.file.path): \(fatal.diagnostic.message)",
                                           range: fatal.diagnostic.range))
@@ -87,19 +89,17 @@ extension Origin {
                     r.filename = nil
                 } else {
                     guard f.hasPrefix("/") else { return .final(status: 400, location: nil) }
-                    let first = f.split(separator: "/").first.map { "/" + $0 } ?? "/"
-                    if f == site.documentRoot || f.hasPrefix(site.documentRoot + "/") || site.files.stat(first) != nil && first != "/" && f.hasPrefix("/var/") {
-                        r.filename = f
-                    } else {
-                        r.filename = site.documentRoot + f
-                    }
+                    r.filename = isFilesystemPath(f, rule: result.lastRule) ? f : site.documentRoot + f
                     return nil
                 }
             } else {
                 r.filename = nil
             }
         }
-        if let decided = serverRedirect(r, chain) { return decided }
+        if let decided = serverRedirect(r, chain) {
+            r.filename = site.documentRoot + r.uri
+            return decided
+        }
         for alias in site.vhost.block.server?.aliases ?? [] {
             if let rest = prefixMatch(alias.url, r.uri) {
                 let target = SiteFileSystem.normalize(alias.path.replacingOccurrences(of: "${DOCROOT}", with: site.documentRoot))
@@ -112,6 +112,19 @@ extension Origin {
         }
         r.filename = site.documentRoot + r.uri
         return nil
+    }
+
+    /// Whether a server-context result is a filesystem path rather than a URL-path (§4.5 step 6):
+    /// its first segment exists on disk and the rule's literal text starts with it, or it is
+    /// under the document root.
+    func isFilesystemPath(_ f: String, rule: RewriteRule?) -> Bool {
+        if f == site.documentRoot || f.hasPrefix(site.documentRoot + "/") { return true }
+        guard let segment = f.split(separator: "/").first.map({ "/" + $0 }) else { return false }
+        let exists = site.files.stat(segment) != nil || Site.systemDirectories.contains(segment)
+        guard exists else { return false }
+        if rule?.flags.unsafePrefixStat == true { return true }
+        let literal = rule?.rawSubstitution ?? ""
+        return literal == segment || literal.hasPrefix(segment + "/")
     }
 
     /// Server-level `Redirect`/`RedirectMatch` (translate_name).
@@ -150,6 +163,11 @@ extension Origin {
             return 403
         }
         if base.hasPrefix(".ht") { return deny("files named .ht* are denied") }
+        if let f = r.filename, f.hasPrefix("/"), !(f == site.documentRoot || f.hasPrefix(site.documentRoot + "/")),
+           !(r.contextDocumentRoot != site.documentRoot && f.hasPrefix(r.contextDocumentRoot)) {
+            // Outside the document root only `<Directory />` applies: Require all denied.
+            return deny("outside the document root")
+        }
         var requireLines = 0, granted = false
         var order = "deny,allow", allows: [String] = [], denies: [String] = []
         var compat = false

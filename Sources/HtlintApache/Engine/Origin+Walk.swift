@@ -9,6 +9,7 @@ extension Origin {
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
         var files: [ConfigFile] = []
         var fatal: (ConfigFile, Diagnostic)? = nil
+        var fatalDirectory: String? = nil
 
         // <Directory> blocks of the virtual host that cover the document root and above.
         func applyServerDirectories(_ dir: String) {
@@ -26,7 +27,7 @@ extension Origin {
             let key = dir == "/" ? "/" : dir + "/"
             if let file = site.accessConfigs[key] {
                 files.append(file)
-                if let f = file.fatal, fatal == nil { fatal = (file, f) }
+                if let f = file.fatal, fatal == nil { fatal = (file, f); fatalDirectory = key }
                 config.merge(file.block, directory: key, key: file.path, defaultEngine: defaultEngine)
             }
         }
@@ -60,7 +61,7 @@ extension Origin {
         }
         if segments.isEmpty { resolved = filename }
         return WalkResult(filename: resolved, pathInfo: pathInfo, config: config, files: files,
-                          fatal: fatal.map { (file: $0.0, diagnostic: $0.1) })
+                          fatal: fatal.map { (file: $0.0, diagnostic: $0.1) }, fatalDirectory: fatalDirectory)
     }
 
     /// Applies `<Files>` and then `<If>` sections found in the walked configuration.

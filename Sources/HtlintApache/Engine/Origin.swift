@@ -67,7 +67,8 @@ public final class Origin: @unchecked Sendable {
                     }
                 }
             case .serve:
-                let (s, file) = serve(record, chain: chain)
+                var (s, file) = serve(record, chain: chain)
+                if s == 200, record.status != 200 { s = record.status }
                 status = errorDocumentStatus ?? s
                 record.status = s
                 served = file
@@ -100,6 +101,8 @@ public final class Origin: @unchecked Sendable {
                 chain.trace.append(TraceEvent(.internalRedirect, "internal redirect #\(redirects) to \(url)"))
                 let next = makeRecord(url: url, method: request.method, isSubrequest: false, chain: chain)
                 next.0.env = renamedEnvironment(record.env, status: record.status)
+                // A status set by `[R]` without `[L]` travels with the internal redirect (§4.9 CT-RW-R-02).
+                next.0.status = record.status
                 record = next.0
                 early = next.1
                 continue
@@ -144,7 +147,9 @@ public final class Origin: @unchecked Sendable {
         switch decodeURLPath(collapseLeadingSlashes(text)) {
         case .success(let decoded): path = normalizePath(decoded)
         case .failure(.badEscape): early = 400
-        case .failure(.forbiddenByte): early = 404
+        case .failure(.forbiddenByte(let decoded)):
+            early = 404
+            path = normalizePath(decoded)
         }
         let r = RequestRecord(method: method, uri: path, query: query, isSubrequest: isSubrequest,
                               documentRoot: site.documentRoot)

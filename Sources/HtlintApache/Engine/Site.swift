@@ -47,6 +47,12 @@ public final class Site: @unchecked Sendable {
         self.accessConfigs = configs
     }
 
+    /// Top-level directories of a Debian system, for the server-context filesystem-path test.
+    public static let systemDirectories: Set<String> = [
+        "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib64", "/media", "/mnt", "/opt", "/proc", "/root",
+        "/run", "/sbin", "/srv", "/sys", "/tmp", "/usr", "/var",
+    ]
+
     /// Host part of `ServerName` (no scheme, no port).
     public var canonicalHost: String {
         var s = serverName

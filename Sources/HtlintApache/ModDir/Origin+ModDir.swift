@@ -15,7 +15,7 @@ extension Origin {
             }
             if r.stagedRedirect != nil { return nil }
             for name in config.directoryIndex {
-                let url = r.uri + name + (r.query.map { "?" + $0 } ?? "")
+                let url = (name.hasPrefix("/") ? name : r.uri + name) + (r.query.map { "?" + $0 } ?? "")
                 guard let (sub, result) = subrequest(url, chain) else { return .final(status: 500, location: nil) }
                 switch result {
                 case .final(let status, let location) where (300...399).contains(status) && location != nil:

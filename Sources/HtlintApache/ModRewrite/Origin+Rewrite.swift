@@ -1,3 +1,4 @@
+import Foundation
 import HtlintRegex
 
 /// What a pass of a rule set ended in (apache-semantics §4.7).
@@ -11,6 +12,8 @@ struct RuleSetResult {
     var redirectStatus: Int? = nil
     var passThrough = false
     var proxy = false
+    /// The last rule that substituted.
+    var lastRule: RewriteRule? = nil
     /// `[T]`/`[H]` to apply at the end of the fixups.
     var type: String? = nil
     var handler: String? = nil
@@ -61,6 +64,7 @@ extension Origin {
                 }
             }
             if substituted {
+                result.lastRule = rule
                 result.changed = true
                 result.noEscape = rule.flags.noEscape
             }
@@ -185,6 +189,7 @@ extension Origin {
         if let code = rule.flags.redirect, (300...399).contains(code) {
             r.filename = absoluteURLScheme(uri) != nil ? uri : fullyQualify(uri, chain)
             result.redirectStatus = code
+            r.status = code
             return .matched(substituted: true, unsafeQuestionMark: false)
         }
         // Self-reduction of a URL naming this virtual host (§4.8 step 12).
@@ -306,6 +311,16 @@ extension Origin {
         }
     }
 
+    /// `Wdy, DD-Mon-YYYY HH:MM:SS GMT`, `minutes` from now.
+    private func cookieExpiry(minutes: Int) -> String {
+        let date = Date(timeIntervalSinceNow: Double(minutes) * 60)
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "GMT")
+        f.dateFormat = "EEE, dd-MMM-yyyy HH:mm:ss 'GMT'"
+        return f.string(from: date)
+    }
+
     /// `[CO=NAME:VALUE:DOMAIN[:lifetime[:path[:secure[:httponly[:samesite]]]]]]`.
     private func cookieHeader(_ spec: String) -> (name: String, value: String)? {
         var s = Substring(spec)
@@ -314,9 +329,18 @@ extension Origin {
         let parts = s.split(separator: sep, omittingEmptySubsequences: false).map(String.init)
         guard parts.count >= 3, !parts[0].isEmpty, !parts[2].isEmpty else { return nil }
         var value = "\(parts[0])=\(parts[1]); path=\(parts.count > 4 && !parts[4].isEmpty ? parts[4] : "/"); domain=\(parts[2])"
-        func on(_ i: Int) -> Bool { i < parts.count && ["secure", "httponly", "true", "1"].contains(parts[i].lowercased()) }
-        if on(5) { value += "; secure" }
-        if on(6) { value += "; HttpOnly" }
+        func on(_ i: Int, _ word: String) -> Bool {
+            i < parts.count && [word, "true", "1"].contains(parts[i].lowercased())
+        }
+        // Apache builds the attributes as one concatenation that ends at the first absent piece:
+        // no lifetime field → nothing after the domain; secure off → no HttpOnly (seen on 2.4.71).
+        if parts.count > 3 {
+            if let minutes = Int(parts[3]), minutes > 0 { value += "; expires=" + cookieExpiry(minutes: minutes) }
+            if on(5, "secure") {
+                value += "; secure"
+                if on(6, "httponly") { value += "; HttpOnly" }
+            }
+        }
         if parts.count > 7, !["0", "false"].contains(parts[7].lowercased()), !parts[7].isEmpty { value += "; SameSite=\(parts[7])" }
         return (parts[0], value)
     }
