@@ -114,7 +114,7 @@ public final class Origin: @unchecked Sendable {
         var original = originalState ?? final
         if redirects == 0 { original.status = status }
         let headers = responseHeaders(record, status: status, hasLocation: location != nil, chain: chain)
-        return OriginResponse(status: status, location: location, headers: headers, served: status < 300 || (200...299).contains(status) ? served : (errorDocumentStatus != nil ? served : nil),
+        return OriginResponse(status: status, location: location, headers: headers, served: served,
                               final: final, original: original, recursionLimitExceeded: recursionExceeded,
                               errors: chain.errors, errorCodes: chain.errorCodes, trace: chain.trace,
                               internalRedirects: redirects)

@@ -1,0 +1,74 @@
+import Testing
+import HtlintApache
+@testable import HtlintSimulation
+
+/// Chains through the edge layers, on small in-memory sites.
+struct ChainSimulatorTests {
+    func simulator(_ htaccess: String, edge: String = "none", files: [String] = ["/index.html"]) -> ChainSimulator {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for f in files { fs.addFile(f) }
+        fs.addAccessFile("/", displayPath: ".htaccess", text: htaccess)
+        let site = Site(serverName: "example.org", aliases: ["www.example.org"], files: fs)
+        return ChainSimulator(origin: Origin(site: site), edge: Edge(name: edge)!)
+    }
+
+    let httpsRedirect = """
+        RewriteEngine On
+        RewriteCond %{HTTPS} !=on
+        RewriteRule ^(.*)$ https://%{HTTP_HOST}/$1 [R=301,L]
+        """
+
+    @Test func httpsRedirectBehindFlexibleEdgeLoopsOnItself() {
+        let r = simulator(httpsRedirect, edge: "cloudflare-flexible").run("https://example.org/")
+        #expect(r.outcome == .loop)
+        #expect(r.cycle == ["https://example.org/"])
+        #expect(r.hops.first?.originRequest?.tls == false)
+        #expect(r.hops.first?.originRequest?.header("X-Forwarded-Proto") == "https")
+    }
+
+    @Test func httpsRedirectWithFullEdgeEndsOnTheFile() {
+        let r = simulator(httpsRedirect, edge: "cloudflare-full").run("http://example.org/")
+        #expect(r.outcome == .final)
+        #expect(r.hops.map(\.status) == [301, 200])
+        #expect(r.hops.last?.served == "/index.html")
+    }
+
+    @Test func alwaysHTTPSIsAnsweredByTheEdge() {
+        let r = simulator("", edge: "cloudflare-flexible+always-https").run("http://example.org/index.html")
+        #expect(r.hops.first?.answeredBy == "edge")
+        #expect(r.hops.first?.location == "https://example.org/index.html")
+        #expect(r.outcome == .final)
+    }
+
+    @Test func redirectToAnotherHostIsOffsite() {
+        let r = simulator("Redirect 301 / https://elsewhere.example/").run("http://example.org/x")
+        #expect(r.outcome == .offsite)
+        #expect(r.offsiteURL == "https://elsewhere.example/x")
+    }
+
+    @Test func postBecomesGetAfter302() {
+        let s = simulator("RewriteEngine On\nRewriteRule ^form$ /index.html [R=302,L]")
+        let r = s.run("http://example.org/form", method: "POST")
+        #expect(r.hops.map(\.method) == ["POST", "GET"])
+    }
+
+    @Test func rootToSubfolderWithoutGuardExceedsTheRecursionLimit() {
+        let r = simulator("RewriteEngine On\nRewriteRule ^(.*)$ blog/$1 [L]", files: ["/blog/index.html"]).run("http://example.org/post")
+        #expect(r.finalStatus == 500)
+        #expect(r.hops.first?.origin?.recursionLimitExceeded == true)
+        #expect(r.hops.first?.origin?.internalRedirects == 10)
+    }
+
+    @Test func relativeLocationIsResolvedAgainstTheCurrentURL() {
+        let u = URLParts("https://example.org/a/b?x=1")!
+        #expect(u.resolve("c") == "https://example.org/a/c")
+        #expect(u.resolve("/d") == "https://example.org/d")
+        #expect(u.resolve("?y=2") == "https://example.org/a/b?y=2")
+    }
+
+    @Test func edgeNamesParse() {
+        #expect(Edge(name: "flexible") == Edge(mode: .cloudflareFlexible))
+        #expect(Edge(name: "full+always-https") == Edge(mode: .cloudflareFull, alwaysHTTPS: true))
+        #expect(Edge(name: "bogus") == nil)
+    }
+}
