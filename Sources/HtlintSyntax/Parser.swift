@@ -115,7 +115,7 @@ public struct Parser {
 
             for word in Tokenizer.generic(line, from: argumentStart) where word.unterminated {
                 diagnostics.append(Diagnostic(
-                    code: SyntaxCode.unterminatedQuote, severity: .warning,
+                    code: SyntaxCode.unterminatedQuote, severity: .error,
                     message: "quoted argument has no closing `\(word.quote.map(String.init) ?? "")`; Apache reads it to the end of the line",
                     range: word.range))
             }

@@ -128,5 +128,12 @@ public struct ConfigFile: Sendable {
     /// Everything found while reading, in file order.
     public var diagnostics: [Diagnostic]
     /// The first error Apache would stop at; requests whose walk reads this file answer 500.
-    public var fatal: Diagnostic? { diagnostics.first { $0.severity == .error } }
+    /// An unterminated quote is reported as an error (it is almost always a typo) but Apache
+    /// accepts it, so it does not make the file fail.
+    public var fatal: Diagnostic? {
+        diagnostics.first { $0.severity == .error && !ConfigFile.acceptedByApache.contains($0.code) }
+    }
+
+    /// Error codes htlint reports although Apache reads the file anyway.
+    public static let acceptedByApache: Set<String> = ["HT103", "HT104"]
 }
