@@ -20,6 +20,7 @@ public struct LineReader {
             var joined: [UInt8] = []
             var offsets: [Int] = []
             var endOffset = i
+            var readLength = 0
             while true {
                 var j = i
                 while j < bytes.count, bytes[j] != 0x0A { j += 1 }
@@ -27,6 +28,8 @@ public struct LineReader {
                 if contentEnd > i, bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
                 let continues = contentEnd > i && bytes[contentEnd - 1] == UInt8(ascii: "\\") && j < bytes.count
                 let keepEnd = continues ? contentEnd - 1 : contentEnd
+                // Apache reads the whole physical line (CR included) after what it joined so far.
+                readLength = max(readLength, joined.count + (j - i))
                 joined.append(contentsOf: bytes[i..<keepEnd])
                 offsets.append(contentsOf: i..<keepEnd)
                 endOffset = keepEnd
@@ -40,7 +43,8 @@ public struct LineReader {
             while hi > lo, isConfigSpace(joined[hi - 1]) { hi -= 1 }
             let trimmedEnd = hi > lo ? offsets[hi - 1] + 1 : (lo < offsets.count ? offsets[lo] : endOffset)
             result.append(LogicalLine(bytes: Array(joined[lo..<hi]), offsets: Array(offsets[lo..<hi]),
-                                      endOffset: trimmedEnd, line: firstLine, file: file.path))
+                                      endOffset: trimmedEnd, line: firstLine, file: file.path,
+                                      readLength: readLength))
         }
         return result
     }

@@ -16,13 +16,19 @@ public struct LogicalLine: Sendable {
     public let line: Int
     /// Path of the file, for ranges.
     public let file: String
+    /// Bytes Apache's line buffer must hold while reading this line, before trimming: the text
+    /// joined so far plus the physical line being read (its CR, and the backslash of a
+    /// continuation, included). Apache's `.htaccess` line limit applies to this length, so
+    /// leading blanks and comment lines count too. Defaults to `bytes.count`.
+    public let readLength: Int
 
-    public init(bytes: [UInt8], offsets: [Int], endOffset: Int, line: Int, file: String) {
+    public init(bytes: [UInt8], offsets: [Int], endOffset: Int, line: Int, file: String, readLength: Int? = nil) {
         self.bytes = bytes
         self.offsets = offsets
         self.endOffset = endOffset
         self.line = line
         self.file = file
+        self.readLength = readLength ?? bytes.count
     }
 
     /// The whole line as text.

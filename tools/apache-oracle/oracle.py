@@ -239,7 +239,7 @@ def preflight(cases):
     if any(c["edge"] != "none" for c in cases):
         tools.append("nginx")
     for tool in tools:
-        if not shutil.which(tool, path=os.environ.get("PATH", "") + ":/usr/sbin:/sbin"):
+        if not shutil.which(tool):
             hint = {"apache2": "apt-get install -y apache2", "nginx": "apt-get install -y nginx",
                     "openssl": "apt-get install -y openssl",
                     "ip": "apt-get install -y iproute2"}.get(tool, "apt-get install -y util-linux")
@@ -1021,6 +1021,9 @@ def command_check(args):
 
 
 def main(argv):
+    # apache2, ip and mount live in sbin directories that non-login PATHs may lack.
+    path = os.environ.get("PATH", "").split(":")
+    os.environ["PATH"] = ":".join(path + [d for d in ("/usr/sbin", "/sbin") if d not in path])
     if argv[:1] == ["_worker"]:
         return worker_main(argv[1], argv[2], argv[3], argv[4:])
     parser = argparse.ArgumentParser(

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+import HtlintCLI
+
+/// The command line, run as a function; output snapshotted in Golden/.
+struct CLITests {
+    /// Runs htlint from the package root with paths relative to it, as a user would.
+    func run(_ args: [String], stdin: String = "") -> CommandOutput {
+        let previous = FileManager.default.currentDirectoryPath
+        FileManager.default.changeCurrentDirectoryPath(packageRoot)
+        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        var env = CLIEnvironment.live
+        let input = Array(stdin.utf8)
+        env.readStdin = { input }
+        return CLI.run(arguments: args, environment: env)
+    }
+
+    func snapshot(_ o: CommandOutput) -> String {
+        "exit: \(o.status.rawValue)\n--- stdout\n\(o.stdout)--- stderr\n\(o.stderr)"
+            .replacingOccurrences(of: CLI.version, with: "[VERSION]")
+    }
+
+    static let brokenInputs = ["unclosed-section", "unknown-flag", "bad-regex", "unknown-directive", "unterminated-quote"]
+
+    @Test("broken files give located errors and exit 1", arguments: brokenInputs)
+    func brokenFile(_ name: String) throws {
+        let o = run(["check", "Tests/HtlintCLITests/Inputs/\(name).htaccess"])
+        #expect(o.status == .findings)
+        try assertGolden("check-\(name).txt", snapshot(o))
+    }
+
+    @Test func binaryGarbageIsReportedNotCrashed() {
+        let o = run(["check", "Tests/HtlintCLITests/Inputs/binary-garbage.htaccess"])
+        #expect(o.status == .findings)
+        #expect(o.stdout.contains("binary-garbage.htaccess:1:"))
+        #expect(o.stdout.contains("[HT104]") || o.stdout.contains("[HT110]"))
+    }
+
+    @Test func fiveMegabyteFileIsRead() throws {
+        var text = "RewriteEngine On\n"
+        var i = 0
+        while text.utf8.count < 5_000_000 {
+            text += "RewriteRule ^old/page-\(i)/?$ /new/page-\(i)/ [R=301,L]\n"
+            i += 1
+        }
+        text += "RewriteRule ^x$ /y [L,BOGUS]\n"
+        let o = run(["check", "-"], stdin: text)
+        #expect(o.status == .findings)
+        #expect(o.stdout == "<stdin>:\(i + 2):23: error: RewriteRule: unknown flag 'BOGUS' [HT113]\n")
+    }
+
+    @Test func cleanFileExitsZeroWithNoOutput() {
+        let o = run(["check", "Tests/HtlintCLITests/Inputs/clean.htaccess"])
+        #expect(o.status == .clean)
+        #expect(o.stdout == "")
+    }
+
+    @Test func jsonFormat() throws {
+        let o = run(["check", "--format", "json", "Tests/HtlintCLITests/Inputs/unknown-flag.htaccess"])
+        try assertGolden("check-unknown-flag.json.txt", snapshot(o))
+    }
+
+    @Test func unreadableFileIsAToolError() {
+        let o = run(["check", "does/not/exist.htaccess"])
+        #expect(o.status == .failure)
+        #expect(o.stderr == "htlint: cannot read 'does/not/exist.htaccess': no such file or directory\n")
+    }
+
+    @Test func unknownOptionIsAUsageError() {
+        let o = run(["check", "--bogus", "x"])
+        #expect(o.status == .failure)
+        #expect(o.stderr == "htlint: unknown option '--bogus'\n")
+    }
+
+    @Test func directoryIsSearchedForHtaccessFiles() {
+        let o = run(["check", "fixtures/demo"])
+        #expect(o.status == .clean)
+    }
+
+    @Test func simulateShowsTheFlexibleLoop() throws {
+        let o = run(["simulate", "--docroot", "fixtures/demo", "--edge", "cloudflare-flexible",
+                     "https://example.org/", "http://example.org/about.html"])
+        #expect(o.status == .findings)
+        try assertGolden("simulate-demo-flexible.txt", snapshot(o))
+    }
+
+    @Test func simulateWithoutEdgeServesTheBlog() throws {
+        let o = run(["simulate", "--docroot", "fixtures/demo", "https://example.org/about.html"])
+        #expect(o.status == .clean)
+        try assertGolden("simulate-demo-direct.txt", snapshot(o))
+    }
+
+    @Test func simulateJSON() throws {
+        let o = run(["simulate", "--format", "json", "--docroot", "fixtures/demo", "http://example.org/"])
+        try assertGolden("simulate-demo.json.txt", snapshot(o))
+    }
+
+    @Test func explainTheLoop() throws {
+        let o = run(["explain", "--docroot", "fixtures/demo", "--edge", "cloudflare-flexible", "https://example.org/about.html"])
+        #expect(o.status == .findings)
+        try assertGolden("explain-demo-flexible.txt", snapshot(o))
+    }
+
+    @Test func simulateRejectsARelativeURL() {
+        let o = run(["simulate", "--docroot", "fixtures/demo", "/about.html"])
+        #expect(o.status == .failure)
+        #expect(o.stderr.contains("is not an absolute URL"))
+    }
+
+    @Test func unknownEdgeIsAUsageError() {
+        let o = run(["simulate", "--edge", "akamai-magic", "http://example.org/"])
+        #expect(o.status == .failure)
+        #expect(o.stderr.hasPrefix("htlint: unknown edge 'akamai-magic'"))
+    }
+
+    @Test func versionAndHelp() throws {
+        #expect(run(["--version"]).stdout == "htlint \(CLI.version)\n")
+        let help = run(["--help"])
+        #expect(help.status == .clean)
+        try assertGolden("help.txt", snapshot(help))
+        #expect(run([]).status == .failure)
+        #expect(run(["frobnicate"]).status == .failure)
+    }
+}
