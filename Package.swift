@@ -13,23 +13,29 @@ let package = Package(
     targets: [
         // C libraries from Debian, reached through system-library targets.
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
         // Source positions, diagnostics and fix-its shared by every layer.
         .target(name: "HtlintDiagnostics"),
         // Apache configuration syntax: logical lines, tokenisers, sections → syntax tree.
         .target(name: "HtlintSyntax", dependencies: ["HtlintDiagnostics"]),
-        // PCRE2 with Apache's compile options; the only place with C pointers.
+        // PCRE2 with Apache's compile options; the only place with PCRE2 pointers.
         .target(name: "HtlintRegex", dependencies: ["CPCRE2"]),
+        // YAML documents (site descriptions, .htlint.yml) read with libyaml into plain values.
+        .target(name: "HtlintYAML", dependencies: ["CYAML"]),
+        // Page content: subresource URLs in HTML (libxml2's parser) and CSS, mixed-content classes.
+        .target(name: "HtlintContent", dependencies: ["CLibXML2", "HtlintDiagnostics"]),
         // Apache itself: the typed directive model, read-time validation and the origin engine.
         .target(name: "HtlintApache", dependencies: ["HtlintSyntax", "HtlintRegex"]),
         // Layers in front of the origin (browser, CDN, proxy) and the redirect-chain simulator.
         .target(name: "HtlintSimulation", dependencies: ["HtlintApache"]),
         // Lint rules over the model and simulations.
-        .target(name: "HtlintRules", dependencies: ["HtlintSimulation"]),
+        .target(name: "HtlintRules", dependencies: ["HtlintSimulation", "HtlintContent"]),
         // Output formats; depends on diagnostics only, never on rules.
         .target(name: "HtlintReporting", dependencies: ["HtlintDiagnostics"]),
         // The command line as a library function (testable without a process).
-        .target(name: "HtlintCLI", dependencies: ["HtlintRules", "HtlintReporting"]),
+        .target(name: "HtlintCLI", dependencies: ["HtlintRules", "HtlintReporting", "HtlintYAML"]),
         .executableTarget(name: "htlint", dependencies: ["HtlintCLI"]),
 
         .testTarget(name: "HtlintDiagnosticsTests", dependencies: ["HtlintDiagnostics"]),
@@ -37,6 +43,10 @@ let package = Package(
         .testTarget(name: "HtlintRegexTests", dependencies: ["HtlintRegex"]),
         .testTarget(name: "HtlintApacheTests", dependencies: ["HtlintApache"]),
         .testTarget(name: "HtlintSimulationTests", dependencies: ["HtlintSimulation"]),
-        .testTarget(name: "HtlintCLITests", dependencies: ["HtlintCLI"]),
+        .testTarget(name: "HtlintYAMLTests", dependencies: ["HtlintYAML"]),
+        .testTarget(name: "HtlintContentTests", dependencies: ["HtlintContent"]),
+        .testTarget(name: "HtlintRulesTests", dependencies: ["HtlintRules"]),
+        .testTarget(name: "HtlintReportingTests", dependencies: ["HtlintReporting"]),
+        .testTarget(name: "HtlintCLITests", dependencies: ["HtlintCLI"], exclude: ["Golden", "Inputs"]),
     ]
 )

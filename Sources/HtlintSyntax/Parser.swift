@@ -51,65 +51,71 @@ public struct Parser {
 
         for line in LineReader(file: file).lines() {
             let b = line.bytes
+            // Apache's reader enforces the limit before it looks at the text, so comment and
+            // blank lines count too, untrimmed (apache-semantics §2.1).
+            if context == .htaccess, line.readLength > Parser.htaccessLineLimit {
+                error(SyntaxCode.lineTooLong,
+                      "line too long (\(line.readLength) bytes; Apache reads at most \(Parser.htaccessLineLimit) in .htaccess)",
+                      line.fullRange)
+                continue
+            }
             if b.isEmpty { continue }
             if b[0] == UInt8(ascii: "#") {
                 let text = line.text(1..<b.count).trimmingConfigSpace()
                 append(.comment(CommentNode(text: text, range: line.fullRange)))
                 continue
             }
-            if context == .htaccess, b.count > Parser.htaccessLineLimit {
-                error(SyntaxCode.lineTooLong,
-                      "line too long (\(b.count) bytes; Apache reads at most \(Parser.htaccessLineLimit) in .htaccess)",
-                      line.fullRange)
-                continue
-            }
-            // The directive name is the first word, read like any argument.
-            guard let nameWord = Tokenizer.generic(line, from: 0).first else { continue }
+            // The directive name is the first word, read like any argument; Apache skips a
+            // line whose first word is empty (`""`).
+            guard let nameWord = Tokenizer.generic(line, from: 0).first, !nameWord.value.isEmpty else { continue }
             var argumentStart = nameWord.lineRange.upperBound
             while argumentStart < b.count, isConfigSpace(b[argumentStart]) { argumentStart += 1 }
-            let name = nameWord.value
+            var name = nameWord.value
+            // Like `ap_build_config`: unless its second character is `/`, a name loses one
+            // trailing `>` (`<Else>`, but also `RewriteEngine>`).
+            if name.utf8.dropFirst().first != UInt8(ascii: "/"), name.hasSuffix(">") { name.removeLast() }
 
             if name.hasPrefix("</") {
+                guard let open = stack.last else {
+                    error(SyntaxCode.section, "\(name) without matching <\(name.dropFirst(2)) section", nameWord.range)
+                    continue
+                }
                 var closeName = String(name.dropFirst(2))
-                if closeName.hasSuffix(">") { closeName.removeLast() }
-                if let open = stack.last {
-                    if open.name.lowercased() == closeName.lowercased() {
-                        let section = stack.removeLast()
-                        append(.section(close(section, at: line.fullRange)))
-                    } else if let depth = stack.lastIndex(where: { $0.name.lowercased() == closeName.lowercased() }) {
-                        // Recover: report the innermost mismatch, close everything up to the match.
-                        error(SyntaxCode.section, "expected `</\(open.name)>` but saw `</\(closeName)>`", nameWord.range)
-                        while stack.count > depth + 1 {
-                            let inner = stack.removeLast()
-                            append(.section(close(inner, at: nil)))
-                        }
-                        let section = stack.removeLast()
-                        append(.section(close(section, at: line.fullRange)))
-                    } else {
-                        error(SyntaxCode.section, "expected `</\(open.name)>` but saw `</\(closeName)>`", nameWord.range)
-                    }
+                if closeName.hasSuffix(">") {
+                    closeName.removeLast()
                 } else {
-                    error(SyntaxCode.section, "`</\(closeName)>` without matching `<\(closeName)>` section",
-                          nameWord.range)
+                    error(SyntaxCode.section, "\(name)> directive missing closing '>'", nameWord.range)
+                }
+                if open.name.lowercased() == closeName.lowercased() {
+                    let section = stack.removeLast()
+                    append(.section(close(section, at: line.fullRange)))
+                    continue
+                }
+                error(SyntaxCode.section, "Expected </\(open.name)> but saw </\(closeName)>", nameWord.range)
+                if let depth = stack.lastIndex(where: { $0.name.lowercased() == closeName.lowercased() }) {
+                    // Recover: close everything up to the matching section.
+                    while stack.count > depth + 1 {
+                        let inner = stack.removeLast()
+                        append(.section(close(inner, at: nil)))
+                    }
+                    let section = stack.removeLast()
+                    append(.section(close(section, at: line.fullRange)))
                 }
                 continue
             }
 
             if name.hasPrefix("<") {
-                var sectionName = String(name.dropFirst())
-                let nameHadBracket = sectionName.hasSuffix(">")
-                if nameHadBracket { sectionName.removeLast() }
-                // Apache treats `<Else>` as having the argument text ">".
-                let argText = nameHadBracket && argumentStart >= b.count ? ">" : line.text(argumentStart..<b.count)
+                let sectionName = String(name.dropFirst())
+                // Apache gives a section opener without arguments the argument text ">" (`<Else>`).
+                let argText = argumentStart >= b.count ? ">" : line.text(argumentStart..<b.count)
                 guard let last = argText.utf8.lastIndex(of: UInt8(ascii: ">")) else {
-                    error(SyntaxCode.section, "`<\(sectionName)>` directive missing closing '>'", line.fullRange)
+                    error(SyntaxCode.section, "<\(sectionName)> directive missing closing '>'", line.fullRange)
                     // Recover by treating the whole rest as the arguments.
                     stack.append(openSection(sectionName, nameWord, line, argumentStart, b.count))
                     continue
                 }
                 let argLength = argText.utf8.distance(from: argText.utf8.startIndex, to: last)
-                let argEnd = nameHadBracket && argumentStart >= b.count ? argumentStart : argumentStart + argLength
-                stack.append(openSection(sectionName, nameWord, line, argumentStart, argEnd))
+                stack.append(openSection(sectionName, nameWord, line, argumentStart, argumentStart + argLength))
                 continue
             }
 

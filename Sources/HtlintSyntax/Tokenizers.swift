@@ -47,6 +47,7 @@ public enum Tokenizer {
     /// `RewriteCond`: a quote runs to the next same quote (backslash does not escape it);
     /// unquoted words end at whitespace unless it is preceded by a backslash, and no
     /// unescaping happens at all. Returns at most three words; `rest` is what Apache ignores.
+    /// A quoted first word closed at the end of the line is followed by an empty second word.
     public static func rewrite(_ line: LogicalLine, from start: Int) -> (words: [Word], rest: Range<Int>?) {
         let b = line.bytes
         var words: [Word] = []
@@ -78,6 +79,17 @@ public enum Tokenizer {
             }
             words.append(Word(value: line.text(valueRange), range: line.range(wordStart..<i),
                               lineRange: wordStart..<i, quote: quote, unterminated: unterminated))
+            if words.count == 1, quote != nil, !unterminated {
+                // A closing quote ends the first argument even at the end of the line, and then
+                // parseargline takes the empty rest as the second: `RewriteRule "^a$"` is read
+                // with an empty substitution, not rejected.
+                var next = i
+                while next < b.count, isConfigSpace(b[next]) { next += 1 }
+                if next >= b.count {
+                    words.append(Word(value: "", range: line.range(next..<next), lineRange: next..<next))
+                    i = next
+                }
+            }
         }
         while i < b.count, isConfigSpace(b[i]) { i += 1 }
         return (words, i < b.count ? i..<b.count : nil)

@@ -7,8 +7,8 @@ struct CLITests {
     /// Runs htlint from the package root with paths relative to it, as a user would.
     func run(_ args: [String], stdin: String = "") -> CommandOutput {
         let previous = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(packageRoot)
-        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        _ = FileManager.default.changeCurrentDirectoryPath(packageRoot)
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
         var env = CLIEnvironment.live
         let input = Array(stdin.utf8)
         env.readStdin = { input }
