@@ -80,7 +80,7 @@ extension Origin {
                 }
                 if absoluteURLScheme(f) != nil {
                     let location = redirectLocation(f, query: r.query, originalQuery: q0, noEscape: result.noEscape)
-                    chain.trace.append(TraceEvent(.externalRedirect, "server rules redirect to \(location)"))
+                    chain.trace.append(TraceEvent(.externalRedirect, "server rules redirect to \(location)", range: result.lastRule?.range))
                     r.filename = location
                     return .final(status: result.redirectStatus ?? 302, location: location)
                 }

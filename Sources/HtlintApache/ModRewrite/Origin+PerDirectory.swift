@@ -36,7 +36,7 @@ extension Origin {
             if let base = rw.base { url = applyBase(url, directory: d, base: base) }
             let location = redirectLocation(url, query: r.query, originalQuery: q0, noEscape: result.noEscape)
             let status = result.redirectStatus.map { (300...399).contains($0) ? $0 : 302 } ?? 302
-            chain.trace.append(TraceEvent(.externalRedirect, "\(status) to \(location)"))
+            chain.trace.append(TraceEvent(.externalRedirect, "\(status) to \(location)", range: result.lastRule?.range))
             r.filename = location
             r.handler = nil
             return .final(status: status, location: location)
@@ -50,6 +50,7 @@ extension Origin {
             return nil
         }
         let url = internalRedirectURL(f, r, rw)
+        chain.trace.append(TraceEvent(.note, "rewritten to \(url) (internal redirect follows)", range: result.lastRule?.range))
         r.mappedFilename = f0
         r.stagedRedirect = url + (r.query.map { "?" + $0 } ?? "")
         r.filename = "redirect:" + url

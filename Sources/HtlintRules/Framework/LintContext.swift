@@ -1,0 +1,121 @@
+import HtlintApache
+import HtlintDiagnostics
+import HtlintSimulation
+import HtlintSyntax
+
+/// One configuration file being linted.
+public struct LintFile: Sendable {
+    public var source: SourceFile
+    public var tree: SyntaxTree
+    public var config: ConfigFile
+    /// URL-path of the directory the file governs (`/`, `/blog/`); nil for server configuration.
+    public var directory: String?
+    public var context: ConfigContext
+
+    public init(source: SourceFile, context: ConfigContext = .htaccess, directory: String? = "/",
+                modules: ModuleSet = .standard) {
+        self.source = source
+        self.tree = Parser.parse(source, context: context)
+        self.config = ConfigReader.read(source, context: context, modules: modules)
+        self.directory = context == .htaccess ? directory : nil
+        self.context = context
+    }
+
+    /// Every rewrite configuration of the file: top level, `<Files>` and `<If>` branches.
+    public var rewriteBlocks: [RewriteSettings] {
+        var out: [RewriteSettings] = []
+        func visit(_ b: ConfigBlock) {
+            if let r = b.rewrite { out.append(r) }
+            for f in b.files { visit(f.block) }
+            for chain in b.ifChains { for branch in chain.branches { visit(branch.block) } }
+        }
+        visit(config.block)
+        return out
+    }
+
+    /// Every `RewriteRule` of the file in order.
+    public var rules: [RewriteRule] { rewriteBlocks.flatMap(\.rules) }
+
+    /// Every `Redirect*` of the file.
+    public var redirects: [AliasRedirect] {
+        var out: [AliasRedirect] = []
+        func visit(_ b: ConfigBlock) {
+            out += b.redirects
+            for f in b.files { visit(f.block) }
+            for chain in b.ifChains { for branch in chain.branches { visit(branch.block) } }
+        }
+        visit(config.block)
+        return out
+    }
+
+    /// All directive nodes, depth-first, with the sections they are nested in.
+    public var directives: [DirectiveNode] {
+        var out: [DirectiveNode] = []
+        func visit(_ nodes: [ConfigNode]) {
+            for n in nodes {
+                switch n {
+                case .directive(let d): out.append(d)
+                case .section(let s): visit(s.children)
+                case .comment: break
+                }
+            }
+        }
+        visit(tree.nodes)
+        return out
+    }
+
+    /// Text of a range of this file.
+    public func text(_ r: SourceRange) -> String { source.text(r.start..<r.end) }
+}
+
+/// What rules see: the files, and the site and layers when the linter knows them.
+public struct LintContext: Sendable {
+    public var files: [LintFile]
+    /// The simulated site (document root with all files), for simulation-backed rules.
+    public var simulator: ChainSimulator?
+    public var edge: Edge
+    /// ServerName and aliases.
+    public var hosts: [String]
+    /// Simulated probe requests, computed on first use and shared by the rules.
+    let probeCache = ProbeCache()
+
+    /// The probe set's chains (empty without a simulator).
+    public var probes: [ProbeResult] { probeCache.results(self) }
+
+    public init(files: [LintFile], simulator: ChainSimulator? = nil, edge: Edge = Edge(mode: .none), hosts: [String] = []) {
+        self.files = files
+        self.simulator = simulator
+        self.edge = edge
+        self.hosts = hosts
+    }
+
+    /// A context for one `.htaccess` at the document root of an in-memory site with an
+    /// `index.html`, as rule examples and `htlint lint FILE` use it.
+    /// With `parent`, `text` is the `.htaccess` of `/sub/` and `parent` the root's.
+    public init(htaccess text: String, path: String = ".htaccess", parent: String? = nil, edge: Edge = Edge(mode: .none),
+                host: String = "example.com", aliases: [String] = ["www.example.com"], extraFiles: [String] = []) {
+        let source = SourceFile(path: parent == nil ? path : "sub/" + path, text: text)
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/index.html")
+        for f in extraFiles { fs.addFile(f) }
+        var files: [LintFile] = []
+        if let parent {
+            let root = SourceFile(path: path, text: parent)
+            fs.addAccessFile("/", file: root)
+            fs.addFile("/sub/index.html")
+            fs.addAccessFile("/sub", file: source)
+            files = [LintFile(source: root), LintFile(source: source, directory: "/sub/")]
+        } else {
+            fs.addAccessFile("/", file: source)
+            files = [LintFile(source: source)]
+        }
+        let site = Site(serverName: host, aliases: aliases, files: fs)
+        self.init(files: files, simulator: ChainSimulator(origin: Origin(site: site), edge: edge), edge: edge,
+                  hosts: [host] + aliases)
+    }
+
+    /// Finds the file containing a range.
+    public func file(containing range: SourceRange) -> LintFile? {
+        files.first { $0.source.path == range.file }
+    }
+}

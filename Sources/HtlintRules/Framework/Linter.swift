@@ -1,0 +1,103 @@
+import HtlintDiagnostics
+import HtlintSyntax
+
+/// Which rules run and at what severity (from `.htlint.yml` and flags).
+public struct LintConfiguration: Sendable {
+    /// Rules switched off (ids or names).
+    public var disabled: Set<String> = []
+    /// When non-empty, only these rules run.
+    public var only: Set<String> = []
+    public var severities: [String: Severity] = [:]
+    public init() {}
+
+    func isEnabled(_ d: RuleDescription) -> Bool {
+        if disabled.contains(d.id) || disabled.contains(d.name) { return false }
+        return only.isEmpty || only.contains(d.id) || only.contains(d.name)
+    }
+}
+
+/// Runs rules over a context and applies suppressions: a comment line
+/// `# htlint disable=HT202[,HT305]` silences those rules on the next directive (or section line),
+/// `# htlint disable-file=HT202` (or `disable-file` alone) for the whole file.
+public struct Linter: Sendable {
+    public var rules: [any LintRule]
+    public var configuration: LintConfiguration
+
+    public init(rules: [any LintRule] = builtInRules, configuration: LintConfiguration = LintConfiguration()) {
+        self.rules = rules
+        self.configuration = configuration
+    }
+
+    public func run(_ context: LintContext) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for rule in rules where configuration.isEnabled(rule.description) {
+            if rule.description.usesSimulation && context.simulator == nil { continue }
+            for var d in rule.check(context) {
+                if let s = configuration.severities[d.code] ?? configuration.severities[rule.description.name] {
+                    d.severity = s
+                }
+                found.append(d)
+            }
+        }
+        let suppressions = Dictionary(uniqueKeysWithValues: context.files.map { ($0.source.path, Suppressions($0.tree)) })
+        var names: [String: String] = [:]
+        for r in rules { names[r.description.id] = r.description.name }
+        var seen = Set<String>()
+        return found.filter { d in
+            if suppressions[d.range.file]?.silences(d, name: names[d.code]) == true { return false }
+            // The same finding from several probes is reported once.
+            return seen.insert("\(d.code)|\(d.range.file)|\(d.range.start)|\(d.message)").inserted
+        }.sorted(by: Diagnostic.byLocation)
+    }
+}
+
+/// Suppression comments of one file.
+struct Suppressions {
+    var fileWide: Set<String> = []
+    var silenceWholeFile = false
+    /// Ranges of the directives that follow a `disable=` comment, with the codes.
+    var local: [(range: SourceRange, codes: Set<String>)] = []
+
+    init(_ tree: SyntaxTree) {
+        var pending: Set<String>? = nil
+        func visit(_ nodes: [ConfigNode]) {
+            for node in nodes {
+                switch node {
+                case .comment(let c):
+                    let text = c.text.trimmed(of: " \t")
+                    guard text.hasPrefix("htlint ") || text.hasPrefix("htlint:") else { continue }
+                    let body = String(text.dropFirst(7)).trimmed(of: " \t")
+                    if body == "disable-file" { silenceWholeFile = true; continue }
+                    for (prefix, isFile) in [("disable-file=", true), ("disable=", false)] where body.hasPrefix(prefix) {
+                        let codes = Set(body.dropFirst(prefix.count).split(separator: ",").map {
+                            String($0).trimmed(of: " \t")
+                        })
+                        if isFile { fileWide.formUnion(codes) } else { pending = (pending ?? []).union(codes) }
+                        break
+                    }
+                case .directive(let d):
+                    if let codes = pending { local.append((d.range, codes)); pending = nil }
+                case .section(let s):
+                    if let codes = pending { local.append((s.openRange, codes)); pending = nil }
+                    visit(s.children)
+                }
+            }
+        }
+        visit(tree.nodes)
+    }
+
+    func silences(_ d: Diagnostic, name: String?) -> Bool {
+        func named(_ codes: Set<String>) -> Bool { codes.contains(d.code) || name.map(codes.contains) == true }
+        if silenceWholeFile || named(fileWide) { return true }
+        return local.contains { named($0.codes) && d.range.start >= $0.range.start && d.range.start < max($0.range.end, $0.range.start + 1) }
+    }
+}
+
+extension String {
+    func trimmed(of set: String) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s.removeFirst() }
+        while let l = s.last, set.contains(l) { s.removeLast() }
+        return String(s)
+    }
+}

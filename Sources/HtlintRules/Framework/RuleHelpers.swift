@@ -1,0 +1,55 @@
+import HtlintApache
+import HtlintDiagnostics
+
+extension RewriteRule {
+    /// True for `R`/`R=3xx`.
+    var redirects: Bool { flags.redirect.map { (300...399).contains($0) } ?? false }
+    /// The pass ends after this rule matches.
+    var stopsPass: Bool { flags.last || flags.end || flags.passThrough || flags.proxy || flags.statusOverride != nil }
+    /// The substitution is an absolute URL.
+    var targetsURL: Bool {
+        let s = rawSubstitution.lowercased()
+        return s.hasPrefix("http://") || s.hasPrefix("https://") || s.hasPrefix("%{request_scheme}://")
+    }
+    /// Numbers of `$N` used in the substitution and conditions.
+    var usedCaptures: Set<Int> {
+        var used = Set<Int>()
+        func scan(_ t: Template) {
+            for p in t.parts {
+                if case .ruleCapture(let i) = p { used.insert(i) }
+                if case .map(_, let key, let fallback) = p { scan(key); if let f = fallback { scan(f) } }
+            }
+        }
+        scan(substitution)
+        for c in conditions { scan(c.testString) }
+        for e in flags.env { scan(e) }
+        return used
+    }
+    /// The variable names tested by the conditions (upper-cased).
+    var testedVariables: [String] {
+        conditions.flatMap { c in
+            c.testString.parts.compactMap { if case .variable(let v) = $0 { v.uppercased() } else { nil } }
+        }
+    }
+    /// A fix-it that appends flags to the rule (`[R=301]` → `[R=301,L]`, or adds `[L]`).
+    func addingFlags(_ extra: String, title: String, applicability: Applicability = .safe) -> FixIt {
+        if let fr = flagsRange {
+            let end = SourceRange(file: fr.file, start: fr.end - 1, end: fr.end - 1)
+            return FixIt(title: title, edits: [TextEdit(range: end, replacement: "," + extra)], applicability: applicability)
+        }
+        let end = SourceRange(file: substitutionRange.file, start: substitutionRange.end, end: substitutionRange.end)
+        return FixIt(title: title, edits: [TextEdit(range: end, replacement: " [\(extra)]")], applicability: applicability)
+    }
+}
+
+extension RewriteCondition {
+    /// Upper-cased names of the variables in the test string.
+    var variables: [String] {
+        testString.parts.compactMap { if case .variable(let v) = $0 { v.uppercased() } else { nil } }
+    }
+}
+
+/// True when a regex pattern matches every input (`^(.*)$`, `.*`, `^`, `(.*)`).
+func isCatchAll(_ pattern: String) -> Bool {
+    ["^(.*)$", "(.*)", ".*", "^.*$", "^(.*)", "^", "^/?(.*)$", "^/?(.*)", "(.*)$", "^(.+)$", "^(.*)/?$"].contains(pattern)
+}

@@ -1,0 +1,29 @@
+import HtlintDiagnostics
+import HtlintSimulation
+
+/// An https page answered with a redirect to http on the same site.
+struct HTTPSDowngrade: LintRule {
+    let description = RuleDescription(
+        id: "HT303", name: "https-downgrade", family: .https,
+        summary: "an https request redirected to http",
+        rationale: """
+        Found by simulation. A redirect from https to http exposes the next request and, with an \
+        https redirect elsewhere, loops. Behind a TLS-terminating edge every `Location` Apache builds \
+        itself (`[R]` with a path, `Redirect /x`, the trailing-slash redirect of `DirectorySlash`) \
+        uses `http://`, because Apache only knows its own plain connection (apache-semantics §15.5). \
+        Write absolute `https://` targets, or set `ServerName https://example.com`.
+        """,
+        severity: .warning,
+        triggering: [Example("RewriteEngine On\n↓RewriteRule ^old$ http://example.com/new [R=301,L]")],
+        nonTriggering: [Example("RewriteEngine On\nRewriteRule ^old$ https://example.com/new [R=301,L]")],
+        usesSimulation: true)
+
+    func check(_ context: LintContext) -> [Diagnostic] {
+        context.probes.compactMap { probe -> Diagnostic? in
+            guard let hop = probe.chain.hops.first(where: { $0.url.hasPrefix("https://") && ($0.location?.hasPrefix("http://") ?? false) }),
+                  let source = hop.redirectSource ?? context.files.first.map({ $0.source.range(0, 0) }) else { return nil }
+            let via = hop.redirectSource == nil ? " (the trailing-slash redirect of DirectorySlash)" : ""
+            return finding("https→http downgrade: \(hop.url) redirects to \(hop.location ?? "")\(via)", at: source)
+        }
+    }
+}

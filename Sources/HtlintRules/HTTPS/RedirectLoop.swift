@@ -1,0 +1,45 @@
+import HtlintDiagnostics
+import HtlintSimulation
+
+/// A request whose redirects come back to a URL already visited.
+struct RedirectLoop: LintRule {
+    let description = RuleDescription(
+        id: "HT301", name: "redirect-loop", family: .https,
+        summary: "a redirect chain that returns to a URL it already visited (ERR_TOO_MANY_REDIRECTS)",
+        rationale: """
+        Found by simulation: htlint requests every host over http and https, `/`, a URL for each \
+        rule and each directory, through the configured edge, and follows the redirects like a \
+        browser. The classic cause is an https redirect keyed on `%{HTTPS}` behind a CDN that \
+        reaches the origin over plain HTTP (Cloudflare Flexible): `%{HTTPS}` is always `off` there. \
+        Run `htlint explain URL` with the witness for the hop-by-hop story and verified fixes.
+        """,
+        severity: .error,
+        triggering: [Example("RewriteEngine On\nRewriteCond %{HTTPS} !=on\n↓RewriteRule ^(.*)$ https://%{HTTP_HOST}/$1 [R=301,L]",
+                             edge: "cloudflare-flexible")],
+        nonTriggering: [Example("RewriteEngine On\nRewriteCond %{HTTPS} !=on\nRewriteRule ^(.*)$ https://%{HTTP_HOST}/$1 [R=301,L]"),
+                        Example("RewriteEngine On\nRewriteCond %{HTTP:X-Forwarded-Proto} !https\nRewriteCond %{HTTPS} !=on\nRewriteRule ^(.*)$ https://%{HTTP_HOST}/$1 [R=301,L]",
+                                edge: "cloudflare-flexible")],
+        usesSimulation: true)
+
+    func check(_ context: LintContext) -> [Diagnostic] {
+        context.probes.compactMap { probe -> Diagnostic? in
+            let chain = probe.chain
+            guard chain.outcome == .loop || chain.outcome == .tooManyHops else { return nil }
+            let cycle = chain.loopStart.map { Array(chain.hops[$0...]) } ?? chain.hops
+            guard let source = cycle.lazy.compactMap(\.redirectSource).first
+                    ?? chain.hops.lazy.compactMap(\.redirectSource).first else { return nil }
+            let notes = cycle.map { hop in
+                Note(message: "\(hop.url) → \(hop.status) \(hop.location ?? "")" + (hop.answeredBy == "edge" ? " (edge)" : ""),
+                     range: hop.redirectSource)
+            }
+            let what = chain.outcome == .loop
+                ? (cycle.count == 1 ? "redirects to itself" : "loops through \(cycle.count) URLs")
+                : "is redirected more than \(chain.hops.count) times"
+            return finding("redirect loop: \(probe.url) \(what)\(edgeNote(context))", at: source, notes: notes)
+        }
+    }
+
+    private func edgeNote(_ context: LintContext) -> String {
+        context.edge.mode == .none ? "" : " behind the \(context.edge.mode.rawValue) edge"
+    }
+}

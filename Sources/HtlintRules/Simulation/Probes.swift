@@ -1,0 +1,100 @@
+import Foundation
+import HtlintApache
+import HtlintDiagnostics
+import HtlintSimulation
+
+/// One simulated request of the probe set and its chain.
+public struct ProbeResult: Sendable {
+    public var url: String
+    public var chain: ChainResult
+}
+
+/// Generates requests that exercise a site — both schemes, every host, `/`, a URL matching each
+/// rule's pattern, each `Redirect` path, directories with and without their trailing slash —
+/// and simulates them once for all simulation-backed rules.
+public enum ProbeSet {
+    /// Upper bound on probes, so a 20,000-rule file stays fast; rules are sampled evenly beyond it.
+    public static let limit = 400
+
+    public static func paths(_ context: LintContext) -> [String] {
+        var paths: [String] = ["/"]
+        for file in context.files {
+            let base = file.directory ?? "/"
+            for rule in file.rules where !rule.negated {
+                guard var w = RegexWitness.witness(for: rule.pattern), rule.regex.matches(w) else { continue }
+                if file.context == .server {
+                    if !w.hasPrefix("/") { continue }
+                } else {
+                    if w.hasPrefix("/") { continue }
+                    w = base + w
+                }
+                paths.append(w)
+            }
+            for r in file.redirects {
+                if case .prefix(let p) = r.matcher { paths.append(p) }
+            }
+        }
+        if let site = context.simulator?.origin.site {
+            let root = site.documentRoot
+            for (path, node) in site.files.nodes where node == .directory && path.hasPrefix(root + "/") {
+                let rel = String(path.dropFirst(root.count))
+                if rel.split(separator: "/").count <= 2 { paths += [rel, rel + "/"] }
+            }
+        }
+        var seen = Set<String>()
+        var unique = paths.filter { seen.insert($0).inserted }
+        if unique.count > limit / 4 {
+            let step = Double(unique.count) / Double(limit / 4)
+            unique = (0..<(limit / 4)).map { unique[Int(Double($0) * step)] }
+        }
+        return unique
+    }
+
+    /// Percent-encodes what cannot stand in a request target.
+    static func encode(_ path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#")
+        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    }
+
+    public static func run(_ context: LintContext) -> [ProbeResult] {
+        guard let sim = context.simulator else { return [] }
+        let hosts = context.hosts.isEmpty ? [sim.origin.site.canonicalHost] : context.hosts
+        var out: [ProbeResult] = []
+        for path in paths(context) {
+            for host in hosts {
+                for scheme in ["http", "https"] {
+                    let url = "\(scheme)://\(host)\(encode(path))"
+                    out.append(ProbeResult(url: url, chain: sim.run(url, method: "GET", headers: [])))
+                }
+            }
+        }
+        return out
+    }
+}
+
+/// Probe results computed once per lint run and shared by the simulation-backed rules.
+final class ProbeCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cached: [ProbeResult]?
+
+    func results(_ context: LintContext) -> [ProbeResult] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let c = cached { return c }
+        let r = ProbeSet.run(context)
+        cached = r
+        return r
+    }
+}
+
+extension Hop {
+    /// The directive that produced this hop's redirect, from the origin's trace.
+    var redirectSource: SourceRange? {
+        origin?.trace.last { $0.kind == .externalRedirect && $0.range != nil }?.range
+    }
+    /// Directives that rewrote the request internally on this hop.
+    var rewriteSources: [SourceRange] {
+        origin?.trace.compactMap { $0.kind == .ruleMatched ? $0.range : nil } ?? []
+    }
+}
