@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages the build needs (C libraries reached through SwiftPM system-library targets).
 BUILD_PACKAGES := libpcre2-dev libyaml-dev libxml2-dev pkg-config
 # Packages the live real-Apache comparison needs (tests skip it cleanly without them).
-ORACLE_PACKAGES := apache2 nginx openssl curl
+ORACLE_PACKAGES := apache2 nginx openssl curl python3-jsonschema
 
 .PHONY: deps oracle-deps build demo test bench conformance clean
 

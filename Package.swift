@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "HtlintYAMLTests", dependencies: ["HtlintYAML"]),
         .testTarget(name: "HtlintContentTests", dependencies: ["HtlintContent"]),
         .testTarget(name: "HtlintRulesTests", dependencies: ["HtlintRules"]),
-        .testTarget(name: "HtlintReportingTests", dependencies: ["HtlintReporting"]),
+        .testTarget(name: "HtlintReportingTests", dependencies: ["HtlintReporting"], exclude: ["Golden"]),
         .testTarget(name: "HtlintCLITests", dependencies: ["HtlintCLI"], exclude: ["Golden", "Inputs"]),
     ]
 )

@@ -15,6 +15,8 @@ public enum CLI {
         case "check", "parse": out.status = CheckCommand.run(args, io: environment, &out)
         case "simulate": out.status = SimulateCommand.run(args, explain: false, io: environment, &out)
         case "explain": out.status = SimulateCommand.run(args, explain: true, io: environment, &out)
+        case "lint": out.status = LintCommand.run(args, io: environment, &out)
+        case "rules": out.status = RulesCommand.run(args, &out)
         case "conformance": out.status = ConformanceCommand.run(args, &out)
         case "--version", "version": out.out("htlint \(version)")
         case "-h", "--help", "help": out.out(usage)
@@ -31,9 +33,11 @@ public enum CLI {
     usage: htlint <command> [options]
 
     commands:
+      lint [PATH...]       check files or a whole site against the rule catalog (CI-ready)
       check PATH...        read .htaccess/config files as Apache does; report every error
       simulate URL...      follow requests through the edge and Apache, hop by hop
       explain URL...       the same, with every rule that fired and why a loop loops
+      rules [RULE]         list the rules, or print one rule's page
       conformance DIR...   compare the simulator with recorded real-Apache cases
 
     Run `htlint <command> --help` for a command's options.

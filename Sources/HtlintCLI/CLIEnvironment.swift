@@ -6,6 +6,11 @@ public struct CLIEnvironment: Sendable {
     public var readStdin: @Sendable () -> [UInt8]
     public var listDirectory: @Sendable (String) -> [String]?
     public var isDirectory: @Sendable (String) -> Bool
+    public var writeFileText: @Sendable (String, String) throws -> Void = { path, text in
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+    /// Whether standard output is a terminal (colour decisions).
+    public var isTerminal = false
 
     public init(readFile: @escaping @Sendable (String) throws -> [UInt8], readStdin: @escaping @Sendable () -> [UInt8],
                 listDirectory: @escaping @Sendable (String) -> [String]?, isDirectory: @escaping @Sendable (String) -> Bool) {
@@ -41,6 +46,7 @@ public struct CLIEnvironment: Sendable {
         })
 
     func read(_ path: String) throws -> [UInt8] { path == "-" ? readStdin() : try readFile(path) }
+    func writeFile(_ path: String, _ text: String) throws { try writeFileText(path, text) }
 
     /// A file, `-`, or every `.htaccess` under a directory.
     func expand(_ path: String) throws -> [String] {

@@ -16,7 +16,7 @@ struct CheckCommand {
     Files ending in .conf are read as server configuration, others as .htaccess.
 
     options:
-      --format FORMAT     concise (default) or json
+      --format FORMAT     concise (default), text, json, sarif, github, checkstyle, gitlab
       --context CONTEXT   htaccess or server: how to read every PATH
       --modules LIST      comma-separated modules loaded besides the standard set
                           (e.g. env,access_compat,expires)

@@ -106,16 +106,18 @@ public struct Parser {
 
             if name.hasPrefix("<") {
                 let sectionName = String(name.dropFirst())
-                // Apache gives a section opener without arguments the argument text ">" (`<Else>`).
-                let argText = argumentStart >= b.count ? ">" : line.text(argumentStart..<b.count)
-                guard let last = argText.utf8.lastIndex(of: UInt8(ascii: ">")) else {
+                // Apache gives a section opener without arguments the argument text ">" (`<Else>`),
+                // and drops everything from the last `>` on. Search the bytes, not decoded text,
+                // so invalid UTF-8 cannot shift the offsets.
+                let lastBracket = argumentStart >= b.count
+                    ? argumentStart : b[argumentStart...].lastIndex(of: UInt8(ascii: ">"))
+                guard let argEnd = lastBracket else {
                     error(SyntaxCode.section, "<\(sectionName)> directive missing closing '>'", line.fullRange)
                     // Recover by treating the whole rest as the arguments.
                     stack.append(openSection(sectionName, nameWord, line, argumentStart, b.count))
                     continue
                 }
-                let argLength = argText.utf8.distance(from: argText.utf8.startIndex, to: last)
-                stack.append(openSection(sectionName, nameWord, line, argumentStart, argumentStart + argLength))
+                stack.append(openSection(sectionName, nameWord, line, argumentStart, argEnd))
                 continue
             }
 

@@ -196,7 +196,8 @@ public struct ConfigReader {
         }
         let words = d.words
         func arity(_ range: ClosedRange<Int>, _ message: String) -> Bool {
-            if range.contains(words.count) { return true }
+            // Apache treats an empty first word (`""`) as a missing argument.
+            if range.contains(words.count), words.first?.value.isEmpty != true { return true }
             error(ConfigCode.badArguments, message, words.isEmpty ? d.argumentsRange : words[min(words.count - 1, range.upperBound)].range)
             return false
         }
@@ -363,7 +364,7 @@ public struct ConfigReader {
             path = values[0]; target = values[1]
         default:
             let isMatch = name == "RedirectMatch"
-            guard (isMatch ? 2...3 : 1...3).contains(values.count) else {
+            guard (isMatch ? 2...3 : 1...3).contains(values.count), values.first?.isEmpty == false else {
                 error(ConfigCode.badArguments, isMatch
                       ? "RedirectMatch takes two or three arguments, an optional status, then a regular expression and destination URL"
                       : "Redirect takes one, two or three arguments, an optional status, then document to be redirected and destination URL",
@@ -401,7 +402,7 @@ public struct ConfigReader {
         if path == nil && !inDirectory {
             error(ConfigCode.badArguments, "URL to redirect to is missing", d.argumentsRange); return nil
         }
-        if name != "RedirectMatch", let t = target, !(t.hasPrefix("/") || isAbsoluteURI(t)) {
+        if name != "RedirectMatch", path != nil, let t = target, !(t.hasPrefix("/") || isAbsoluteURI(t)) {
             error(ConfigCode.badArguments, "Redirect to non-URL", words.last!.range); return nil
         }
         let matcher: AliasRedirect.Matcher

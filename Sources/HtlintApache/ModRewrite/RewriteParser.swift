@@ -41,8 +41,10 @@ struct RewriteParser {
             regex = try Regex(pattern, options: options)
         } catch {
             let at = words[0].innerStart + (negated ? 1 : 0) + error.offset
-            fail(ConfigCode.badRegex, "RewriteRule: cannot compile regular expression '\(words[0].value)': \(error.message)",
-                 SourceRange(file: words[0].range.file, start: min(at, words[0].range.end), end: words[0].range.end))
+            let range = SourceRange(file: words[0].range.file, start: min(at, words[0].range.end), end: words[0].range.end)
+            diagnostics.append(Diagnostic(code: ConfigCode.badRegex, severity: .error,
+                                          message: "RewriteRule: cannot compile regular expression '\(pattern)'", range: range,
+                                          notes: [Note(message: "PCRE2: \(error.message)", range: range)]))
             return nil
         }
         var raw = words[1].value
@@ -104,7 +106,7 @@ struct RewriteParser {
             test = .integer(op, Template(parsing: String(operand)))
         } else if let op = ["<=", ">=", "<", ">", "="].first(where: { pattern.hasPrefix($0) }), pattern.utf8.count > 1 {
             var operand = String(pattern.dropFirst(op.count))
-            if operand == "\"\"" { operand = "" }
+            if op == "=", operand == "\"\"" { operand = "" }
             test = .string(op, Template(parsing: operand))
         } else {
             var options = RegexOptions.apacheDefault
@@ -113,8 +115,10 @@ struct RewriteParser {
                 test = .regex(try Regex(pattern, options: options))
             } catch {
                 let at = words[1].innerStart + (negated ? 1 : 0) + error.offset
-                fail(ConfigCode.badRegex, "RewriteCond: cannot compile regular expression '\(pattern)': \(error.message)",
-                     SourceRange(file: words[1].range.file, start: min(at, words[1].range.end), end: words[1].range.end))
+                let range = SourceRange(file: words[1].range.file, start: min(at, words[1].range.end), end: words[1].range.end)
+                diagnostics.append(Diagnostic(code: ConfigCode.badRegex, severity: .error,
+                                              message: "RewriteCond: cannot compile regular expression '\(pattern)'", range: range,
+                                              notes: [Note(message: "PCRE2: \(error.message)", range: range)]))
                 return nil
             }
         }
@@ -168,7 +172,7 @@ struct RewriteParser {
                 flags.escaping.never += Array(value.utf8)
             case "c", "chain": flags.chain = true
             case "co", "cookie": flags.cookies.append(Template(parsing: value ?? ""))
-            case "dpi", "discardpath", "discardpathinfo": flags.discardPathInfo = true
+            case "d", "dpi", "discardpath": flags.discardPathInfo = true
             case "e", "env": flags.env.append(Template(parsing: value ?? ""))
             case "end": flags.end = true
             case "f", "forbidden": flags.forbidden = true
@@ -203,7 +207,7 @@ struct RewriteParser {
                         flags.redirect = 302   // Apache accepts any other word as 302 (§5).
                     }
                 }
-            case "s", "skip": flags.skip = Int(value ?? "0") ?? 0
+            case "s", "skip": flags.skip = atoi(value ?? "0")
             case "t", "type": flags.type = Template(parsing: value ?? "")
             case "unsafeallow3f": flags.unsafeAllow3F = true
             case "unsafeprefixstat": flags.unsafePrefixStat = true

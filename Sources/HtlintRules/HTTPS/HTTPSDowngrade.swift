@@ -19,11 +19,16 @@ struct HTTPSDowngrade: LintRule {
         usesSimulation: true)
 
     func check(_ context: LintContext) -> [Diagnostic] {
-        context.probes.compactMap { probe -> Diagnostic? in
+        let items = context.probes.compactMap { probe -> (range: SourceRange, probe: ProbeResult)? in
             guard let hop = probe.chain.hops.first(where: { $0.url.hasPrefix("https://") && ($0.location?.hasPrefix("http://") ?? false) }),
                   let source = hop.redirectSource ?? context.files.first.map({ $0.source.range(0, 0) }) else { return nil }
+            return (source, probe)
+        }
+        return groupedByDirective(items).map { group in
+            let hop = group.first.chain.hops.first { $0.url.hasPrefix("https://") && ($0.location?.hasPrefix("http://") ?? false) }!
             let via = hop.redirectSource == nil ? " (the trailing-slash redirect of DirectorySlash)" : ""
-            return finding("https→http downgrade: \(hop.url) redirects to \(hop.location ?? "")\(via)", at: source)
+            return finding("https→http downgrade: \(hop.url) redirects to \(hop.location ?? "")\(via)\(moreRequests(group.count))",
+                           at: group.range)
         }
     }
 }

@@ -19,12 +19,16 @@ struct InternalRecursion: LintRule {
         usesSimulation: true)
 
     func check(_ context: LintContext) -> [Diagnostic] {
-        context.probes.compactMap { probe -> Diagnostic? in
+        let items = context.probes.compactMap { probe -> (range: SourceRange, probe: ProbeResult)? in
             guard let hop = probe.chain.hops.first(where: { $0.origin?.recursionLimitExceeded == true }),
                   let source = hop.rewriteSources.first else { return nil }
-            let uri = hop.origin?.final.uri ?? ""
-            return finding("internal rewrite loop: \(probe.url) is rewritten \(hop.origin?.internalRedirects ?? 10) times (last \(uri)) and answers 500",
-                           at: source)
+            return (source, probe)
+        }
+        return groupedByDirective(items).map { group in
+            let hop = group.first.chain.hops.first { $0.origin?.recursionLimitExceeded == true }
+            let uri = hop?.origin?.final.uri ?? ""
+            return finding("internal rewrite loop: \(group.first.url) is rewritten \(hop?.origin?.internalRedirects ?? 10) times (last \(uri)) and answers 500\(moreRequests(group.count))",
+                           at: group.range)
         }
     }
 }

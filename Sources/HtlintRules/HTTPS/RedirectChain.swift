@@ -28,13 +28,18 @@ struct RedirectChain: LintRule {
         usesSimulation: true)
 
     func check(_ context: LintContext) -> [Diagnostic] {
-        context.probes.compactMap { probe -> Diagnostic? in
+        let items = context.probes.compactMap { probe -> (range: SourceRange, probe: ProbeResult)? in
             let chain = probe.chain
             let redirects = chain.hops.filter { (300...399).contains($0.status) }
             guard chain.outcome == .final, (200...299).contains(chain.finalStatus), redirects.count >= 2,
                   let source = redirects.first?.redirectSource else { return nil }
+            return (source, probe)
+        }
+        return groupedByDirective(items).map { group in
+            let chain = group.first.chain
+            let count = chain.hops.filter { (300...399).contains($0.status) }.count
             let path = chain.hops.map(\.url).joined(separator: " → ")
-            return finding("\(redirects.count) redirects before the final page: \(path)", at: source)
+            return finding("\(count) redirects before the final page: \(path)\(moreRequests(group.count))", at: group.range)
         }
     }
 }

@@ -22,12 +22,17 @@ struct RedirectLoop: LintRule {
         usesSimulation: true)
 
     func check(_ context: LintContext) -> [Diagnostic] {
-        context.probes.compactMap { probe -> Diagnostic? in
+        let items = context.probes.compactMap { probe -> (range: SourceRange, probe: ProbeResult)? in
             let chain = probe.chain
             guard chain.outcome == .loop || chain.outcome == .tooManyHops else { return nil }
             let cycle = chain.loopStart.map { Array(chain.hops[$0...]) } ?? chain.hops
             guard let source = cycle.lazy.compactMap(\.redirectSource).first
                     ?? chain.hops.lazy.compactMap(\.redirectSource).first else { return nil }
+            return (source, probe)
+        }
+        return groupedByDirective(items).map { group in
+            let chain = group.first.chain
+            let cycle = chain.loopStart.map { Array(chain.hops[$0...]) } ?? chain.hops
             let notes = cycle.map { hop in
                 Note(message: "\(hop.url) → \(hop.status) \(hop.location ?? "")" + (hop.answeredBy == "edge" ? " (edge)" : ""),
                      range: hop.redirectSource)
@@ -35,7 +40,8 @@ struct RedirectLoop: LintRule {
             let what = chain.outcome == .loop
                 ? (cycle.count == 1 ? "redirects to itself" : "loops through \(cycle.count) URLs")
                 : "is redirected more than \(chain.hops.count) times"
-            return finding("redirect loop: \(probe.url) \(what)\(edgeNote(context))", at: source, notes: notes)
+            return finding("redirect loop: \(group.first.url) \(what)\(edgeNote(context))\(moreRequests(group.count))",
+                           at: group.range, notes: notes)
         }
     }
 

@@ -17,11 +17,17 @@ struct RedirectToMissing: LintRule {
         usesSimulation: true)
 
     func check(_ context: LintContext) -> [Diagnostic] {
-        context.probes.compactMap { probe -> Diagnostic? in
+        let items = context.probes.compactMap { probe -> (range: SourceRange, probe: ProbeResult)? in
             let chain = probe.chain
             guard chain.outcome == .final, chain.finalStatus == 404, chain.hops.count >= 2,
                   let source = chain.hops.dropLast().last?.redirectSource else { return nil }
-            return finding("\(probe.url) is redirected to \(chain.hops.last!.url), which answers 404", at: source)
+            // A redirect that only changes scheme or host is not to blame for a path that is missing anyway.
+            guard URLParts(chain.hops.last!.url)?.target != URLParts(probe.url)?.target else { return nil }
+            return (source, probe)
+        }
+        return groupedByDirective(items).map { group in
+            finding("\(group.first.url) is redirected to \(group.first.chain.hops.last!.url), which answers 404\(moreRequests(group.count))",
+                    at: group.range)
         }
     }
 }

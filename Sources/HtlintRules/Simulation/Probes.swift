@@ -42,7 +42,11 @@ public enum ProbeSet {
             }
         }
         var seen = Set<String>()
-        var unique = paths.filter { seen.insert($0).inserted }
+        var unique = paths.map { p in
+            var p = p
+            while p.contains("//") { p = p.replacingOccurrences(of: "//", with: "/") }
+            return p
+        }.filter { seen.insert($0).inserted }
         if unique.count > limit / 4 {
             let step = Double(unique.count) / Double(limit / 4)
             unique = (0..<(limit / 4)).map { unique[Int(Double($0) * step)] }
@@ -86,6 +90,22 @@ final class ProbeCache: @unchecked Sendable {
         cached = r
         return r
     }
+}
+
+/// Groups findings by the directive they point at: one finding per directive, with the first
+/// witness and how many probe requests showed the problem.
+func groupedByDirective(_ items: [(range: SourceRange, probe: ProbeResult)]) -> [(range: SourceRange, first: ProbeResult, count: Int)] {
+    var order: [SourceRange] = []
+    var groups: [SourceRange: (ProbeResult, Int)] = [:]
+    for (range, probe) in items {
+        if let g = groups[range] { groups[range] = (g.0, g.1 + 1) } else { order.append(range); groups[range] = (probe, 1) }
+    }
+    return order.map { (range: $0, first: groups[$0]!.0, count: groups[$0]!.1) }
+}
+
+/// " (and N more requests)" for grouped findings.
+func moreRequests(_ count: Int) -> String {
+    count > 1 ? " (and \(count - 1) more probe request\(count > 2 ? "s" : ""))" : ""
 }
 
 extension Hop {

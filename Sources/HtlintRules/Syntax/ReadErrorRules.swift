@@ -49,8 +49,8 @@ let readErrorRules: [any LintRule] = [
         summary: "a directive Apache does not know, or whose module is not loaded",
         rationale: "`Invalid command 'X', perhaps misspelled or defined by a module not included in the server configuration`. \(fiveHundred) Wrap directives of optional modules in `<IfModule>`.",
         severity: .error,
-        triggering: [Example("↓RewriteEngien On"), Example("↓Order deny,allow")],
-        nonTriggering: [Example("RewriteEngine On"), Example("<IfModule mod_access_compat.c>\nOrder deny,allow\n</IfModule>")])),
+        triggering: [Example("↓RewriteEngien On"), Example("↓php_value upload_max_filesize 10M")],
+        nonTriggering: [Example("RewriteEngine On"), Example("<IfModule mod_php.c>\nphp_value upload_max_filesize 10M\n</IfModule>")])),
     ReadErrorRule(description: RuleDescription(
         id: "HT111", name: "directive-not-allowed-here", family: .syntax,
         summary: "a server-configuration directive or section inside `.htaccess`",

@@ -1,0 +1,250 @@
+import Foundation
+import HtlintApache
+import HtlintDiagnostics
+import HtlintReporting
+import HtlintRules
+import HtlintSimulation
+import HtlintSyntax
+import HtlintYAML
+
+/// `htlint lint`: the rule catalog over files or a whole site, for people and CI.
+struct LintCommand {
+    static let help = """
+    usage: htlint lint [options] [site options] [PATH...]
+
+    Checks .htaccess files (and .conf server configuration) against htlint's rule catalog
+    (`htlint rules`). With --docroot DIR and no PATH, every .htaccess under DIR is linted as one
+    site, and simulation-backed rules (loops, internal recursion, downgrades) run through the
+    configured edge. A lone file is simulated as the root .htaccess of an otherwise empty site.
+
+    options:
+      --format FORMAT     text (default), concise, json, sarif, github, checkstyle, gitlab
+      --fail-on LEVEL     error (default), warning or note: exit 1 when a finding is at or above it
+      --config FILE       settings file (default: .htlint.yml in the current directory, if any)
+      --disable RULE      switch a rule off (id or name; repeatable)
+      --only RULE         run only these rules (repeatable)
+      --severity RULE=LEVEL  change a rule's severity (error, warning, note)
+      --no-simulation     static rules only
+      --fix               apply the safe fixes to the files
+      --diff              print the safe fixes as a unified diff instead of applying them
+      --color / --no-color  force colour on or off (default: on for a terminal, off with NO_COLOR)
+
+    \(SiteOptions.help)
+
+    Suppress a finding with a comment line before the directive: `# htlint disable=HT202`
+    (ids or names, comma-separated), or for the whole file: `# htlint disable-file=HT202`.
+
+    exit status: 0 no finding at or above --fail-on, 1 findings, 2 usage error or unreadable input
+    """
+
+    static let lintValued = SiteOptions.valued.union(["--format", "--fail-on", "--config", "--disable", "--only", "--severity"])
+
+    static func run(_ args: [String], io: CLIEnvironment, _ out: inout CommandOutput) -> ExitStatus {
+        let terminal = io.isTerminal
+        var a: Arguments
+        do {
+            a = try Arguments(args, valued: lintValued,
+                              booleans: SiteOptions.booleans.union(["--fix", "--diff", "--no-simulation", "--color", "--no-color", "-h", "--help"]))
+            if a.has("-h") || a.has("--help") { out.out(help); return .clean }
+            if let extra = try configArguments(a.value("--config"), io: io) {
+                a = try Arguments(extra + args, valued: lintValued,
+                                  booleans: SiteOptions.booleans.union(["--fix", "--diff", "--no-simulation", "--color", "--no-color"]))
+            }
+        } catch {
+            out.err("htlint: \(error)")
+            return .failure
+        }
+        let failOn: Severity
+        switch (a.value("--fail-on") ?? "error").lowercased() {
+        case "error": failOn = .error
+        case "warning": failOn = .warning
+        case "note", "info": failOn = .note
+        case let other:
+            out.err("htlint: unknown level '\(other)' for --fail-on; expected error, warning or note")
+            return .failure
+        }
+        let formatName = a.value("--format") ?? (formatter(named: "text") != nil ? "text" : "concise")
+        guard let format = formatter(named: formatName, colour: colour(a, terminal: terminal)) else {
+            out.err("htlint: unknown format '\(formatName)'; expected one of: \(allFormatters.map(\.id).joined(separator: ", "))")
+            return .failure
+        }
+        var configuration = LintConfiguration()
+        configuration.disabled = Set(a.all("--disable"))
+        configuration.only = Set(a.all("--only"))
+        for item in a.all("--severity") {
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let level = Severity(rawValue: parts[1].lowercased() == "info" ? "note" : parts[1].lowercased()) else {
+                out.err("htlint: --severity expects RULE=error|warning|note, got '\(item)'")
+                return .failure
+            }
+            guard let r = rule(named: parts[0]) else {
+                out.err("htlint: unknown rule '\(parts[0])'; `htlint rules` lists them")
+                return .failure
+            }
+            configuration.severities[r.description.id] = level
+        }
+        for key in configuration.disabled.union(configuration.only) where rule(named: key) == nil {
+            out.err("htlint: unknown rule '\(key)'; `htlint rules` lists them")
+            return .failure
+        }
+        let options: SiteOptions
+        do { options = try SiteOptions(a) } catch {
+            out.err("htlint: \(error)")
+            return .failure
+        }
+
+        // Build the contexts: one site for --docroot, otherwise one per file.
+        var contexts: [LintContext] = []
+        var status = ExitStatus.clean
+        let useSimulation = !a.has("--no-simulation")
+        if a.positionals.isEmpty {
+            guard a.value("--docroot") != nil else {
+                out.err("htlint: lint needs PATH... or --docroot DIR\n\n" + help)
+                return .failure
+            }
+            do { contexts.append(try siteContext(options, io: io, simulate: useSimulation)) } catch {
+                out.err("htlint: \(error)")
+                return .failure
+            }
+        } else {
+            for path in a.positionals {
+                let files: [String]
+                do { files = try io.expand(path) } catch {
+                    out.err("htlint: \(error)")
+                    status = .failure
+                    continue
+                }
+                for file in files {
+                    do {
+                        let bytes = try io.read(file)
+                        let shown = file == "-" ? "<stdin>" : file
+                        contexts.append(fileContext(shown, bytes: bytes, options: options, simulate: useSimulation))
+                    } catch {
+                        out.err("htlint: \(error)")
+                        status = .failure
+                    }
+                }
+            }
+            // Without the site's files, "redirect lands on a 404" would be guesswork.
+            configuration.disabled.insert("HT307")
+        }
+
+        let linter = Linter(configuration: configuration)
+        var diagnostics: [Diagnostic] = []
+        var sources: [SourceFile] = []
+        for context in contexts {
+            diagnostics += linter.run(context)
+            sources += context.files.map(\.source)
+        }
+        if a.has("--fix") || a.has("--diff") {
+            let (applied, diff) = FixApplier.apply(diagnostics, sources: sources)
+            if a.has("--diff") {
+                out.stdout += diff
+                return status
+            }
+            for (path, text) in applied where path != "<stdin>" {
+                do { try io.writeFile(path, text) } catch {
+                    out.err("htlint: cannot write '\(path)': \(error)")
+                    status = .failure
+                }
+            }
+            if !applied.isEmpty { out.err("htlint: applied fixes to \(applied.count) file(s)") }
+            // Report what is left.
+            diagnostics = diagnostics.filter { !$0.fixIts.contains { $0.applicability == .safe } }
+        }
+        var report = Report(diagnostics: diagnostics, sources: sources)
+        report.rules = ruleMetadata()
+        report.toolVersion = CLI.version
+        out.stdout += format.format(report)
+        if diagnostics.contains(where: { $0.severity >= failOn }) { status = max(status, .findings) }
+        return status
+    }
+
+    static func colour(_ a: Arguments, terminal: Bool) -> Bool {
+        if a.has("--no-color") { return false }
+        if a.has("--color") { return true }
+        // no-color.org: a non-empty NO_COLOR switches colour off.
+        return terminal && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+    }
+
+    /// Rule pages for formats that describe rules (SARIF).
+    static func ruleMetadata() -> [String: RuleMetadata] {
+        var m: [String: RuleMetadata] = [:]
+        for r in builtInRules {
+            let d = r.description
+            m[d.id] = RuleMetadata(id: d.id, name: d.name, summary: d.summary, description: d.rationale,
+                                   defaultSeverity: d.severity, helpURI: "https://htlint.dev/rules/\(d.id)")
+        }
+        return m
+    }
+
+    /// A context for one file: `.conf` as server configuration (static rules), `.htaccess` as the
+    /// root `.htaccess` of a site made of the document root when given, else an empty site.
+    static func fileContext(_ path: String, bytes: [UInt8], options: SiteOptions, simulate: Bool) -> LintContext {
+        let source = SourceFile(path: path, bytes: bytes)
+        if path.hasSuffix(".conf") {
+            return LintContext(files: [LintFile(source: source, context: .server, modules: options.modules)])
+        }
+        let file = LintFile(source: source, modules: options.modules)
+        guard simulate else { return LintContext(files: [file], edge: options.edge) }
+        var fs = SiteFileSystem(root: options.serverDocroot)
+        fs.addFile("/index.html")
+        fs.addAccessFile("/", file: source)
+        let host = options.host ?? "example.com"
+        let site = Site(serverName: host, aliases: options.aliases, documentRoot: options.serverDocroot, files: fs,
+                        modules: options.modules)
+        return LintContext(files: [file], simulator: ChainSimulator(origin: Origin(site: site), edge: options.edge),
+                           edge: options.edge, hosts: [host] + options.aliases)
+    }
+
+    /// The whole document root as one site.
+    static func siteContext(_ options: SiteOptions, io: CLIEnvironment, simulate: Bool) throws -> LintContext {
+        let simulator = try options.simulator(defaultHost: options.host ?? "example.com", io: io)
+        let site = simulator.origin.site
+        let root = site.documentRoot
+        var files: [LintFile] = []
+        for (dir, source) in site.files.accessFiles.sorted(by: { $0.key < $1.key }) {
+            let url = dir == root + "/" ? "/" : String(dir.dropFirst(root.count))
+            files.append(LintFile(source: source, directory: url, modules: options.modules))
+        }
+        if let vhost = options.vhost, let source = site.vhost.path == vhost ? try? SourceFile(path: vhost, bytes: io.read(vhost)) : nil {
+            files.append(LintFile(source: source, context: .server, modules: options.modules))
+        }
+        return LintContext(files: files, simulator: simulate ? simulator : nil, edge: options.edge,
+                           hosts: [site.serverName.contains("://") ? site.canonicalHost : site.serverName] + site.serverAliases)
+    }
+
+    /// Settings from `.htlint.yml` turned into arguments that explicit flags override.
+    static func configArguments(_ explicit: String?, io: CLIEnvironment) throws -> [String]? {
+        let path = explicit ?? ".htlint.yml"
+        let bytes: [UInt8]
+        do { bytes = try io.read(path) } catch {
+            if explicit != nil { throw error }
+            return nil
+        }
+        let yaml: YAMLValue
+        do { yaml = try parseYAML(String(decoding: bytes, as: UTF8.self)) } catch {
+            throw CLIError.usage("\(path):\(error.line):\(error.column): \(error.message)")
+        }
+        var args: [String] = []
+        let rules = yaml["rules"]
+        for r in rules?["disable"]?.strings ?? [] { args += ["--disable", r] }
+        for r in rules?["only"]?.strings ?? [] { args += ["--only", r] }
+        if let f = yaml["fail-on"]?.string { args += ["--fail-on", f] }
+        if case .mapping(let pairs, _)? = yaml["severity"] {
+            for (k, v) in pairs { args += ["--severity", "\(k)=\(v.string ?? "")"] }
+        }
+        if let f = yaml["format"]?.string { args += ["--format", f] }
+        if let site = yaml["site"] {
+            for key in ["docroot", "host", "edge", "vhost", "modules", "server-docroot"] {
+                if let v = site[key]?.strings { args += ["--\(key)", v.joined(separator: ",")] }
+            }
+            for alias in site["aliases"]?.strings ?? [] { args += ["--alias", alias] }
+            if site["always-https"]?.bool == true { args.append("--always-https") }
+        }
+        for key in yaml.keys where !["rules", "fail-on", "format", "site", "severity"].contains(key) {
+            throw CLIError.usage("\(path): unknown setting '\(key)' (expected rules, severity, fail-on, format, site)")
+        }
+        return args
+    }
+}

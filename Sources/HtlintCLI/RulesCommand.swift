@@ -1,0 +1,49 @@
+import HtlintRules
+
+/// `htlint rules [RULE]`: the catalog, or one rule's page.
+struct RulesCommand {
+    static func run(_ args: [String], _ out: inout CommandOutput) -> ExitStatus {
+        if args.contains("-h") || args.contains("--help") {
+            out.out("usage: htlint rules [RULE]\n\nLists the rules, or prints the page of one rule (by id or name).")
+            return .clean
+        }
+        guard let key = args.first else {
+            for r in builtInRules {
+                let d = r.description
+                let sim = d.usesSimulation ? " (simulation)" : ""
+                out.out("\(d.id)  \(d.name.padding(toLength: 34, withPad: " ", startingAt: 0)) \(d.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(d.summary)\(sim)")
+            }
+            return .clean
+        }
+        guard let r = rule(named: key) else {
+            out.err("htlint: unknown rule '\(key)'; `htlint rules` lists them")
+            return .failure
+        }
+        out.stdout += RulePage.markdown(r.description)
+        return .clean
+    }
+}
+
+/// A rule's documentation page (ruff's order: what, why, examples, fix).
+enum RulePage {
+    static func markdown(_ d: RuleDescription) -> String {
+        var s = "# \(d.id) \(d.name)\n\n"
+        s += "Family: \(d.family.rawValue) · default severity: \(d.severity.rawValue)"
+        s += d.usesSimulation ? " · found by simulation\n\n" : "\n\n"
+        s += "## What it flags\n\n\(d.summary.prefix(1).uppercased() + d.summary.dropFirst()).\n\n"
+        s += "## Why it matters\n\n\(d.rationale)\n\n"
+        s += "## Example\n\n"
+        for e in d.triggering {
+            if let edge = e.edge { s += "With `--edge \(edge)`:\n\n" }
+            if let parent = e.parent { s += "Root `.htaccess`:\n\n```apache\n\(parent)\n```\n\nSubdirectory `.htaccess`:\n\n" }
+            s += "```apache\n\(e.code.replacingOccurrences(of: "↓", with: ""))\n```\n\n"
+        }
+        s += "## Use instead\n\n"
+        for e in d.nonTriggering {
+            if let edge = e.edge { s += "With `--edge \(edge)`:\n\n" }
+            s += "```apache\n\(e.code)\n```\n\n"
+        }
+        s += "## Suppressing it\n\n`# htlint disable=\(d.id)` on the line before the directive, or `# htlint disable-file=\(d.id)`.\n"
+        return s
+    }
+}
