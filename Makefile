@@ -5,7 +5,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages the build needs (C libraries reached through SwiftPM system-library targets).
-BUILD_PACKAGES := libpcre2-dev libyaml-dev libxml2-dev pkg-config
+BUILD_PACKAGES := libpcre2-dev libyaml-dev libxml2-dev libgraphviz-dev pkg-config
 # Packages the live real-Apache comparison needs (tests skip it cleanly without them).
 ORACLE_PACKAGES := apache2 nginx openssl curl python3-jsonschema
 

@@ -15,6 +15,7 @@ let package = Package(
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
 
         // Source positions, diagnostics and fix-its shared by every layer.
         .target(name: "HtlintDiagnostics"),
@@ -30,8 +31,10 @@ let package = Package(
         .target(name: "HtlintApache", dependencies: ["HtlintSyntax", "HtlintRegex"]),
         // Layers in front of the origin (browser, CDN, proxy) and the redirect-chain simulator.
         .target(name: "HtlintSimulation", dependencies: ["HtlintApache"]),
+        // The compiled rule graph as an artifact: all-URL loop analysis, dead rules, DOT/Mermaid/SVG.
+        .target(name: "HtlintGraph", dependencies: ["HtlintSimulation", "CGraphviz"]),
         // Lint rules over the model and simulations.
-        .target(name: "HtlintRules", dependencies: ["HtlintSimulation", "HtlintContent"]),
+        .target(name: "HtlintRules", dependencies: ["HtlintSimulation", "HtlintContent", "HtlintGraph"]),
         // Output formats; depends on diagnostics only, never on rules.
         .target(name: "HtlintReporting", dependencies: ["HtlintDiagnostics"]),
         // The command line as a library function (testable without a process).
@@ -45,6 +48,7 @@ let package = Package(
         .testTarget(name: "HtlintSimulationTests", dependencies: ["HtlintSimulation"]),
         .testTarget(name: "HtlintYAMLTests", dependencies: ["HtlintYAML"]),
         .testTarget(name: "HtlintContentTests", dependencies: ["HtlintContent"]),
+        .testTarget(name: "HtlintGraphTests", dependencies: ["HtlintGraph"]),
         .testTarget(name: "HtlintRulesTests", dependencies: ["HtlintRules"]),
         .testTarget(name: "HtlintReportingTests", dependencies: ["HtlintReporting"], exclude: ["Golden"]),
         .testTarget(name: "HtlintCLITests", dependencies: ["HtlintCLI"], exclude: ["Golden", "Inputs"]),
