@@ -5,7 +5,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages the build needs (C libraries reached through SwiftPM system-library targets).
-BUILD_PACKAGES := libpcre2-dev libyaml-dev libxml2-dev libgraphviz-dev pkg-config
+BUILD_PACKAGES := libpcre2-dev libyaml-dev libxml2-dev libgraphviz-dev zlib1g-dev pkg-config
 # Packages the live real-Apache comparison needs (tests skip it cleanly without them).
 ORACLE_PACKAGES := apache2 nginx openssl curl python3-jsonschema
 
@@ -27,11 +27,16 @@ build: deps
 
 demo: deps
 	$(SWIFT) build -c release --product htlint
-	@echo '$$ htlint check fixtures/demo/.htaccess'
-	-@.build/release/htlint check fixtures/demo/.htaccess
+	@echo '# The story: WordPress in /blog behind Cloudflare Flexible, with the host'"'"'s "force HTTPS" snippet.'
+	@echo '$$ htlint simulate --site fixtures/story/broken/site.yml'
+	-@.build/release/htlint simulate --site fixtures/story/broken/site.yml
 	@echo
-	@echo '$$ htlint simulate --docroot fixtures/demo --host example.org --edge cloudflare-flexible https://example.org/'
-	-@.build/release/htlint simulate --docroot fixtures/demo --host example.org --edge cloudflare-flexible https://example.org/
+	@echo '$$ htlint explain --site fixtures/story/broken/site.yml https://example.org/hello-world/'
+	-@.build/release/htlint explain --site fixtures/story/broken/site.yml https://example.org/hello-world/
+	@echo
+	@echo '# After the fixes (X-Forwarded-Proto condition, blog/$$1 with a guard, the wp-config.php fix):'
+	@echo '$$ htlint simulate --site fixtures/story/fixed/site.yml'
+	-@.build/release/htlint simulate --site fixtures/story/fixed/site.yml
 
 test: deps oracle-deps
 	$(SWIFT) build --build-tests

@@ -17,6 +17,7 @@ public enum CLI {
         case "explain": out.status = SimulateCommand.run(args, explain: true, io: environment, &out)
         case "lint": out.status = LintCommand.run(args, io: environment, &out)
         case "rules": out.status = RulesCommand.run(args, &out)
+        case "replay": out.status = ReplayCommand.run(args, io: environment, &out)
         case "conformance": out.status = ConformanceCommand.run(args, &out)
         case "--version", "version": out.out("htlint \(version)")
         case "-h", "--help", "help": out.out(usage)
@@ -37,6 +38,7 @@ public enum CLI {
       check PATH...        read .htaccess/config files as Apache does; report every error
       simulate URL...      follow requests through the edge and Apache, hop by hop
       explain URL...       the same, with every rule that fired and why a loop loops
+      replay --urls FILE   simulate a URL list or access log and summarise the answers
       rules [RULE]         list the rules, or print one rule's page
       conformance DIR...   compare the simulator with recorded real-Apache cases
 

@@ -115,52 +115,63 @@ public final class Regex: @unchecked Sendable {
 
     /// Same, but distinguishes a limit/error from no match.
     public func search(_ subject: String) -> Result<RegexMatch?, RegexMatchFailure> {
-        // Same trailing-byte trick as the pattern: the empty subject must not be a NULL pointer.
-        var bytes = Array(subject.utf8)
-        let length = bytes.count
-        bytes.append(0)
-
-        // Per-call match data keeps concurrent searches on one Regex independent.
-        guard let matchData = pcre2_match_data_create_from_pattern_8(code, nil) else {
-            return .failure(.other(Regex.errorMessage(PCRE2_ERROR_NOMEMORY)))
-        }
-        defer { pcre2_match_data_free_8(matchData) }
-
-        var rc = run(bytes, length: length, matchData: matchData, extraOptions: 0)
-        if rc == PCRE2_ERROR_JIT_STACKLIMIT {
-            // The JIT's default stack is small (32 KiB) and sharing a bigger one is not
-            // thread-safe; the interpreter uses the heap, bounded by the depth/heap limits.
-            rc = run(bytes, length: length, matchData: matchData, extraOptions: PCRE2_NO_JIT)
-        }
-
-        switch rc {
-        case PCRE2_ERROR_NOMATCH:
-            return .success(nil)
-        case PCRE2_ERROR_MATCHLIMIT:
-            return .failure(.matchLimit)
-        case PCRE2_ERROR_DEPTHLIMIT:
-            return .failure(.depthLimit)
-        case ..<0:
-            return .failure(.other(Regex.errorMessage(rc)))
-        default:
-            return .success(makeMatch(bytes: bytes, length: length, matchData: matchData, rc: rc))
+        withSubject(subject) { buffer, length in
+            // Per-call match data keeps concurrent searches on one Regex independent.
+            guard let matchData = pcre2_match_data_create_from_pattern_8(code, nil) else {
+                return .failure(.other(Regex.errorMessage(PCRE2_ERROR_NOMEMORY)))
+            }
+            defer { pcre2_match_data_free_8(matchData) }
+            let rc = run(buffer, length: length, matchData: matchData)
+            switch rc {
+            case PCRE2_ERROR_NOMATCH:
+                return .success(nil)
+            case PCRE2_ERROR_MATCHLIMIT:
+                return .failure(.matchLimit)
+            case PCRE2_ERROR_DEPTHLIMIT:
+                return .failure(.depthLimit)
+            case ..<0:
+                return .failure(.other(Regex.errorMessage(rc)))
+            default:
+                return .success(makeMatch(bytes: buffer, length: length, matchData: matchData, rc: rc))
+            }
         }
     }
 
     /// Whether `subject` contains a match; limit errors count as no match, as in Apache.
+    /// Builds no captures, so it is the cheap test for rules that end up not matching.
     public func matches(_ subject: String) -> Bool {
-        firstMatch(in: subject) != nil
-    }
-
-    /// One `pcre2_match` call from offset 0 with the limits of `matchContext`.
-    private func run(_ bytes: [UInt8], length: Int, matchData: OpaquePointer, extraOptions: UInt32) -> Int32 {
-        bytes.withUnsafeBufferPointer { buffer in
-            pcre2_match_8(code, buffer.baseAddress, PCRE2Size(length), 0, extraOptions, matchData, matchContext)
+        withSubject(subject) { buffer, length in
+            guard let matchData = pcre2_match_data_create_from_pattern_8(code, nil) else { return false }
+            defer { pcre2_match_data_free_8(matchData) }
+            return run(buffer, length: length, matchData: matchData) >= 0
         }
     }
 
+    /// Calls `body` with the subject's UTF-8 bytes, without copying native strings. The empty
+    /// subject gets a one-byte buffer: PCRE2 rejects a NULL pointer even with length 0.
+    private func withSubject<T>(_ subject: String, _ body: (UnsafeBufferPointer<UInt8>, Int) -> T) -> T {
+        if subject.utf8.isEmpty {
+            let zero: [UInt8] = [0]
+            return zero.withUnsafeBufferPointer { body($0, 0) }
+        }
+        if let result = subject.utf8.withContiguousStorageIfAvailable({ body($0, $0.count) }) { return result }
+        let bytes = Array(subject.utf8)
+        return bytes.withUnsafeBufferPointer { body($0, $0.count) }
+    }
+
+    /// One `pcre2_match` from offset 0 with the limits of `matchContext`. If the JIT runs out
+    /// of its small default stack (32 KiB; a shared bigger one is not thread-safe), the
+    /// interpreter retries, bounded by the depth and heap limits.
+    private func run(_ buffer: UnsafeBufferPointer<UInt8>, length: Int, matchData: OpaquePointer) -> Int32 {
+        var rc = pcre2_match_8(code, buffer.baseAddress, PCRE2Size(length), 0, 0, matchData, matchContext)
+        if rc == PCRE2_ERROR_JIT_STACKLIMIT {
+            rc = pcre2_match_8(code, buffer.baseAddress, PCRE2Size(length), 0, PCRE2_NO_JIT, matchData, matchContext)
+        }
+        return rc
+    }
+
     /// Turns the ovector into a `RegexMatch` covering every group of the pattern.
-    private func makeMatch(bytes: [UInt8], length: Int, matchData: OpaquePointer, rc: Int32) -> RegexMatch {
+    private func makeMatch(bytes: UnsafeBufferPointer<UInt8>, length: Int, matchData: OpaquePointer, rc: Int32) -> RegexMatch {
         let unset = ~PCRE2Size(0)
         let ovector = pcre2_get_ovector_pointer_8(matchData)!
         let pairs = Int(pcre2_get_ovector_count_8(matchData))

@@ -1,3 +1,4 @@
+import Foundation
 import HtlintDiagnostics
 
 /// The rewrite configuration in effect for a directory after merging (apache-semantics §4.4).
@@ -99,4 +100,28 @@ struct WalkResult {
     var fatal: (file: ConfigFile, diagnostic: Diagnostic)?
     /// The directory whose `.htaccess` failed; the walk stops there (with a trailing slash).
     var fatalDirectory: String?
+}
+
+/// The merged configuration of a directory and the files it came from (cached per directory).
+struct MergedWalk {
+    var config: MergedConfig
+    var files: [ConfigFile]
+    var fatal: (file: ConfigFile, diagnostic: Diagnostic)?
+    var fatalDirectory: String?
+}
+
+/// A small thread-safe cache (the walk result of a directory never changes for a site).
+final class LockedCache<Value>: @unchecked Sendable {
+    private var values: [String: Value] = [:]
+    private let lock = NSLock()
+    func get(_ key: String) -> Value? {
+        lock.lock()
+        defer { lock.unlock() }
+        return values[key]
+    }
+    func set(_ key: String, _ value: Value) {
+        lock.lock()
+        values[key] = value
+        lock.unlock()
+    }
 }

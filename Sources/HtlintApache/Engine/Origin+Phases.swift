@@ -13,8 +13,8 @@ extension Origin {
             r.filename = walk.fatalDirectory
             r.pathInfo = ""
             chain.log("", "alert", "\(fatal.file.path): \(fatal.diagnostic.message)")
-            chain.trace.append(TraceEvent(.configError, "Apache cannot read \(fatal.file.path): \(fatal.diagnostic.message)",
-                                          range: fatal.diagnostic.range))
+            chain.note(.configError, "Apache cannot read \(fatal.file.path): \(fatal.diagnostic.message)",
+                                          range: fatal.diagnostic.range)
             r.config = walk.config
             return .final(status: 500, location: nil)
         }
@@ -80,7 +80,7 @@ extension Origin {
                 }
                 if absoluteURLScheme(f) != nil {
                     let location = redirectLocation(f, query: r.query, originalQuery: q0, noEscape: result.noEscape)
-                    chain.trace.append(TraceEvent(.externalRedirect, "server rules redirect to \(location)", range: result.lastRule?.range))
+                    chain.note(.externalRedirect, "server rules redirect to \(location)", range: result.lastRule?.range)
                     r.filename = location
                     return .final(status: result.redirectStatus ?? 302, location: location)
                 }
@@ -106,7 +106,7 @@ extension Origin {
                 r.filename = target + rest
                 r.contextPrefix = alias.url
                 r.contextDocumentRoot = target
-                chain.trace.append(TraceEvent(.alias, "Alias \(alias.url) → \(target)"))
+                chain.note(.alias, "Alias \(alias.url) → \(target)")
                 return nil
             }
         }
@@ -138,7 +138,7 @@ extension Origin {
     func badQuery(_ r: RequestRecord, _ chain: RequestChain, external: Bool, code: String) -> PassResult? {
         guard !external, let q = r.query, q.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return nil }
         chain.log(code, "error", "Rewritten query string contains control characters or spaces")
-        chain.trace.append(TraceEvent(.status, "403: rewritten query string contains spaces or control characters"))
+        chain.note(.status, "403: rewritten query string contains spaces or control characters")
         return .final(status: 403, location: nil)
     }
 
@@ -156,10 +156,10 @@ extension Origin {
 
     /// Access control: `.ht*` files, `Require`, `Order/Allow/Deny` (simplified; apache-semantics §1.1 row 8).
     func checkAccess(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain) -> Int? {
-        let base = r.filename.flatMap { $0.split(separator: "/").last.map(String.init) } ?? ""
+        let base = r.filename.map(lastPathComponent) ?? ""
         func deny(_ why: String, code: String = "AH01630") -> Int {
             chain.log(code, "error", "client denied by server configuration: \(r.filename ?? "")")
-            chain.trace.append(TraceEvent(.status, "403: \(why)"))
+            chain.note(.status, "403: \(why)")
             return 403
         }
         if base.hasPrefix(".ht") { return deny("files named .ht* are denied") }
@@ -234,16 +234,16 @@ extension Origin {
         switch site.files.stat(path) {
         case .file?:
             if !r.pathInfo.isEmpty && r.config?.acceptPathInfo != true {
-                chain.trace.append(TraceEvent(.status, "404: path info `\(r.pathInfo)` after a static file"))
+                chain.note(.status, "404: path info `\(r.pathInfo)` after a static file")
                 return (404, nil)
             }
-            chain.trace.append(TraceEvent(.served, "serves \(relativeToRoot(path))"))
+            chain.note(.served, "serves \(relativeToRoot(path))")
             return (200, relativeToRoot(path))
         case .directory?:
-            chain.trace.append(TraceEvent(.status, "404: directory without an index file"))
+            chain.note(.status, "404: directory without an index file")
             return (404, nil)
         default:
-            chain.trace.append(TraceEvent(.status, "404: \(relativeToRoot(f)) does not exist"))
+            chain.note(.status, "404: \(relativeToRoot(f)) does not exist")
             return (404, nil)
         }
     }

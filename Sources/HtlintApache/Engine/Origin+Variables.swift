@@ -3,7 +3,7 @@ import Foundation
 extension Origin {
     /// `%{NAME}` as mod_rewrite looks it up (apache-semantics §7.2).
     func variable(_ rawName: String, _ r: RequestRecord, _ chain: RequestChain, serverContext: Bool) -> String {
-        if let colon = rawName.firstIndex(of: ":") {
+        if rawName.utf8.contains(UInt8(ascii: ":")), let colon = rawName.firstIndex(of: ":") {
             let kind = rawName[..<colon].uppercased()
             let arg = String(rawName[rawName.index(after: colon)...])
             switch kind {
@@ -14,7 +14,8 @@ extension Origin {
             default: return ""
             }
         }
-        let name = rawName.uppercased()
+        // Names are case-insensitive; most are written in upper case already.
+        let name = rawName.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) ? rawName.uppercased() : rawName
         guard name.count >= 4 else { return "" }
         let req = chain.request
         switch name {

@@ -5,35 +5,12 @@ extension Origin {
     /// directory, and stops at the first segment that is a file or missing (apache-semantics §3).
     func directoryWalk(_ filename: String) -> WalkResult {
         let root = site.documentRoot
-        var config = MergedConfig(directoryIndex: site.defaultDirectoryIndex)
-        let defaultEngine = site.vhost.block.rewrite?.engine ?? false
-        var files: [ConfigFile] = []
-        var fatal: (ConfigFile, Diagnostic)? = nil
-        var fatalDirectory: String? = nil
-
-        // <Directory> blocks of the virtual host that cover the document root and above.
-        func applyServerDirectories(_ dir: String) {
-            for (path, block) in site.vhost.block.server?.directories ?? [] {
-                let p = SiteFileSystem.normalize(path.replacingOccurrences(of: "${DOCROOT}", with: root))
-                if p == dir { config.merge(block, directory: dir + "/", key: "dir:" + dir, defaultEngine: defaultEngine) }
-            }
-        }
-
         guard filename == root || filename.hasPrefix(root + "/") else {
-            return WalkResult(filename: filename, pathInfo: "", config: config, files: [], fatal: nil)
+            return WalkResult(filename: filename, pathInfo: "",
+                              config: MergedConfig(directoryIndex: site.defaultDirectoryIndex), files: [], fatal: nil)
         }
-        func readLevel(_ dir: String) {
-            applyServerDirectories(dir)
-            let key = dir == "/" ? "/" : dir + "/"
-            if let file = site.accessConfigs[key] {
-                files.append(file)
-                if let f = file.fatal, fatal == nil { fatal = (file, f); fatalDirectory = key }
-                config.merge(file.block, directory: key, key: file.path, defaultEngine: defaultEngine)
-            }
-        }
-        readLevel(root)
-        let rest = filename.dropFirst(root.count)
-        let trailingSlash = rest.hasSuffix("/") && rest.count > 1
+        let rest = dropLeadingBytes(filename, root.utf8.count)
+        let trailingSlash = rest.utf8.count > 1 && rest.utf8.last == UInt8(ascii: "/")
         let segments = rest.split(separator: "/", omittingEmptySubsequences: true)
         var current = root
         var resolved = filename
@@ -43,25 +20,59 @@ extension Origin {
             switch site.files.stat(next) {
             case .directory?:
                 current = next
-                readLevel(current)
                 if i == segments.count - 1 { resolved = trailingSlash ? next + "/" : next }
                 continue
-            default:
+            case let node:
                 resolved = next
                 let remaining = segments[(i + 1)...]
-                if !remaining.isEmpty || (trailingSlash && site.files.stat(next) != nil) {
-                    pathInfo = "/" + remaining.joined(separator: "/")
-                    if trailingSlash && !remaining.isEmpty { pathInfo += "/" }
-                    if remaining.isEmpty { pathInfo = "/" }
+                if !remaining.isEmpty {
+                    pathInfo = "/" + remaining.joined(separator: "/") + (trailingSlash ? "/" : "")
                 } else if trailingSlash {
+                    // `/file.txt/` → path info `/`; a missing `/old/` maps to `/old` with `/` too.
                     pathInfo = "/"
+                    _ = node
                 }
             }
             break
         }
         if segments.isEmpty { resolved = filename }
-        return WalkResult(filename: resolved, pathInfo: pathInfo, config: config, files: files,
-                          fatal: fatal.map { (file: $0.0, diagnostic: $0.1) }, fatalDirectory: fatalDirectory)
+        let merged = mergedConfiguration(deepest: current)
+        return WalkResult(filename: resolved, pathInfo: pathInfo, config: merged.config, files: merged.files,
+                          fatal: merged.fatal, fatalDirectory: merged.fatalDirectory)
+    }
+
+    /// The configuration merged from the document root down to `deepest` (an existing directory):
+    /// the same for every request that reaches it, so it is computed once and cached.
+    func mergedConfiguration(deepest: String) -> MergedWalk {
+        if let cached = walkCache.get(deepest) { return cached }
+        let root = site.documentRoot
+        var config = MergedConfig(directoryIndex: site.defaultDirectoryIndex)
+        let defaultEngine = site.vhost.block.rewrite?.engine ?? false
+        var files: [ConfigFile] = []
+        var fatal: (file: ConfigFile, diagnostic: Diagnostic)? = nil
+        var fatalDirectory: String? = nil
+        func readLevel(_ dir: String) {
+            // <Directory> blocks of the virtual host for this level.
+            for (path, block) in site.vhost.block.server?.directories ?? [] {
+                let p = SiteFileSystem.normalize(path.replacingOccurrences(of: "${DOCROOT}", with: root))
+                if p == dir { config.merge(block, directory: dir + "/", key: "dir:" + dir, defaultEngine: defaultEngine) }
+            }
+            let key = dir == "/" ? "/" : dir + "/"
+            if let file = site.accessConfigs[key] {
+                files.append(file)
+                if let f = file.fatal, fatal == nil { fatal = (file, f); fatalDirectory = key }
+                config.merge(file.block, directory: key, key: file.path, defaultEngine: defaultEngine)
+            }
+        }
+        readLevel(root)
+        var current = root
+        for seg in dropLeadingBytes(deepest, root.utf8.count).split(separator: "/") {
+            current += "/" + seg
+            readLevel(current)
+        }
+        let result = MergedWalk(config: config, files: files, fatal: fatal, fatalDirectory: fatalDirectory)
+        walkCache.set(deepest, result)
+        return result
     }
 
     /// Applies `<Files>` and then `<If>` sections found in the walked configuration.

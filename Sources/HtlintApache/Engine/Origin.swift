@@ -6,9 +6,15 @@ public final class Origin: @unchecked Sendable {
     public let site: Site
     /// Compiled rewrite rule sets, shared by all requests.
     let graph: RuleGraph
+    /// Merged per-directory configuration, by deepest directory.
+    let walkCache = LockedCache<MergedWalk>()
 
-    public init(site: Site) {
+    /// Record a trace of every decision (for explain); off makes bulk replay faster.
+    public let tracing: Bool
+
+    public init(site: Site, tracing: Bool = true) {
         self.site = site
+        self.tracing = tracing
         self.graph = RuleGraph(site: site)
     }
 
@@ -24,8 +30,8 @@ public final class Origin: @unchecked Sendable {
 
     /// Answers one client request.
     public func respond(to request: OriginRequest) -> OriginResponse {
-        let chain = RequestChain(request: request)
-        chain.trace.append(TraceEvent(.request, "\(request.method) \(request.target)\(request.tls ? " (TLS)" : "")"))
+        let chain = RequestChain(request: request, tracing: tracing)
+        chain.note(.request, "\(request.method) \(request.target)\(request.tls ? " (TLS)" : "")")
         var (record, early) = makeRecord(url: request.target, method: request.method, isSubrequest: false, chain: chain)
         var originalState: RecordState? = nil
         var redirects = 0
@@ -52,7 +58,7 @@ public final class Origin: @unchecked Sendable {
                    redirects < site.limitInternalRecursion {
                     if doc.hasPrefix("/") {
                         // ErrorDocument with a local path: an internal redirect that keeps the status.
-                        chain.trace.append(TraceEvent(.internalRedirect, "ErrorDocument \(s) → \(doc)"))
+                        chain.note(.internalRedirect, "ErrorDocument \(s) → \(doc)")
                         errorDocumentStatus = s
                         if redirects == 0 { originalState?.status = s }
                         let next = makeRecord(url: doc, method: "GET", isSubrequest: false, chain: chain)
@@ -74,7 +80,7 @@ public final class Origin: @unchecked Sendable {
                 served = file
                 if s >= 400, errorDocumentStatus == nil, let doc = errorDocument(for: s, record: record), doc.hasPrefix("/"),
                    redirects < site.limitInternalRecursion {
-                    chain.trace.append(TraceEvent(.internalRedirect, "ErrorDocument \(s) → \(doc)"))
+                    chain.note(.internalRedirect, "ErrorDocument \(s) → \(doc)")
                     errorDocumentStatus = s
                     if redirects == 0 { originalState?.status = s }
                     let next = makeRecord(url: doc, method: "GET", isSubrequest: false, chain: chain)
@@ -90,7 +96,7 @@ public final class Origin: @unchecked Sendable {
                 if redirects >= site.limitInternalRecursion {
                     recursionExceeded = true
                     chain.log("AH00124", "error", "Request exceeded the limit of \(site.limitInternalRecursion) internal redirects due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
-                    chain.trace.append(TraceEvent(.status, "500: more than \(site.limitInternalRecursion) internal redirects (AH00124)"))
+                    chain.note(.status, "500: more than \(site.limitInternalRecursion) internal redirects (AH00124)")
                     status = 500
                     location = nil
                     served = nil
@@ -98,7 +104,7 @@ public final class Origin: @unchecked Sendable {
                     break
                 }
                 redirects += 1
-                chain.trace.append(TraceEvent(.internalRedirect, "internal redirect #\(redirects) to \(url)"))
+                chain.note(.internalRedirect, "internal redirect #\(redirects) to \(url)")
                 let next = makeRecord(url: url, method: request.method, isSubrequest: false, chain: chain)
                 next.0.env = renamedEnvironment(record.env, status: record.status)
                 // A status set by `[R]` without `[L]` travels with the internal redirect (§4.9 CT-RW-R-02).
@@ -117,7 +123,7 @@ public final class Origin: @unchecked Sendable {
         return OriginResponse(status: status, location: location, headers: headers, served: served,
                               final: final, original: original, recursionLimitExceeded: recursionExceeded,
                               errors: chain.errors, errorCodes: chain.errorCodes, trace: chain.trace,
-                              internalRedirects: redirects)
+                              internalRedirects: redirects, firedRules: chain.fired)
     }
 
     /// REDIRECT_ renaming across an internal redirect (apache-semantics §1.3).
@@ -189,6 +195,14 @@ func collapseLeadingSlashes(_ s: String) -> String {
 /// Resolves `.`/`..` segments (never above `/`) and merges repeated slashes.
 func normalizePath(_ path: String) -> String {
     guard path.hasPrefix("/") else { return path }
+    // Fast path: nothing to resolve unless there is `//`, `/.` (covers `/..`).
+    var previousSlash = false
+    var needsWork = false
+    for c in path.utf8 {
+        if previousSlash && (c == UInt8(ascii: "/") || c == UInt8(ascii: ".")) { needsWork = true; break }
+        previousSlash = c == UInt8(ascii: "/")
+    }
+    if !needsWork { return path }
     let trailing = path.hasSuffix("/") || path.hasSuffix("/.") || path.hasSuffix("/..")
     var out: [Substring] = []
     for seg in path.split(separator: "/", omittingEmptySubsequences: true) {

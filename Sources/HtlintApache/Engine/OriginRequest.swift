@@ -84,6 +84,8 @@ public struct OriginResponse: Sendable {
     public var trace: [TraceEvent]
     /// Number of internal redirects performed.
     public var internalRedirects: Int
+    /// Directives that matched (rewrite rules and `Redirect`s), in order.
+    public var firedRules: [SourceRange] = []
 
     public func header(_ name: String) -> String? {
         headers.last { $0.name.lowercased() == name.lowercased() }?.value

@@ -1,3 +1,5 @@
+import HtlintDiagnostics
+
 /// Apache's `request_rec` for one pass (the original request, an internal redirect, or a
 /// subrequest): what the phases read and change.
 final class RequestRecord {
@@ -54,10 +56,21 @@ final class RequestChain {
     /// `Set-Cookie` from `[CO]`: kept on redirects and error responses.
     var cookies: [HTTPHeader] = []
     var subrequestDepth = 0
+    /// Every rule that matched, in order (kept even without tracing: replay counts them).
+    var fired: [SourceRange] = []
 
-    init(request: OriginRequest) {
+    /// Whether to record trace events (off for bulk replay, where formatting them dominates).
+    let tracing: Bool
+
+    init(request: OriginRequest, tracing: Bool = true) {
         self.request = request
+        self.tracing = tracing
         self.theRequest = "\(request.method) \(request.target) HTTP/1.1"
+    }
+
+    /// Records a trace event; the detail is only built when tracing.
+    func note(_ kind: TraceEvent.Kind, _ detail: @autoclosure () -> String, range: SourceRange? = nil) {
+        if tracing { trace.append(TraceEvent(kind, detail(), range: range)) }
     }
 
     func log(_ code: String, _ level: String, _ message: String) {

@@ -27,8 +27,9 @@ public struct SiteFileSystem: Sendable {
     }
 
     static func normalize(_ path: String) -> String {
+        guard path.utf8.count > 1, path.utf8.last == UInt8(ascii: "/") else { return path }
         var p = path
-        while p.count > 1, p.hasSuffix("/") { p.removeLast() }
+        while p.utf8.count > 1, p.utf8.last == UInt8(ascii: "/") { p.removeLast() }
         return p
     }
 

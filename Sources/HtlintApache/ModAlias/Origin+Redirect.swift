@@ -20,7 +20,8 @@ extension Origin {
                 guard let m = regex.firstMatch(in: r.uri) else { continue }
                 if let t = redirect.target { target = escapeRedirectTarget(substituteGroups(t, m)) }
             }
-            chain.trace.append(TraceEvent(.alias, "Redirect at line \(redirect.line) matches \(r.uri)", range: redirect.range))
+            chain.note(.alias, "Redirect at line \(redirect.line) matches \(r.uri)", range: redirect.range)
+            chain.fired.append(redirect.range)
             guard (300...399).contains(redirect.status), var location = target else {
                 return .final(status: redirect.status, location: nil)
             }
@@ -33,7 +34,7 @@ extension Origin {
                 return .final(status: 500, location: nil)
             }
             if let q = r.query, !location.contains("?") { location += "?" + q }
-            chain.trace.append(TraceEvent(.externalRedirect, "\(redirect.status) to \(location)", range: redirect.range))
+            chain.note(.externalRedirect, "\(redirect.status) to \(location)", range: redirect.range)
             return .final(status: redirect.status, location: location)
         }
         return nil

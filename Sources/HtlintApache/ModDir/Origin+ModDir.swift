@@ -10,7 +10,7 @@ extension Origin {
             if !r.uri.hasSuffix("/") {
                 guard config.directorySlash, !r.isSubrequest || true else { return nil }
                 let location = fullyQualify(escapePath(r.uri) + "/", chain) + (r.query.map { "?" + $0 } ?? "")
-                chain.trace.append(TraceEvent(.directorySlash, "DirectorySlash: 301 to \(location)"))
+                chain.note(.directorySlash, "DirectorySlash: 301 to \(location)")
                 return .final(status: 301, location: location)
             }
             if r.stagedRedirect != nil { return nil }
@@ -22,7 +22,7 @@ extension Origin {
                     return .final(status: status, location: location)
                 case .serve, .internalRedirect:
                     guard let subFile = sub.filename, site.files.isFile(stagedFilename(sub, fallback: subFile)) else { continue }
-                    chain.trace.append(TraceEvent(.directoryIndex, "DirectoryIndex: \(r.uri) served by \(sub.uri)"))
+                    chain.note(.directoryIndex, "DirectoryIndex: \(r.uri) served by \(sub.uri)")
                     adopt(sub, into: r)
                     if case .internalRedirect(let u) = result { r.stagedRedirect = u }
                     return nil
@@ -40,7 +40,7 @@ extension Origin {
             switch result {
             case .serve, .internalRedirect:
                 guard let subFile = sub.filename, site.files.isFile(subFile) else { return nil }
-                chain.trace.append(TraceEvent(.fallback, "FallbackResource: served by \(sub.uri)"))
+                chain.note(.fallback, "FallbackResource: served by \(sub.uri)")
                 adopt(sub, into: r)
                 if case .internalRedirect(let u) = result { r.stagedRedirect = u }
                 return nil

@@ -5,13 +5,13 @@ extension Origin {
         guard let rw = walk.config.rewrite, rw.engine, !chain.endSeen else { return nil }
         let d = rw.directory
         if let f = r.filename, f + "/" == d, !rw.options.contains("allownoslash") {
-            chain.trace.append(TraceEvent(.note, "rules of \(relativeToRoot(d)) skipped for the directory without its slash"))
+            chain.note(.note, "rules of \(relativeToRoot(d)) skipped for the directory without its slash")
             return nil
         }
         let options = walk.config.options
         if !options.contains("followsymlinks") && !options.contains("symlinksifownermatch") {
             chain.log("AH00670", "error", "Options FollowSymLinks and SymLinksIfOwnerMatch are both off, so the RewriteRule directive is also forbidden due to its similar ability to circumvent directory restrictions : \(r.filename ?? "")")
-            chain.trace.append(TraceEvent(.status, "403: RewriteEngine On without Options FollowSymLinks"))
+            chain.note(.status, "403: RewriteEngine On without Options FollowSymLinks")
             return .final(status: 403, location: nil)
         }
         guard !rw.rules.isEmpty else { return nil }
@@ -36,21 +36,21 @@ extension Origin {
             if let base = rw.base { url = applyBase(url, directory: d, base: base) }
             let location = redirectLocation(url, query: r.query, originalQuery: q0, noEscape: result.noEscape)
             let status = result.redirectStatus.map { (300...399).contains($0) ? $0 : 302 } ?? 302
-            chain.trace.append(TraceEvent(.externalRedirect, "\(status) to \(location)", range: result.lastRule?.range))
+            chain.note(.externalRedirect, "\(status) to \(location)", range: result.lastRule?.range)
             r.filename = location
             r.handler = nil
             return .final(status: status, location: location)
         }
         guard f.hasPrefix("/") else {
-            chain.trace.append(TraceEvent(.status, "400: rewrite result `\(f)` is not a path"))
+            chain.note(.status, "400: rewrite result `\(f)` is not a path")
             return .final(status: 400, location: nil)
         }
         if f == f0 {
-            chain.trace.append(TraceEvent(.note, "rewritten URL equals the original: \(relativeToRoot(f)) (no internal redirect)"))
+            chain.note(.note, "rewritten URL equals the original: \(relativeToRoot(f)) (no internal redirect)")
             return nil
         }
         let url = internalRedirectURL(f, r, rw)
-        chain.trace.append(TraceEvent(.note, "rewritten to \(url) (internal redirect follows)", range: result.lastRule?.range))
+        chain.note(.note, "rewritten to \(url) (internal redirect follows)", range: result.lastRule?.range)
         r.mappedFilename = f0
         r.stagedRedirect = url + (r.query.map { "?" + $0 } ?? "")
         r.filename = "redirect:" + url

@@ -34,13 +34,31 @@ extension Origin {
         var i = 0
         var round = 1
         var pathInfo = r.pathInfo
+        // With an index, only candidate rules run their regex; the others cannot match and, as
+        // they are never inside a [C] chain, skipping them is exactly a no-match.
+        var candidates: [Int32]? = nil
+        var cursor = 0
+        // The match input only changes when a rule substitutes (or [DPI] drops the path info).
+        var input = matchInput(r, directory: directory, pathInfo: pathInfo)
+        func refreshCandidates() {
+            input = matchInput(r, directory: directory, pathInfo: pathInfo)
+            guard let index = set.index else { return }
+            candidates = index.candidates(for: input)
+            cursor = 0
+        }
+        if let index = set.index { candidates = index.candidates(for: input) }
         while i < rules.count {
+            if let c = candidates {
+                while cursor < c.count, Int(c[cursor]) < i { cursor += 1 }
+                guard cursor < c.count else { break }
+                i = Int(c[cursor])
+            }
             let rule = rules[i]
             if r.isSubrequest && (rule.flags.noSubrequest || rule.flags.redirect != nil) {
                 i += 1
                 continue
             }
-            let outcome = applyRule(rule, r, chain, directory: directory, pathInfo: &pathInfo, result: &result)
+            let outcome = applyRule(rule, input, r, chain, directory: directory, pathInfo: &pathInfo, result: &result)
             guard case .matched(let substituted, let unsafe) = outcome else {
                 i = set.onNoMatch[i]
                 continue
@@ -52,13 +70,13 @@ extension Origin {
             }
             if unsafe {
                 chain.log("AH10508", "error", "Unsafe URL with %3f URL rewritten without UnsafeAllow3F")
-                chain.trace.append(TraceEvent(.status, "403: `?` produced by an expansion (UnsafeAllow3F)", range: rule.range))
+                chain.note(.status, "403: `?` produced by an expansion (UnsafeAllow3F)", range: rule.range)
                 result.status = 403
                 return result
             }
             if let s = rule.flags.statusOverride {
                 if !(rule.isDash && rule.flags.redirect != nil && (300...399).contains(rule.flags.redirect!)) {
-                    chain.trace.append(TraceEvent(.status, "\(s) from line \(rule.line)", range: rule.range))
+                    chain.note(.status, "\(s) from line \(rule.line)", range: rule.range)
                     result.status = s
                     return result
                 }
@@ -67,6 +85,7 @@ extension Origin {
                 result.lastRule = rule
                 result.changed = true
                 result.noEscape = rule.flags.noEscape
+                refreshCandidates()
             }
             if rule.flags.passThrough { result.passThrough = true; result.changed = true; break }
             if rule.flags.end {
@@ -83,6 +102,7 @@ extension Origin {
                     return result
                 }
                 i = 0
+                refreshCandidates()
                 continue
             }
             i = set.onMatch[i]
@@ -90,26 +110,31 @@ extension Origin {
         return result
     }
 
+    /// What a rule's pattern is matched against (§4.5 step 4, §4.6 step 6): the current URI, in
+    /// per-directory context plus the path info, with the directory prefix stripped.
+    func matchInput(_ r: RequestRecord, directory: String?, pathInfo: String) -> String {
+        let current = r.filename ?? r.uri
+        guard let d = directory else { return current }
+        let full = pathInfo.isEmpty ? current : current + pathInfo
+        return full.hasPrefix(d) ? dropLeadingBytes(full, d.utf8.count) : full
+    }
+
     /// Applies one rule (apache-semantics §4.8).
-    private func applyRule(_ rule: RewriteRule, _ r: RequestRecord, _ chain: RequestChain, directory: String?,
+    private func applyRule(_ rule: RewriteRule, _ input: String, _ r: RequestRecord, _ chain: RequestChain, directory: String?,
                            pathInfo: inout String, result: inout RuleSetResult) -> RuleOutcome {
-        var input = r.filename ?? r.uri
-        if let d = directory {
-            input += pathInfo
-            if input.hasPrefix(d) { input = String(input.dropFirst(d.count)) }
-        }
         var scope = ExpansionScope()
-        if let m = rule.regex.firstMatch(in: input) {
+        if rule.regex.matches(input) {
             if rule.negated { return .noMatch }
-            scope.ruleCaptures = (0...9).map { m[$0] }
+            if let m = rule.regex.firstMatch(in: input) { scope.ruleCaptures = (0...9).map { m[$0] } }
         } else if !rule.negated {
             return .noMatch
         }
         guard conditionsHold(rule, r, chain, &scope, serverContext: directory == nil) else {
-            chain.trace.append(TraceEvent(.conditionFailed, "line \(rule.line): `\(rule.pattern)` matched `\(input)` but its conditions failed", range: rule.range))
+            chain.note(.conditionFailed, "line \(rule.line): `\(rule.pattern)` matched `\(input)` but its conditions failed", range: rule.range)
             return .noMatch
         }
-        chain.trace.append(TraceEvent(.ruleMatched, "line \(rule.line): `\(rule.pattern)` matched `\(input)`", range: rule.range))
+        chain.note(.ruleMatched, "line \(rule.line): `\(rule.pattern)` matched `\(input)`", range: rule.range)
+        chain.fired.append(rule.range)
         let serverContext = directory == nil
         func sideEffects() {
             for e in rule.flags.env {

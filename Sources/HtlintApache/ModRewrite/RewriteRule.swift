@@ -84,25 +84,45 @@ public struct RewriteCondition: Sendable {
     public var range: SourceRange
 }
 
-/// One `RewriteRule` with the conditions attached to it.
-public struct RewriteRule: Sendable {
-    public var pattern: String
-    public var negated: Bool
-    public var regex: Regex
+/// One `RewriteRule` with the conditions attached to it. A class: the rule loop passes rules
+/// around constantly, and copying a struct this size costs a retain per field.
+public final class RewriteRule: @unchecked Sendable {
+    public let pattern: String
+    public let negated: Bool
+    public let regex: Regex
     /// The substitution as written (`-` means none).
-    public var rawSubstitution: String
-    public var substitution: Template
+    public let rawSubstitution: String
+    public let substitution: Template
     /// True for `-`.
-    public var isDash: Bool
+    public let isDash: Bool
     /// The substitution ended with `?` (removed) or had no `?` with `[QSD]`: the query is cleared
     /// and the expansion is not split at `?` (apache-semantics §6.5).
-    public var noQuery: Bool
-    public var flags: RewriteFlags
-    public var conditions: [RewriteCondition]
-    public var range: SourceRange
-    public var patternRange: SourceRange
-    public var substitutionRange: SourceRange
-    public var flagsRange: SourceRange?
+    public let noQuery: Bool
+    public let flags: RewriteFlags
+    public let conditions: [RewriteCondition]
+    public let range: SourceRange
+    public let patternRange: SourceRange
+    public let substitutionRange: SourceRange
+    public let flagsRange: SourceRange?
     /// 1-based line, for traces.
-    public var line: Int
+    public let line: Int
+
+    public init(pattern: String, negated: Bool, regex: Regex, rawSubstitution: String, substitution: Template,
+                isDash: Bool, noQuery: Bool, flags: RewriteFlags, conditions: [RewriteCondition], range: SourceRange,
+                patternRange: SourceRange, substitutionRange: SourceRange, flagsRange: SourceRange?, line: Int) {
+        self.pattern = pattern
+        self.negated = negated
+        self.regex = regex
+        self.rawSubstitution = rawSubstitution
+        self.substitution = substitution
+        self.isDash = isDash
+        self.noQuery = noQuery
+        self.flags = flags
+        self.conditions = conditions
+        self.range = range
+        self.patternRange = patternRange
+        self.substitutionRange = substitutionRange
+        self.flagsRange = flagsRange
+        self.line = line
+    }
 }

@@ -11,6 +11,8 @@ public struct CompiledRuleSet: Sendable {
     public let onMatch: [Int]
     /// Rules that end the pass when they match ([L], [END], [PT], [P], status flags).
     public let stops: [Bool]
+    /// Literal-prefix index for large rule sets (nil: scan linearly).
+    let index: RuleIndex?
 
     public init(rules: [RewriteRule]) {
         self.rules = rules
@@ -28,6 +30,7 @@ public struct CompiledRuleSet: Sendable {
         self.onNoMatch = noMatch
         self.onMatch = match
         self.stops = stops
+        self.index = RuleIndex(rules: rules)
     }
 }
 

@@ -1,0 +1,94 @@
+import CZlib
+import Foundation
+
+/// Reads a file (or standard input) line by line in bounded memory, inflating gzip
+/// transparently (magic bytes 1f 8b), so replaying a large access log does not load it whole.
+final class LineSource {
+    private let handle: FileHandle
+    private var stream = z_stream()
+    private var gzip = false
+    private var pending: [UInt8] = []
+    private var decoded: [UInt8] = []
+    private var atEnd = false
+    private var started = false
+
+    init(path: String) throws {
+        if path == "-" {
+            handle = FileHandle.standardInput
+        } else {
+            guard let h = FileHandle(forReadingAtPath: path) else {
+                throw CLIError.unreadable(path, FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file or directory")
+            }
+            handle = h
+        }
+    }
+
+    deinit {
+        if gzip { inflateEnd(&stream) }
+    }
+
+    /// The next line without its line end, or nil at the end.
+    func nextLine() throws -> String? {
+        while true {
+            if let nl = decoded.firstIndex(of: 0x0A) {
+                var line = Array(decoded[..<nl])
+                decoded.removeSubrange(...nl)
+                if line.last == 0x0D { line.removeLast() }
+                return String(decoding: line, as: UTF8.self)
+            }
+            if atEnd {
+                guard !decoded.isEmpty else { return nil }
+                let line = decoded
+                decoded = []
+                return String(decoding: line, as: UTF8.self)
+            }
+            try fill()
+        }
+    }
+
+    private func fill() throws {
+        let chunk = [UInt8](handle.readData(ofLength: 1 << 16))
+        if !started {
+            started = true
+            if chunk.count >= 2, chunk[0] == 0x1F, chunk[1] == 0x8B {
+                gzip = true
+                // 15 + 32: zlib or gzip header, detected automatically.
+                guard inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+                    throw CLIError.usage("cannot initialise zlib")
+                }
+            }
+        }
+        if chunk.isEmpty && (!gzip || pending.isEmpty) { atEnd = true; return }
+        guard gzip else { decoded += chunk; return }
+        pending += chunk
+        var output = [UInt8](repeating: 0, count: 1 << 17)
+        // Inflate until zlib has no more output for the input it has.
+        while true {
+            let status: Int32 = pending.withUnsafeMutableBufferPointer { input in
+                output.withUnsafeMutableBufferPointer { out in
+                    stream.next_in = input.baseAddress
+                    stream.avail_in = UInt32(input.count)
+                    stream.next_out = out.baseAddress
+                    stream.avail_out = UInt32(out.count)
+                    return inflate(&stream, Z_NO_FLUSH)
+                }
+            }
+            let consumed = pending.count - Int(stream.avail_in)
+            pending.removeFirst(consumed)
+            let produced = output.count - Int(stream.avail_out)
+            decoded += output[0..<produced]
+            switch status {
+            case Z_OK:
+                if produced == output.count { continue }
+            case Z_BUF_ERROR:
+                if chunk.isEmpty { atEnd = true }
+            case Z_STREAM_END:
+                // Concatenated gzip members (logrotate) continue after a reset.
+                if pending.isEmpty && chunk.isEmpty { atEnd = true } else { inflateReset(&stream); if !pending.isEmpty { continue } }
+            default:
+                throw CLIError.usage("corrupt gzip data")
+            }
+            return
+        }
+    }
+}
