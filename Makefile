@@ -9,7 +9,7 @@ BUILD_PACKAGES := libpcre2-dev libyaml-dev libxml2-dev libgraphviz-dev zlib1g-de
 # Packages the live real-Apache comparison needs (tests skip it cleanly without them).
 ORACLE_PACKAGES := apache2 nginx openssl curl python3-jsonschema
 
-.PHONY: deps oracle-deps build demo test bench conformance clean
+.PHONY: deps oracle-deps build demo test bench bench-data conformance clean
 
 deps:
 	@missing=""; for p in $(BUILD_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -47,11 +47,19 @@ conformance: deps
 	$(SWIFT) build --product htlint
 	.build/debug/htlint conformance ../shared/conformance/cases
 
-bench: deps
+bench: deps bench-data
 	$(SWIFT) build -c release --product htlint-bench
-	.build/release/htlint-bench
+	.build/release/htlint-bench $(BENCH_DATA) --limit $(BENCH_DATA)/pcre_limit
 
 clean:
 	rm -rf .build
 
 -include tools/apache-oracle/oracle.mk
+
+BENCH_DATA ?= .build/bench-data
+# Generates the ../shared/bench workloads (once), builds the limit program and htlint-bench in
+# release mode, and prints the figures.
+bench-data:
+	@if [ ! -d ../shared/bench ]; then echo "bench: ../shared/bench is not here; nothing to measure"; exit 2; fi
+	@[ -d $(BENCH_DATA)/w1 ] || python3 ../shared/bench/gen.py $(BENCH_DATA)
+	@[ -x $(BENCH_DATA)/pcre_limit ] || cc -O2 -o $(BENCH_DATA)/pcre_limit ../shared/bench/pcre_limit.c -lpcre2-8

@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "htlint", targets: ["htlint"]),
+        .executable(name: "htlint-bench", targets: ["htlint-bench"]),
     ],
     targets: [
         // C libraries from Debian, reached through system-library targets.
@@ -41,6 +42,8 @@ let package = Package(
         // The command line as a library function (testable without a process).
         .target(name: "HtlintCLI", dependencies: ["HtlintRules", "HtlintReporting", "HtlintYAML", "CZlib"]),
         .executableTarget(name: "htlint", dependencies: ["HtlintCLI"]),
+        // `make bench`: replay and lint throughput on ../shared/bench workloads (release build).
+        .executableTarget(name: "htlint-bench", dependencies: ["HtlintRules"]),
 
         .testTarget(name: "HtlintDiagnosticsTests", dependencies: ["HtlintDiagnostics"]),
         .testTarget(name: "HtlintSyntaxTests", dependencies: ["HtlintSyntax"]),

@@ -16,6 +16,7 @@ public enum CLI {
         case "simulate": out.status = SimulateCommand.run(args, explain: false, io: environment, &out)
         case "explain": out.status = SimulateCommand.run(args, explain: true, io: environment, &out)
         case "lint": out.status = LintCommand.run(args, io: environment, &out)
+        case "mixed-content": out.status = MixedContentCommand.run(args, io: environment, &out)
         case "rules": out.status = RulesCommand.run(args, &out)
         case "replay": out.status = ReplayCommand.run(args, io: environment, &out)
         case "conformance": out.status = ConformanceCommand.run(args, &out)
@@ -35,6 +36,7 @@ public enum CLI {
 
     commands:
       lint [PATH...]       check files or a whole site against the rule catalog (CI-ready)
+      mixed-content URL... https pages that still load http, with HSTS and WordPress checks
       check PATH...        read .htaccess/config files as Apache does; report every error
       simulate URL...      follow requests through the edge and Apache, hop by hop
       explain URL...       the same, with every rule that fired and why a loop loops

@@ -3,150 +3,215 @@ import HtlintApache
 import HtlintDiagnostics
 import HtlintSimulation
 
-/// Renders simulated chains for people (text, explanation) and machines (JSON).
+/// Renders simulated chains compactly for people (`simulate`) and as JSON for machines.
 enum ChainRenderer {
-    static func verdict(_ r: ChainResult) -> String {
-        switch r.outcome {
-        case .final:
-            let last = r.hops.last
-            if let s = last?.status, s >= 500, last?.origin?.recursionLimitExceeded == true {
-                return "500 Internal Server Error: more than 10 internal redirects (AH00124), an internal rewrite loop"
+    /// `browser → Cloudflare (Flexible) → Apache (no TLS) → WordPress`.
+    static func topology(_ s: ChainSimulator) -> String {
+        var parts = [s.browser.name == "chrome" ? "browser" : "browser (\(s.browser.name))"]
+        parts += s.layers.map(\.label)
+        parts.append("Apache" + (s.originServer.tls == .valid ? "" : s.originServer.tls == .none ? " (no TLS)" : " (TLS: \(s.originServer.tls.rawValue))"))
+        if let wp = s.app { parts.append("WordPress (home \(wp.home))") }
+        return parts.joined(separator: " → ")
+    }
+
+    /// Who answered a hop, briefly.
+    static func producer(_ hop: Hop, _ site: Site) -> String {
+        if let error = hop.error { return "browser: \(error)" }
+        switch hop.answerer {
+        case .browser: return "browser: HSTS upgrade, no request sent"
+        case .edge: return hop.producer + (hop.reason.map { ": \($0)" } ?? "")
+        case .app: return hop.app.map { $0.producer.hasPrefix("WordPress") ? $0.producer : "WordPress: \($0.producer)" } ?? "WordPress"
+        case .origin:
+            let trace = hop.origin?.trace ?? []
+            if let rule = (hop.location != nil ? trace.last { $0.kind == .ruleMatched || $0.kind == .alias } : nil),
+               let range = rule.range {
+                return "Apache: \(site.location(of: range))"
             }
-            return "final answer \(r.finalStatus)" + (last?.served.map { ", serves \($0)" } ?? "")
+            if trace.contains(where: { $0.kind == .directorySlash }) { return "Apache: DirectorySlash" }
+            if hop.origin?.recursionLimitExceeded == true { return "Apache: AH00124" }
+            return "Apache"
+        }
+    }
+
+    static func verdict(_ r: ChainResult, maxHops: Int) -> String {
+        let codes = r.codes == ["OK"] ? "" : "  [\(r.codes.joined(separator: ", "))]"
+        let text: String
+        switch r.verdict {
+        case .ok:
+            let last = r.hops.last
+            text = "ok — final answer \(r.finalStatus)" + (last?.served.map { ", serves \($0)" } ?? "")
         case .loop:
             let cycle = r.cycle
-            if cycle.count == 1 { return "redirect loop: \(cycle[0]) redirects to itself (ERR_TOO_MANY_REDIRECTS)" }
-            return "redirect loop of \(cycle.count) URLs (ERR_TOO_MANY_REDIRECTS): " + (cycle + [cycle[0]]).joined(separator: " → ")
-        case .offsite: return "leaves the site: \(r.offsiteURL ?? "")"
-        case .tooManyHops: return "more than 20 redirects (ERR_TOO_MANY_REDIRECTS)"
-        case .error: return "invalid redirect target: \(r.offsiteURL ?? "")"
+            if cycle.count == 1 {
+                text = "loop — \(cycle[0]) redirects to itself; the browser stops with ERR_TOO_MANY_REDIRECTS"
+            } else {
+                text = "loop of \(cycle.count) hops — " + (cycle + [cycle[0]]).joined(separator: " → ")
+                    + "; the browser stops with ERR_TOO_MANY_REDIRECTS"
+            }
+        case .internalRecursion:
+            text = "internal recursion — 500 after more than 10 internal redirects (AH00124)"
+        case .tooManyRedirects:
+            text = "too many redirects — no URL repeats, but the browser gives up after \(maxHops) hops"
+        case .offsite: text = "offsite — leaves the site for \(r.offsiteURL ?? "")"
+        case .error:
+            text = "error — " + (r.errorMessage ?? r.hops.last.map { "\($0.status) from \($0.producer)" + ($0.reason.map { ": \($0)" } ?? "") } ?? "")
         }
+        return text + codes
     }
 
-    static func text(_ r: ChainResult) -> String {
-        var out = "\(r.hops.first?.method ?? "GET") \(r.request)\n"
+    static func text(_ r: ChainResult, simulator: ChainSimulator, style: TextStyle) -> String {
+        let site = simulator.origin.site
+        var out = style.bold("\(r.hops.first?.method ?? "GET") \(r.request)") + "\n"
         for (i, hop) in r.hops.enumerated() {
-            var line = "  \(i + 1). \(hop.status) \(hop.url)"
+            let status = hop.error == nil ? String(hop.status) : "---"
+            var line = "  \(i + 1). \(colour(status, hop.status, style)) \(hop.url)"
             if let l = hop.location { line += " → \(l)" }
-            if hop.answeredBy == "edge" { line += "  (answered by the edge)" }
-            if let s = hop.served { line += "  [serves \(s)]" }
+            line += style.dim("  (\(producer(hop, site)))")
+            if let s = hop.served, hop.location == nil, hop.answerer != .app, i < r.hops.count - 1 { line += "  [serves \(s)]" }
             out += line + "\n"
         }
-        out += "  verdict: \(verdict(r))\n"
+        let v = verdict(r, maxHops: simulator.maxHops)
+        out += "  verdict: " + (r.verdict == .ok ? style.green(v) : r.verdict == .offsite ? style.yellow(v) : style.red(v)) + "\n"
         return out
     }
 
-    /// Line numbers for trace ranges, from the site's configuration files.
-    static func locate(_ range: SourceRange?, _ site: Site) -> String? {
-        guard let range else { return nil }
-        let file = site.files.accessFiles.values.first { $0.path == range.file }
-            ?? (site.vhost.path == range.file ? nil : nil)
-        guard let f = file else { return range.file }
-        let p = f.lines.position(of: range.start)
-        return "\(range.file):\(p.line)"
+    static func colour(_ status: String, _ code: Int, _ style: TextStyle) -> String {
+        switch code {
+        case 200..<300: return style.green(status)
+        case 300..<400: return style.cyan(status)
+        default: return style.red(status)
+        }
     }
 
-    static func explanation(_ r: ChainResult, simulator: ChainSimulator) -> String {
-        let site = simulator.origin.site
-        var out = "\(r.hops.first?.method ?? "GET") \(r.request)\n"
-        for (i, hop) in r.hops.enumerated() {
-            out += "\nhop \(i + 1): \(hop.method) \(hop.url)\n"
-            if hop.answeredBy == "edge" {
-                out += "  the edge answers itself: \(hop.status) → \(hop.location ?? "")\n"
-                continue
-            }
-            if let req = hop.originRequest {
-                let xfp = req.header("X-Forwarded-Proto").map { ", X-Forwarded-Proto: \($0)" } ?? ""
-                out += "  Apache receives \(req.method) \(req.target) over \(req.tls ? "TLS (%{HTTPS} = on)" : "plain HTTP (%{HTTPS} = off)")\(xfp)\n"
-            }
-            for event in hop.origin?.trace ?? [] where event.kind != .request {
-                let at = locate(event.range, site).map { " (\($0))" } ?? ""
-                out += "  - \(event.detail)\(at)\n"
-            }
-            out += "  answer: \(hop.status)\(hop.location.map { " Location: \($0)" } ?? "")\n"
-        }
-        out += "\nverdict: \(verdict(r))\n"
-        out += advice(r, simulator: simulator)
-        return out
+    // MARK: - JSON
+
+    /// `{"requests":[…]}` in the shape of issue 4, with more fields (method, codes, path, …).
+    /// With `fixes` (explain), each request also lists its verified fixes.
+    static func json(_ results: [ChainResult], simulator: ChainSimulator, fixes: [[Fix]]? = nil) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let doc = Document(requests: results.enumerated().map { i, r in
+            var out = RequestOut(r, simulator)
+            out.fixes = fixes?[i].map(FixOut.init)
+            if fixes != nil { out.why = LoopExplanation.explain(r, simulator: simulator) }
+            return out
+        })
+        return String(decoding: (try? encoder.encode(doc)) ?? Data(), as: UTF8.self) + "\n"
     }
 
-    /// Why a loop happens and what fixes it, for the common patterns.
-    static func advice(_ r: ChainResult, simulator: ChainSimulator) -> String {
-        guard r.outcome == .loop || r.outcome == .tooManyHops, let start = r.loopStart ?? Optional(0) else {
-            if r.hops.last?.origin?.recursionLimitExceeded == true {
-                return """
-                why: a per-directory rewrite keeps matching its own result: after an internal redirect Apache
-                runs the .htaccess rules again, and [L] only ends one pass.
-                fix: use [END] instead of [L], or exclude the target with a condition such as
-                     RewriteCond %{REQUEST_URI} !^/target/
+    struct Document: Encodable {
+        var version = 2
+        var requests: [RequestOut]
+    }
 
-                """
+    struct FixOut: Encodable {
+        var kind: String
+        var title: String
+        var steps: [String]
+        var caveat: String?
+        var verification: [[String: String]]
+        init(_ f: Fix) {
+            kind = f.kind.rawValue
+            title = f.title
+            steps = f.steps
+            caveat = f.caveat
+            verification = f.verification.map { r in
+                ["url": r.request, "verdict": r.verdict.rawValue, "statuses": r.hops.map { String($0.status) }.joined(separator: " "),
+                 "finalURL": r.hops.last?.url ?? r.request]
             }
-            return ""
         }
-        let cycle = Array(r.hops[start...])
-        let httpsToItself = cycle.contains { hop in
-            hop.url.hasPrefix("https://") && (hop.location?.hasPrefix("https://") ?? false) && hop.originRequest?.tls == false
-        }
-        if httpsToItself && simulator.edge.isProxy {
-            return """
-            why: the edge ends TLS and reaches Apache over plain HTTP, so %{HTTPS} is "off" at the origin for
-            every request, including https ones; the rule that sends http visitors to https fires again.
-            fix: set the edge to Full (or Full strict) so that it connects to the origin over HTTPS, or test
-                 the visitor's scheme instead of the connection's:
-                 RewriteCond %{HTTP:X-Forwarded-Proto} !https
-                 RewriteCond %{HTTPS} off
+    }
 
-            """
-        }
-        return """
-        why: the answer to the last URL of the cycle sends the browser back to its first URL.
-        fix: make the redirecting rule's condition false for its own target (see the rules listed above).
+    struct RequestOut: Encodable {
+        let r: ChainResult
+        let site: Site
+        let maxHops: Int
+        var fixes: [FixOut]?
+        var why: [String]?
+        init(_ r: ChainResult, _ s: ChainSimulator) { self.r = r; self.site = s.origin.site; self.maxHops = s.maxHops }
 
-        """
+        enum K: String, CodingKey { case url, method, verdict, codes, summary, hops, cycle, finalStatus, offsiteURL, error, why, fixes }
+        struct Cycle: Encodable { var start: Int; var length: Int }
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: K.self)
+            try c.encode(r.request, forKey: .url)
+            try c.encode(r.hops.first?.method ?? "GET", forKey: .method)
+            try c.encode(r.verdict.rawValue, forKey: .verdict)
+            try c.encode(r.codes, forKey: .codes)
+            try c.encode(ChainRenderer.verdict(r, maxHops: maxHops), forKey: .summary)
+            try c.encode(r.hops.map { HopOut(hop: $0, site: site) }, forKey: .hops)
+            try c.encode(r.loopStart.map { Cycle(start: $0, length: r.hops.count - $0) }, forKey: .cycle)
+            try c.encode(r.finalStatus, forKey: .finalStatus)
+            try c.encodeIfPresent(r.verdict == .offsite ? r.offsiteURL : nil, forKey: .offsiteURL)
+            try c.encodeIfPresent(r.errorMessage, forKey: .error)
+            try c.encodeIfPresent(why, forKey: .why)
+            try c.encodeIfPresent(fixes, forKey: .fixes)
+        }
     }
 
     struct HopOut: Encodable {
-        var url: String
-        var method: String
-        var status: Int
-        var location: String?
-        var answeredBy: String
-        var served: String?
-        var uri: String?
-        var query: String?
-        var filename: String?
-        var internalRedirects: Int?
-        var recursionLimitExceeded: Bool?
-        var errors: [String]?
-    }
-    struct ChainOut: Encodable {
-        var request: String
-        var outcome: String
-        var finalStatus: Int
-        var verdict: String
-        var cycle: [String]?
-        var offsiteURL: String?
-        var hops: [HopOut]
-    }
-    struct Document: Encodable {
-        var version = 1
-        var chains: [ChainOut]
-    }
+        let hop: Hop
+        let site: Site
 
-    static func json(_ results: [ChainResult]) -> String {
-        let chains = results.map { r in
-            ChainOut(request: r.request, outcome: r.outcome.rawValue, finalStatus: r.finalStatus, verdict: verdict(r),
-                     cycle: r.outcome == .loop ? r.cycle : nil, offsiteURL: r.offsiteURL,
-                     hops: r.hops.map { h in
-                         HopOut(url: h.url, method: h.method, status: h.status, location: h.location, answeredBy: h.answeredBy,
-                                served: h.served, uri: h.origin?.final.uri, query: h.origin?.final.query,
-                                filename: h.origin?.final.filename, internalRedirects: h.origin?.internalRedirects,
-                                recursionLimitExceeded: h.origin?.recursionLimitExceeded, errors: h.origin?.errors)
-                     })
+        enum K: String, CodingKey { case url, method, status, location, answeredBy, producer, reason, headers, origin, served, path, app, error }
+        struct OriginOut: Encodable {
+            var uri: String
+            var query: String
+            var filename: String?
+            var internalRedirects: Int
+            var recursionLimitExceeded: Bool
+            enum K: String, CodingKey { case uri, query, filename, internalRedirects, recursionLimitExceeded }
+            func encode(to encoder: Encoder) throws {
+                var c = encoder.container(keyedBy: K.self)
+                try c.encode(uri, forKey: .uri)
+                try c.encode(query, forKey: .query)
+                try c.encode(filename, forKey: .filename)
+                try c.encode(internalRedirects, forKey: .internalRedirects)
+                try c.encode(recursionLimitExceeded, forKey: .recursionLimitExceeded)
+            }
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(Document(chains: chains))) ?? Data(), as: UTF8.self) + "\n"
+        struct StepOut: Encodable {
+            var component: String
+            var received: String
+            var forwardedTo: String?
+            var setHeaders: [String]?
+            var notes: [String]?
+        }
+        struct AppOut: Encodable {
+            var producer: String
+            var isSSL: Bool
+            var facts: [String]
+        }
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: K.self)
+            try c.encode(hop.url, forKey: .url)
+            try c.encode(hop.method, forKey: .method)
+            try c.encode(hop.status, forKey: .status)
+            try c.encode(hop.location, forKey: .location)
+            try c.encode(hop.answerer.rawValue, forKey: .answeredBy)
+            try c.encode(hop.producer, forKey: .producer)
+            try c.encodeIfPresent(hop.reason, forKey: .reason)
+            var headers: [String: String] = [:]
+            if let l = hop.location { headers["Location"] = l }
+            for h in hop.headers { headers[h.name] = headers[h.name].map { $0 + ", " + h.value } ?? h.value }
+            try c.encode(headers, forKey: .headers)
+            try c.encode(hop.origin.map {
+                OriginOut(uri: $0.final.uri, query: $0.final.query, filename: $0.final.filename,
+                          internalRedirects: $0.internalRedirects, recursionLimitExceeded: $0.recursionLimitExceeded)
+            }, forKey: .origin)
+            try c.encodeIfPresent(hop.served, forKey: .served)
+            if !hop.path.isEmpty {
+                try c.encode(hop.path.map { step in
+                    StepOut(component: step.component, received: "\(step.received.scheme):\(step.received.port) Host: \(step.received.host)",
+                            forwardedTo: step.forwarded.map { "\($0.scheme):\($0.port) Host: \($0.host)" },
+                            setHeaders: step.setHeaders.isEmpty ? nil : step.setHeaders,
+                            notes: (step.notes + step.responseNotes).isEmpty ? nil : step.notes + step.responseNotes)
+                }, forKey: .path)
+            }
+            try c.encodeIfPresent(hop.app.map { AppOut(producer: $0.producer, isSSL: $0.environment.isSSL, facts: $0.facts) }, forKey: .app)
+            try c.encodeIfPresent(hop.error, forKey: .error)
+        }
     }
 }

@@ -134,7 +134,7 @@ struct LintCommand {
         var sources: [SourceFile] = []
         for context in contexts {
             diagnostics += linter.run(context)
-            sources += context.files.map(\.source)
+            sources += context.files.map(\.source) + context.content.loadedFiles
         }
         if a.has("--fix") || a.has("--diff") {
             let (applied, diff) = FixApplier.apply(diagnostics, sources: sources)
@@ -197,9 +197,11 @@ struct LintCommand {
                            edge: options.edge, hosts: [host] + options.aliases)
     }
 
-    /// The whole document root as one site.
-    static func siteContext(_ options: SiteOptions, io: CLIEnvironment, simulate: Bool) throws -> LintContext {
-        let simulator = try options.simulator(defaultHost: options.host ?? "example.com", io: io)
+    /// The whole document root as one site; `defaultHost` names it when neither `--host` nor the
+    /// site file does (default `example.com`).
+    static func siteContext(_ options: SiteOptions, io: CLIEnvironment, simulate: Bool,
+                            defaultHost: String? = nil) throws -> LintContext {
+        let simulator = try options.simulator(defaultHost: options.host ?? defaultHost ?? "example.com", io: io)
         let site = simulator.origin.site
         let root = site.documentRoot
         var files: [LintFile] = []
@@ -210,8 +212,11 @@ struct LintCommand {
         if let vhost = options.vhost, let source = site.vhost.path == vhost ? try? SourceFile(path: vhost, bytes: io.read(vhost)) : nil {
             files.append(LintFile(source: source, context: .server, modules: options.modules))
         }
-        return LintContext(files: files, simulator: simulate ? simulator : nil, edge: options.edge,
-                           hosts: [site.serverName.contains("://") ? site.canonicalHost : site.serverName] + site.serverAliases)
+        var context = LintContext(files: files, simulator: simulate ? simulator : nil, edge: options.edge,
+                                  hosts: [site.serverName.contains("://") ? site.canonicalHost : site.serverName] + site.serverAliases)
+        // Pages, style sheets and wp-config.php for the content rules (HT5xx, HT310, HT311).
+        context.content = SiteContent.documentRoot(SiteContent.documentRootPath(of: context) ?? options.docroot, io: io)
+        return context
     }
 
     /// Settings from `.htlint.yml` turned into arguments that explicit flags override.

@@ -36,14 +36,35 @@ enum RulePage {
         for e in d.triggering {
             if let edge = e.edge { s += "With `--edge \(edge)`:\n\n" }
             if let parent = e.parent { s += "Root `.htaccess`:\n\n```apache\n\(parent)\n```\n\nSubdirectory `.htaccess`:\n\n" }
+            if !e.pages.isEmpty, e.parent == nil { s += "`.htaccess`:\n\n" }
             s += "```apache\n\(e.code.replacingOccurrences(of: "↓", with: ""))\n```\n\n"
+            s += pages(e)
         }
         s += "## Use instead\n\n"
         for e in d.nonTriggering {
             if let edge = e.edge { s += "With `--edge \(edge)`:\n\n" }
+            if !e.pages.isEmpty, e.parent == nil { s += "`.htaccess`:\n\n" }
             s += "```apache\n\(e.code)\n```\n\n"
+            s += pages(e)
+        }
+        if d.triggering.contains(where: { !$0.pages.isEmpty }) {
+            // Findings in pages and wp-config.php follow the configuration's file-wide suppressions (Linter).
+            s += "## Suppressing it\n\n`# htlint disable-file=\(d.id)` in the site's `.htaccess` (it also covers the site's "
+                + "pages, style sheets and `wp-config.php`), or `--disable \(d.id)`.\n"
+            return s
         }
         s += "## Suppressing it\n\n`# htlint disable=\(d.id)` on the line before the directive, or `# htlint disable-file=\(d.id)`.\n"
+        return s
+    }
+
+    /// The example's other files (pages, style sheets, `wp-config.php`), each in its own block.
+    private static func pages(_ e: Example) -> String {
+        var s = ""
+        for (path, text) in e.pages.sorted(by: { $0.key < $1.key }) {
+            let lower = path.lowercased()
+            let language = lower.hasSuffix(".css") ? "css" : lower.hasSuffix(".php") ? "php" : "html"
+            s += "`\(path.drop { $0 == "/" })`:\n\n```\(language)\n\(text.replacingOccurrences(of: "↓", with: ""))\n```\n\n"
+        }
         return s
     }
 }

@@ -2,24 +2,27 @@ import Foundation
 import HtlintApache
 import HtlintSimulation
 
-/// `htlint simulate URL...` and `htlint explain URL...`: follow each request through the edge
-/// and Apache, hop by hop, and say how the chain ends.
+/// `htlint simulate URL...` and `htlint explain URL...`: follow each request from the browser
+/// through the layers to Apache (and WordPress) and back, hop by hop, and say how the chain ends.
 struct SimulateCommand {
     static func help(_ name: String) -> String {
         """
         usage: htlint \(name) [site options] [--method M] [--header "Name: value"]... URL...
 
         \(name == "explain"
-          ? "Follows each URL like a browser and explains every hop: which rules matched, what\nApache did, and for a loop, why it loops and how to fix it."
-          : "Follows each URL like a browser through the edge and Apache and prints every hop.")
+          ? "Follows each URL like a browser and explains every hop: the path through the layers, the\nvariables Apache saw and why, each directive that fired, where a loop closes and why it loops,\nand fixes that were checked by re-simulating with each one applied."
+          : "Follows each URL like a browser through the layers in front of Apache and prints every hop.")
 
         \(SiteOptions.help)
           --method M             request method (default GET)
-          --header "N: v"        extra request header (repeatable)
+          --header "N: v"        extra request header (repeatable; Host only on the first hop)
           --format FORMAT        text (default) or json
+          --color / --no-color   force colour on or off (default: on for a terminal, off with NO_COLOR)
 
-        exit status: 0 every chain ends in a final answer, 1 a loop, too many redirects or an
-        error status (5xx), 2 usage error or unreadable input
+        verdicts: ok, loop, internal-recursion, too-many-redirects, offsite, error
+
+        exit status: 0 every chain ends well (ok or offsite), 1 a loop, too many redirects, internal
+        recursion or an error, 2 usage error or unreadable input
         """
     }
 
@@ -27,16 +30,19 @@ struct SimulateCommand {
         let name = explain ? "explain" : "simulate"
         let a: Arguments
         let options: SiteOptions
+        var urls: [String]
         do {
             a = try Arguments(args, valued: SiteOptions.valued.union(["--method", "--header", "--format"]),
-                              booleans: SiteOptions.booleans.union(["-h", "--help"]))
+                              booleans: SiteOptions.booleans.union(["-h", "--help", "--color", "--no-color"]))
             if a.has("-h") || a.has("--help") { out.out(help(name)); return .clean }
             options = try SiteOptions(a)
+            urls = a.positionals
+            if urls.isEmpty { urls = try options.defaultURLs(io: io) }
         } catch {
             out.err("htlint: \(error)")
             return .failure
         }
-        guard !a.positionals.isEmpty else {
+        guard !urls.isEmpty else {
             out.err("htlint: \(name) needs at least one URL\n\n" + help(name))
             return .failure
         }
@@ -54,32 +60,41 @@ struct SimulateCommand {
             headers.append(HTTPHeader(String(h[..<colon]).trimmingCharacters(in: .whitespaces),
                                       String(h[h.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
         }
-        for u in a.positionals where URLParts(u) == nil {
+        for u in urls where URLParts(u) == nil {
             out.err("htlint: '\(u)' is not an absolute URL (expected http://host/path)")
             return .failure
         }
         let simulator: ChainSimulator
         do {
-            simulator = try options.simulator(defaultHost: URLParts(a.positionals[0])?.host, io: io)
+            simulator = try options.simulator(defaultHost: URLParts(urls[0])?.host, io: io)
         } catch {
             out.err("htlint: \(error)")
             return .failure
         }
+        let style = TextStyle.decide(color: a.has("--color"), noColor: a.has("--no-color"), isTerminal: io.isTerminal,
+                                     environment: ProcessInfo.processInfo.environment)
         let method = (a.value("--method") ?? "GET").uppercased()
         var status = ExitStatus.clean
         var results: [ChainResult] = []
-        for url in a.positionals {
+        for url in urls {
             let result = simulator.run(url, method: method, headers: headers)
             results.append(result)
-            if result.outcome != .final && result.outcome != .offsite || result.finalStatus >= 500 { status = .findings }
+            if ![.ok, .offsite].contains(result.verdict) { status = .findings }
         }
         if format == "json" {
-            out.stdout += ChainRenderer.json(results)
-        } else {
+            let fixes = explain ? results.map { r in
+                FixFinder.fixes(for: r, request: .init(url: r.request, method: method, headers: headers), simulator: simulator)
+            } : nil
+            out.stdout += ChainRenderer.json(results, simulator: simulator, fixes: fixes)
+        } else if explain {
             for (i, r) in results.enumerated() {
                 if i > 0 { out.out("") }
-                out.stdout += explain ? ChainRenderer.explanation(r, simulator: simulator) : ChainRenderer.text(r)
+                out.stdout += ExplainRenderer.explanation(r, request: .init(url: r.request, method: method, headers: headers),
+                                                          simulator: simulator, style: style)
             }
+        } else {
+            out.out("topology: \(ChainRenderer.topology(simulator))")
+            for r in results { out.stdout += ChainRenderer.text(r, simulator: simulator, style: style) }
         }
         let diagnostics = simulator.origin.site.diagnostics.filter { $0.severity == .error }
         if !diagnostics.isEmpty && format == "text" {

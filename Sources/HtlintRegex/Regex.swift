@@ -1,4 +1,5 @@
 import CPCRE2
+import Synchronization
 
 /// `PCRE2_SIZE` is a C macro for `size_t`, which Swift cannot see; `size_t` imports as `Int`.
 private typealias PCRE2Size = Int
@@ -9,9 +10,11 @@ private typealias PCRE2Size = Int
 /// are byte strings: `\w`, `\d` and case folding are ASCII-only and "é" is two bytes that `.`
 /// matches one at a time. Every compile adds `PCRE2_DUPNAMES`, as `ap_regcomp` does.
 ///
-/// The class is immutable after `init`; PCRE2 documents compiled code (JIT included) and a
-/// match context without a JIT stack as safe to share between threads, and each match uses
-/// its own match data, hence `@unchecked Sendable`.
+/// PCRE2 documents compiled code (JIT included) and a match context without a JIT stack as
+/// safe to share between threads, and each match uses its own match data. The JIT compile is
+/// lazy — a 100,000-rule file is read without JIT-compiling rules that never run — and guarded:
+/// until it is done, matches hold the same lock, so no match overlaps the compile. Hence
+/// `@unchecked Sendable`.
 public final class Regex: @unchecked Sendable {
     /// The pattern exactly as given.
     public let pattern: String
@@ -19,9 +22,14 @@ public final class Regex: @unchecked Sendable {
     public let options: RegexOptions
     /// Number of capturing groups in the pattern, as reported by `PCRE2_INFO_CAPTURECOUNT`.
     public let captureCount: Int
-    /// Whether PCRE2's JIT compiled the pattern; `false` means the interpreter is used
-    /// (JIT unavailable on this platform or it declined the pattern). Informational only.
-    public let isJITCompiled: Bool
+    /// Whether PCRE2's JIT has compiled the pattern (it does on the first search); `false`
+    /// means the interpreter is used (before the first search, JIT unavailable on this
+    /// platform, declined by the JIT, or switched off). Informational only.
+    public var isJITCompiled: Bool { jitState.load(ordering: .acquiring) == 2 }
+
+    /// 0: JIT pending, 1: interpreter only (off or failed), 2: JIT compiled.
+    private let jitState: Atomic<Int>
+    private let jitLock = Mutex<Void>(())
 
     /// Maximum PCRE2 match-limit count per search. Far above what any real URL pattern needs,
     /// yet small enough that catastrophic backtracking fails in milliseconds rather than hanging
@@ -80,8 +88,6 @@ public final class Regex: @unchecked Sendable {
         var groups: UInt32 = 0
         _ = pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &groups)
 
-        // A JIT failure is not an error: the interpreter gives the same answers, only slower.
-        let jitted = jit && pcre2_jit_compile_8(compiled, PCRE2_JIT_COMPLETE) == 0
 
         let context = pcre2_match_context_create_8(nil)
         if let context {
@@ -95,7 +101,21 @@ public final class Regex: @unchecked Sendable {
         self.code = compiled
         self.matchContext = context
         self.captureCount = Int(groups)
-        self.isJITCompiled = jitted
+        self.jitState = Atomic(jit && Regex.isJITAvailable ? 0 : 1)
+    }
+
+    /// Runs `body` once the JIT question is settled: the first caller compiles (a JIT failure is
+    /// not an error — the interpreter gives the same answers, only slower).
+    @inline(__always)
+    private func withCompiledCode<T>(_ body: () -> T) -> T {
+        if jitState.load(ordering: .acquiring) != 0 { return body() }
+        return jitLock.withLock { _ in
+            if jitState.load(ordering: .acquiring) == 0 {
+                let ok = pcre2_jit_compile_8(code, PCRE2_JIT_COMPLETE) == 0
+                jitState.store(ok ? 2 : 1, ordering: .releasing)
+            }
+            return body()
+        }
     }
 
     deinit {
@@ -163,11 +183,13 @@ public final class Regex: @unchecked Sendable {
     /// of its small default stack (32 KiB; a shared bigger one is not thread-safe), the
     /// interpreter retries, bounded by the depth and heap limits.
     private func run(_ buffer: UnsafeBufferPointer<UInt8>, length: Int, matchData: OpaquePointer) -> Int32 {
-        var rc = pcre2_match_8(code, buffer.baseAddress, PCRE2Size(length), 0, 0, matchData, matchContext)
-        if rc == PCRE2_ERROR_JIT_STACKLIMIT {
-            rc = pcre2_match_8(code, buffer.baseAddress, PCRE2Size(length), 0, PCRE2_NO_JIT, matchData, matchContext)
+        withCompiledCode {
+            var rc = pcre2_match_8(code, buffer.baseAddress, PCRE2Size(length), 0, 0, matchData, matchContext)
+            if rc == PCRE2_ERROR_JIT_STACKLIMIT {
+                rc = pcre2_match_8(code, buffer.baseAddress, PCRE2Size(length), 0, PCRE2_NO_JIT, matchData, matchContext)
+            }
+            return rc
         }
-        return rc
     }
 
     /// Turns the ovector into a `RegexMatch` covering every group of the pattern.

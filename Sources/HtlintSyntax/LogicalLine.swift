@@ -8,8 +8,22 @@ import HtlintDiagnostics
 public struct LogicalLine: Sendable {
     /// The joined, trimmed bytes.
     public let bytes: [UInt8]
+    /// Runs of bytes that are contiguous in the file: byte `i` is at `fileStart + i - lineStart`
+    /// of the last run with `lineStart <= i`. One run for a line without continuations, so a
+    /// big file does not cost a file offset per byte.
+    private let runs: [(lineStart: Int, fileStart: Int)]
+
     /// File offset of each byte in `bytes`.
-    public let offsets: [Int]
+    public var offsets: [Int] { (0..<bytes.count).map(offset(at:)) }
+
+    /// File offset of line byte `i` (`i < bytes.count`).
+    public func offset(at i: Int) -> Int {
+        var run = runs[0]
+        if runs.count > 1 {
+            for r in runs.dropFirst() where r.lineStart <= i { run = r }
+        }
+        return run.fileStart + (i - run.lineStart)
+    }
     /// File offset just past the last byte (or the start of the line when it is empty).
     public let endOffset: Int
     /// 1-based number of the first physical line.
@@ -24,7 +38,11 @@ public struct LogicalLine: Sendable {
 
     public init(bytes: [UInt8], offsets: [Int], endOffset: Int, line: Int, file: String, readLength: Int? = nil) {
         self.bytes = bytes
-        self.offsets = offsets
+        var runs: [(lineStart: Int, fileStart: Int)] = [(0, offsets.first ?? endOffset)]
+        for i in offsets.indices.dropFirst() where offsets[i] != offsets[i - 1] + 1 {
+            runs.append((i, offsets[i]))
+        }
+        self.runs = runs
         self.endOffset = endOffset
         self.line = line
         self.file = file
@@ -39,8 +57,8 @@ public struct LogicalLine: Sendable {
 
     /// The file range covering line bytes `r` (an empty slice maps to a point).
     public func range(_ r: Range<Int>) -> SourceRange {
-        let start = r.lowerBound < offsets.count ? offsets[r.lowerBound] : endOffset
-        let end = r.upperBound > r.lowerBound ? offsets[r.upperBound - 1] + 1 : start
+        let start = r.lowerBound < bytes.count ? offset(at: r.lowerBound) : endOffset
+        let end = r.upperBound > r.lowerBound ? offset(at: r.upperBound - 1) + 1 : start
         return SourceRange(file: file, start: start, end: end)
     }
 

@@ -121,7 +121,8 @@ public struct Parser {
                 continue
             }
 
-            for word in Tokenizer.generic(line, from: argumentStart) where word.unterminated {
+            let hasQuote = b[argumentStart...].contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") }
+            for word in (hasQuote ? Tokenizer.generic(line, from: argumentStart) : []) where word.unterminated {
                 diagnostics.append(Diagnostic(
                     code: SyntaxCode.unterminatedQuote, severity: .error,
                     message: "quoted argument has no closing `\(word.quote.map(String.init) ?? "")`; Apache reads it to the end of the line",
@@ -145,7 +146,7 @@ public struct Parser {
         while end > argStart, isConfigSpace(line.bytes[end - 1]) { end -= 1 }
         let argRange = argStart < end ? line.range(argStart..<end) : SourceRange.point(line.file, nameWord.range.end)
         let truncated = LogicalLine(bytes: Array(line.bytes[0..<end]), offsets: Array(line.offsets[0..<end]),
-                                    endOffset: end > 0 ? line.offsets[end - 1] + 1 : line.endOffset,
+                                    endOffset: end > 0 ? line.offset(at: end - 1) + 1 : line.endOffset,
                                     line: line.line, file: line.file)
         return OpenSection(name: name, nameRange: nameWord.range,
                            argumentText: argStart < end ? line.text(argStart..<end) : "",

@@ -37,9 +37,19 @@ struct RuleExampleTests {
 
     static func findings(_ rule: any LintRule, _ code: String, _ example: Example) -> [Diagnostic] {
         let edge = example.edge.flatMap(Edge.init(name:)) ?? Edge(mode: .none)
-        let context = LintContext(htaccess: code, parent: example.parent, edge: edge)
+        let pages = example.pages.mapValues { stripMarkers($0).0 }
+        let context = LintContext(htaccess: code, parent: example.parent, edge: edge, pages: pages)
         let examplePath = example.parent == nil ? ".htaccess" : "sub/.htaccess"
-        return Linter(rules: [rule]).run(context).filter { $0.range.file == examplePath }
+        // Page files are shown as their URL-path without the leading `/` (SiteContent).
+        let pageFiles = Set(example.pages.keys.map { String($0.drop { $0 == "/" }) })
+        return Linter(rules: [rule]).run(context).filter { $0.range.file == examplePath || pageFiles.contains($0.range.file) }
+    }
+
+    /// "file:offset" of every `↓` in the example's pages.
+    static func pageMarkers(_ example: Example) -> Set<String> {
+        Set(example.pages.flatMap { path, text in
+            stripMarkers(text).1.map { "\(path.drop { $0 == "/" }):\($0)" }
+        })
     }
 
     @Test("examples behave as documented", arguments: ids)
@@ -52,7 +62,10 @@ struct RuleExampleTests {
             for variant in Self.variants(example.code, family: d.family) {
                 let (code, expected) = Self.stripMarkers(variant)
                 let found = Self.findings(rule, code, example)
-                #expect(Set(found.map(\.range.start)) == Set(expected), "\(id) on: \(code.debugDescription)", sourceLocation: location)
+                let examplePath = example.parent == nil ? ".htaccess" : "sub/.htaccess"
+                let wanted = Set(expected.map { "\(examplePath):\($0)" }).union(Self.pageMarkers(example))
+                #expect(Set(found.map { "\($0.range.file):\($0.range.start)" }) == wanted, "\(id) on: \(code.debugDescription)",
+                        sourceLocation: location)
                 #expect(found.allSatisfy { $0.code == id }, sourceLocation: location)
             }
             // The suppression comment silences it.

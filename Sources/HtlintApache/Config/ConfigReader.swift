@@ -20,7 +20,13 @@ public struct ConfigReader {
     /// Reads a whole file.
     public static func read(_ file: SourceFile, context: ConfigContext, modules: ModuleSet = .standard,
                             defines: Set<String> = []) -> ConfigFile {
-        let tree = Parser.parse(file, context: context)
+        read(tree: Parser.parse(file, context: context), context: context, modules: modules, defines: defines)
+    }
+
+    /// Reads an already parsed file (callers that keep the tree parse only once).
+    public static func read(tree: SyntaxTree, context: ConfigContext, modules: ModuleSet = .standard,
+                            defines: Set<String> = []) -> ConfigFile {
+        let file = tree.file
         var reader = ConfigReader(context: context, modules: modules, defines: defines)
         var block = ConfigBlock()
         if context == .server { block.server = ServerSettings() }
@@ -194,7 +200,9 @@ public struct ConfigReader {
             error(ConfigCode.notAllowedHere, "\(info.name) not allowed here", d.nameRange)
             return
         }
-        let words = d.words
+        // RewriteRule/RewriteCond tokenise themselves; only the others need the generic words.
+        let key = info.name
+        let words = key == "RewriteRule" || key == "RewriteCond" ? [] : d.words
         func arity(_ range: ClosedRange<Int>, _ message: String) -> Bool {
             // Apache treats an empty first word (`""`) as a missing argument.
             if range.contains(words.count), words.first?.value.isEmpty != true { return true }

@@ -12,10 +12,11 @@ public final class Origin: @unchecked Sendable {
     /// Record a trace of every decision (for explain); off makes bulk replay faster.
     public let tracing: Bool
 
-    public init(site: Site, tracing: Bool = true) {
+    /// `indexed: false` evaluates every rule in order (the reference the index is checked against).
+    public init(site: Site, tracing: Bool = true, indexed: Bool = true) {
         self.site = site
         self.tracing = tracing
-        self.graph = RuleGraph(site: site)
+        self.graph = RuleGraph(site: site, indexed: indexed)
     }
 
     /// What one pass over a request record ends in.

@@ -14,7 +14,7 @@ public struct CompiledRuleSet: Sendable {
     /// Literal-prefix index for large rule sets (nil: scan linearly).
     let index: RuleIndex?
 
-    public init(rules: [RewriteRule]) {
+    public init(rules: [RewriteRule], indexed: Bool = true) {
         self.rules = rules
         var noMatch: [Int] = []
         var match: [Int] = []
@@ -30,7 +30,7 @@ public struct CompiledRuleSet: Sendable {
         self.onNoMatch = noMatch
         self.onMatch = match
         self.stops = stops
-        self.index = RuleIndex(rules: rules)
+        self.index = indexed ? RuleIndex(rules: rules) : nil
     }
 }
 
@@ -41,15 +41,18 @@ final class RuleGraph: @unchecked Sendable {
     /// The server-context rule set of the virtual host.
     let server: CompiledRuleSet
 
-    init(site: Site) {
-        server = CompiledRuleSet(rules: site.vhost.block.rewrite?.rules ?? [])
+    let indexed: Bool
+
+    init(site: Site, indexed: Bool) {
+        self.indexed = indexed
+        server = CompiledRuleSet(rules: site.vhost.block.rewrite?.rules ?? [], indexed: indexed)
     }
 
     func ruleSet(_ rewrite: EffectiveRewrite) -> CompiledRuleSet {
         lock.lock()
         defer { lock.unlock() }
         if let s = sets[rewrite.key] { return s }
-        let s = CompiledRuleSet(rules: rewrite.rules)
+        let s = CompiledRuleSet(rules: rewrite.rules, indexed: indexed)
         sets[rewrite.key] = s
         return s
     }

@@ -16,7 +16,7 @@ public struct LintFile: Sendable {
                 modules: ModuleSet = .standard) {
         self.source = source
         self.tree = Parser.parse(source, context: context)
-        self.config = ConfigReader.read(source, context: context, modules: modules)
+        self.config = ConfigReader.read(tree: tree, context: context, modules: modules)
         self.directory = context == .htaccess ? directory : nil
         self.context = context
     }
@@ -78,6 +78,11 @@ public struct LintContext: Sendable {
     public var hosts: [String]
     /// Simulated probe requests, computed on first use and shared by the rules.
     let probeCache = ProbeCache()
+    /// The document root's pages, style sheets and `wp-config.php`, for content rules (HT5xx,
+    /// WordPress); empty unless the caller knows the files.
+    public var content: SiteContent = .empty
+    /// Mixed-content findings of all pages, computed on first use and shared by the HT5xx rules.
+    let contentCache = ContentAnalysisCache()
 
     /// The probe set's chains (empty without a simulator).
     public var probes: [ProbeResult] { probeCache.results(self) }
@@ -92,12 +97,16 @@ public struct LintContext: Sendable {
     /// A context for one `.htaccess` at the document root of an in-memory site with an
     /// `index.html`, as rule examples and `htlint lint FILE` use it.
     /// With `parent`, `text` is the `.htaccess` of `/sub/` and `parent` the root's.
+    /// `pages` are further files of the site with their text, by URL-path (`/index.html`,
+    /// `/wp-config.php`): Apache serves them and content rules read them.
     public init(htaccess text: String, path: String = ".htaccess", parent: String? = nil, edge: Edge = Edge(mode: .none),
-                host: String = "example.com", aliases: [String] = ["www.example.com"], extraFiles: [String] = []) {
+                host: String = "example.com", aliases: [String] = ["www.example.com"], extraFiles: [String] = [],
+                pages: [String: String] = [:]) {
         let source = SourceFile(path: parent == nil ? path : "sub/" + path, text: text)
         var fs = SiteFileSystem(root: "/var/www/html")
         fs.addFile("/index.html")
         for f in extraFiles { fs.addFile(f) }
+        for (page, body) in pages { fs.addFile(page.hasPrefix("/") ? page : "/" + page, size: max(1, body.utf8.count)) }
         var files: [LintFile] = []
         if let parent {
             let root = SourceFile(path: path, text: parent)
@@ -112,6 +121,7 @@ public struct LintContext: Sendable {
         let site = Site(serverName: host, aliases: aliases, files: fs)
         self.init(files: files, simulator: ChainSimulator(origin: Origin(site: site), edge: edge), edge: edge,
                   hosts: [host] + aliases)
+        if !pages.isEmpty { content = SiteContent(files: pages) }
     }
 
     /// Finds the file containing a range.

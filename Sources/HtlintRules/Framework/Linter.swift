@@ -18,7 +18,9 @@ public struct LintConfiguration: Sendable {
 
 /// Runs rules over a context and applies suppressions: a comment line
 /// `# htlint disable=HT202[,HT305]` silences those rules on the next directive (or section line),
-/// `# htlint disable-file=HT202` (or `disable-file` alone) for the whole file.
+/// `# htlint disable-file=HT202` (or `disable-file` alone) for the whole file. Findings in the
+/// site's content files (pages, style sheets, `wp-config.php`), which have no htlint comments of
+/// their own, are silenced by a `disable-file=CODES` in any of the context's configuration files.
 public struct Linter: Sendable {
     public var rules: [any LintRule]
     public var configuration: LintConfiguration
@@ -44,7 +46,11 @@ public struct Linter: Sendable {
         for r in rules { names[r.description.id] = r.description.name }
         var seen = Set<String>()
         return found.filter { d in
-            if suppressions[d.range.file]?.silences(d, name: names[d.code]) == true { return false }
+            if let own = suppressions[d.range.file] {
+                if own.silences(d, name: names[d.code]) { return false }
+            } else if suppressions.values.contains(where: { $0.silencesContent(d, name: names[d.code]) }) {
+                return false
+            }
             // The same finding from several probes is reported once.
             return seen.insert("\(d.code)|\(d.range.file)|\(d.range.start)|\(d.message)").inserted
         }.sorted(by: Diagnostic.byLocation)
@@ -84,6 +90,11 @@ struct Suppressions {
             }
         }
         visit(tree.nodes)
+    }
+
+    /// Whether a file-wide list names the code of a finding located outside configuration files.
+    func silencesContent(_ d: Diagnostic, name: String?) -> Bool {
+        fileWide.contains(d.code) || name.map(fileWide.contains) == true
     }
 
     func silences(_ d: Diagnostic, name: String?) -> Bool {

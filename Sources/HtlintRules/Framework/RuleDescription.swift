@@ -12,13 +12,19 @@ public struct Example: Sendable {
     public var edge: String?
     /// When set, `code` is a subdirectory's `.htaccess` (`/sub/`) and this is the root's.
     public var parent: String?
+    /// Other files of the example's document root with their text, by URL-path
+    /// (`/index.html`, `/css/site.css`, `/wp-config.php`), for rules that read pages, style
+    /// sheets or `wp-config.php`. `↓` markers may stand in them too.
+    public var pages: [String: String]
     public var file: String
     public var line: Int
 
-    public init(_ code: String, edge: String? = nil, parent: String? = nil, file: String = #filePath, line: Int = #line) {
+    public init(_ code: String, edge: String? = nil, parent: String? = nil, pages: [String: String] = [:],
+                file: String = #filePath, line: Int = #line) {
         self.code = code
         self.edge = edge
         self.parent = parent
+        self.pages = pages
         self.file = file
         self.line = line
     }

@@ -1,112 +1,141 @@
 import HtlintApache
 
-/// One request/response exchange in a redirect chain.
-public struct Hop: Sendable {
-    public var url: String
-    public var method: String
-    public var status: Int
-    public var location: String?
-    /// `apache` or `edge`.
-    public var answeredBy: String
-    public var served: String?
-    /// Apache's answer, nil when the edge answered.
-    public var origin: OriginResponse?
-    /// What Apache received.
-    public var originRequest: OriginRequest?
-}
-
-/// How a chain ended.
-public enum ChainOutcome: String, Sendable {
-    case final, loop, offsite
-    case tooManyHops = "too-many-hops"
-    case error
-}
-
-/// A whole chain from the first request to its verdict.
-public struct ChainResult: Sendable {
-    public var request: String
-    public var outcome: ChainOutcome
-    public var hops: [Hop]
-    /// For loops: index of the first hop of the cycle.
-    public var loopStart: Int?
-    public var offsiteURL: String?
-    public var finalStatus: Int { hops.last?.status ?? 0 }
-    /// URLs of the cycle, for loops.
-    public var cycle: [String] { loopStart.map { hops[$0...].map(\.url) } ?? [] }
-}
-
-/// Follows a browser request through the edge to Apache and along its redirects
-/// (layers-and-mixed-content §1.3): deterministic, bounded by the browser's redirect limit.
+/// Follows a browser request through the layers to Apache (and WordPress) and along its
+/// redirects (layers-and-mixed-content §1.3). Deterministic: the same input gives the same chain.
 public struct ChainSimulator: Sendable {
+    /// Apache for plain-HTTP connections (and TLS ones unless `tlsOrigin` differs).
     public let origin: Origin
     /// The origin that answers TLS connections (a separate `<VirtualHost *:443>`); often the same.
     public let tlsOrigin: Origin
-    public let edge: Edge
-    public var maxHops = 20
+    /// The layers between the browser and the origin, outermost first.
+    public var layers: [any Layer]
+    /// How the origin listens (TLS or not).
+    public var originServer: OriginServer
+    /// The application behind Apache, run when a request reaches its entry points.
+    public var app: WordPress?
+    /// The client: redirect limit, HSTS state.
+    public var browser: Browser
+    /// The chain stops after this many hops (the browser's limit; the recordings stop after 20).
+    public var maxHops: Int
+    /// Sent when the request names no User-Agent.
     public var userAgent = "Mozilla/5.0 (compatible; htlint/0.1)"
+    /// Public host names the layers serve besides the site's ServerName and aliases.
+    public var extraHosts: [String] = []
+    /// How to rebuild the site with a change (needed to verify fixes); nil when unknown.
+    public var source: SiteSource?
 
+    /// The Cloudflare-like edge, as the first simple version had it (mode `none` without layers).
+    public var edge: Edge {
+        if let e = layers.lazy.compactMap({ $0 as? Edge }).first { return e }
+        return Edge(mode: layers.isEmpty ? .none : .terminatingProxy)
+    }
+
+    /// One edge (or none) in front of the origin, as the conformance cases describe it.
     public init(origin: Origin, tlsOrigin: Origin? = nil, edge: Edge) {
+        self.init(origin: origin, tlsOrigin: tlsOrigin, layers: edge.mode == .none ? [] : [edge])
+    }
+
+    /// Any layers in front of the origin; `source` enables verified fixes.
+    public init(origin: Origin, tlsOrigin: Origin? = nil, layers: [any Layer], originServer: OriginServer = OriginServer(),
+                app: WordPress? = nil, browser: Browser = .chrome, source: SiteSource? = nil) {
         self.origin = origin
         self.tlsOrigin = tlsOrigin ?? origin
-        self.edge = edge
+        self.layers = layers
+        self.originServer = originServer
+        self.app = app
+        self.browser = browser
+        self.maxHops = browser.maxRedirects
+        self.source = source
     }
 
-    /// Whether a URL is served by this site (own host or alias, http/https, default port).
+    /// Builds the origin from a source, so that fixes can be verified on changed copies.
+    public init(source: SiteSource, layers: [any Layer] = [], originServer: OriginServer = OriginServer(),
+                app: WordPress? = nil, browser: Browser = .chrome) {
+        self.init(origin: Origin(site: source.build()), layers: layers, originServer: originServer, app: app,
+                  browser: browser, source: source)
+    }
+
+    /// The same topology in front of a rebuilt site.
+    public func with(source: SiteSource) -> ChainSimulator {
+        var s = ChainSimulator(source: source, layers: layers, originServer: originServer, app: app, browser: browser)
+        s.maxHops = maxHops
+        s.userAgent = userAgent
+        s.extraHosts = extraHosts
+        return s
+    }
+
+    /// Host names that name the origin itself rather than the public site (CloudFront's origin
+    /// domain, nginx's upstream): a Location there bypasses the layers (rule H10).
+    public var internalHosts: Set<String> {
+        var out: Set<String> = []
+        for layer in layers {
+            if let c = layer as? CloudFront, let d = c.originDomain { out.insert(d.lowercased()) }
+            if let n = layer as? NginxProxy { out.insert(n.upstreamHost.lowercased()); out.insert(n.proxyHost.lowercased()) }
+        }
+        return out
+    }
+
+    /// Whether a URL is served by this site: http/https, one of its host names, a port the
+    /// front component listens on.
     public func isOnSite(_ u: URLParts) -> Bool {
-        (u.scheme == "http" || u.scheme == "https") && u.hasDefaultPort && origin.site.isOwnHost(u.host)
+        guard u.scheme == "http" || u.scheme == "https" else { return false }
+        let h = u.host.lowercased()
+        guard origin.site.isOwnHost(h) || extraHosts.contains(where: { $0.lowercased() == h }) else { return false }
+        if let front = layers.first { return front.listens(on: u.effectivePort) }
+        return u.hasDefaultPort || originServer.listens(on: u.effectivePort)
     }
 
+    /// Follows one URL until a final answer, a repeated state (loop), an offsite redirect, an
+    /// error or `maxHops` hops (§1.3); the layers' caches start empty.
     public func run(_ start: String, method: String = "GET", headers: [HTTPHeader] = []) -> ChainResult {
+        var caches = CacheState()
+        return run(start, method: method, headers: headers, caches: &caches)
+    }
+
+    /// Runs a chain with layer caches that outlive it: several visitors in a row share what the
+    /// layers stored (layers-and-mixed-content §16 L14, L27).
+    public func run(_ start: String, method: String = "GET", headers: [HTTPHeader] = [], caches: inout CacheState) -> ChainResult {
         var hops: [Hop] = []
         var seen: [String: Int] = [:]
         var current = start
         var method = method.uppercased()
         var first = true
+        var hsts = browser.hsts
+        func result(_ outcome: ChainOutcome, loopStart: Int? = nil, url: String? = nil, error: String? = nil) -> ChainResult {
+            var r = ChainResult(request: start, outcome: outcome, hops: hops, loopStart: loopStart, offsiteURL: url, errorMessage: error)
+            r.internalHosts = internalHosts
+            return r
+        }
         while true {
-            guard let url = URLParts(current) else {
-                return ChainResult(request: start, outcome: .error, hops: hops, loopStart: nil, offsiteURL: current)
+            guard var url = URLParts(current) else { return result(.error, url: current, error: "not an absolute URL: \(current)") }
+            // §13.3: a known HSTS host is never contacted over http; the browser shows a 307.
+            if browser.usesHSTS, url.scheme == "http", hsts.covers(url.host) {
+                if hops.count >= maxHops { return result(.tooManyHops) }
+                let upgraded = url.upgradedToHTTPS
+                hops.append(Hop(url: url.text, method: method, status: 307, location: upgraded.text, answerer: .browser,
+                                producer: "browser", headers: [HTTPHeader("Non-Authoritative-Reason", "HSTS")],
+                                reason: "HSTS: \(url.host) is known to be https-only"))
+                url = upgraded
+                current = upgraded.text
             }
-            if let index = seen[url.identity] {
-                return ChainResult(request: start, outcome: .loop, hops: hops, loopStart: index, offsiteURL: nil)
-            }
-            if hops.count >= maxHops {
-                return ChainResult(request: start, outcome: .tooManyHops, hops: hops, loopStart: nil, offsiteURL: nil)
-            }
-            seen[url.identity] = hops.count
-            let hop = exchange(url, method: method, headers: headers, firstHop: first)
+            let state = "\(method) \(url.identity) \(hsts.digest) \(caches.digest)"
+            if let index = seen[state] { return result(.loop, loopStart: index) }
+            if hops.count >= maxHops { return result(.tooManyHops) }
+            seen[state] = hops.count
+            let hop = exchange(url, method: method, headers: headers, firstHop: first, caches: &caches)
             first = false
             hops.append(hop)
-            guard (300...399).contains(hop.status), let location = hop.location else {
-                return ChainResult(request: start, outcome: .final, hops: hops, loopStart: nil, offsiteURL: nil)
+            if let error = hop.error { return result(.error, error: error) }
+            // §13.3: a policy is learnt only from a header received over https.
+            if browser.usesHSTS, url.scheme == "https", let sts = hop.header("Strict-Transport-Security") {
+                hsts.learn(sts, host: url.host)
             }
+            guard (300...399).contains(hop.status), let location = hop.location else { return result(.final) }
             let next = url.resolve(location)
-            guard let nextURL = URLParts(next), isOnSite(nextURL) else {
-                return ChainResult(request: start, outcome: .offsite, hops: hops, loopStart: nil, offsiteURL: next)
-            }
-            if method == "POST", [301, 302, 303].contains(hop.status) { method = "GET" }
+            guard let nextURL = URLParts(next) else { return result(.error, url: next, error: "unusable Location: \(location)") }
+            guard isOnSite(nextURL) else { return result(.offsite, url: next) }
+            method = Browser.methodAfter(status: hop.status, method: method)
             current = next
         }
-    }
-
-    /// One request through the edge to the origin.
-    func exchange(_ url: URLParts, method: String, headers: [HTTPHeader], firstHop: Bool) -> Hop {
-        if let own = edge.ownAnswer(scheme: url.scheme, host: url.hostHeader, target: url.target) {
-            return Hop(url: url.text, method: method, status: own.status, location: own.location, answeredBy: "edge",
-                       served: nil, origin: nil, originRequest: nil)
-        }
-        var sent: [HTTPHeader] = []
-        let hostOverride = firstHop ? headers.first { $0.name.lowercased() == "host" } : nil
-        sent.append(hostOverride ?? HTTPHeader("Host", url.hostHeader))
-        if !headers.contains(where: { $0.name.lowercased() == "user-agent" }) {
-            sent.append(HTTPHeader("User-Agent", userAgent))
-        }
-        sent += headers.filter { $0.name.lowercased() != "host" }
-        sent += edge.forwardedHeaders(scheme: url.scheme)
-        let request = OriginRequest(method: method, target: url.target, headers: sent,
-                                    tls: edge.originTLS(forVisitorScheme: url.scheme))
-        let response = (request.tls ? tlsOrigin : origin).respond(to: request)
-        return Hop(url: url.text, method: method, status: response.status, location: response.location,
-                   answeredBy: "apache", served: method == "HEAD" ? nil : response.served,
-                   origin: response, originRequest: request)
     }
 }

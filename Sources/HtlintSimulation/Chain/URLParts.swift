@@ -1,14 +1,18 @@
 /// A URL as the simulated browser handles it: scheme, host, port and the request target,
 /// kept as written (no normalisation of the path).
 public struct URLParts: Sendable, Hashable {
+    /// Lower-case scheme.
     public var scheme: String
+    /// Host as written.
     public var host: String
+    /// Explicit port, nil when none is written.
     public var port: Int?
     /// Path and query as written, e.g. `/a%20b?x=1`.
     public var target: String
     /// Fragment, never sent to the server.
     public var fragment: String?
 
+    /// Parses `scheme://authority/target`; nil without `://`.
     public init?(_ text: String) {
         guard let r = text.range(of: "://") else { return nil }
         scheme = text[..<r.lowerBound].lowercased()
@@ -31,16 +35,47 @@ public struct URLParts: Sendable, Hashable {
         target = t.isEmpty ? "/" : (t.hasPrefix("?") ? "/" + t : t)
     }
 
+    /// The scheme's default port.
     public var defaultPort: Int { scheme == "https" ? 443 : 80 }
+    /// No port, or the scheme's default one.
     public var hasDefaultPort: Bool { port == nil || port == defaultPort }
 
     /// `Host` header value.
     public var hostHeader: String { hasDefaultPort ? host : "\(host):\(port!)" }
 
+    /// The URL as the browser shows it (default port omitted).
     public var text: String { "\(scheme)://\(hostHeader)\(target)" + (fragment.map { "#" + $0 } ?? "") }
 
     /// Identity for loop detection: scheme and host case-insensitive, default port ignored.
     public var identity: String { "\(scheme)://\(host.lowercased())\(hasDefaultPort ? "" : ":\(port!)")\(target)" }
+
+    /// The port the connection goes to.
+    public var effectivePort: Int { port ?? defaultPort }
+
+    /// The URL the browser's HSTS upgrade produces: `https`, port 80 becomes 443 (omitted), any
+    /// other explicit port is kept (RFC 6797 §8.3).
+    public var upgradedToHTTPS: URLParts {
+        var u = self
+        u.scheme = "https"
+        if port == 80 { u.port = nil }
+        return u
+    }
+
+    /// An IPv4 or bracketed IPv6 literal.
+    public var isIPLiteral: Bool { URLParts.isIPLiteral(host) }
+
+    /// Whether a host name is an IP address literal (no HSTS, no upgrade of mixed content).
+    public static func isIPLiteral(_ host: String) -> Bool {
+        if host.hasPrefix("[") { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) && Int($0).map { $0 < 256 } == true }
+    }
+
+    /// Path without the query.
+    public var path: String { target.firstIndex(of: "?").map { String(target[..<$0]) } ?? target }
+
+    /// Query without `?`, nil when there is none.
+    public var query: String? { target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) } }
 
     /// Resolves a `Location` against this URL.
     public func resolve(_ location: String) -> String {

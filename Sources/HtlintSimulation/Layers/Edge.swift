@@ -1,30 +1,49 @@
 import HtlintApache
 
-/// A layer in front of the origin that may terminate TLS (a CDN, load balancer or proxy), and
-/// what the origin sees through it (layers-and-mixed-content §2–§5).
+/// A Cloudflare-like CDN edge, or a generic TLS-terminating proxy, in front of the origin
+/// (layers-and-mixed-content §2). `Edge(name:)` reads the names the conformance cases use.
 public struct Edge: Sendable, Hashable {
+    /// Cloudflare's SSL/TLS encryption mode, or a generic proxy.
     public enum Mode: String, Sendable, CaseIterable {
-        /// The browser talks to Apache directly.
+        /// The browser talks to Apache directly (no layer at all).
         case none
-        /// Cloudflare with the proxy on but SSL off: http only to the origin, https not offered.
+        /// Cloudflare with SSL off: https visitors are sent to http (§2.1).
         case cloudflareOff = "cloudflare-off"
-        /// TLS ends at the edge; the origin is always reached over plain HTTP.
+        /// TLS ends at the edge; the origin is always reached over plain HTTP on port 80 (§2.1).
         case cloudflareFlexible = "cloudflare-flexible"
-        /// The edge reaches the origin with the visitor's scheme.
+        /// The edge reaches the origin with the visitor's scheme, any certificate accepted.
         case cloudflareFull = "cloudflare-full"
-        /// As full, with a validated origin certificate.
+        /// As full, with a valid origin certificate required (526 otherwise).
         case cloudflareStrict = "cloudflare-strict"
-        /// A TLS-terminating reverse proxy or load balancer that talks HTTP to the origin.
+        /// Enterprise "Strict (SSL-Only Origin Pull)": always https to the origin, even for http visitors.
+        case cloudflareOriginPull = "cloudflare-origin-pull"
+        /// A generic TLS-terminating proxy: http to the origin, `X-Forwarded-Proto`, no `Location` rewriting.
         case terminatingProxy = "proxy"
     }
 
+    /// The SSL/TLS mode.
     public var mode: Mode
-    /// The edge answers http requests itself with `301 https://host/uri` ("Always Use HTTPS").
+    /// "Always Use HTTPS": the edge answers http requests with `301 https://…` itself (§2.3).
     public var alwaysHTTPS: Bool
+    /// Edge HSTS: this `Strict-Transport-Security` value is added to every response delivered
+    /// over https, redirects included (§2.4, §17 Q4).
+    public var hsts: String?
+    /// Single Redirects / Page Rules forwarding, run after Always Use HTTPS (§2.3, §17 Q3).
+    public var redirectRules: [EdgeRedirectRule]
+    /// Status of the https→http redirect in mode off (undocumented, §17 Q1).
+    public var offRedirectStatus: Int
+    /// Cloudflare's default cache: by file extension, keyed on the origin connection's scheme (§2.8).
+    public var cache: Bool
 
-    public init(mode: Mode, alwaysHTTPS: Bool = false) {
+    /// An edge; everything but the mode is off by default.
+    public init(mode: Mode, alwaysHTTPS: Bool = false, hsts: String? = nil, redirectRules: [EdgeRedirectRule] = [],
+                offRedirectStatus: Int = 301, cache: Bool = false) {
         self.mode = mode
         self.alwaysHTTPS = alwaysHTTPS
+        self.hsts = hsts
+        self.redirectRules = redirectRules
+        self.offRedirectStatus = offRedirectStatus
+        self.cache = cache
     }
 
     /// Parses `none`, `flexible`, `full+always-https`, `cloudflare-strict`, ….
@@ -39,7 +58,8 @@ public struct Edge: Sendable, Hashable {
         case "full", "cloudflare-full": self.init(mode: .cloudflareFull, alwaysHTTPS: always)
         case "strict", "cloudflare-strict", "full-strict": self.init(mode: .cloudflareStrict, alwaysHTTPS: always)
         case "cloudflare-off", "off": self.init(mode: .cloudflareOff, alwaysHTTPS: always)
-        case "proxy", "nginx", "load-balancer", "alb": self.init(mode: .terminatingProxy, alwaysHTTPS: always)
+        case "origin-pull", "cloudflare-origin-pull": self.init(mode: .cloudflareOriginPull, alwaysHTTPS: always)
+        case "proxy": self.init(mode: .terminatingProxy, alwaysHTTPS: always)
         default: return nil
         }
     }
@@ -47,21 +67,45 @@ public struct Edge: Sendable, Hashable {
     /// A proxy in the path adds forwarding headers.
     public var isProxy: Bool { mode != .none }
 
-    /// Whether the origin connection is TLS for a visitor using `scheme`.
+    /// Cloudflare in some mode (not `none`, not the generic proxy).
+    public var isCloudflare: Bool { mode != .none && mode != .terminatingProxy }
+
+    /// Ports Cloudflare proxies (§2.11); a generic proxy listens on 80 and 443.
+    static let cloudflareHTTPPorts: Set<Int> = [80, 8080, 8880, 2052, 2082, 2086, 2095]
+    static let cloudflareHTTPSPorts: Set<Int> = [443, 2053, 2083, 2087, 2096, 8443]
+
+    /// Whether the origin connection is TLS for a visitor using `scheme` on the standard port.
     public func originTLS(forVisitorScheme scheme: String) -> Bool {
+        originConnection(scheme: scheme, port: scheme == "https" ? 443 : 80).scheme == "https"
+    }
+
+    /// Scheme and port of the edge→origin connection (§2.1; Flexible's port 80 and Full's
+    /// "same port as the visitor" are assumptions, §17 Q2).
+    func originConnection(scheme: String, port: Int) -> (scheme: String, port: Int) {
         switch mode {
-        case .none, .cloudflareFull, .cloudflareStrict: return scheme == "https"
-        case .cloudflareOff, .cloudflareFlexible, .terminatingProxy: return false
+        case .none: return (scheme, port)
+        case .cloudflareOff, .terminatingProxy: return ("http", 80)
+        case .cloudflareFlexible:
+            // Flexible applies to https on 443 only; other https ports are handled as Full.
+            if scheme == "https", port != 443 { return ("https", port) }
+            return ("http", 80)
+        case .cloudflareFull, .cloudflareStrict: return (scheme, port)
+        case .cloudflareOriginPull: return ("https", 443)
         }
     }
 
-    /// The edge's own answer, when it does not ask the origin.
+    /// The edge's own answer, when it does not ask the origin: https→http in mode off, Always
+    /// Use HTTPS, then the redirect rules (§2.1, §2.3).
     public func ownAnswer(scheme: String, host: String, target: String) -> (status: Int, location: String)? {
-        guard alwaysHTTPS, scheme == "http", mode != .none else { return nil }
-        return (301, "https://\(host)\(target)")
+        if mode == .cloudflareOff, scheme == "https" { return (offRedirectStatus, "http://\(host)\(target)") }
+        if alwaysHTTPS, scheme == "http", mode != .none, mode != .cloudflareOff { return (301, "https://\(host)\(target)") }
+        for rule in redirectRules {
+            if let location = rule.apply(scheme: scheme, host: host, target: target) { return (rule.status, location) }
+        }
+        return nil
     }
 
-    /// Headers the edge adds toward the origin.
+    /// Headers the edge adds toward the origin (§2.6): the visitor's scheme twice, and its address.
     public func forwardedHeaders(scheme: String) -> [HTTPHeader] {
         guard isProxy else { return [] }
         var h = [HTTPHeader("X-Forwarded-Proto", scheme), HTTPHeader("X-Forwarded-For", "127.0.0.1")]
@@ -70,5 +114,102 @@ public struct Edge: Sendable, Hashable {
             h.append(HTTPHeader("CF-Connecting-IP", "127.0.0.1"))
         }
         return h
+    }
+}
+
+extension Edge: Layer {
+    public var label: String {
+        switch mode {
+        case .none: return "direct"
+        case .cloudflareOff: return "Cloudflare (SSL off)"
+        case .cloudflareFlexible: return "Cloudflare (Flexible)"
+        case .cloudflareFull: return "Cloudflare (Full)"
+        case .cloudflareStrict: return "Cloudflare (Full strict)"
+        case .cloudflareOriginPull: return "Cloudflare (SSL-Only Origin Pull)"
+        case .terminatingProxy: return "proxy"
+        }
+    }
+
+    public func listens(on port: Int) -> Bool {
+        mode == .terminatingProxy ? port == 80 || port == 443
+            : Edge.cloudflareHTTPPorts.contains(port) || Edge.cloudflareHTTPSPorts.contains(port)
+    }
+
+    public func speaksTLS(on port: Int) -> Bool {
+        mode == .terminatingProxy ? port == 443 : Edge.cloudflareHTTPSPorts.contains(port)
+    }
+
+    public var verifiesCertificates: Bool { mode == .cloudflareStrict || mode == .cloudflareOriginPull }
+
+    public func receive(_ request: HopRequest) -> LayerDecision {
+        if let own = ownAnswer(scheme: request.scheme, host: request.hostName, target: request.target) {
+            var r = HopResponse(status: own.status, location: own.location, answerer: .edge, producer: label)
+            r.reason = request.scheme == "https" && mode == .cloudflareOff ? "SSL off: https visitors are redirected to http"
+                : request.scheme == "http" && alwaysHTTPS ? "Always Use HTTPS" : "edge redirect rule"
+            return .answer(r)
+        }
+        var next = request
+        let (scheme, port) = originConnection(scheme: request.scheme, port: request.port)
+        next.scheme = scheme
+        next.port = port
+        // Cloudflare overwrites a client's X-Forwarded-Proto and appends to X-Forwarded-For (§2.6).
+        for h in forwardedHeaders(scheme: request.scheme) {
+            if h.name == "X-Forwarded-For" { next.appendForwardedFor(h.value) } else { next.setHeader(h.name, h.value) }
+        }
+        var notes: [String] = []
+        if scheme != request.scheme {
+            switch mode {
+            case .cloudflareFlexible, .cloudflareOff: notes.append("always reaches the origin over plain HTTP, whatever the visitor used")
+            case .terminatingProxy: notes.append("the proxy ends TLS and reaches the origin over plain HTTP")
+            case .cloudflareOriginPull: notes.append("SSL-Only Origin Pull always reaches the origin over https")
+            default: break
+            }
+        } else if mode == .cloudflareFull || mode == .cloudflareStrict {
+            notes.append("reaches the origin with the visitor's scheme")
+        }
+        return .forward(next, notes: notes)
+    }
+
+    public func connectionFailed(_ failure: ConnectionFailure, forwarded: HopRequest) -> HopResponse {
+        // Cloudflare's 52x errors (§2.9); a generic proxy answers 502.
+        let (status, why): (Int, String)
+        switch failure {
+        case .refused: (status, why) = mode == .terminatingProxy ? (502, "the origin refused the connection") : (521, "Web server is down: the origin refused a connection to port \(forwarded.port)")
+        case .tlsHandshake: (status, why) = mode == .terminatingProxy ? (502, "TLS handshake with the origin failed") : (525, "SSL handshake failed with the origin")
+        case .invalidCertificate(let what): (status, why) = mode == .terminatingProxy ? (502, "invalid origin certificate: \(what)") : (526, "Invalid SSL certificate at the origin: \(what)")
+        }
+        return HopResponse(status: status, answerer: .edge, producer: label, reason: why)
+    }
+
+    /// The key uses the scheme of the *origin* connection: under Flexible, http and https
+    /// visitors share one entry (§2.8).
+    public func cacheKey(received: HopRequest, forwarded: HopRequest) -> String? {
+        guard cache, isCloudflare, received.method == "GET" else { return nil }
+        let path = received.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
+        let ext = path.split(separator: "/").last.flatMap { $0.contains(".") ? $0.split(separator: ".").last : nil }.map { $0.lowercased() }
+        guard path == "/robots.txt" || ext.map(cloudflareCachedExtensions.contains) == true else { return nil }
+        return "\(forwarded.scheme)://\(received.hostName)\(received.target)"
+    }
+
+    /// Edge TTLs without cache headers: 200/206/301 120 min, 302/303 20 min, 404/410 3 min (§2.8).
+    public func cacheLifetime(_ response: HopResponse, received: HopRequest) -> String? {
+        guard !forbidsCaching(response.headers) else { return nil }
+        switch response.status {
+        case 200, 206, 301: return "120 min"
+        case 302, 303: return "20 min"
+        case 404, 410: return "3 min"
+        default: return nil
+        }
+    }
+
+    public func respond(_ response: HopResponse, received: HopRequest, forwarded: HopRequest) -> (HopResponse, [String]) {
+        // Origin answers pass unchanged, Location included (§2.7); edge HSTS is added on https.
+        var r = response
+        var notes: [String] = []
+        if let hsts, received.scheme == "https", r.header("Strict-Transport-Security") == nil {
+            r.headers.append(HTTPHeader("Strict-Transport-Security", hsts))
+            notes.append("adds its HSTS header")
+        }
+        return (r, notes)
     }
 }

@@ -1,0 +1,137 @@
+import HtlintApache
+
+/// One hop: the browser's request through the layers to Apache (and WordPress) and the answer
+/// back (layers-and-mixed-content §1.3 `dispatch`).
+extension ChainSimulator {
+    /// One request from the browser through the layers to the origin and back.
+    func exchange(_ url: URLParts, method: String, headers: [HTTPHeader], firstHop: Bool, caches: inout CacheState) -> Hop {
+        // The client's Host header overrides the URL's only on the first hop (conformance README).
+        let hostOverride = firstHop ? headers.first { $0.name.lowercased() == "host" }?.value : nil
+        var sent: [HTTPHeader] = []
+        if !headers.contains(where: { $0.name.lowercased() == "user-agent" }) {
+            sent.append(HTTPHeader("User-Agent", userAgent))
+        }
+        sent += headers.filter { $0.name.lowercased() != "host" }
+        let request = HopRequest(scheme: url.scheme, port: url.effectivePort, host: hostOverride ?? url.hostHeader,
+                                 method: method, target: url.target, headers: sent)
+        var path: [PathStep] = []
+        let response: HopResponse
+        if let failure = frontFailure(request) {
+            response = HopResponse(status: 0, answerer: .browser, producer: "browser", error: failure)
+        } else {
+            response = dispatch(request, 0, &path, &caches)
+        }
+        return Hop(url: url.text, method: method, status: response.status, location: response.location,
+                   answerer: response.answerer, producer: response.producer, headers: response.headers, path: path,
+                   served: response.answerer == .edge || method == "HEAD" ? nil : response.origin?.served,
+                   origin: response.origin, originRequest: response.originRequest, reason: response.reason,
+                   app: response.app, error: response.error, cached: response.cached)
+    }
+
+    /// Why the browser cannot talk to the first component at all, in Chrome's words.
+    func frontFailure(_ request: HopRequest) -> String? {
+        if let front = layers.first {
+            if !front.listens(on: request.port) { return "ERR_CONNECTION_REFUSED: nothing listens on port \(request.port)" }
+            if request.scheme == "https", !front.speaksTLS(on: request.port) {
+                return "ERR_SSL_PROTOCOL_ERROR: port \(request.port) does not speak TLS"
+            }
+            return nil
+        }
+        guard originServer.listens(on: request.port) else {
+            return request.scheme == "https" && request.port == originServer.httpsPort
+                ? "ERR_CONNECTION_REFUSED: the origin has no HTTPS listener"
+                : "ERR_CONNECTION_REFUSED: nothing listens on port \(request.port)"
+        }
+        switch originServer.failure(scheme: request.scheme, port: request.port, verifying: true) {
+        case nil: return nil
+        case .refused?: return "ERR_CONNECTION_REFUSED: the origin has no HTTPS listener"
+        case .tlsHandshake?: return "ERR_SSL_PROTOCOL_ERROR: TLS handshake with the origin failed"
+        case .invalidCertificate(let what)?: return "ERR_CERT_INVALID: \(what)"
+        }
+    }
+
+    /// Passes a request through `layers[index...]` to the origin, and the answer back.
+    func dispatch(_ request: HopRequest, _ index: Int, _ path: inout [PathStep], _ caches: inout CacheState) -> HopResponse {
+        guard index < layers.count else { return originAnswer(request, &path) }
+        let layer = layers[index]
+        if request.scheme == "http", layer.speaksTLS(on: request.port) {
+            // Plain HTTP on a TLS port: the layer's own 400 (nginx's 497, which Cloudflare shows too; §5.2, H17).
+            path.append(PathStep(component: layer.label, received: request, notes: ["plain HTTP sent to its TLS port"]))
+            return HopResponse(status: 400, answerer: .edge, producer: layer.label, reason: "The plain HTTP request was sent to HTTPS port")
+        }
+        switch layer.receive(request) {
+        case .answer(let response):
+            path.append(PathStep(component: layer.label, received: request, notes: response.reason.map { [$0] } ?? []))
+            return response
+        case .forward(let next, let notes):
+            var changed = next.headers.filter { request.header($0.name) != $0.value }.map(\.name)
+            if next.host != request.host { changed.insert("Host", at: 0) }
+            path.append(PathStep(component: layer.label, received: request, forwarded: next, setHeaders: changed, notes: notes))
+            let step = path.count - 1
+            let key = layer.cacheKey(received: request, forwarded: next).map { "\(index) \($0)" }
+            if let key, let entry = caches.entries[key] {
+                // A cache hit: the layer answers with what it stored for an earlier request (§2.8).
+                path[step].forwarded = nil
+                var hit = HopResponse(status: entry.status, location: entry.location, headers: entry.headers, answerer: .edge,
+                                      producer: layer.label, reason: "cache hit")
+                hit.cached = "a \(entry.status) stored for \(entry.storedFor), kept \(entry.lifetime)"
+                let (response, notes) = layer.respond(hit, received: request, forwarded: next)
+                path[step].responseNotes = ["answers from its cache: \(hit.cached!)"] + notes
+                return response
+            }
+            if let failure = connectionFailure(into: index + 1, next, verifying: layer.verifiesCertificates) {
+                return layer.connectionFailed(failure, forwarded: next)
+            }
+            let answer = dispatch(next, index + 1, &path, &caches)
+            if let key, let lifetime = layer.cacheLifetime(answer, received: request) {
+                caches.entries[key] = CacheState.Entry(status: answer.status, location: answer.location, headers: answer.headers,
+                                                       lifetime: lifetime, storedFor: request.url)
+            }
+            let (response, responseNotes) = layer.respond(answer, received: request, forwarded: next)
+            path[step].responseNotes = responseNotes
+            return response
+        }
+    }
+
+    /// Why a layer cannot connect to the component at `index`, if it cannot.
+    func connectionFailure(into index: Int, _ request: HopRequest, verifying: Bool) -> ConnectionFailure? {
+        guard index < layers.count else {
+            return originServer.failure(scheme: request.scheme, port: request.port, verifying: verifying)
+        }
+        let next = layers[index]
+        if !next.listens(on: request.port) { return .refused }
+        if request.scheme == "https", !next.speaksTLS(on: request.port) { return .tlsHandshake }
+        return nil
+    }
+
+    /// Apache's answer, and WordPress's when the request reaches one of its entry points.
+    func originAnswer(_ request: HopRequest, _ path: inout [PathStep]) -> HopResponse {
+        let tls = request.scheme == "https"
+        path.append(PathStep(component: "Apache", received: request))
+        if !tls, request.port == originServer.httpsPort, originServer.tls != .none {
+            return HopResponse(status: 400, answerer: .origin, producer: "Apache",
+                               reason: "plain HTTP sent to the TLS port (\"You're speaking plain HTTP to an SSL-enabled server port\")")
+        }
+        let originRequest = OriginRequest(method: request.method, target: request.target,
+                                          headers: [HTTPHeader("Host", request.host)] + request.headers, tls: tls)
+        let server = tls ? tlsOrigin : origin
+        let answer = server.respond(to: originRequest)
+        var response = HopResponse(status: answer.status, location: answer.location,
+                                   headers: answer.headers.filter { $0.name.lowercased() != "content-type" },
+                                   answerer: .origin, producer: "Apache")
+        response.origin = answer
+        response.originRequest = originRequest
+        if let app, let decided = app.handle(originRequest, answer, site: server.site) {
+            path.append(PathStep(component: "WordPress", received: request))
+            response.status = decided.status
+            response.location = decided.location
+            response.answerer = .app
+            response.producer = decided.producer
+            response.reason = decided.why
+            response.app = decided
+            // wp_redirect() names itself since WordPress 5.1 (§12.3).
+            if decided.location != nil { response.headers.append(HTTPHeader("X-Redirect-By", "WordPress")) }
+        }
+        return response
+    }
+}

@@ -1,0 +1,69 @@
+import HtlintApache
+import HtlintDiagnostics
+
+/// Everything needed to build a `Site`, kept so that a fix can be tried on a changed copy
+/// (`explain` re-simulates each suggested fix).
+public struct SiteSource: Sendable {
+    /// `ServerName` (the vhost may override it).
+    public var serverName: String
+    /// `ServerAlias` names.
+    public var aliases: [String]
+    /// DocumentRoot as Apache knows it.
+    public var documentRoot: String
+    /// The document root's files and `.htaccess` sources.
+    public var files: SiteFileSystem
+    /// Virtual-host lines given inline.
+    public var vhostLines: [String]
+    /// Virtual-host configuration read from a file (wins over `vhostLines`).
+    public var vhostFile: SourceFile?
+    /// Loaded Apache modules.
+    public var modules: ModuleSet
+    /// The server's default `DirectoryIndex`.
+    public var directoryIndex: [String]
+
+    /// A site source with Debian's defaults.
+    public init(serverName: String, aliases: [String] = [], documentRoot: String = "/var/www/html",
+                files: SiteFileSystem, vhostLines: [String] = [], vhostFile: SourceFile? = nil,
+                modules: ModuleSet = .standard,
+                directoryIndex: [String] = ["index.html", "index.cgi", "index.pl", "index.php", "index.xhtml", "index.htm"]) {
+        self.serverName = serverName
+        self.aliases = aliases
+        self.documentRoot = documentRoot
+        self.files = files
+        self.vhostLines = vhostLines
+        self.vhostFile = vhostFile
+        self.modules = modules
+        self.directoryIndex = directoryIndex
+    }
+
+    /// Parses everything into a `Site` (done once per topology).
+    public func build() -> Site {
+        Site(serverName: serverName, aliases: aliases, documentRoot: documentRoot, files: files, vhostLines: vhostLines,
+             vhostFile: vhostFile, modules: modules, directoryIndex: directoryIndex)
+    }
+
+    /// The `.htaccess` whose display path is `path`, with the directory it belongs to
+    /// (relative to the document root: `/`, `/blog`).
+    public func accessFile(_ path: String) -> (directory: String, file: SourceFile)? {
+        guard let (key, file) = files.accessFiles.first(where: { $0.value.path == path }) else { return nil }
+        var dir = String(key.dropFirst(files.root.count))
+        while dir.count > 1, dir.hasSuffix("/") { dir.removeLast() }
+        return (dir.isEmpty ? "/" : dir, file)
+    }
+
+    /// A copy with one `.htaccess` replaced (same display path).
+    public func replacingAccessFile(_ path: String, text: String) -> SiteSource {
+        var copy = self
+        if let (dir, file) = accessFile(path) {
+            copy.files.addAccessFile(dir, file: SourceFile(path: file.path, text: text))
+        }
+        return copy
+    }
+
+    /// A copy with a `.htaccess` added or replaced in a directory (relative to the document root).
+    public func settingAccessFile(directory: String, displayPath: String, text: String) -> SiteSource {
+        var copy = self
+        copy.files.addAccessFile(directory, file: SourceFile(path: displayPath, text: text))
+        return copy
+    }
+}

@@ -1,0 +1,211 @@
+import HtlintApache
+
+/// What one component receives from the previous one (layers-and-mixed-content §1.2).
+public struct HopRequest: Sendable, Hashable {
+    /// `https` when the connection *into this component* is TLS. For Apache this, not any
+    /// header, is what `%{HTTPS}` reports (§11.1).
+    public var scheme: String
+    /// Destination port of that connection.
+    public var port: Int
+    /// The `Host` header as received.
+    public var host: String
+    /// Request method.
+    public var method: String
+    /// Path and query as sent.
+    public var target: String
+    /// All other request headers, in order.
+    public var headers: [HTTPHeader]
+
+    /// A request as one component receives it.
+    public init(scheme: String, port: Int, host: String, method: String, target: String, headers: [HTTPHeader]) {
+        self.scheme = scheme
+        self.port = port
+        self.host = host
+        self.method = method
+        self.target = target
+        self.headers = headers
+    }
+
+    /// First header with this name, case-insensitively.
+    /// First response header with this name.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    /// Replaces every header of this name by one at the end (how proxies overwrite a header).
+    public mutating func setHeader(_ name: String, _ value: String) {
+        removeHeader(name)
+        headers.append(HTTPHeader(name, value))
+    }
+
+    /// Removes every header of this name.
+    public mutating func removeHeader(_ name: String) {
+        headers.removeAll { $0.name.lowercased() == name.lowercased() }
+    }
+
+    /// `X-Forwarded-For` with the client address appended (or added).
+    public mutating func appendForwardedFor(_ address: String) {
+        if let i = headers.firstIndex(where: { $0.name.lowercased() == "x-forwarded-for" }) {
+            headers[i].value += ", " + address
+        } else {
+            headers.append(HTTPHeader("X-Forwarded-For", address))
+        }
+    }
+
+    /// `Host` without its port, lower case (nginx's `$host`).
+    public var hostName: String {
+        var h = host.lowercased()
+        if !h.hasPrefix("["), let colon = h.lastIndex(of: ":") { h = String(h[..<colon]) }
+        return h
+    }
+
+    /// The URL the request asks for, as the component sees it.
+    public var url: String {
+        let defaultPort = scheme == "https" ? 443 : 80
+        return "\(scheme)://\(hostName)\(port == defaultPort ? "" : ":\(port)")\(target)"
+    }
+}
+
+/// Who produced an answer, as the JSON output names it.
+public enum Answerer: String, Sendable, Codable {
+    /// The browser itself (HSTS internal upgrade, connection errors).
+    case browser
+    /// A layer in front of the origin (CDN, load balancer, proxy) answered without the origin.
+    case edge
+    /// Apache.
+    case origin
+    /// The application behind Apache (WordPress).
+    case app
+}
+
+/// A response on its way back to the browser, with its provenance (§1.2).
+public struct HopResponse: Sendable {
+    /// Status code; 0 when there was no answer.
+    public var status: Int
+    /// `Location` as it will reach the browser.
+    public var location: String?
+    /// Response headers as they will reach the browser.
+    public var headers: [HTTPHeader]
+    /// Who produced it.
+    public var answerer: Answerer
+    /// The component that produced it: "Cloudflare (Flexible)", "Apache", "WordPress".
+    public var producer: String
+    /// What produced it, in words ("Always Use HTTPS", "auth_redirect()").
+    public var reason: String?
+    /// Apache's own answer, when Apache was asked.
+    public var origin: OriginResponse?
+    /// What Apache received.
+    public var originRequest: OriginRequest?
+    /// WordPress's decision, when it answered.
+    public var app: AppAnswer?
+    /// A failure the browser shows instead of a page (connection refused, certificate error).
+    public var error: String?
+    /// Set when a layer answered from its cache: what it had stored.
+    public var cached: String?
+
+    /// An answer produced by `producer`.
+    public init(status: Int, location: String? = nil, headers: [HTTPHeader] = [], answerer: Answerer,
+                producer: String, reason: String? = nil, error: String? = nil) {
+        self.status = status
+        self.location = location
+        self.headers = headers
+        self.answerer = answerer
+        self.producer = producer
+        self.reason = reason
+        self.error = error
+    }
+
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    /// Adds a header unless one of that name is present.
+    public mutating func addHeaderIfAbsent(_ name: String, _ value: String) {
+        if header(name) == nil { headers.append(HTTPHeader(name, value)) }
+    }
+}
+
+/// One component on a hop's path: what it received and what it passed on (§1.4).
+public struct PathStep: Sendable {
+    /// "Cloudflare (Flexible)", "Apache".
+    public var component: String
+    /// What it received.
+    public var received: HopRequest
+    /// What it sent to the next component; nil when it answered itself.
+    public var forwarded: HopRequest?
+    /// Request headers this component set or replaced on the way in.
+    public var setHeaders: [String]
+    /// Why the request looks the way it does ("Flexible reaches the origin over plain HTTP").
+    public var notes: [String]
+    /// What it did to the answer on the way back ("Location rewritten by proxy_redirect").
+    public var responseNotes: [String]
+
+    /// A step on a hop's path.
+    public init(component: String, received: HopRequest, forwarded: HopRequest? = nil, setHeaders: [String] = [],
+                notes: [String] = [], responseNotes: [String] = []) {
+        self.component = component
+        self.received = received
+        self.forwarded = forwarded
+        self.setHeaders = setHeaders
+        self.notes = notes
+        self.responseNotes = responseNotes
+    }
+}
+
+/// A layer's decision about a request.
+public enum LayerDecision: Sendable {
+    /// The layer answers itself (edge redirect, error page).
+    case answer(HopResponse)
+    /// The layer passes this request on; the notes say why it looks that way.
+    case forward(HopRequest, notes: [String])
+}
+
+/// Why a connection to the next component failed.
+public enum ConnectionFailure: Sendable, Hashable {
+    /// Nothing listens on that port (Cloudflare 521).
+    case refused
+    /// Something answers but the TLS handshake fails (Cloudflare 525).
+    case tlsHandshake
+    /// The certificate is self-signed, expired or for another name (Cloudflare 526 in strict mode).
+    case invalidCertificate(String)
+}
+
+/// A component between the browser and the origin: a CDN edge, a load balancer or a reverse
+/// proxy (layers-and-mixed-content §2–§6). Each says what the next component receives and what
+/// happens to the answer on the way back.
+public protocol Layer: Sendable {
+    /// Short label for paths and explanations: "Cloudflare (Flexible)".
+    var label: String { get }
+    /// Whether anything listens on this port (the browser cannot connect otherwise).
+    func listens(on port: Int) -> Bool
+    /// Whether TLS is spoken on this port.
+    func speaksTLS(on port: Int) -> Bool
+    /// Answer, or transform and pass on.
+    func receive(_ request: HopRequest) -> LayerDecision
+    /// The layer's answer when it cannot reach the next component.
+    func connectionFailed(_ failure: ConnectionFailure, forwarded: HopRequest) -> HopResponse
+    /// What happens to the answer on the way back; returns notes on what changed.
+    func respond(_ response: HopResponse, received: HopRequest, forwarded: HopRequest) -> (HopResponse, [String])
+    /// Whether this layer verifies the next component's certificate.
+    var verifiesCertificates: Bool { get }
+    /// The cache key of a request this layer would answer from its cache, nil when it does not cache it.
+    func cacheKey(received: HopRequest, forwarded: HopRequest) -> String?
+    /// How long the layer stores this answer ("120 min"), nil when it does not.
+    func cacheLifetime(_ response: HopResponse, received: HopRequest) -> String?
+}
+
+extension Layer {
+    public var verifiesCertificates: Bool { false }
+    public func cacheKey(received: HopRequest, forwarded: HopRequest) -> String? { nil }
+    public func cacheLifetime(_ response: HopResponse, received: HopRequest) -> String? { nil }
+
+    public func respond(_ response: HopResponse, received: HopRequest, forwarded: HopRequest) -> (HopResponse, [String]) {
+        (response, [])
+    }
+}
+
+/// `scheme://host[:port]` without the default port.
+func authority(_ scheme: String, _ host: String, _ port: Int) -> String {
+    let defaultPort = scheme == "https" ? 443 : 80
+    return "\(scheme)://\(host)\(port == defaultPort ? "" : ":\(port)")"
+}

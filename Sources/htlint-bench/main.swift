@@ -1,0 +1,124 @@
+// htlint-bench: throughput figures on the workloads of ../shared/bench (W1 migration map,
+// W2 typical site, W3 big file to lint), side by side with the PCRE2 limit program.
+// Usage: htlint-bench DATA_DIR [--limit PATH_TO_pcre_limit] [--sample N]
+import Dispatch
+import Foundation
+import HtlintApache
+import HtlintDiagnostics
+import HtlintRules
+import HtlintSimulation
+
+func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+/// Peak resident memory of this process so far (VmHWM), in MB.
+func peakMB() -> Double {
+    guard let s = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = s.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+    return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
+}
+
+func loadURLs(_ path: String, limit: Int?) -> [String] {
+    let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    let lines = text.split(separator: "\n").map(String.init)
+    return limit.map { Array(lines.prefix($0)) } ?? lines
+}
+
+func simulator(_ dir: String, indexed: Bool = true) throws -> ChainSimulator {
+    let files = try SiteFileSystem.load(directory: dir + "/docroot", mountedAt: "/var/www/html", displayPrefix: "docroot")
+    let site = Site(serverName: "www.example.com", aliases: ["example.com"], files: files)
+    // The workloads' https URLs stand for requests a TLS-terminating edge forwards with
+    // X-Forwarded-Proto: https (bench README).
+    return ChainSimulator(origin: Origin(site: site, tracing: false, indexed: indexed), edge: Edge(mode: .cloudflareFlexible))
+}
+
+/// Simulates every URL on `threads` threads; returns seconds and a digest of the answers.
+final class Answers: @unchecked Sendable {
+    var values: [String]
+    init(_ n: Int) { values = [String](repeating: "", count: n) }
+}
+
+func replay(_ sim: ChainSimulator, _ urls: [String], threads: Int) -> (Double, [String]) {
+    // Each thread writes its own indices (i ≡ t mod threads), so no two writes share a slot.
+    let answers = Answers(urls.count)
+    let start = now()
+    answers.values.withUnsafeMutableBufferPointer { out in
+        nonisolated(unsafe) let buffer = out
+        DispatchQueue.concurrentPerform(iterations: threads) { t in
+            var i = t
+            while i < urls.count {
+                let r = sim.run(urls[i], method: "GET", headers: [])
+                buffer[i] = "\(r.outcome.rawValue) " + r.hops.map { "\($0.status) \($0.location ?? "") \($0.served ?? "")" }.joined(separator: " | ")
+                i += threads
+            }
+        }
+    }
+    return (now() - start, answers.values)
+}
+
+func fmt(_ v: Double, _ digits: Int = 0) -> String { String(format: "%.\(digits)f", v) }
+
+let args = CommandLine.arguments
+guard args.count >= 2 else {
+    print("usage: htlint-bench DATA_DIR [--limit pcre_limit] [--sample N]")
+    exit(2)
+}
+let data = args[1]
+var limitProgram: String? = nil
+var sample = 5000
+if let i = args.firstIndex(of: "--limit"), i + 1 < args.count { limitProgram = args[i + 1] }
+if let i = args.firstIndex(of: "--sample"), i + 1 < args.count { sample = Int(args[i + 1]) ?? sample }
+
+print("htlint-bench — \(ProcessInfo.processInfo.activeProcessorCount) cores")
+var perURL: [String: Double] = [:]
+for (name, dir) in [("W1 (20,000 rules)", data + "/w1"), ("W1 n=1,000", data + "/w1_n1000"), ("W2 (typical site)", data + "/w2")] {
+    guard FileManager.default.fileExists(atPath: dir) else { continue }
+    let t0 = now()
+    let sim = try simulator(dir)
+    let build = now() - t0
+    let urls = loadURLs(dir + "/urls.txt", limit: nil)
+    _ = replay(sim, Array(urls.prefix(200)), threads: 1)   // warm the per-directory caches
+    let (one, answers) = replay(sim, urls, threads: 1)
+    let (two, _) = replay(sim, urls, threads: 2)
+    let ns = one / Double(urls.count) * 1e9
+    perURL[name] = ns
+    print("\(name): load+compile \(fmt(build * 1000)) ms; \(urls.count) URLs, whole chains, no cache")
+    print("  1 core: \(fmt(Double(urls.count) / one)) URLs/s (\(fmt(ns)) ns/URL); 2 cores: \(fmt(Double(urls.count) / two)) URLs/s")
+    // The index must not change any answer: compare with the unindexed engine on a sample.
+    let reference = try simulator(dir, indexed: false)
+    let sampleURLs = Array(urls.prefix(sample))
+    let (refTime, refAnswers) = replay(reference, sampleURLs, threads: 2)
+    let differing = zip(refAnswers, answers.prefix(sample)).filter { $0 != $1 }.count
+    print("  unindexed reference: \(fmt(refTime / Double(sampleURLs.count) * 1e9)) ns/URL on the first \(sampleURLs.count) URLs; answers differing from the index: \(differing)")
+    print("  peak memory so far: \(fmt(peakMB())) MB")
+}
+if let a = perURL["W1 (20,000 rules)"], let b = perURL["W1 n=1,000"] {
+    print("W1 per-URL cost from 1,000 to 20,000 rules: ×\(fmt(a / b, 1))")
+}
+
+let w3 = data + "/w3/docroot/.htaccess"
+if let bytes = FileManager.default.contents(atPath: w3) {
+    let t0 = now()
+    let file = LintFile(source: SourceFile(path: ".htaccess", bytes: [UInt8](bytes)))
+    let parsed = now() - t0
+    let staticRules = builtInRules.filter { !$0.description.usesSimulation }
+    let t1 = now()
+    let findings = Linter(rules: staticRules).run(LintContext(files: [file]))
+    let linted = now() - t1
+    print("W3 (\(file.rules.count) rules, \(bytes.count / 1_000_000) MB): parse \(fmt(parsed, 2)) s, static lint \(fmt(linted, 2)) s, \(findings.count) findings, peak \(fmt(peakMB())) MB")
+}
+
+if let limit = limitProgram {
+    for w in ["w1", "w2"] where FileManager.default.fileExists(atPath: data + "/" + w) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: limit)
+        p.arguments = ["\(data)/\(w)/docroot/.htaccess", "\(data)/\(w)/urls.txt", "\(data)/\(w)/files.txt", "7", "\(data)/\(w)/urls.meta.tsv"]
+        p.environment = ["LINEAR_REPS": "1"]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        print("PCRE2 limit program \(w): " + out.replacingOccurrences(of: "\n", with: " ").prefix(600))
+    }
+}
