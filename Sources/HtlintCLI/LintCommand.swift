@@ -98,8 +98,8 @@ struct LintCommand {
         var status = ExitStatus.clean
         let useSimulation = !a.has("--no-simulation")
         if a.positionals.isEmpty {
-            guard a.value("--docroot") != nil else {
-                out.err("htlint: lint needs PATH... or --docroot DIR\n\n" + help)
+            guard a.value("--docroot") != nil || a.value("--site") != nil else {
+                out.err("htlint: lint needs PATH..., --docroot DIR or --site FILE\n\n" + help)
                 return .failure
             }
             do { contexts.append(try siteContext(options, io: io, simulate: useSimulation)) } catch {
@@ -212,7 +212,8 @@ struct LintCommand {
         if let vhost = options.vhost, let source = site.vhost.path == vhost ? try? SourceFile(path: vhost, bytes: io.read(vhost)) : nil {
             files.append(LintFile(source: source, context: .server, modules: options.modules))
         }
-        var context = LintContext(files: files, simulator: simulate ? simulator : nil, edge: options.edge,
+        // The edge comes from the simulator, which knows layers given in a --site file too.
+        var context = LintContext(files: files, simulator: simulate ? simulator : nil, edge: simulator.edge,
                                   hosts: [site.serverName.contains("://") ? site.canonicalHost : site.serverName] + site.serverAliases)
         // Pages, style sheets and wp-config.php for the content rules (HT5xx, HT310, HT311).
         context.content = SiteContent.documentRoot(SiteContent.documentRootPath(of: context) ?? options.docroot, io: io)

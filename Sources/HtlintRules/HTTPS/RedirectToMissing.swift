@@ -23,6 +23,17 @@ struct RedirectToMissing: LintRule {
                   let source = chain.hops.dropLast().last?.redirectSource else { return nil }
             // A redirect that only changes scheme or host is not to blame for a path that is missing anyway.
             guard URLParts(chain.hops.last!.url)?.target != URLParts(probe.url)?.target else { return nil }
+            // A target built from the (synthetic) request path says nothing about the site's files:
+            // only a fixed target that does not exist is a finding.
+            guard let rule = context.files.flatMap(\.rules).first(where: { $0.range == source }),
+                  rule.usedCaptures.isEmpty,
+                  !rule.substitution.parts.contains(where: { part in
+                      switch part {
+                      case .conditionCapture: return true
+                      case .variable(let v): return ["REQUEST_URI", "THE_REQUEST", "QUERY_STRING"].contains(v.uppercased())
+                      default: return false
+                      }
+                  }) else { return nil }
             return (source, probe)
         }
         return groupedByDirective(items).map { group in
