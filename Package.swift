@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Source positions, diagnostics and fix-its shared by every layer.
         .target(name: "HtlintDiagnostics"),
@@ -40,7 +41,7 @@ let package = Package(
         // Output formats; depends on diagnostics only, never on rules.
         .target(name: "HtlintReporting", dependencies: ["HtlintDiagnostics"]),
         // The command line as a library function (testable without a process).
-        .target(name: "HtlintCLI", dependencies: ["HtlintRules", "HtlintReporting", "HtlintYAML", "CZlib"]),
+        .target(name: "HtlintCLI", dependencies: ["HtlintRules", "HtlintReporting", "HtlintYAML", "CZlib", "CCurl"]),
         .executableTarget(name: "htlint", dependencies: ["HtlintCLI"]),
         // `make bench`: replay and lint throughput on ../shared/bench workloads (release build).
         .executableTarget(name: "htlint-bench", dependencies: ["HtlintRules"]),

@@ -43,4 +43,13 @@ struct Arguments {
     func value(_ name: String) -> String? { values[name]?.last }
     func all(_ name: String) -> [String] { values[name] ?? [] }
     func has(_ name: String) -> Bool { flags.contains(name) }
+
+    /// Whether `name` was given at all (valued or boolean).
+    func given(_ name: String) -> Bool { flags.contains(name) || values[name] != nil }
+
+    /// Options that contradict each other are a usage error rather than one silently winning
+    /// (issue 9, item 4).
+    func rejectConflict(_ a: String, _ b: String) throws(UsageError) {
+        if given(a) && given(b) { throw UsageError(description: "\(a) and \(b) cannot be used together") }
+    }
 }

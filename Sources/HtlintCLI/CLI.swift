@@ -19,6 +19,7 @@ public enum CLI {
         case "mixed-content": out.status = MixedContentCommand.run(args, io: environment, &out)
         case "rules": out.status = RulesCommand.run(args, &out)
         case "replay": out.status = ReplayCommand.run(args, io: environment, &out)
+        case "probe": out.status = ProbeCommand.run(args, io: environment, &out)
         case "conformance": out.status = ConformanceCommand.run(args, &out)
         case "--version", "version": out.out("htlint \(version)")
         case "-h", "--help", "help": out.out(usage)
@@ -43,6 +44,7 @@ public enum CLI {
       replay --urls FILE   simulate a URL list or access log and summarise the answers
       rules [RULE]         list the rules, or print one rule's page
       conformance DIR...   compare the simulator with recorded real-Apache cases
+      probe URL...         fetch the live chain hop by hop, compare it, infer the edge in front
 
     Run `htlint <command> --help` for a command's options.
 

@@ -1,4 +1,5 @@
 import Foundation
+import HtlintDiagnostics
 
 /// File access for commands, replaceable in tests.
 public struct CLIEnvironment: Sendable {
@@ -28,6 +29,11 @@ public struct CLIEnvironment: Sendable {
                 throw CLIError.unreadable(path, "no such file or directory")
             }
             if isDir.boolValue { throw CLIError.unreadable(path, "is a directory") }
+            // Refuse an oversized file before reading it (issue 9: bounded work on hostile input).
+            if let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue,
+               size > SourceFile.sizeLimit {
+                throw CLIError.unreadable(path, SourceFile.tooLargeReason(size))
+            }
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw CLIError.unreadable(path, "permission denied")
             }
@@ -45,7 +51,15 @@ public struct CLIEnvironment: Sendable {
             return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
         })
 
-    func read(_ path: String) throws -> [UInt8] { path == "-" ? readStdin() : try readFile(path) }
+    /// Reads a file or standard input (`-`), refusing anything over `SourceFile.sizeLimit` (the
+    /// live reader checks the size before reading; this also covers stdin and injected readers).
+    func read(_ path: String) throws -> [UInt8] {
+        let bytes = path == "-" ? readStdin() : try readFile(path)
+        if bytes.count > SourceFile.sizeLimit {
+            throw CLIError.unreadable(path == "-" ? "<stdin>" : path, SourceFile.tooLargeReason(bytes.count))
+        }
+        return bytes
+    }
     func writeFile(_ path: String, _ text: String) throws { try writeFileText(path, text) }
 
     /// A file, `-`, or every `.htaccess` under a directory.

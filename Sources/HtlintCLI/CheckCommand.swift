@@ -29,6 +29,7 @@ struct CheckCommand {
         let a: Arguments
         do {
             a = try Arguments(args, valued: ["--format", "--context", "--modules", "--only-modules"], booleans: ["-h", "--help"])
+            try a.rejectConflict("--modules", "--only-modules")
         } catch {
             out.err("htlint: \(error)")
             return .failure

@@ -46,6 +46,13 @@ struct LintCommand {
             a = try Arguments(args, valued: lintValued,
                               booleans: SiteOptions.booleans.union(["--fix", "--diff", "--no-simulation", "--color", "--no-color", "-h", "--help"]))
             if a.has("-h") || a.has("--help") { out.out(help); return .clean }
+            // Checked on the command line itself: .htlint.yml cannot set these flags.
+            try a.rejectConflict("--fix", "--diff")
+            try a.rejectConflict("--color", "--no-color")
+            try a.rejectConflict("--modules", "--only-modules")
+            if a.has("--fix"), a.positionals.contains("-") {
+                throw CLIError.usage("--fix cannot write to standard input; use --diff")
+            }
             if let extra = try configArguments(a.value("--config"), io: io) {
                 a = try Arguments(extra + args, valued: lintValued,
                                   booleans: SiteOptions.booleans.union(["--fix", "--diff", "--no-simulation", "--color", "--no-color"]))

@@ -35,6 +35,8 @@ struct SimulateCommand {
             a = try Arguments(args, valued: SiteOptions.valued.union(["--method", "--header", "--format"]),
                               booleans: SiteOptions.booleans.union(["-h", "--help", "--color", "--no-color"]))
             if a.has("-h") || a.has("--help") { out.out(help(name)); return .clean }
+            try a.rejectConflict("--color", "--no-color")
+            try a.rejectConflict("--modules", "--only-modules")
             options = try SiteOptions(a)
             urls = a.positionals
             if urls.isEmpty { urls = try options.defaultURLs(io: io) }

@@ -7,6 +7,17 @@ public final class SourceFile: Sendable {
     /// Maps byte offsets to 1-based line and column.
     public let lines: LineIndex
 
+    /// Largest file htlint reads (16 MiB). Apache itself has no size limit for a configuration
+    /// file, but a hosting provider's real `.htaccess` is a few hundred KiB at most, and htlint
+    /// keeps per-byte offsets for every logical line: without a bound a 100 MB upload would take
+    /// gigabytes and minutes (issue 9, item 2). Readers refuse larger files with this message.
+    public static let sizeLimit = 16 << 20
+
+    /// The reason given when a file of `size` bytes is over `sizeLimit`.
+    public static func tooLargeReason(_ size: Int) -> String {
+        "file is \(size) bytes; htlint reads at most \(sizeLimit) bytes (16 MiB)"
+    }
+
     public init(path: String, bytes: [UInt8]) {
         self.path = path
         self.bytes = bytes

@@ -167,6 +167,25 @@ public final class Regex: @unchecked Sendable {
         }
     }
 
+    /// Like `matches`, but a PCRE2 limit or error is a failure instead of "no match", so callers
+    /// can report that a limit was reached (issue 9) while still treating it as Apache does.
+    public func test(_ subject: String) -> Result<Bool, RegexMatchFailure> {
+        withSubject(subject) { buffer, length in
+            guard let matchData = pcre2_match_data_create_from_pattern_8(code, nil) else {
+                return .failure(.other(Regex.errorMessage(PCRE2_ERROR_NOMEMORY)))
+            }
+            defer { pcre2_match_data_free_8(matchData) }
+            let rc = run(buffer, length: length, matchData: matchData)
+            switch rc {
+            case PCRE2_ERROR_NOMATCH: return .success(false)
+            case PCRE2_ERROR_MATCHLIMIT: return .failure(.matchLimit)
+            case PCRE2_ERROR_DEPTHLIMIT: return .failure(.depthLimit)
+            case ..<0: return .failure(.other(Regex.errorMessage(rc)))
+            default: return .success(true)
+            }
+        }
+    }
+
     /// Calls `body` with the subject's UTF-8 bytes, without copying native strings. The empty
     /// subject gets a one-byte buffer: PCRE2 rejects a NULL pointer even with length 0.
     private func withSubject<T>(_ subject: String, _ body: (UnsafeBufferPointer<UInt8>, Int) -> T) -> T {

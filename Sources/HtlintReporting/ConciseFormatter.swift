@@ -9,13 +9,13 @@ public struct ConciseFormatter: ReportFormatter {
         var out = ""
         for d in report.diagnostics {
             let p = report.position(d.range)
-            out += "\(d.range.file):\(p.line):\(p.column): \(d.severity.rawValue): \(d.message) [\(d.code)]\n"
+            out += "\(terminalSafe(d.range.file)):\(p.line):\(p.column): \(d.severity.rawValue): \(terminalSafe(d.message)) [\(d.code)]\n"
             for note in d.notes {
                 if let r = note.range {
                     let np = report.position(r)
-                    out += "  \(r.file):\(np.line):\(np.column): note: \(note.message)\n"
+                    out += "  \(terminalSafe(r.file)):\(np.line):\(np.column): note: \(terminalSafe(note.message))\n"
                 } else {
-                    out += "  note: \(note.message)\n"
+                    out += "  note: \(terminalSafe(note.message))\n"
                 }
             }
             for fix in d.fixIts { out += "  fix: \(fix.title)\n" }

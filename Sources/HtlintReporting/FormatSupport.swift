@@ -41,3 +41,26 @@ func repositoryPath(_ path: String) -> String {
     while p.hasPrefix("./") { p = p.dropFirst(2) }
     return p.isEmpty ? path : String(p)
 }
+
+/// `text` with control characters shown as Unicode control pictures (U+2400…, U+2421 for DEL,
+/// U+FFFD for C1), as the source frames already show them. Messages and paths quote bytes from
+/// the user's files and directory names; printed raw, an ESC sequence in a hostile `.htaccess`
+/// would drive the reader's terminal (issue 9). Tabs and line breaks are kept.
+func terminalSafe(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { isUnsafeControl($0) }) else { return text }
+    var out = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+        switch scalar.value {
+        case 0x09, 0x0A: out.append(scalar)
+        case 0x00..<0x20: out.append(Unicode.Scalar(0x2400 + scalar.value)!)
+        case 0x7F: out.append(Unicode.Scalar(0x2421)!)
+        case 0x80..<0xA0: out.append(Unicode.Scalar(0xFFFD)!)
+        default: out.append(scalar)
+        }
+    }
+    return String(out)
+}
+
+private func isUnsafeControl(_ s: Unicode.Scalar) -> Bool {
+    (s.value < 0x20 && s.value != 0x09 && s.value != 0x0A) || (0x7F..<0xA0).contains(s.value)
+}

@@ -34,19 +34,19 @@ public struct TextFormatter: ReportFormatter {
             let framed = [d.range] + d.notes.compactMap(\.range)
             let gutter = framed.map { String(report.position($0).line).count }.max() ?? 1
             let p = report.position(d.range)
-            out += paint("\(d.range.file):\(p.line):\(p.column):", .bold) + " "
+            out += paint("\(terminalSafe(d.range.file)):\(p.line):\(p.column):", .bold) + " "
                 + paint("\(d.severity.rawValue)[\(d.code)]:", style(d.severity)) + " "
-                + paint(d.message, .bold) + "\n"
+                + paint(terminalSafe(d.message), .bold) + "\n"
             out += frame(d.range, in: report, gutter: gutter, caret: style(d.severity))
             for note in d.notes {
                 if let r = note.range {
                     let np = report.position(r)
-                    out += paint("\(r.file):\(np.line):\(np.column):", .bold) + " "
-                        + paint("note:", .note) + " \(note.message)\n"
+                    out += paint("\(terminalSafe(r.file)):\(np.line):\(np.column):", .bold) + " "
+                        + paint("note:", .note) + " \(terminalSafe(note.message))\n"
                     out += frame(r, in: report, gutter: gutter, caret: .note)
                 } else {
                     out += String(repeating: " ", count: gutter + 1) + paint("=", .gutter) + " "
-                        + paint("note:", .note) + " \(note.message)\n"
+                        + paint("note:", .note) + " \(terminalSafe(note.message))\n"
                 }
             }
             for fix in d.fixIts {

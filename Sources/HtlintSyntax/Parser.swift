@@ -12,6 +12,13 @@ public struct Parser {
     /// Longest logical line Apache accepts in `.htaccess` (buffer of 8192, apache-semantics §2.1).
     public static let htaccessLineLimit = 8190
 
+    /// Deepest section nesting htlint reads. Apache has no documented limit of its own (it
+    /// recurses per section, bounded by its stack), but every consumer of the tree here (the
+    /// reader, the rules, the engine) walks it recursively, so 10,000 nested `<IfModule>` would
+    /// overflow the stack (issue 9). Real files nest a handful of levels; deeper sections are
+    /// reported once (HT101) and their contents kept in the deepest section read.
+    public static let sectionNestingLimit = 128
+
     public let file: SourceFile
     public let context: ConfigContext
 
@@ -39,6 +46,10 @@ public struct Parser {
         var diagnostics: [Diagnostic] = []
         var stack: [OpenSection] = []
         var top: [ConfigNode] = []
+        // Openers beyond `sectionNestingLimit` that are still open: their closers are consumed
+        // without building a node.
+        var skippedSections = 0
+        var reportedNesting = false
 
         func append(_ node: ConfigNode) {
             if stack.isEmpty { top.append(node) } else { stack[stack.count - 1].children.append(node) }
@@ -76,6 +87,10 @@ public struct Parser {
             if name.utf8.dropFirst().first != UInt8(ascii: "/"), name.hasSuffix(">") { name.removeLast() }
 
             if name.hasPrefix("</") {
+                if skippedSections > 0 {
+                    skippedSections -= 1
+                    continue
+                }
                 guard let open = stack.last else {
                     error(SyntaxCode.section, "\(name) without matching <\(name.dropFirst(2)) section", nameWord.range)
                     continue
@@ -106,6 +121,16 @@ public struct Parser {
 
             if name.hasPrefix("<") {
                 let sectionName = String(name.dropFirst())
+                if stack.count >= Parser.sectionNestingLimit {
+                    if !reportedNesting {
+                        reportedNesting = true
+                        error(SyntaxCode.section,
+                              "sections nested deeper than \(Parser.sectionNestingLimit) levels; htlint does not read deeper sections",
+                              line.fullRange)
+                    }
+                    skippedSections += 1
+                    continue
+                }
                 // Apache gives a section opener without arguments the argument text ">" (`<Else>`),
                 // and drops everything from the last `>` on. Search the bytes, not decoded text,
                 // so invalid UTF-8 cannot shift the offsets.

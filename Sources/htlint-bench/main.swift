@@ -8,6 +8,12 @@ import HtlintDiagnostics
 import HtlintRules
 import HtlintSimulation
 
+/// Prints and flushes, so figures appear as they are measured.
+func say(_ line: String) {
+    print(line)
+    fflush(nil)
+}
+
 func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
 /// Peak resident memory of this process so far (VmHWM), in MB.
@@ -59,7 +65,7 @@ func fmt(_ v: Double, _ digits: Int = 0) -> String { String(format: "%.\(digits)
 
 let args = CommandLine.arguments
 guard args.count >= 2 else {
-    print("usage: htlint-bench DATA_DIR [--limit pcre_limit] [--sample N]")
+    say("usage: htlint-bench DATA_DIR [--limit pcre_limit] [--sample N]")
     exit(2)
 }
 let data = args[1]
@@ -68,7 +74,7 @@ var sample = 5000
 if let i = args.firstIndex(of: "--limit"), i + 1 < args.count { limitProgram = args[i + 1] }
 if let i = args.firstIndex(of: "--sample"), i + 1 < args.count { sample = Int(args[i + 1]) ?? sample }
 
-print("htlint-bench — \(ProcessInfo.processInfo.activeProcessorCount) cores")
+say("htlint-bench — \(ProcessInfo.processInfo.activeProcessorCount) cores")
 var perURL: [String: Double] = [:]
 for (name, dir) in [("W1 (20,000 rules)", data + "/w1"), ("W1 n=1,000", data + "/w1_n1000"), ("W2 (typical site)", data + "/w2")] {
     guard FileManager.default.fileExists(atPath: dir) else { continue }
@@ -81,18 +87,18 @@ for (name, dir) in [("W1 (20,000 rules)", data + "/w1"), ("W1 n=1,000", data + "
     let (two, _) = replay(sim, urls, threads: 2)
     let ns = one / Double(urls.count) * 1e9
     perURL[name] = ns
-    print("\(name): load+compile \(fmt(build * 1000)) ms; \(urls.count) URLs, whole chains, no cache")
-    print("  1 core: \(fmt(Double(urls.count) / one)) URLs/s (\(fmt(ns)) ns/URL); 2 cores: \(fmt(Double(urls.count) / two)) URLs/s")
+    say("\(name): load+compile \(fmt(build * 1000)) ms; \(urls.count) URLs, whole chains, no cache")
+    say("  1 core: \(fmt(Double(urls.count) / one)) URLs/s (\(fmt(ns)) ns/URL); 2 cores: \(fmt(Double(urls.count) / two)) URLs/s")
     // The index must not change any answer: compare with the unindexed engine on a sample.
     let reference = try simulator(dir, indexed: false)
     let sampleURLs = Array(urls.prefix(sample))
     let (refTime, refAnswers) = replay(reference, sampleURLs, threads: 2)
     let differing = zip(refAnswers, answers.prefix(sample)).filter { $0 != $1 }.count
-    print("  unindexed reference: \(fmt(refTime / Double(sampleURLs.count) * 1e9)) ns/URL on the first \(sampleURLs.count) URLs; answers differing from the index: \(differing)")
-    print("  peak memory so far: \(fmt(peakMB())) MB")
+    say("  unindexed reference: \(fmt(refTime / Double(sampleURLs.count) * 1e9)) ns/URL on the first \(sampleURLs.count) URLs; answers differing from the index: \(differing)")
+    say("  peak memory so far: \(fmt(peakMB())) MB")
 }
 if let a = perURL["W1 (20,000 rules)"], let b = perURL["W1 n=1,000"] {
-    print("W1 per-URL cost from 1,000 to 20,000 rules: ×\(fmt(a / b, 1))")
+    say("W1 per-URL cost from 1,000 to 20,000 rules: ×\(fmt(a / b, 1))")
 }
 
 let w3 = data + "/w3/docroot/.htaccess"
@@ -104,10 +110,12 @@ if let bytes = FileManager.default.contents(atPath: w3) {
     let t1 = now()
     let findings = Linter(rules: staticRules).run(LintContext(files: [file]))
     let linted = now() - t1
-    print("W3 (\(file.rules.count) rules, \(bytes.count / 1_000_000) MB): parse \(fmt(parsed, 2)) s, static lint \(fmt(linted, 2)) s, \(findings.count) findings, peak \(fmt(peakMB())) MB")
+    say("W3 (\(file.rules.count) rules, \(bytes.count / 1_000_000) MB): parse \(fmt(parsed, 2)) s, static lint \(fmt(linted, 2)) s, \(findings.count) findings, peak \(fmt(peakMB())) MB")
 }
 
-if let limit = limitProgram {
+if let limit = limitProgram, !FileManager.default.isExecutableFile(atPath: limit) {
+    say("PCRE2 limit program not found at \(limit): build it with cc -O2 -o \(limit) ../shared/bench/pcre_limit.c -lpcre2-8")
+} else if let limit = limitProgram {
     for w in ["w1", "w2"] where FileManager.default.fileExists(atPath: data + "/" + w) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: limit)
@@ -116,9 +124,12 @@ if let limit = limitProgram {
         let pipe = Pipe()
         p.standardOutput = pipe
         p.standardError = FileHandle.nullDevice
-        try p.run()
+        do { try p.run() } catch {
+            say("cannot run \(limit): \(error)")
+            break
+        }
         p.waitUntilExit()
         let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        print("PCRE2 limit program \(w): " + out.replacingOccurrences(of: "\n", with: " ").prefix(600))
+        say("PCRE2 limit program \(w): " + out.replacingOccurrences(of: "\n", with: " ").prefix(600))
     }
 }

@@ -4,6 +4,9 @@
     oracle.py record CASE_DIR_OR_ROOT...   write <case>/expected.json from real Apache
     oracle.py check  CASE_DIR_OR_ROOT...   re-record into a temporary directory and
                                            compare with the committed expected.json
+    oracle.py serve  CASE_DIR [--edge MODE] [-- COMMAND...]
+                                           serve one case in the private namespace and run
+                                           COMMAND there (or serve until interrupted)
 
 A case directory holds `case.json`, an optional `site/` tree (the document root) and,
 once recorded, `expected.json`. The file formats are described in README.md next to
@@ -1020,12 +1023,100 @@ def command_check(args):
     return 0 if agree == len(cases) else 2 if usage else 1
 
 
+# --------------------------------------------------------------------------------------
+# Serving a case for live tools (`htlint probe`)
+# --------------------------------------------------------------------------------------
+
+def command_serve(args):
+    """Serve one case's site (Apache, plus nginx as the edge) in a private namespace.
+
+    With a command after `--`, run it inside the namespace (only loopback exists there, so
+    nothing it sends can leave 127.0.0.1), stop the servers and exit with its status; without
+    one, keep serving until interrupted (then only processes inside the namespace can reach it).
+    """
+    case = load_case(Path(args.case))
+    if args.edge:
+        case["edge"] = args.edge
+    preflight([case])
+    command = args.run
+    root = Path(tempfile.mkdtemp(prefix="htlint-serve-"))
+    os.chmod(root, 0o755)
+    cmd = ["unshare", "--net", "--mount", "--pid", "--fork", "--mount-proc", "--kill-child",
+           sys.executable, os.path.abspath(__file__), "_serve", str(root), str(case["dir"]), case["edge"], "--", *command]
+    proc = subprocess.Popen(cmd, start_new_session=True, preexec_fn=_die_with_parent)
+    try:
+        return proc.wait()
+    finally:
+        if proc.poll() is None:
+            _kill_group(proc.pid)
+            proc.wait(timeout=STOP_TIMEOUT)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def make_serve_certificate(workdir, case):
+    """A self-signed certificate for the case's host names and 127.0.0.1, trusted inside the
+    namespace: it is appended to a copy of the system CA bundle mounted over the original."""
+    key, crt = workdir / "serve.key", workdir / "serve.crt"
+    names = [case["host"], *case["aliases"]]
+    san = ",".join([f"DNS:{n}" for n in names] + [f"IP:{CLIENT_ADDR}", f"IP:{ORIGIN_ADDR}"])
+    run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+         "-nodes", "-days", "2", "-subj", f"/CN={case['host']}", "-addext", f"subjectAltName={san}",
+         "-keyout", str(key), "-out", str(crt)])
+    system = Path("/etc/ssl/certs/ca-certificates.crt")
+    if system.is_file():
+        bundle = workdir / "ca-bundle.crt"
+        bundle.write_bytes(system.read_bytes() + b"\n" + crt.read_bytes())
+        run(["mount", "--bind", str(bundle), str(system)])
+    return {"key": str(key), "crt": str(crt)}
+
+
+def serve_main(workdir, case_dir, edge, command):
+    """Runs as PID 1 of the namespace: start the servers, run the command or wait."""
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(sig, _raise_interrupt)
+    workdir = Path(workdir)
+    case = load_case(Path(case_dir))
+    case["edge"] = edge
+    setup_namespace()
+    cert = make_serve_certificate(workdir, case)
+    casedir = workdir / "case"
+    casedir.mkdir()
+    prepare_site(case["dir"] / "site", casedir / "site")
+    run(["mount", "--bind", str(casedir / "site"), DOCROOT])
+    servers = []
+    try:
+        (casedir / "apache.conf").write_text(apache_config(case, casedir, cert))
+        apache = Server("apache", ["apache2", "-f", str(casedir / "apache.conf"), "-DFOREGROUND"], casedir)
+        servers.append(apache.start(apache_addresses(case)))
+        if case["edge"] != "none":
+            (casedir / "nginx.conf").write_text(nginx_config(case, casedir, cert))
+            nginx = Server("nginx", ["nginx", "-c", str(casedir / "nginx.conf"), "-p", str(casedir)], casedir)
+            servers.append(nginx.start([(CLIENT_ADDR, 80), (CLIENT_ADDR, 443)]))
+        if command:
+            return subprocess.run(command, stdin=subprocess.DEVNULL).returncode
+        print(f"serving {case['name']} (edge {case['edge']}) on {CLIENT_ADDR}:80/443 inside the namespace; "
+              "interrupt to stop", file=sys.stderr, flush=True)
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        return 130
+    except (CaseFailure, UsageError) as exc:
+        print(f"oracle.py serve: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        for server in reversed(servers):
+            server.stop()
+        subprocess.run(["umount", "-l", DOCROOT], capture_output=True, timeout=30)
+
+
 def main(argv):
     # apache2, ip and mount live in sbin directories that non-login PATHs may lack.
     path = os.environ.get("PATH", "").split(":")
     os.environ["PATH"] = ":".join(path + [d for d in ("/usr/sbin", "/sbin") if d not in path])
     if argv[:1] == ["_worker"]:
         return worker_main(argv[1], argv[2], argv[3], argv[4:])
+    if argv[:1] == ["_serve"]:
+        return serve_main(argv[1], argv[2], argv[3], argv[5:])
     parser = argparse.ArgumentParser(
         prog="oracle.py", description="Record or check real-Apache expectations for htlint cases.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -1036,10 +1127,20 @@ def main(argv):
         p.add_argument("-j", "--jobs", type=int, default=min(2, os.cpu_count() or 1),
                        help="parallel recording namespaces (default: 2)")
         p.add_argument("-v", "--verbose", action="store_true", help="show per-case progress")
+    p = sub.add_parser("serve", help="serve one case (Apache, nginx edge) in a private namespace; "
+                                     "run a command there, or keep serving until interrupted")
+    p.add_argument("case", help="a case directory")
+    p.add_argument("--edge", choices=EDGES, help="the edge in front of Apache (default: the case's)")
+    run_command = []
+    if argv[:1] == ["serve"] and "--" in argv:  # everything after `--` is the command
+        argv, run_command = argv[:argv.index("--")], argv[argv.index("--") + 1:]
     args = parser.parse_args(argv)
+    args.run = run_command
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _raise_interrupt)
     try:
+        if args.command == "serve":
+            return command_serve(args)
         return command_record(args) if args.command == "record" else command_check(args)
     except UsageError as exc:
         print(f"oracle.py: {exc}", file=sys.stderr)

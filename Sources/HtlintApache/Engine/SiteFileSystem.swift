@@ -95,7 +95,17 @@ public struct SiteFileSystem: Sendable {
     public func isDirectory(_ path: String) -> Bool { stat(path) == .directory }
     public func isFile(_ path: String) -> Bool { if case .file = stat(path) { true } else { false } }
 
+    /// Why a document root could not be loaded, worded like the command line's other read errors.
+    public struct LoadError: Error, CustomStringConvertible, Equatable {
+        public var path: String
+        public var reason: String
+        public var description: String { "cannot read '\(path)': \(reason)" }
+    }
+
     /// Loads a real directory: every file, directory and symbolic link, and every `.htaccess`.
+    /// Symbolic links are recorded with their target and never followed here (lstat semantics;
+    /// the directory walk does not descend into linked directories), so nothing outside
+    /// `directory` is read; `stat` resolves them in memory, bounded against loops.
     /// `emptyFileSize` is the size reported for empty files (the conformance harness serves them
     /// with content, so `-s` is true for them).
     public static func load(directory: String, mountedAt root: String, emptyFileSize: Int = 0,
@@ -108,7 +118,13 @@ public struct SiteFileSystem: Sendable {
         }
         while let rel = walker.nextObject() as? String {
             let full = base + "/" + rel
-            let attrs = try fm.attributesOfItem(atPath: full)
+            // lstat, not stat: a link is recorded as a link. A file that vanishes or cannot be
+            // examined mid-walk is named in a readable error, not a Foundation error dump.
+            let attrs: [FileAttributeKey: Any]
+            do { attrs = try fm.attributesOfItem(atPath: full) } catch {
+                throw LoadError(path: (displayPrefix.map { $0 + "/" + rel }) ?? full,
+                                reason: fm.fileExists(atPath: full) ? "cannot examine it" : "no such file or directory")
+            }
             let type = attrs[.type] as? FileAttributeType
             let relative = "/" + rel
             if rel.hasSuffix(".oracle-keep") { continue }
@@ -119,9 +135,11 @@ public struct SiteFileSystem: Sendable {
             default:
                 let size = (attrs[.size] as? NSNumber)?.intValue ?? 0
                 if (rel as NSString).lastPathComponent == ".htaccess" {
-                    let data = try Data(contentsOf: URL(fileURLWithPath: full))
-                    let dir = String(relative.dropLast(".htaccess".count))
                     let shown = (displayPrefix.map { $0 + relative }) ?? full
+                    // Bounded work: an oversized .htaccess is refused by its size, unread (issue 9).
+                    if size > SourceFile.sizeLimit { throw LoadError(path: shown, reason: SourceFile.tooLargeReason(size)) }
+                    guard let data = fm.contents(atPath: full) else { throw LoadError(path: shown, reason: "permission denied") }
+                    let dir = String(relative.dropLast(".htaccess".count))
                     fs.addAccessFile(dir.isEmpty ? "/" : dir, file: SourceFile(path: shown, bytes: [UInt8](data)))
                 } else {
                     fs.addFile(relative, size: size == 0 ? emptyFileSize : size)

@@ -151,6 +151,14 @@ let expressionVariables: Set<String> = [
 struct ExprParser {
     let b: [UInt8]
     var i = 0
+    /// Bounds on hostile expressions (issue 9): the parser and `evaluate` recurse per `!`, `(`
+    /// and operand, so `((((…))))` or `!!!!…` by the thousand overflowed the stack. Apache's own
+    /// expression parser also gives up on deep nesting (its parser stack is bounded); real
+    /// conditions use a few levels and a few dozen operands.
+    static let nestingLimit = 64
+    static let operandLimit = 1024
+    var depth = 0
+    var operands = 0
     init(_ b: [UInt8]) { self.b = b }
 
     var atEnd: Bool { i >= b.count }
@@ -182,9 +190,19 @@ struct ExprParser {
     }
 
     mutating func parseUnary() throws(ApExpression.ParseError) -> ApExpression {
+        operands += 1
+        guard operands <= ExprParser.operandLimit else {
+            throw .init(message: "expression has more than \(ExprParser.operandLimit) operands (htlint's limit)")
+        }
         if peek("!="), false { }
-        if eat("!") { return .not(try parseUnary()) }
-        if eat("(") {
+        if peek("!") || peek("(") {
+            guard depth < ExprParser.nestingLimit else {
+                throw .init(message: "expression nested deeper than \(ExprParser.nestingLimit) levels (htlint's limit)")
+            }
+            depth += 1
+            defer { depth -= 1 }
+            if eat("!") { return .not(try parseUnary()) }
+            _ = eat("(")
             let e = try parseExpression()
             guard eat(")") else { throw .init(message: "missing ')'") }
             return e

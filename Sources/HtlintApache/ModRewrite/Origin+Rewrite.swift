@@ -1,4 +1,5 @@
 import Foundation
+import HtlintDiagnostics
 import HtlintRegex
 
 /// What a pass of a rule set ended in (apache-semantics §4.7).
@@ -96,6 +97,14 @@ extension Origin {
             if rule.flags.last { break }
             if let limit = rule.flags.next {
                 round += 1
+                // Bounded work (issue 9): Apache honours any `[N=n]`, but htlint simulates at most
+                // Apache's default of 32000 rounds and says so, rather than run for minutes.
+                if limit > Origin.maxSimulatedRounds, round >= Origin.maxSimulatedRounds {
+                    chain.log("", "warn", "htlint stopped simulating RewriteRule '\(rule.pattern)' after \(Origin.maxSimulatedRounds) rounds via the [N] flag (its own limit; the rule allows \(limit))")
+                    chain.note(.status, "500: htlint's limit of \(Origin.maxSimulatedRounds) [N] rounds reached (the rule allows \(limit)); the real answer is unknown", range: rule.range)
+                    result.status = 500
+                    return result
+                }
                 if round >= limit {
                     chain.log("AH02596", "error", "RewriteRule '\(rule.pattern)' and URI '\(r.filename ?? "")' exceeded maximum number of rounds (\(limit)) via the [N] flag")
                     result.status = 500
@@ -119,11 +128,33 @@ extension Origin {
         return full.hasPrefix(d) ? dropLeadingBytes(full, d.utf8.count) : full
     }
 
+    /// Most `[N]` rounds htlint simulates for one rule set pass (Apache's default limit).
+    static let maxSimulatedRounds = 32000
+
+    /// Whether `regex` matches `subject`. Apache treats a PCRE2 match or depth limit as no
+    /// match; htlint does the same but reports it in the error log and the trace, because a
+    /// limit reached must never be silent (issue 9, item 2: catastrophic patterns).
+    private func regexMatches(_ regex: Regex, _ subject: String, what: String, _ chain: RequestChain,
+                              range: SourceRange?) -> Bool {
+        switch regex.test(subject) {
+        case .success(let matched): return matched
+        case .failure(let failure):
+            let reason = switch failure {
+            case .matchLimit: "the PCRE2 match limit (\(Regex.matchLimit))"
+            case .depthLimit: "the PCRE2 depth limit (\(Regex.depthLimit))"
+            case .other(let message): "a PCRE2 error (\(message))"
+            }
+            chain.log("", "warn", "\(what) reached \(reason) on `\(subject)`; treated as no match")
+            chain.note(.note, "\(what) reached \(reason) on `\(subject)`; Apache treats this as no match", range: range)
+            return false
+        }
+    }
+
     /// Applies one rule (apache-semantics §4.8).
     private func applyRule(_ rule: RewriteRule, _ input: String, _ r: RequestRecord, _ chain: RequestChain, directory: String?,
                            pathInfo: inout String, result: inout RuleSetResult) -> RuleOutcome {
         var scope = ExpansionScope()
-        if rule.regex.matches(input) {
+        if regexMatches(rule.regex, input, what: "RewriteRule pattern `\(rule.pattern)`", chain, range: rule.range) {
             if rule.negated { return .noMatch }
             if let m = rule.regex.firstMatch(in: input) { scope.ruleCaptures = (0...9).map { m[$0] } }
         } else if !rule.negated {
@@ -272,7 +303,8 @@ extension Origin {
         var result: Bool
         switch c.test {
         case .regex(let regex):
-            if let m = regex.firstMatch(in: value) {
+            if regexMatches(regex, value, what: "RewriteCond pattern", chain, range: c.range),
+               let m = regex.firstMatch(in: value) {
                 result = true
                 if !c.negated { scope.conditionCaptures = (0...9).map { m[$0] } }
             } else {
