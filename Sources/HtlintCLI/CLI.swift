@@ -19,8 +19,10 @@ public enum CLI {
         case "mixed-content": out.status = MixedContentCommand.run(args, io: environment, &out)
         case "rules": out.status = RulesCommand.run(args, &out)
         case "replay": out.status = ReplayCommand.run(args, io: environment, &out)
-        case "probe": out.status = ProbeCommand.run(args, io: environment, &out)
+        case "graph": out.status = GraphCommand.run(args, io: environment, &out)
+        case "report": out.status = ReportCommand.run(args, io: environment, &out)
         case "conformance": out.status = ConformanceCommand.run(args, &out)
+        case "probe": out.status = ProbeCommand.run(args, io: environment, &out)
         case "--version", "version": out.out("htlint \(version)")
         case "-h", "--help", "help": out.out(usage)
         default:
@@ -43,6 +45,8 @@ public enum CLI {
       explain URL...       the same, with every rule that fired and why a loop loops
       replay --urls FILE   simulate a URL list or access log and summarise the answers
       rules [RULE]         list the rules, or print one rule's page
+      graph                the compiled rule graph (dot, mermaid, json, svg), loops highlighted
+      report --html FILE   one self-contained HTML page: findings, chains, rule graph
       conformance DIR...   compare the simulator with recorded real-Apache cases
       probe URL...         fetch the live chain hop by hop, compare it, infer the edge in front
 

@@ -19,9 +19,11 @@ public struct DirectoryConfiguration: Sendable {
         /// D: the directory of the most specific object holding a mod_rewrite directive, with a
         /// trailing slash (the prefix stripped from the subject of per-directory rules).
         public let directory: String
+        /// `RewriteEngine` in effect.
         public let engine: Bool
         /// Lower-cased `RewriteOptions` words.
         public let options: Set<String>
+        /// `RewriteBase` in effect.
         public let base: String?
         /// The merged rule list as the engine runs it.
         public let ruleSet: CompiledRuleSet

@@ -1,7 +1,11 @@
 import Foundation
 import HtlintApache
 import HtlintDiagnostics
+import HtlintGraph
 import HtlintSimulation
+
+/// The witness generator lives in HtlintGraph; the name stays available here (tests use it).
+typealias RegexWitness = HtlintGraph.RegexWitness
 
 /// One simulated request of the probe set and its chain.
 public struct ProbeResult: Sendable {
@@ -21,14 +25,11 @@ public enum ProbeSet {
         for file in context.files {
             let base = file.directory ?? "/"
             for rule in file.rules where !rule.negated {
-                guard var w = RegexWitness.witness(for: rule.pattern), rule.regex.matches(w) else { continue }
-                if file.context == .server {
-                    if !w.hasPrefix("/") { continue }
-                } else {
-                    if w.hasPrefix("/") { continue }
-                    w = base + w
-                }
-                paths.append(w)
+                // A subject of the right shape: `/…` in server context, relative in .htaccess;
+                // verified with PCRE2 (the fallback covers lookarounds and backreferences).
+                let shape: RegexWitness.Shape = file.context == .server ? .absolutePath : .relativePath
+                guard let w = RegexWitness.witnesses(for: rule.regex, shape: shape).first?.text else { continue }
+                paths.append(file.context == .server ? w : base + w)
             }
             for r in file.redirects {
                 if case .prefix(let p) = r.matcher { paths.append(p) }
