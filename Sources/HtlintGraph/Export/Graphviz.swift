@@ -13,6 +13,10 @@ public enum Graphviz {
 
     /// Graphviz keeps global parser and error state, so every call is serialised.
     private static let lock = NSLock()
+    /// One context for the process: freeing a context unloads the plugins, and the pango text
+    /// plugin keeps font caches across contexts that then point into freed memory
+    /// (AddressSanitizer: heap-use-after-free in textspan_size during gvLayout).
+    nonisolated(unsafe) private static let sharedContext: OpaquePointer? = gvContext()
     nonisolated(unsafe) private static var messages: [String] = []
 
     /// Routes Graphviz's error output into `messages` instead of stderr.
@@ -44,8 +48,7 @@ public enum Graphviz {
     /// Lays `dot` out with the `dot` engine and renders it as an SVG document.
     public static func svg(_ dot: String) throws(Failure) -> String {
         try capturingErrors { () throws(Failure) -> String in
-            guard let gvc = gvContext() else { throw failure("Graphviz context unavailable") }
-            defer { gvFreeContext(gvc) }
+            guard let gvc = sharedContext else { throw failure("Graphviz context unavailable") }
             guard let g = dot.withCString({ agmemread($0) }) else { throw failure("Graphviz cannot parse the DOT text") }
             defer { agclose(g) }
             guard gvLayout(gvc, g, "dot") == 0 else { throw failure("Graphviz layout failed") }
