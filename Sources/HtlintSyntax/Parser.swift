@@ -198,13 +198,11 @@ public struct Parser {
             var it = bytes.makeIterator()
             var decoder = UTF8()
             var offset = 0
-            var good = 0
             loop: while true {
                 switch decoder.decode(&it) {
-                case .scalarValue(let s): good = offset; offset += UTF8.width(s)
+                case .scalarValue(let s): offset += UTF8.width(s)
                 case .emptyInput: break loop
                 case .error:
-                    _ = good
                     return [Diagnostic(code: SyntaxCode.binaryContent, severity: .warning,
                                        message: "invalid UTF-8 at this byte; Apache compares bytes, but the text shown here may differ",
                                        range: file.range(offset, offset + 1))]

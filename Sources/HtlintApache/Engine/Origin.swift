@@ -41,6 +41,17 @@ public final class Origin: @unchecked Sendable {
         var location: String? = nil
         var served: String? = nil
         var errorDocumentStatus: Int? = nil
+        /// ErrorDocument with a local path: an internal redirect that keeps the error status.
+        func redirectToErrorDocument(_ doc: String, status s: Int) {
+            chain.note(.internalRedirect, "ErrorDocument \(s) → \(doc)")
+            errorDocumentStatus = s
+            if redirects == 0 { originalState?.status = s }
+            let next = makeRecord(url: doc, method: "GET", isSubrequest: false, chain: chain)
+            next.0.env = renamedEnvironment(record.env, status: s)
+            record = next.0
+            early = next.1
+            redirects += 1
+        }
         while true {
             let result: PassResult
             if let early {
@@ -58,15 +69,7 @@ public final class Origin: @unchecked Sendable {
                 if loc == nil, errorDocumentStatus == nil, s >= 400, let doc = errorDocument(for: s, record: record),
                    redirects < site.limitInternalRecursion {
                     if doc.hasPrefix("/") {
-                        // ErrorDocument with a local path: an internal redirect that keeps the status.
-                        chain.note(.internalRedirect, "ErrorDocument \(s) → \(doc)")
-                        errorDocumentStatus = s
-                        if redirects == 0 { originalState?.status = s }
-                        let next = makeRecord(url: doc, method: "GET", isSubrequest: false, chain: chain)
-                        next.0.env = renamedEnvironment(record.env, status: s)
-                        record = next.0
-                        early = next.1
-                        redirects += 1
+                        redirectToErrorDocument(doc, status: s)
                         continue
                     } else if doc.contains("://") {
                         status = 302
@@ -81,14 +84,7 @@ public final class Origin: @unchecked Sendable {
                 served = file
                 if s >= 400, errorDocumentStatus == nil, let doc = errorDocument(for: s, record: record), doc.hasPrefix("/"),
                    redirects < site.limitInternalRecursion {
-                    chain.note(.internalRedirect, "ErrorDocument \(s) → \(doc)")
-                    errorDocumentStatus = s
-                    if redirects == 0 { originalState?.status = s }
-                    let next = makeRecord(url: doc, method: "GET", isSubrequest: false, chain: chain)
-                    next.0.env = renamedEnvironment(record.env, status: s)
-                    record = next.0
-                    early = next.1
-                    redirects += 1
+                    redirectToErrorDocument(doc, status: s)
                     served = nil
                     continue
                 }

@@ -68,7 +68,7 @@ public indirect enum ApExpression: Sendable {
         case .match(let w, let regex, let negated):
             let s = w.evaluate(env, captures)
             if let m = regex.firstMatch(in: s) {
-                if regex.captureCount > 0 || true { captures = (0...9).map { m[$0] } }
+                captures = (0...9).map { m[$0] }
                 return !negated
             }
             return negated
@@ -194,7 +194,6 @@ struct ExprParser {
         guard operands <= ExprParser.operandLimit else {
             throw .init(message: "expression has more than \(ExprParser.operandLimit) operands (htlint's limit)")
         }
-        if peek("!="), false { }
         if peek("!") || peek("(") {
             guard depth < ExprParser.nestingLimit else {
                 throw .init(message: "expression nested deeper than \(ExprParser.nestingLimit) levels (htlint's limit)")

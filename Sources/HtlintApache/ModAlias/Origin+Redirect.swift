@@ -43,7 +43,7 @@ extension Origin {
     /// `$0`–`$9` in a `RedirectMatch` target; a backslash makes the next character literal.
     private func substituteGroups(_ target: String, _ m: RegexMatch) -> String {
         var out = ""
-        var it = Array(target)
+        let it = Array(target)
         var i = 0
         while i < it.count {
             let c = it[i]
@@ -53,7 +53,6 @@ extension Origin {
             }
             out.append(c); i += 1
         }
-        it = []
         return out
     }
 

@@ -8,7 +8,7 @@ extension Origin {
         if isDirectory {
             guard r.pathInfo.isEmpty else { return nil }
             if !r.uri.hasSuffix("/") {
-                guard config.directorySlash, !r.isSubrequest || true else { return nil }
+                guard config.directorySlash else { return nil }
                 let location = fullyQualify(escapePath(r.uri) + "/", chain) + (r.query.map { "?" + $0 } ?? "")
                 chain.note(.directorySlash, "DirectorySlash: 301 to \(location)")
                 return .final(status: 301, location: location)

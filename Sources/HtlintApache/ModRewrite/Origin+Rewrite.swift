@@ -313,45 +313,16 @@ extension Origin {
         case .file(let op):
             result = fileTest(op, value, r, chain)
         case .integer(let op, let operand):
-            let a = atoi(value), b = atoi(expand(operand, scope, r, chain, serverContext: serverContext).text)
-            switch op {
-            case "-eq": result = a == b
-            case "-ne": result = a != b
-            case "-lt": result = a < b
-            case "-le": result = a <= b
-            case "-gt": result = a > b
-            default: result = a >= b
-            }
+            result = ConditionComparison.integer(op, value, expand(operand, scope, r, chain, serverContext: serverContext).text)
         case .string(let op, let operand):
             let b = expand(operand, scope, r, chain, serverContext: serverContext).text
-            result = compareStrings(op, value, b, noCase: c.noCase)
+            result = ConditionComparison.string(op, value, b, noCase: c.noCase)
         case .expression(let expr):
             var captures: [String] = []
             result = expr.evaluate(ExpressionContext(origin: self, record: r, chain: chain), captures: &captures)
             if result && !c.negated && !captures.isEmpty { scope.conditionCaptures = captures }
         }
         return c.negated ? !result : result
-    }
-
-    /// `RewriteCond` string comparisons: without `[NC]` a shorter string is always smaller
-    /// (apache-semantics §7.3).
-    private func compareStrings(_ op: String, _ a: String, _ b: String, noCase: Bool) -> Bool {
-        let x = Array((noCase ? a.lowercased() : a).utf8), y = Array((noCase ? b.lowercased() : b).utf8)
-        if op == "=" { return x == y }
-        let cmp: Int
-        if !noCase && x.count != y.count {
-            cmp = x.count < y.count ? -1 : 1
-        } else if x == y {
-            cmp = 0
-        } else {
-            cmp = x.lexicographicallyPrecedes(y) ? -1 : 1
-        }
-        switch op {
-        case "<": return cmp < 0
-        case ">": return cmp > 0
-        case "<=": return cmp <= 0
-        default: return cmp >= 0
-        }
     }
 
     func fileTest(_ op: Character, _ path: String, _ r: RequestRecord, _ chain: RequestChain) -> Bool {

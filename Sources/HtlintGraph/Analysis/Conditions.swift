@@ -127,19 +127,11 @@ extension Topology {
         case .regex(let regex): result = regex.matches(value)
         case .string(let op, let operand):
             guard operand.isLiteral else { return nil }
-            result = Topology.compare(op, value, operand.literalText, noCase: c.noCase)
+            result = ConditionComparison.string(op, value, operand.literalText, noCase: c.noCase)
         case .integer(let op, let operand):
             guard operand.isLiteral else { return nil }
-            let a = Int(value.prefix { $0.isNumber || $0 == "-" }) ?? 0
-            let b = Int(operand.literalText.prefix { $0.isNumber || $0 == "-" }) ?? 0
-            switch op {
-            case "-eq": result = a == b
-            case "-ne": result = a != b
-            case "-lt": result = a < b
-            case "-le": result = a <= b
-            case "-gt": result = a > b
-            default: result = a >= b
-            }
+            // Same reading as the engine (C atoi: blanks, sign, digits).
+            result = ConditionComparison.integer(op, value, operand.literalText)
         case .file(let op):
             switch op {
             case "d": result = site.files.isDirectory(value)
@@ -153,20 +145,6 @@ extension Topology {
     }
 
     /// `RewriteCond` string comparison: without `[NC]` a shorter string is smaller (apache-semantics §7.3).
-    static func compare(_ op: String, _ a: String, _ b: String, noCase: Bool) -> Bool {
-        let x = Array((noCase ? a.lowercased() : a).utf8), y = Array((noCase ? b.lowercased() : b).utf8)
-        if op == "=" { return x == y }
-        let cmp: Int
-        if !noCase && x.count != y.count { cmp = x.count < y.count ? -1 : 1 } else if x == y { cmp = 0 } else {
-            cmp = x.lexicographicallyPrecedes(y) ? -1 : 1
-        }
-        switch op {
-        case "<": return cmp < 0
-        case ">": return cmp > 0
-        case "<=": return cmp <= 0
-        default: return cmp >= 0
-        }
-    }
 }
 
 extension RewriteRule {
