@@ -71,7 +71,7 @@ bench-data:
 # corpus it grew before; a crash leaves its input in $(FUZZ_BUILD)/artifacts and fails.
 FUZZ_BUILD ?= .build/fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := parser regex simulate
+FUZZ_TARGETS := parser regex expander simulate
 FUZZ_LIBS := HtlintDiagnostics HtlintSyntax HtlintRegex HtlintApache
 
 fuzz-build: deps

@@ -14,3 +14,16 @@ func lastPathComponent(_ s: String) -> Substring {
     guard let slash = s.utf8.lastIndex(of: UInt8(ascii: "/")) else { return Substring(s) }
     return s[s.utf8.index(after: slash)...]
 }
+
+/// ASCII case-insensitive equality (header and host names) without building lower-cased copies.
+@inlinable
+public func equalsIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
+    let x = a.utf8, y = b.utf8
+    guard x.count == y.count else { return false }
+    for (c, d) in zip(x, y) where c != d {
+        let lc = c >= 0x41 && c <= 0x5A ? c + 32 : c
+        let ld = d >= 0x41 && d <= 0x5A ? d + 32 : d
+        if lc != ld { return false }
+    }
+    return true
+}

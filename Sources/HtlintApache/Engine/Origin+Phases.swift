@@ -264,12 +264,12 @@ extension Origin {
             let value = formatHeaderValue(h.value, r)
             switch h.action {
             case "set", "setifempty":
-                headers.removeAll { $0.name.lowercased() == h.name.lowercased() }
+                headers.removeAll { equalsIgnoringASCIICase($0.name, h.name) }
                 headers.append(HTTPHeader(h.name, value))
             case "add", "append", "merge":
                 headers.append(HTTPHeader(h.name, value))
             case "unset":
-                headers.removeAll { $0.name.lowercased() == h.name.lowercased() }
+                headers.removeAll { equalsIgnoringASCIICase($0.name, h.name) }
             default: continue
             }
         }

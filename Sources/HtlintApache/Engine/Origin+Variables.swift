@@ -7,7 +7,7 @@ extension Origin {
             let kind = rawName[..<colon].uppercased()
             let arg = String(rawName[rawName.index(after: colon)...])
             switch kind {
-            case "HTTP": return arg.lowercased() == "host" ? (chain.request.header("Host") ?? "") : (chain.request.header(arg) ?? "")
+            case "HTTP": return equalsIgnoringASCIICase(arg, "host") ? (chain.request.header("Host") ?? "") : (chain.request.header(arg) ?? "")
             case "ENV": return r.env[arg] ?? site.processEnvironment[arg] ?? ""
             case "SSL": return ""
             case "LA-U", "LA-F": return variable(arg, r, chain, serverContext: serverContext)

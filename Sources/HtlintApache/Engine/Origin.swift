@@ -134,16 +134,18 @@ public final class Origin: @unchecked Sendable {
     /// Creates the record for a URL: split at `?`, drop `#…`, decode and normalise the path.
     /// Returns an early status when decoding fails (400 for `%zz`, 404 for `%2F`/`%00`).
     func makeRecord(url: String, method: String, isSubrequest: Bool, chain: RequestChain) -> (RequestRecord, Int?) {
+        // Byte searches: these delimiters are ASCII, and Character searches cost grapheme breaking.
         var text = url
-        if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
+        if let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) { text = String(text[..<hash]) }
         var query: String? = nil
-        if let q = text.firstIndex(of: "?") {
-            query = String(text[text.index(after: q)...])
+        if let q = text.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            query = String(text[text.utf8.index(after: q)...])
             text = String(text[..<q])
         }
-        if text.hasPrefix("http://") || text.hasPrefix("https://"), let r = text.range(of: "://") {
-            let rest = text[r.upperBound...]
-            text = rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? "/"
+        if text.hasPrefix("http://") || text.hasPrefix("https://"),
+           let colon = text.utf8.firstIndex(of: UInt8(ascii: ":")) {
+            let rest = text.utf8[text.utf8.index(colon, offsetBy: 3)...]
+            text = rest.firstIndex(of: UInt8(ascii: "/")).map { String(text[$0...]) } ?? "/"
         }
         var early: Int? = nil
         var path = text

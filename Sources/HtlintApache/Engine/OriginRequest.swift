@@ -22,7 +22,7 @@ public struct OriginRequest: Sendable, Hashable {
 
     /// First header with this name, case-insensitively.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        headers.first { equalsIgnoringASCIICase($0.name, name) }?.value
     }
 }
 
@@ -88,6 +88,6 @@ public struct OriginResponse: Sendable {
     public var firedRules: [SourceRange] = []
 
     public func header(_ name: String) -> String? {
-        headers.last { $0.name.lowercased() == name.lowercased() }?.value
+        headers.last { equalsIgnoringASCIICase($0.name, name) }?.value
     }
 }

@@ -44,10 +44,10 @@ extension Origin {
         func refreshCandidates() {
             input = matchInput(r, directory: directory, pathInfo: pathInfo)
             guard let index = set.index else { return }
-            candidates = index.candidates(for: input)
+            candidates = index.candidates(for: input, query: r.query)
             cursor = 0
         }
-        if let index = set.index { candidates = index.candidates(for: input) }
+        if let index = set.index { candidates = index.candidates(for: input, query: r.query) }
         while i < rules.count {
             if let c = candidates {
                 while cursor < c.count, Int(c[cursor]) < i { cursor += 1 }
@@ -57,6 +57,11 @@ extension Origin {
             let rule = rules[i]
             if r.isSubrequest && (rule.flags.noSubrequest || rule.flags.redirect != nil) {
                 i += 1
+                continue
+            }
+            // A rule whose input lacks its required literal cannot match: skip its regex.
+            if let index = set.index, !index.mayMatch(i, input) {
+                i = set.onNoMatch[i]
                 continue
             }
             let outcome = applyRule(rule, input, r, chain, directory: directory, pathInfo: &pathInfo, result: &result)
@@ -134,19 +139,22 @@ extension Origin {
     /// Whether `regex` matches `subject`. Apache treats a PCRE2 match or depth limit as no
     /// match; htlint does the same but reports it in the error log and the trace, because a
     /// limit reached must never be silent (issue 9, item 2: catastrophic patterns).
-    private func regexMatches(_ regex: Regex, _ subject: String, what: String, _ chain: RequestChain,
-                              range: SourceRange?) -> Bool {
-        switch regex.test(subject) {
-        case .success(let matched): return matched
+    /// Searches `subject`; a PCRE2 limit or error is reported and answered "no match", as Apache
+    /// does. `what` is only built for that report.
+    private func regexSearch(_ regex: Regex, _ subject: String, what: @autoclosure () -> String, _ chain: RequestChain,
+                             range: SourceRange?) -> RegexMatch? {
+        switch regex.search(subject) {
+        case .success(let match): return match
         case .failure(let failure):
             let reason = switch failure {
             case .matchLimit: "the PCRE2 match limit (\(Regex.matchLimit))"
             case .depthLimit: "the PCRE2 depth limit (\(Regex.depthLimit))"
             case .other(let message): "a PCRE2 error (\(message))"
             }
+            let what = what()
             chain.log("", "warn", "\(what) reached \(reason) on `\(subject)`; treated as no match")
             chain.note(.note, "\(what) reached \(reason) on `\(subject)`; Apache treats this as no match", range: range)
-            return false
+            return nil
         }
     }
 
@@ -154,9 +162,9 @@ extension Origin {
     private func applyRule(_ rule: RewriteRule, _ input: String, _ r: RequestRecord, _ chain: RequestChain, directory: String?,
                            pathInfo: inout String, result: inout RuleSetResult) -> RuleOutcome {
         var scope = ExpansionScope()
-        if regexMatches(rule.regex, input, what: "RewriteRule pattern `\(rule.pattern)`", chain, range: rule.range) {
+        if let m = regexSearch(rule.regex, input, what: "RewriteRule pattern `\(rule.pattern)`", chain, range: rule.range) {
             if rule.negated { return .noMatch }
-            if let m = rule.regex.firstMatch(in: input) { scope.ruleCaptures = (0...9).map { m[$0] } }
+            scope.ruleCaptures = (0...9).map { m[$0] }
         } else if !rule.negated {
             return .noMatch
         }
@@ -303,8 +311,7 @@ extension Origin {
         var result: Bool
         switch c.test {
         case .regex(let regex):
-            if regexMatches(regex, value, what: "RewriteCond pattern", chain, range: c.range),
-               let m = regex.firstMatch(in: value) {
+            if let m = regexSearch(regex, value, what: "RewriteCond pattern", chain, range: c.range) {
                 result = true
                 if !c.negated { scope.conditionCaptures = (0...9).map { m[$0] } }
             } else {

@@ -3,7 +3,7 @@ import Foundation
 /// A rule set compiled into a graph: for each rule, where control goes when it does not match
 /// (past the rest of its `[C]` chain), and whether it ends the pass. Built once per distinct
 /// effective rule list and shared by all requests; analyses reuse the same structure.
-public struct CompiledRuleSet: Sendable {
+public final class CompiledRuleSet: Sendable {
     public let rules: [RewriteRule]
     /// For rule i: the index of the next rule to try when i does not match (skips the chain).
     public let onNoMatch: [Int]

@@ -1,273 +1,213 @@
-/// Which rules of a large rule set can possibly match an input, from the literal text each
-/// pattern requires at its start (`^old/products/boot-0/?$` needs the input to begin with
-/// `old/products/boot-0`). The answer is a superset of the matching rules, in file order, so the
-/// rule loop keeps Apache's first-match semantics while skipping the regexes that cannot match.
-/// Rules without such a prefix, negated rules and rules inside `[C]` chains are always candidates.
+import HtlintRegex
+
+/// Which rules of a large rule set can possibly match a request. Each rule is keyed on one
+/// fact every matching request has (`PatternShape`): a literal prefix of the input, a literal
+/// ending, a complete word of the input, or a complete word of the query string that an
+/// AND-ed `RewriteCond %{QUERY_STRING}` requires. Of a rule's facts the index takes the one
+/// shared by the fewest other rules, so `^product\.php$` units that differ only in
+/// `id=N` are told apart by `N`. The answer is a superset of the rules that can match, in file
+/// order, so the rule loop keeps Apache's first-match semantics while skipping regexes that
+/// cannot match. Negated rules, rules inside `[C]` chains and rules without facts are always
+/// candidates. A per-rule required literal lets the loop reject most remaining candidates
+/// before their regex runs.
 struct RuleIndex: Sendable {
     /// Rules that must always be tried (sorted).
     private let always: [Int32]
-    private let exact: PrefixTrie
-    private let caseless: PrefixTrie
-    /// Rules keyed by a whole word the input must contain (`^(.*)/print-9/?$` needs `print-9`).
-    private let tokens: [String: [Int32]]
-    private let caselessTokens: [String: [Int32]]
-    /// `^$`: only the empty input.
+    private let prefixes: PrefixTrie
+    private let caselessPrefixes: PrefixTrie
+    /// Endings, stored reversed.
+    private let suffixes: PrefixTrie
+    private let caselessSuffixes: PrefixTrie
+    /// Words of the input or the query, by `wordKey`.
+    private let words: [UInt64: [Int32]]
+    private let domains: Set<WordDomain>
     private let emptyOnly: [Int32]
+    /// Per rule: a byte run its input must contain (empty: none known).
+    private let required: [Prefilter]
+    private let requiredBytes: [UInt8]
 
     /// Below this size a linear scan is as fast as the lookup.
     static let minimumRules = 24
 
+    enum WordDomain: UInt64, Hashable, Sendable {
+        case path = 1, caselessPath, query, caselessQuery
+        var caseless: Bool { self == .caselessPath || self == .caselessQuery }
+    }
+
+    private struct Prefilter: Sendable {
+        var start: Int32
+        var count: Int32
+        var caseless: Bool
+    }
+
+    private enum Key: Hashable {
+        case prefix([UInt8], caseless: Bool)
+        case suffix([UInt8], caseless: Bool)
+        case word(UInt64)
+        case empty
+    }
+
     init?(rules: [RewriteRule]) {
         guard rules.count >= RuleIndex.minimumRules else { return nil }
-        var always: [Int32] = []
-        var exact = PrefixTrie()
-        var caseless = PrefixTrie()
-        var tokens: [String: [Int32]] = [:]
-        var caselessTokens: [String: [Int32]] = [:]
-        var emptyOnly: [Int32] = []
+        // Every rule's options: each a set of keys that together cover all its matches.
+        var options: [[[Key]]] = []
+        var prefilters: [Prefilter] = []
+        var requiredBytes: [UInt8] = []
         var inChain = false
-        for (i, rule) in rules.enumerated() {
+        for rule in rules {
             let chained = inChain || rule.flags.chain
             inChain = rule.flags.chain
-            if !chained, !rule.negated, rule.pattern == "^$" {
-                emptyOnly.append(Int32(i))
+            let caseless = rule.flags.noCase
+            let dollarEndOnly = rule.regex.options.contains(.dollarEndOnly)
+            let shape = rule.negated ? PatternShape() : PatternShape(pattern: rule.pattern, caseless: caseless, dollarEndOnly: dollarEndOnly)
+            prefilters.append(Prefilter(start: Int32(requiredBytes.count), count: Int32(shape.requiredLiteral.count), caseless: caseless))
+            requiredBytes += shape.requiredLiteral
+            guard !chained, !rule.negated else { options.append([]); continue }
+            var mine: [[Key]] = []
+            if shape.emptyOnly { mine.append([.empty]) }
+            if !shape.prefix.isEmpty { mine.append([.prefix(shape.prefix, caseless: caseless)]) }
+            if !shape.suffixes.isEmpty { mine.append(shape.suffixes.map { .suffix($0, caseless: caseless) }) }
+            for w in shape.words { mine.append([.word(RuleIndex.wordKey(w, caseless ? .caselessPath : .path))]) }
+            for w in RuleIndex.queryWords(rule) { mine.append([.word(w)]) }
+            options.append(mine)
+        }
+        // How many rules offer each key: the cost of keying a rule on it.
+        var offered: [Key: Int] = [:]
+        for mine in options { for key in Set(mine.joined()) { offered[key, default: 0] += 1 } }
+        var always: [Int32] = []
+        var prefixes = PrefixTrie(), caselessPrefixes = PrefixTrie()
+        var suffixes = PrefixTrie(), caselessSuffixes = PrefixTrie()
+        var words: [UInt64: [Int32]] = [:]
+        var domains: Set<WordDomain> = []
+        var emptyOnly: [Int32] = []
+        for (i, mine) in options.enumerated() {
+            let rule = Int32(i)
+            guard let best = mine.min(by: { a, b in
+                a.reduce(0) { $0 + offered[$1]! } < b.reduce(0) { $0 + offered[$1]! }
+            }) else {
+                always.append(rule)
                 continue
             }
-            guard !chained, !rule.negated, let prefix = RuleIndex.literalPrefix(rule.pattern), !prefix.isEmpty else {
-                if !chained, !rule.negated, let token = RuleIndex.requiredToken(rule.pattern) {
-                    if rule.flags.noCase { caselessTokens[token.lowercased(), default: []].append(Int32(i)) }
-                    else { tokens[token, default: []].append(Int32(i)) }
-                } else {
-                    always.append(Int32(i))
+            for key in best {
+                switch key {
+                case .empty: emptyOnly.append(rule)
+                case .prefix(let p, let caseless):
+                    if caseless { caselessPrefixes.insert(p, rule: rule) } else { prefixes.insert(p, rule: rule) }
+                case .suffix(let s, let caseless):
+                    if caseless { caselessSuffixes.insert(s.reversed(), rule: rule) } else { suffixes.insert(s.reversed(), rule: rule) }
+                case .word(let k):
+                    words[k, default: []].append(rule)
+                    domains.insert(WordDomain(rawValue: k & 7)!)
                 }
-                continue
-            }
-            if rule.flags.noCase {
-                caseless.insert(prefix.map(RuleIndex.lower), rule: Int32(i))
-            } else {
-                exact.insert(prefix, rule: Int32(i))
             }
         }
         self.always = always
-        self.exact = exact
-        self.caseless = caseless
-        self.tokens = tokens
-        self.caselessTokens = caselessTokens
+        self.prefixes = prefixes
+        self.caselessPrefixes = caselessPrefixes
+        self.suffixes = suffixes
+        self.caselessSuffixes = caselessSuffixes
+        self.words = words
+        self.domains = domains
         self.emptyOnly = emptyOnly
+        self.required = prefilters
+        self.requiredBytes = requiredBytes
     }
 
-    /// Candidate rule indices for `input`, ascending.
-    func candidates(for input: String) -> [Int32] {
+    /// Keys of the query words a rule's conditions require: only when the conditions are all
+    /// AND-ed (no `[OR]`), from a positive regex condition on exactly `%{QUERY_STRING}`.
+    private static func queryWords(_ rule: RewriteRule) -> [UInt64] {
+        guard !rule.conditions.contains(where: { $0.orNext }) else { return [] }
+        var out: [UInt64] = []
+        for c in rule.conditions where !c.negated {
+            guard case .regex(let regex) = c.test, c.testString.parts == [.variable("QUERY_STRING")] else { continue }
+            let shape = PatternShape(pattern: c.rawPattern, caseless: c.noCase,
+                                     dollarEndOnly: regex.options.contains(.dollarEndOnly))
+            out += shape.words.map { wordKey($0, c.noCase ? .caselessQuery : .query) }
+        }
+        return out
+    }
+
+    /// FNV-1a over the (folded) word, tagged with its domain in the low bits. A collision only
+    /// adds candidates.
+    static func wordKey<Bytes: Sequence<UInt8>>(_ word: Bytes, _ domain: WordDomain) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in word {
+            h = (h ^ UInt64(domain.caseless ? PatternShape.lower(b) : b)) &* 0x100_0000_01b3
+        }
+        return (h & ~7) | domain.rawValue
+    }
+
+    /// Candidate rule indices for a match input and the current query, ascending.
+    func candidates(for input: String, query: String?) -> [Int32] {
         var found: [Int32] = []
-        let bytes = Array(input.utf8)
-        exact.collect(bytes, lowercase: false, into: &found)
-        caseless.collect(bytes, lowercase: true, into: &found)
-        if bytes.isEmpty { found += emptyOnly }
-        if !tokens.isEmpty || !caselessTokens.isEmpty {
-            var start = 0
-            for i in 0...bytes.count where i == bytes.count || !RuleIndex.isWordByte(bytes[i]) {
-                if i > start {
-                    let word = String(decoding: bytes[start..<i], as: UTF8.self)
-                    if let t = tokens[word] { found += t }
-                    if !caselessTokens.isEmpty, let t = caselessTokens[word.lowercased()] { found += t }
-                }
-                start = i + 1
+        var input = input
+        input.withUTF8 { bytes in
+            prefixes.collect(bytes, lowercase: false, into: &found)
+            caselessPrefixes.collect(bytes, lowercase: true, into: &found)
+            suffixes.collectReversed(bytes, lowercase: false, into: &found)
+            caselessSuffixes.collectReversed(bytes, lowercase: true, into: &found)
+            if bytes.isEmpty { found += emptyOnly }
+            if domains.contains(.path) { collectWords(bytes, .path, into: &found) }
+            if domains.contains(.caselessPath) { collectWords(bytes, .caselessPath, into: &found) }
+        }
+        // Without a query, `%{QUERY_STRING}` is empty and has no words.
+        if var q = query, domains.contains(.query) || domains.contains(.caselessQuery) {
+            q.withUTF8 { bytes in
+                if domains.contains(.query) { collectWords(bytes, .query, into: &found) }
+                if domains.contains(.caselessQuery) { collectWords(bytes, .caselessQuery, into: &found) }
             }
         }
         if found.isEmpty { return always }
         found.sort()
-        // Merge with the always-candidates, both sorted.
+        // Merge with the always-candidates, both sorted, without duplicates.
         var out: [Int32] = []
         out.reserveCapacity(found.count + always.count)
         var a = 0, b = 0
         while a < always.count || b < found.count {
-            if b == found.count || (a < always.count && always[a] < found[b]) { out.append(always[a]); a += 1 }
-            else { out.append(found[b]); b += 1 }
+            let next: Int32
+            if b == found.count || (a < always.count && always[a] < found[b]) { next = always[a]; a += 1 }
+            else { next = found[b]; b += 1 }
+            if out.last != next { out.append(next) }
         }
         return out
     }
 
-    static func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c + 32 : c }
-
-    /// Bytes that make up words for the token index.
-    static func isWordByte(_ c: UInt8) -> Bool {
-        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == UInt8(ascii: "_")
-            || c == UInt8(ascii: "-")
+    private func collectWords(_ bytes: UnsafeBufferPointer<UInt8>, _ domain: WordDomain, into found: inout [Int32]) {
+        var start = 0
+        for i in 0...bytes.count where i == bytes.count || !PatternShape.isWordByte(bytes[i]) {
+            if i > start, let rules = words[RuleIndex.wordKey(UnsafeBufferPointer(rebasing: bytes[start..<i]), domain)] {
+                found += rules
+            }
+            start = i + 1
+        }
     }
 
-    /// The longest whole word every match must contain: a run of word bytes inside a literal
-    /// part of the pattern's top-level sequence, bounded on both sides by a literal non-word
-    /// byte or an anchor, so that it is a complete word of any matching input. Nil when the
-    /// pattern has no such word (then the rule is always a candidate).
-    static func requiredToken(_ pattern: String) -> String? {
-        let p = Array(pattern.utf8)
-        guard !hasTopLevelAlternation(p) else { return nil }
-        // Literal segments: (bytes, starts at ^, ends at $).
-        var segments: [([UInt8], Bool, Bool)] = []
-        var current: [UInt8] = []
-        var currentAnchoredStart = false
+    /// False when rule `i`'s input cannot match: it lacks the rule's required literal.
+    func mayMatch(_ i: Int, _ input: String) -> Bool {
+        let f = required[i]
+        guard f.count > 0 else { return true }
+        var input = input
+        return input.withUTF8 { bytes in
+            requiredBytes.withUnsafeBufferPointer { all in
+                RuleIndex.contains(bytes, UnsafeBufferPointer(rebasing: all[Int(f.start)..<Int(f.start + f.count)]), caseless: f.caseless)
+            }
+        }
+    }
+
+    private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, caseless: Bool) -> Bool {
+        let n = needle.count
+        guard n <= hay.count else { return false }
+        let first = needle[0]
         var i = 0
-        var depth = 0
-        func close(atEnd: Bool) {
-            if !current.isEmpty { segments.append((current, currentAnchoredStart, atEnd)) }
-            current = []
-            currentAnchoredStart = false
-        }
-        while i < p.count {
-            let c = p[i]
-            if depth > 0 {
-                // Inside a group: skip to its end (contents may be optional or alternated).
-                if c == UInt8(ascii: "\\") { i += 2; continue }
-                if c == UInt8(ascii: "(") { depth += 1 }
-                if c == UInt8(ascii: ")") { depth -= 1 }
-                i += 1
-                if depth == 0, i < p.count, "?*{".utf8.contains(p[i]) { return nil }
-                continue
-            }
-            switch c {
-            case UInt8(ascii: "^"):
-                close(atEnd: false)
-                currentAnchoredStart = i == 0
-                i += 1
-            case UInt8(ascii: "$"):
-                close(atEnd: i == p.count - 1)
-                i += 1
-            case UInt8(ascii: "("):
-                close(atEnd: false)
-                depth = 1
-                i += 1
-            case UInt8(ascii: "["):
-                close(atEnd: false)
-                i += 1
-                while i < p.count, p[i] != UInt8(ascii: "]") { if p[i] == UInt8(ascii: "\\") { i += 1 }; i += 1 }
-                i += 1
-                if i < p.count, "?*{+".utf8.contains(p[i]) { i += 1 }
-            case UInt8(ascii: "."), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"), UInt8(ascii: "{"),
-                 UInt8(ascii: "}"), UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "|"):
-                close(atEnd: false)
-                i += 1
-            default:
-                var lit = c
-                var width = 1
-                if c == UInt8(ascii: "\\") {
-                    guard i + 1 < p.count else { return nil }
-                    let e = p[i + 1]
-                    if isWordByte(e) && e != UInt8(ascii: "-") && e != UInt8(ascii: "_") { close(atEnd: false); i += 2; continue }
-                    lit = e
-                    width = 2
-                }
-                let next = i + width < p.count ? p[i + width] : 0
-                if next == UInt8(ascii: "?") || next == UInt8(ascii: "*") || next == UInt8(ascii: "{") {
-                    close(atEnd: false)
-                    i += width
-                    continue
-                }
-                current.append(lit)
-                i += width
-                if next == UInt8(ascii: "+") { close(atEnd: false) }
-            }
-        }
-        close(atEnd: true)
-        var best: [UInt8]? = nil
-        for (bytes, anchoredStart, anchoredEnd) in segments {
-            var start = 0
-            for j in 0...bytes.count where j == bytes.count || !isWordByte(bytes[j]) {
-                if j > start {
-                    let boundedLeft = start > 0 || anchoredStart
-                    let boundedRight = j < bytes.count || anchoredEnd
-                    if boundedLeft && boundedRight, (best?.count ?? 0) < j - start { best = Array(bytes[start..<j]) }
-                }
-                start = j + 1
-            }
-        }
-        return best.map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    /// The literal bytes every match must start with, or nil when the pattern is not anchored
-    /// or has a top-level alternation. A literal followed by `?`, `*` or `{` is optional and ends
-    /// the prefix before it; one followed by `+` ends it after.
-    static func literalPrefix(_ pattern: String) -> [UInt8]? {
-        let p = Array(pattern.utf8)
-        guard p.first == UInt8(ascii: "^"), !hasTopLevelAlternation(p) else { return nil }
-        var out: [UInt8] = []
-        var i = 1
-        while i < p.count {
-            var c = p[i]
-            var width = 1
-            if c == UInt8(ascii: "\\") {
-                guard i + 1 < p.count else { break }
-                let e = p[i + 1]
-                let isAlnum = (e >= 0x30 && e <= 0x39) || (e >= 0x41 && e <= 0x5A) || (e >= 0x61 && e <= 0x7A)
-                if isAlnum { break }   // \d, \w, \b, back-references: not literal
-                c = e
-                width = 2
-            } else if ".[]()*+?{}|$^".utf8.contains(c) {
-                break
-            }
-            let next = i + width < p.count ? p[i + width] : 0
-            if next == UInt8(ascii: "?") || next == UInt8(ascii: "*") || next == UInt8(ascii: "{") { break }
-            out.append(c)
-            if next == UInt8(ascii: "+") { break }
-            i += width
-        }
-        return out
-    }
-
-    private static func hasTopLevelAlternation(_ p: [UInt8]) -> Bool {
-        var depth = 0
-        var i = 0
-        var inClass = false
-        while i < p.count {
-            let c = p[i]
-            if c == UInt8(ascii: "\\") { i += 2; continue }
-            if inClass {
-                if c == UInt8(ascii: "]") { inClass = false }
-            } else if c == UInt8(ascii: "[") {
-                inClass = true
-            } else if c == UInt8(ascii: "(") {
-                depth += 1
-            } else if c == UInt8(ascii: ")") {
-                depth -= 1
-            } else if c == UInt8(ascii: "|"), depth == 0 {
-                return true
+        while i <= hay.count - n {
+            let c = caseless ? PatternShape.lower(hay[i]) : hay[i]
+            if c == first {
+                var j = 1
+                while j < n, (caseless ? PatternShape.lower(hay[i + j]) : hay[i + j]) == needle[j] { j += 1 }
+                if j == n { return true }
             }
             i += 1
         }
         return false
-    }
-}
-
-/// A byte trie with one hash table for all edges; each node lists the rules whose prefix ends there.
-struct PrefixTrie: Sendable {
-    private var edges: [UInt64: Int32] = [:]
-    private var terminals: [[Int32]] = [[]]
-
-    mutating func insert(_ bytes: [UInt8], rule: Int32) {
-        var node: Int32 = 0
-        for b in bytes {
-            let key = UInt64(node) << 8 | UInt64(b)
-            if let next = edges[key] {
-                node = next
-            } else {
-                let next = Int32(terminals.count)
-                terminals.append([])
-                edges[key] = next
-                node = next
-            }
-        }
-        terminals[Int(node)].append(rule)
-    }
-
-    /// Appends the rules of every node along `input`'s path (every indexed prefix of it).
-    func collect(_ input: [UInt8], lowercase: Bool, into out: inout [Int32]) {
-        guard terminals.count > 1 else { return }
-        var node: Int32 = 0
-        for b in input {
-            let c = lowercase ? RuleIndex.lower(b) : b
-            guard let next = edges[UInt64(node) << 8 | UInt64(c)] else { return }
-            node = next
-            let t = terminals[Int(node)]
-            if !t.isEmpty { out.append(contentsOf: t) }
-        }
     }
 }

@@ -14,25 +14,37 @@ public struct URLParts: Sendable, Hashable {
 
     /// Parses `scheme://authority/target`; nil without `://`.
     public init?(_ text: String) {
-        guard let r = text.range(of: "://") else { return nil }
-        scheme = text[..<r.lowerBound].lowercased()
-        var rest = text[r.upperBound...]
+        // Byte searches throughout: every delimiter is ASCII (and Character searches are slow).
+        let u = text.utf8
+        guard let sep = URLParts.find(Array("://".utf8), in: u) else { return nil }
+        scheme = text[..<sep].lowercased()
+        var rest = text[u.index(sep, offsetBy: 3)...]
         fragment = nil
-        if let hash = rest.firstIndex(of: "#") {
-            fragment = String(rest[rest.index(after: hash)...])
+        if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) {
+            fragment = String(rest[rest.utf8.index(after: hash)...])
             rest = rest[..<hash]
         }
-        let slash = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-        var authority = String(rest[..<slash])
-        if let at = authority.lastIndex(of: "@") { authority = String(authority[authority.index(after: at)...]) }
+        let slash = rest.utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? rest.endIndex
+        var authority = rest[..<slash]
+        if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) { authority = authority[authority.utf8.index(after: at)...] }
         port = nil
-        if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") {
-            port = Int(authority[authority.index(after: colon)...])
-            authority = String(authority[..<colon])
+        if let colon = authority.utf8.lastIndex(of: UInt8(ascii: ":")), authority.utf8.last != UInt8(ascii: "]") {
+            port = Int(authority[authority.utf8.index(after: colon)...])
+            authority = authority[..<colon]
         }
-        host = authority
-        let t = String(rest[slash...])
-        target = t.isEmpty ? "/" : (t.hasPrefix("?") ? "/" + t : t)
+        host = String(authority)
+        let t = rest[slash...]
+        target = t.isEmpty ? "/" : (t.utf8.first == UInt8(ascii: "?") ? "/" + t : String(t))
+    }
+
+    /// The first occurrence of `needle` in `hay`.
+    private static func find(_ needle: [UInt8], in hay: String.UTF8View) -> String.Index? {
+        var i = hay.startIndex
+        while i != hay.endIndex {
+            if hay[i...].starts(with: needle) { return i }
+            i = hay.index(after: i)
+        }
+        return nil
     }
 
     /// The scheme's default port.
