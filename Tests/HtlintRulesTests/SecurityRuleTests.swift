@@ -29,7 +29,7 @@ struct SecurityRuleTests {
         let context = Self.site("RewriteEngine On\nRewriteCond %{REQUEST_FILENAME} !-f\nRewriteRule ^ index.php [L]\n",
                                 files: ["/.env.production", "/wp-config.php.bak", "/wp-config.php~", "/.wp-config.php.swp",
                                         "/dump.sql.gz", "/.git/HEAD", "/.git/objects/ab/cdef", "/.git/old.orig",
-                                        "/vendor/pkg/.git/config", "/.ssh/id_rsa", "/.htpasswd", "/composer.json", "/notes.txt"],
+                                        "/vendor/pkg/.git/config", "/.ssh/id_rsa", "/.htpasswd", "/composer.json", "/notes.txt", "/.env.example", "/id_rsa.pub"],
                                 directories: ["/.svn"])
         let found = Self.run("HT411", context)
         let files = Set(found.map(\.range.file))
@@ -117,6 +117,13 @@ struct SecurityRuleTests {
     @Test("safe patterns are not reported", arguments: safe)
     func safePattern(_ p: String) {
         #expect(BacktrackingAnalysis.hazards(in: p).isEmpty, "\(p)")
+    }
+
+    @Test func negatedClassesFoldCaseBeforeNegating() {
+        // Joomla's stock filter: `[^s]` under [NC] excludes `S` as well, so the split is unique.
+        #expect(BacktrackingAnalysis.hazards(in: "(<|%3C)([^s]*s)+cript.*(>|%3E)", caseInsensitive: true).isEmpty)
+        #expect(BacktrackingAnalysis.hazards(in: "([^s]*S)+x", caseInsensitive: true).isEmpty)
+        #expect(BacktrackingAnalysis.hazards(in: "([^s]*S)+x").count == 1)
     }
 
     @Test func hazardPointsAtTheRepeatedGroup() {

@@ -229,7 +229,12 @@ extension BacktrackingAnalysis {
             var s = Bytes()
             var first = true
             while let c = peek() {
-                if c == UInt8(ascii: "]"), !first { i += 1; return negated ? s.inverted : s }
+                if c == UInt8(ascii: "]"), !first {
+                    i += 1
+                    // `[^s]` with [NC] excludes `S` too: fold before negating.
+                    if caseless { s = s.caseFolded }
+                    return negated ? s.inverted : s
+                }
                 first = false
                 if c == UInt8(ascii: "["), at(":", 1) {
                     guard let end = (i + 2..<bytes.count).first(where: { bytes[$0] == UInt8(ascii: "]") }) else { return nil }

@@ -45,6 +45,8 @@ struct ExposedSensitiveFile: LintRule {
     /// What a name is, when it is a secret: "an environment file", "a database dump", ….
     static func kind(of name: String) -> String? {
         let lower = name.lowercased()
+        // Templates committed on purpose hold placeholders, not secrets.
+        if [".env.example", ".env.sample", ".env.dist", ".env.template"].contains(lower) { return nil }
         if names.contains(lower) || lower.hasPrefix(".env.") {
             if lower.hasPrefix(".env") { return "an environment file (passwords, API keys)" }
             return lower == ".htpasswd" ? "a password file" : "a private SSH key"
