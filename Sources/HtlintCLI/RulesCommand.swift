@@ -62,7 +62,9 @@ enum RulePage {
         var s = ""
         for (path, text) in e.pages.sorted(by: { $0.key < $1.key }) {
             let lower = path.lowercased()
-            let language = lower.hasSuffix(".css") ? "css" : lower.hasSuffix(".php") ? "php" : "html"
+            // Secrets and dumps (HT411) are not markup: plain text.
+            let language = lower.hasSuffix(".css") ? "css" : lower.hasSuffix(".php") ? "php"
+                : SiteContent.isPage(lower) ? "html" : "text"
             s += "`\(path.drop { $0 == "/" })`:\n\n```\(language)\n\(text.replacingOccurrences(of: "↓", with: ""))\n```\n\n"
         }
         return s
