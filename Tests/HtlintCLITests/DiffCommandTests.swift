@@ -45,6 +45,15 @@ struct DiffCommandTests {
         #expect((removed?["new"] as? [String: Any])?["finalStatus"] as? Int == 404)
     }
 
+    /// The README's first diff example is this command's real output.
+    @Test func readmeShowsRealOutput() throws {
+        let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
+        let command = "$ htlint " + Self.fixture.joined(separator: " ") + "\n"
+        let start = try #require(readme.range(of: command))
+        let end = try #require(readme.range(of: "$ echo $?\n", range: start.upperBound..<readme.endIndex))
+        #expect(String(readme[start.upperBound..<end.lowerBound]) == run(Self.fixture).stdout)
+    }
+
     @Test func identicalConfigurationsExitZero() {
         let o = run(["diff", "--old", "fixtures/diff/old", "--new", "fixtures/diff/old/", "--urls", "fixtures/diff/urls.txt"])
         #expect(o.status == .clean)
