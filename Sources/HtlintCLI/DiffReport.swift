@@ -191,11 +191,13 @@ struct DiffReport {
         return s + "\n"
     }
 
+    static let noDirective = "(no RewriteRule or Redirect fired there: the files differ, or directives such as Require or ErrorDocument)"
+
     func text(examples: Int) -> String {
         var s = summary()
         func render(_ groups: [Group]) {
             for g in groups {
-                s += "\n" + (g.directive?.heading ?? "(no rule or Redirect fired: the files of the document roots differ)") + "\n"
+                s += "\n" + (g.directive?.heading ?? Self.noDirective) + "\n"
                 let n = g.entries.count
                 s += "  \(n) URL\(n == 1 ? "" : "s")" + (g.requests == n ? "" : " (\(g.requests) requests)")
                 switch g.directive?.config {

@@ -81,6 +81,45 @@ struct DiffCommandTests {
         #expect(partial.stdout.contains("fixtures/diff/old/.htaccess:10: RewriteRule ^team\\.html$ /about/team/ [R=301,L]"))
     }
 
+    @Test func differencesNoRuleExplainsAreGroupedApart() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("htlint-diff-files-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for name in ["old", "new"] {
+            let root = dir.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: root.appendingPathComponent("private"), withIntermediateDirectories: true)
+            try "RewriteEngine On\nRewriteRule ^a$ /b [R=301,L]\n".write(to: root.appendingPathComponent(".htaccess"),
+                                                                            atomically: true, encoding: .utf8)
+            try "b\n".write(to: root.appendingPathComponent("b"), atomically: true, encoding: .utf8)
+            try "x\n".write(to: root.appendingPathComponent("private/x.html"), atomically: true, encoding: .utf8)
+            if name == "old" { try "c\n".write(to: root.appendingPathComponent("c.html"), atomically: true, encoding: .utf8) }
+        }
+        // The new site locks /private/ and lost c.html; /a still redirects to /b.
+        try "Require all denied\n".write(to: dir.appendingPathComponent("new/private/.htaccess"), atomically: true, encoding: .utf8)
+        let urls = dir.appendingPathComponent("urls.txt").path
+        try "/a\n/c.html\n/private/x.html\nnot a request\n".write(toFile: urls, atomically: true, encoding: .utf8)
+        let o = run(["diff", "--old", dir.appendingPathComponent("old").path, "--new", dir.appendingPathComponent("new").path,
+                     "--host", "example.org", "--urls", urls])
+        #expect(o.status == .findings)
+        #expect(o.stdout == """
+            3 requests, 3 distinct, 2 differ; 1 line skipped
+
+            \(DiffReport.noDirective)
+              2 URLs
+              https://example.org/c.html
+                old: 200
+                new: 404
+              https://example.org/private/x.html
+                old: 200
+                new: 403
+
+            """)
+        let doc = try json(run(["diff", "--old", dir.appendingPathComponent("old").path, "--new", dir.appendingPathComponent("new").path,
+                                "--host", "example.org", "--urls", urls, "--format", "json"]))
+        let group = try #require((doc["groups"] as? [[String: Any]])?.first)
+        #expect(group["file"] == nil && group["line"] == nil && group["directive"] == nil && group["config"] == nil)
+        #expect(group["count"] as? Int == 2)
+    }
+
     @Test func allowPatterns() {
         #expect(AllowPattern("/blog/*").matches("https://example.org/blog/a/b?x=1"))
         #expect(!AllowPattern("/blog/*").matches("https://example.org/blogs/a"))
