@@ -19,6 +19,7 @@ public enum CLI {
         case "mixed-content": out.status = MixedContentCommand.run(args, io: environment, &out)
         case "rules": out.status = RulesCommand.run(args, &out)
         case "replay": out.status = ReplayCommand.run(args, io: environment, &out)
+        case "diff": out.status = DiffCommand.run(args, io: environment, &out)
         case "graph": out.status = GraphCommand.run(args, io: environment, &out)
         case "report": out.status = ReportCommand.run(args, io: environment, &out)
         case "conformance": out.status = ConformanceCommand.run(args, &out)
@@ -44,6 +45,7 @@ public enum CLI {
       simulate URL...      follow requests through the edge and Apache, hop by hop
       explain URL...       the same, with every rule that fired and why a loop loops
       replay --urls FILE   simulate a URL list or access log and summarise the answers
+      diff --old --new     the same requests through two document roots: what changed, by rule
       rules [RULE]         list the rules, or print one rule's page
       graph                the compiled rule graph (dot, mermaid, json, svg), loops highlighted
       report --html FILE   one self-contained HTML page: findings, chains, rule graph
