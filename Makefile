@@ -99,9 +99,9 @@ fuzz: fuzz-build
 	  [ $${PIPESTATUS[0]} = 0 ] || { echo "fuzz-$$t failed; input in $(FUZZ_BUILD)/artifacts"; exit 1; }; \
 	done
 
-# CI smoke: every target for 20 s (60 s of fuzzing, plus the instrumented build).
+# CI smoke: every target for 15 s (60 s of fuzzing, plus the instrumented build).
 fuzz-smoke:
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=15
 
 # The whole test suite once under AddressSanitizer (separate scratch path; slow).
 sanitize: deps

@@ -12,11 +12,16 @@ public final class Origin: @unchecked Sendable {
     /// Record a trace of every decision (for explain); off makes bulk replay faster.
     public let tracing: Bool
 
+    /// Most rule evaluations spent on one request (all passes, `[N]` rounds and subrequests);
+    /// past it the answer is a 500 that says htlint stopped (issue 9: bounded work).
+    public let ruleEvaluationBudget: Int
+
     /// `indexed: false` evaluates every rule in order (the reference the index is checked against).
-    public init(site: Site, tracing: Bool = true, indexed: Bool = true) {
+    public init(site: Site, tracing: Bool = true, indexed: Bool = true, ruleEvaluationBudget: Int = 2_000_000) {
         self.site = site
         self.tracing = tracing
         self.graph = RuleGraph(site: site, indexed: indexed)
+        self.ruleEvaluationBudget = ruleEvaluationBudget
     }
 
     /// What one pass over a request record ends in.

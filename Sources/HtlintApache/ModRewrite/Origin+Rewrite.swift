@@ -59,6 +59,15 @@ extension Origin {
                 i += 1
                 continue
             }
+            // Bounded work (issue 9): `[N]` rounds over a large rule set could evaluate rules for
+            // minutes; past the budget htlint stops and says the real answer is unknown.
+            chain.ruleEvaluations += 1
+            if chain.ruleEvaluations > ruleEvaluationBudget {
+                chain.log("", "warn", "htlint stopped after \(ruleEvaluationBudget) rule evaluations for one request (its own work budget)")
+                chain.note(.status, "500: htlint's work budget of \(ruleEvaluationBudget) rule evaluations reached; the real answer is unknown", range: rule.range)
+                result.status = 500
+                return result
+            }
             // A rule whose input lacks its required literal cannot match: skip its regex.
             if let index = set.index, !index.mayMatch(i, input) {
                 i = set.onNoMatch[i]

@@ -1,0 +1,38 @@
+import Testing
+import HtlintDiagnostics
+@testable import HtlintApache
+
+/// Issue 9 item 2: one request never costs unbounded work. `[N]` rounds over a rule set that
+/// keeps matching stop at htlint's evaluation budget with a 500 and a warning that says so.
+struct WorkBudgetTests {
+    func origin(_ htaccess: String, budget: Int = 2_000_000) -> Origin {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/index.html")
+        fs.addAccessFile("/", file: SourceFile(path: ".htaccess", bytes: Array(htaccess.utf8)))
+        return Origin(site: Site(serverName: "example.org", files: fs), tracing: true, ruleEvaluationBudget: budget)
+    }
+
+    @Test func nextRoundsOverManyRulesStopAtTheBudget() {
+        // 100 negated rules always match; the last rule restarts the pass without changing
+        // anything, so every one of 32,000 rounds evaluates 101 rules: 3.2 million evaluations,
+        // over the default budget. The test sets a smaller one (same code path, less time).
+        #expect(Origin(site: Site(serverName: "example.org", files: SiteFileSystem(root: "/srv"))).ruleEvaluationBudget == 2_000_000)
+        var lines = ["RewriteEngine On"]
+        for i in 0..<100 { lines.append("RewriteRule !^never-\(i)$ - [E=SEEN\(i):1]") }
+        lines.append("RewriteRule ^(.*)$ $1 [N]")
+        let response = origin(lines.joined(separator: "\n") + "\n", budget: 100_000)
+            .respond(to: OriginRequest(target: "/page", headers: [HTTPHeader("Host", "example.org")]))
+        #expect(response.status == 500)
+        #expect(response.errors.contains { $0.contains("htlint stopped after 100000 rule evaluations") })
+        #expect(response.trace.contains { $0.detail.contains("work budget") && $0.detail.contains("real answer is unknown") })
+    }
+
+    @Test func ordinaryNextLoopsStayWithinTheBudget() {
+        // Apache's own round limit answers first when a rule set is small.
+        let response = origin("RewriteEngine On\nRewriteRule ^(.*)$ $1 [N=50]\n")
+            .respond(to: OriginRequest(target: "/page", headers: [HTTPHeader("Host", "example.org")]))
+        #expect(response.status == 500)
+        #expect(response.errorCodes.contains("AH02596"))
+        #expect(!response.errors.contains { $0.contains("rule evaluations") })
+    }
+}
