@@ -111,6 +111,15 @@ if let bytes = FileManager.default.contents(atPath: w3) {
     let findings = Linter(rules: staticRules).run(LintContext(files: [file]))
     let linted = now() - t1
     say("W3 (\(file.rules.count) rules, \(bytes.count / 1_000_000) MB): parse \(fmt(parsed, 2)) s, static lint \(fmt(linted, 2)) s, \(findings.count) findings, peak \(fmt(peakMB())) MB")
+    // Where the lint time goes: each static rule on its own.
+    var costs: [(String, Double)] = []
+    for rule in staticRules {
+        let t = now()
+        _ = Linter(rules: [rule]).run(LintContext(files: [file]))
+        costs.append((rule.description.id + " " + rule.description.name, now() - t))
+    }
+    let slowest = costs.sorted { $0.1 > $1.1 }.prefix(5).map { "\($0.0) \(fmt($0.1 * 1000)) ms" }
+    say("  slowest static rules: " + slowest.joined(separator: ", "))
 }
 
 if let limit = limitProgram, !FileManager.default.isExecutableFile(atPath: limit) {
