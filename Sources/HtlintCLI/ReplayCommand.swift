@@ -98,7 +98,7 @@ enum Replayer {
         while true {
             var batch: [ReplayRequest] = []
             while batch.count < batchSize, let line = try source.nextLine() {
-                if let r = input.request(line) { batch.append(r) } else if !line.isEmpty { skipped() }
+                if let r = input.request(line) { batch.append(r) } else if !line.isEmpty, !line.hasPrefix("#") { skipped() }
             }
             if batch.isEmpty { return }
             for (r, result) in zip(batch, simulate(batch, simulator, jobs: jobs, cache: cache)) { emit(r, result) }
@@ -230,7 +230,7 @@ struct ReplaySummary {
 
     func render(top: Int) -> String {
         func pct(_ n: Int) -> String { total == 0 ? "0%" : String(format: "%.1f%%", Double(n) * 100 / Double(total)) }
-        var s = "requests: \(total)" + (skipped > 0 ? " (\(skipped) lines skipped)" : "") + "\n"
+        var s = "requests: \(total)" + (skipped > 0 ? " (\(skipped) unreadable line\(skipped == 1 ? "" : "s") skipped)" : "") + "\n"
         s += "verdicts: final \(total - loops - offsite - tooMany), loop \(loops), internal recursion \(recursions), offsite \(offsite), too many redirects \(tooMany)\n"
         s += "final status: " + statuses.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value) (\(pct($0.value)))" }.joined(separator: ", ") + "\n"
         s += "redirects per request: " + chainLengths.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "\n"

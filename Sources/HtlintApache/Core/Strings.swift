@@ -27,3 +27,22 @@ public func equalsIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
     }
     return true
 }
+
+/// The non-empty `/`-separated segments of a path, split on bytes (a `Character` split pays for
+/// grapheme breaking on every byte).
+@inlinable
+func pathSegments(_ s: String) -> [Substring] {
+    var out: [Substring] = []
+    var start = s.startIndex
+    let u = s.utf8
+    var i = u.startIndex
+    while i != u.endIndex {
+        if u[i] == UInt8(ascii: "/") {
+            if start < i { out.append(s[start..<i]) }
+            start = u.index(after: i)
+        }
+        i = u.index(after: i)
+    }
+    if start < s.endIndex { out.append(s[start...]) }
+    return out
+}

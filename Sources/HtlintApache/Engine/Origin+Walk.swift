@@ -11,7 +11,7 @@ extension Origin {
         }
         let rest = dropLeadingBytes(filename, root.utf8.count)
         let trailingSlash = rest.utf8.count > 1 && rest.utf8.last == UInt8(ascii: "/")
-        let segments = rest.split(separator: "/", omittingEmptySubsequences: true)
+        let segments = pathSegments(rest)
         var current = root
         var resolved = filename
         var pathInfo = ""
@@ -66,7 +66,7 @@ extension Origin {
         }
         readLevel(root)
         var current = root
-        for seg in dropLeadingBytes(deepest, root.utf8.count).split(separator: "/") {
+        for seg in pathSegments(dropLeadingBytes(deepest, root.utf8.count)) {
             current += "/" + seg
             readLevel(current)
         }
@@ -77,7 +77,9 @@ extension Origin {
 
     /// Applies `<Files>` and then `<If>` sections found in the walked configuration.
     func applySections(_ walk: inout WalkResult, record: RequestRecord, chain: RequestChain) {
-        let base = (walk.filename.hasSuffix("/") ? "" : walk.filename.split(separator: "/").last.map(String.init)) ?? ""
+        // Most sites have neither: skip the work.
+        guard walk.files.contains(where: { !$0.block.files.isEmpty || !$0.block.ifChains.isEmpty }) else { return }
+        let base = walk.filename.utf8.last == UInt8(ascii: "/") ? "" : String(lastPathComponent(walk.filename))
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
         var blocks: [ConfigBlock] = []
         for file in walk.files { blocks.append(file.block) }
@@ -107,22 +109,63 @@ extension Origin {
     }
 }
 
-/// Shell-style wildcard match (`*`, `?`, `[...]`) as `<Files>` uses it.
+/// Shell-style wildcard match (`*`, `?`, `[...]` with `!`/`^` and ranges, `\` escapes) as
+/// `<Files>` uses it (apr_fnmatch). Iterative with one backtrack point per `*`, so the work is
+/// at most pattern × name bytes: `*a*a*a…b` cannot make it exponential (issue 9).
 func wildcardMatch(_ pattern: String, _ text: String) -> Bool {
     let p = Array(pattern.utf8), t = Array(text.utf8)
-    func match(_ i: Int, _ j: Int) -> Bool {
-        if i == p.count { return j == t.count }
-        if p[i] == UInt8(ascii: "*") {
-            var k = j
-            while true {
-                if match(i + 1, k) { return true }
-                if k == t.count { return false }
+    var i = 0, j = 0
+    var star = -1, starText = 0
+    /// Matches one pattern element at `i` against `c`; returns the index after the element.
+    func single(_ i: Int, _ c: UInt8) -> (Bool, Int) {
+        switch p[i] {
+        case UInt8(ascii: "?"): return (true, i + 1)
+        case UInt8(ascii: "\\") where i + 1 < p.count: return (p[i + 1] == c, i + 2)
+        case UInt8(ascii: "["):
+            var k = i + 1
+            let negated = k < p.count && (p[k] == UInt8(ascii: "!") || p[k] == UInt8(ascii: "^"))
+            if negated { k += 1 }
+            var hit = false
+            var first = true
+            while k < p.count, first || p[k] != UInt8(ascii: "]") {
+                first = false
+                var lo = p[k]
+                if lo == UInt8(ascii: "\\"), k + 1 < p.count { k += 1; lo = p[k] }
+                var hi = lo
+                if k + 2 < p.count, p[k + 1] == UInt8(ascii: "-"), p[k + 2] != UInt8(ascii: "]") {
+                    hi = p[k + 2]
+                    k += 2
+                }
+                if lo <= c && c <= hi { hit = true }
                 k += 1
             }
+            // An unclosed `[` is a literal `[`.
+            guard k < p.count else { return (c == UInt8(ascii: "["), i + 1) }
+            return (hit != negated, k + 1)
+        default: return (p[i] == c, i + 1)
         }
-        guard j < t.count else { return false }
-        if p[i] == UInt8(ascii: "?") || p[i] == t[j] { return match(i + 1, j + 1) }
-        return false
     }
-    return match(0, 0)
+    while j < t.count {
+        if i < p.count, p[i] == UInt8(ascii: "*") {
+            star = i
+            starText = j
+            i += 1
+            continue
+        }
+        if i < p.count {
+            let (ok, next) = single(i, t[j])
+            if ok {
+                i = next
+                j += 1
+                continue
+            }
+        }
+        // Mismatch: let the last `*` swallow one more byte, or fail.
+        guard star >= 0 else { return false }
+        starText += 1
+        j = starText
+        i = star + 1
+    }
+    while i < p.count, p[i] == UInt8(ascii: "*") { i += 1 }
+    return i == p.count
 }
