@@ -53,9 +53,21 @@ public final class Regex: @unchecked Sendable {
 
     /// The compiled pattern; owned, freed in `deinit`.
     private let code: OpaquePointer
-    /// Carries the limits above. `nil` only if PCRE2 could not allocate it, in which case
-    /// PCRE2's (much larger) built-in limits apply rather than failing the compile.
-    private let matchContext: OpaquePointer?
+    /// Carries the limits above; one for the process (PCRE2 only reads it during a match, so
+    /// threads may share it, and 100,000 patterns do not each need their own). `nil` only if
+    /// PCRE2 could not allocate it, in which case its (much larger) built-in limits apply.
+    private var matchContext: OpaquePointer? { Regex.sharedMatchContext.pointer }
+
+    private struct MatchContext: @unchecked Sendable { let pointer: OpaquePointer? }
+    private static let sharedMatchContext: MatchContext = {
+        let context = pcre2_match_context_create_8(nil)
+        if let context {
+            _ = pcre2_set_match_limit_8(context, Regex.matchLimit)
+            _ = pcre2_set_depth_limit_8(context, Regex.depthLimit)
+            _ = pcre2_set_heap_limit_8(context, Regex.heapLimitKiB)
+        }
+        return MatchContext(pointer: context)
+    }()
 
     /// Compiles `pattern` with `PCRE2_DUPNAMES | options` and JIT-compiles it when possible.
     ///
@@ -89,17 +101,9 @@ public final class Regex: @unchecked Sendable {
         _ = pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &groups)
 
 
-        let context = pcre2_match_context_create_8(nil)
-        if let context {
-            _ = pcre2_set_match_limit_8(context, Regex.matchLimit)
-            _ = pcre2_set_depth_limit_8(context, Regex.depthLimit)
-            _ = pcre2_set_heap_limit_8(context, Regex.heapLimitKiB)
-        }
-
         self.pattern = pattern
         self.options = options
         self.code = compiled
-        self.matchContext = context
         self.captureCount = Int(groups)
         self.jitState = Atomic(jit && Regex.isJITAvailable ? 0 : 1)
     }
@@ -119,9 +123,6 @@ public final class Regex: @unchecked Sendable {
     }
 
     deinit {
-        if let matchContext {
-            pcre2_match_context_free_8(matchContext)
-        }
         pcre2_code_free_8(code)
     }
 
