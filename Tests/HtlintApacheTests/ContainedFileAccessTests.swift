@@ -18,10 +18,10 @@ struct ContainedFileAccessTests {
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let fm = FileManager.default
-        fm.createFile(atPath: dir + "/site/index.html", contents: Data("hi".utf8))
-        fm.createFile(atPath: dir + "/site/.htaccess", contents: Data("RewriteEngine On\n".utf8))
-        fm.createFile(atPath: dir + "/outside/.htaccess", contents: Data("Outside\n".utf8))
-        fm.createFile(atPath: dir + "/outside/secret.txt", contents: Data("secret".utf8))
+        _ = fm.createFile(atPath: dir + "/site/index.html", contents: Data("hi".utf8))
+        _ = fm.createFile(atPath: dir + "/site/.htaccess", contents: Data("RewriteEngine On\n".utf8))
+        _ = fm.createFile(atPath: dir + "/outside/.htaccess", contents: Data("Outside\n".utf8))
+        _ = fm.createFile(atPath: dir + "/outside/secret.txt", contents: Data("secret".utf8))
         try fm.createSymbolicLink(atPath: dir + "/site/etc", withDestinationPath: "/etc")
         try fm.createSymbolicLink(atPath: dir + "/site/out", withDestinationPath: dir + "/outside")
         try fm.createSymbolicLink(atPath: dir + "/site/sub/up", withDestinationPath: "../../outside")
@@ -79,7 +79,7 @@ struct ContainedFileAccessTests {
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/site/.htaccess"
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         // A sparse file: 17 MiB by its size, written with one byte at the end.
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.seek(toOffset: UInt64(SourceFile.sizeLimit + (1 << 20)))

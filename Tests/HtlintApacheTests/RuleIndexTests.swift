@@ -42,15 +42,16 @@ struct RuleIndexTests {
         #expect(PatternShape(pattern: "^a/b$", caseless: false, dollarEndOnly: false).suffixes.isEmpty)
     }
 
-    @Test func requiredLiteralIsTheLongestMandatoryRun() {
-        #expect(String(decoding: shape("^(.*)/print-77/?$").requiredLiteral, as: UTF8.self) == "/print-77")
-        #expect(String(decoding: shape("^forum/(topic|thread)-12(?:-page-(\\d+))?\\.html$").requiredLiteral, as: UTF8.self) == "forum/")
+    @Test func literalRunsAreTheMandatoryByteRuns() {
+        #expect(text(shape("^(.*)/print-77/?$").literalRuns) == ["/print-77"])
+        #expect(text(shape("^forum/(topic|thread)-12(?:-page-(\\d+))?\\.html$").literalRuns) == ["forum/", "-12", ".html"])
+        #expect(text(shape("^Old/X+y", caseless: true).literalRuns) == ["old/x", "y"])
     }
 
     @Test func unreadablePatternsHaveNoFacts() {
         for p in ["(?i)^abc", "^a|b", "^(?=x)abc", "\\Qa+b\\E", "(*UTF)^a", "^a\\bc", "^(?<n>a)b"] {
             let s = shape(p)
-            #expect(s.prefix.isEmpty && s.words.isEmpty && s.suffixes.isEmpty && s.requiredLiteral.isEmpty, "\(p)")
+            #expect(s.prefix.isEmpty && s.words.isEmpty && s.suffixes.isEmpty && s.literalRuns.isEmpty, "\(p)")
         }
     }
 

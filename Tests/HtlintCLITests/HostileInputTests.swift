@@ -115,7 +115,7 @@ struct HostileInputTests {
         let line = Array("RewriteRule ^old/page/?$ /new/page/ [R=301,L]\n".utf8)
         var chunk: [UInt8] = []
         while chunk.count < 1 << 20 { chunk += line }
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         for _ in 0..<100 { handle.write(Data(chunk)) }
         try handle.close()

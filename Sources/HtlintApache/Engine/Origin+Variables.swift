@@ -3,7 +3,7 @@ import Foundation
 extension Origin {
     /// `%{NAME}` as mod_rewrite looks it up (apache-semantics §7.2).
     func variable(_ rawName: String, _ r: RequestRecord, _ chain: RequestChain, serverContext: Bool) -> String {
-        if rawName.utf8.contains(UInt8(ascii: ":")), let colon = rawName.firstIndex(of: ":") {
+        if let colon = rawName.utf8.firstIndex(of: UInt8(ascii: ":")) {
             let kind = rawName[..<colon].uppercased()
             let arg = String(rawName[rawName.index(after: colon)...])
             switch kind {
@@ -14,48 +14,66 @@ extension Origin {
             default: return ""
             }
         }
-        // Names are case-insensitive; most are written in upper case already.
+        // Names are case-insensitive; most are written in upper case already. One hash lookup
+        // instead of a chain of string comparisons (this runs for every expansion).
         let name = rawName.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) ? rawName.uppercased() : rawName
-        guard name.count >= 4 else { return "" }
+        guard let known = Origin.variableNames[name] else { return "" }
         let req = chain.request
-        switch name {
-        case "HTTP_ACCEPT": return req.header("Accept") ?? ""
-        case "HTTP_COOKIE": return req.header("Cookie") ?? ""
-        case "HTTP_FORWARDED": return req.header("Forwarded") ?? ""
-        case "HTTP_HOST": return req.header("Host") ?? ""
-        case "HTTP_PROXY_CONNECTION": return req.header("Proxy-Connection") ?? ""
-        case "HTTP_REFERER": return req.header("Referer") ?? ""
-        case "HTTP_USER_AGENT": return req.header("User-Agent") ?? ""
-        case "REQUEST_URI", "DOCUMENT_URI": return r.uri
-        case "REQUEST_FILENAME", "SCRIPT_FILENAME": return r.filename ?? r.uri
-        case "PATH_INFO": return r.pathInfo
-        case "QUERY_STRING": return r.query ?? ""
-        case "THE_REQUEST": return chain.theRequest
-        case "REQUEST_METHOD": return r.method
-        case "SERVER_PROTOCOL": return "HTTP/1.1"
-        case "REQUEST_SCHEME": return scheme(chain)
-        case "HTTPS": return req.tls ? "on" : "off"
-        case "SERVER_NAME": return serverNameAndPort(chain).host
-        case "SERVER_PORT": return String(serverNameAndPort(chain).port)
-        case "SERVER_ADDR": return "127.0.0.1"
-        case "SERVER_ADMIN": return "webmaster@localhost"
-        case "SERVER_SOFTWARE": return "Apache/2.4.71 (Debian)"
-        case "REMOTE_ADDR", "CONN_REMOTE_ADDR": return req.remoteAddress
-        case "REMOTE_HOST": return req.remoteAddress
-        case "REMOTE_PORT": return "50000"
-        case "REMOTE_USER", "REMOTE_IDENT", "AUTH_TYPE": return ""
-        case "DOCUMENT_ROOT": return site.documentRoot
-        case "CONTEXT_PREFIX": return r.contextPrefix
-        case "CONTEXT_DOCUMENT_ROOT": return r.contextDocumentRoot
-        case "IS_SUBREQ": return r.isSubrequest ? "true" : "false"
-        case "IPV6": return req.remoteAddress.contains(":") ? "on" : "off"
-        case "API_VERSION": return "20120211:142"
-        case "SCRIPT_USER", "SCRIPT_GROUP": return r.filename.flatMap { site.files.stat($0) } != nil ? "root" : "<unknown>"
-        case "TIME", "TIME_YEAR", "TIME_MON", "TIME_DAY", "TIME_HOUR", "TIME_MIN", "TIME_SEC", "TIME_WDAY":
-            return timeVariable(name)
-        default: return ""
+        switch known {
+        case .header(let header): return req.header(header) ?? ""
+        case .requestURI: return r.uri
+        case .requestFilename: return r.filename ?? r.uri
+        case .pathInfo: return r.pathInfo
+        case .queryString: return r.query ?? ""
+        case .theRequest: return chain.theRequest
+        case .requestMethod: return r.method
+        case .constant(let value): return value
+        case .requestScheme: return scheme(chain)
+        case .https: return req.tls ? "on" : "off"
+        case .serverName: return serverNameAndPort(chain).host
+        case .serverPort: return String(serverNameAndPort(chain).port)
+        case .remoteAddress: return req.remoteAddress
+        case .documentRoot: return site.documentRoot
+        case .contextPrefix: return r.contextPrefix
+        case .contextDocumentRoot: return r.contextDocumentRoot
+        case .isSubrequest: return r.isSubrequest ? "true" : "false"
+        case .ipv6: return req.remoteAddress.contains(":") ? "on" : "off"
+        case .scriptOwner: return r.filename.flatMap { site.files.stat($0) } != nil ? "root" : "<unknown>"
+        case .time: return timeVariable(name)
         }
     }
+
+    /// What a `%{NAME}` reads.
+    enum VariableSource {
+        case header(String)
+        case requestURI, requestFilename, pathInfo, queryString, theRequest, requestMethod
+        case constant(String)
+        case requestScheme, https, serverName, serverPort, remoteAddress, documentRoot
+        case contextPrefix, contextDocumentRoot, isSubrequest, ipv6, scriptOwner, time
+    }
+
+    /// The variables mod_rewrite knows (apache-semantics §7.2); any other name expands to "".
+    static let variableNames: [String: VariableSource] = {
+        var names: [String: VariableSource] = [
+            "HTTP_ACCEPT": .header("Accept"), "HTTP_COOKIE": .header("Cookie"), "HTTP_FORWARDED": .header("Forwarded"),
+            "HTTP_HOST": .header("Host"), "HTTP_PROXY_CONNECTION": .header("Proxy-Connection"),
+            "HTTP_REFERER": .header("Referer"), "HTTP_USER_AGENT": .header("User-Agent"),
+            "REQUEST_URI": .requestURI, "DOCUMENT_URI": .requestURI,
+            "REQUEST_FILENAME": .requestFilename, "SCRIPT_FILENAME": .requestFilename,
+            "PATH_INFO": .pathInfo, "QUERY_STRING": .queryString, "THE_REQUEST": .theRequest,
+            "REQUEST_METHOD": .requestMethod, "SERVER_PROTOCOL": .constant("HTTP/1.1"),
+            "REQUEST_SCHEME": .requestScheme, "HTTPS": .https, "SERVER_NAME": .serverName, "SERVER_PORT": .serverPort,
+            "SERVER_ADDR": .constant("127.0.0.1"), "SERVER_ADMIN": .constant("webmaster@localhost"),
+            "SERVER_SOFTWARE": .constant("Apache/2.4.71 (Debian)"),
+            "REMOTE_ADDR": .remoteAddress, "CONN_REMOTE_ADDR": .remoteAddress, "REMOTE_HOST": .remoteAddress,
+            "REMOTE_PORT": .constant("50000"), "REMOTE_USER": .constant(""), "REMOTE_IDENT": .constant(""),
+            "AUTH_TYPE": .constant(""), "DOCUMENT_ROOT": .documentRoot, "CONTEXT_PREFIX": .contextPrefix,
+            "CONTEXT_DOCUMENT_ROOT": .contextDocumentRoot, "IS_SUBREQ": .isSubrequest, "IPV6": .ipv6,
+            "API_VERSION": .constant("20120211:142"), "SCRIPT_USER": .scriptOwner, "SCRIPT_GROUP": .scriptOwner,
+        ]
+        for t in ["TIME", "TIME_YEAR", "TIME_MON", "TIME_DAY", "TIME_HOUR", "TIME_MIN", "TIME_SEC", "TIME_WDAY"] { names[t] = .time }
+        return names
+    }()
 
     private func timeVariable(_ name: String) -> String {
         let c = Calendar(identifier: .gregorian).dateComponents(in: TimeZone.current, from: Date())

@@ -38,6 +38,11 @@ public final class Site: @unchecked Sendable {
         let server = vhost.block.server ?? ServerSettings()
         self.serverName = server.serverName ?? serverName
         self.serverAliases = aliases + server.serverAliases
+        let parsed = Site.parseServerName(self.serverName)
+        self.canonicalHost = parsed.host
+        self.canonicalPort = parsed.port
+        self.serverNameScheme = parsed.scheme
+        self.lowercasedAliases = serverAliases.map { $0.lowercased() }
         self.limitInternalRecursion = server.limitInternalRecursion ?? 10
         self.useCanonicalName = server.useCanonicalName == "on"
         var configs: [String: ConfigFile] = [:]
@@ -53,34 +58,36 @@ public final class Site: @unchecked Sendable {
         "/run", "/sbin", "/srv", "/sys", "/tmp", "/usr", "/var",
     ]
 
-    /// Host part of `ServerName` (no scheme, no port).
-    public var canonicalHost: String {
-        var s = serverName
-        if let r = s.range(of: "://") { s = String(s[r.upperBound...]) }
-        if let colon = s.lastIndex(of: ":"), !s.hasSuffix("]") { s = String(s[..<colon]) }
-        return s.lowercased()
-    }
-
+    /// Host part of `ServerName` (no scheme, no port). Read on every request: computed once.
+    public let canonicalHost: String
     /// Port written in `ServerName`, if any.
-    public var canonicalPort: Int? {
-        var s = serverName
-        if let r = s.range(of: "://") { s = String(s[r.upperBound...]) }
-        guard let colon = s.lastIndex(of: ":") else { return nil }
-        return Int(s[s.index(after: colon)...])
-    }
-
+    public let canonicalPort: Int?
     /// `ServerName https://…` makes Apache build https URLs over plain HTTP (apache-semantics §11.1).
-    public var serverNameScheme: String? {
-        guard let r = serverName.range(of: "://") else { return nil }
-        return serverName[..<r.lowerBound].lowercased()
+    public let serverNameScheme: String?
+    /// Lower-cased `ServerAlias` names.
+    private let lowercasedAliases: [String]
+
+    /// Scheme, host and port of a `ServerName` value.
+    static func parseServerName(_ serverName: String) -> (scheme: String?, host: String, port: Int?) {
+        var s = serverName
+        var scheme: String? = nil
+        if let r = s.range(of: "://") {
+            scheme = s[..<r.lowerBound].lowercased()
+            s = String(s[r.upperBound...])
+        }
+        var port: Int? = nil
+        if let colon = s.lastIndex(of: ":") {
+            port = Int(s[s.index(after: colon)...])
+            if !s.hasSuffix("]") { s = String(s[..<colon]) }
+        }
+        return (scheme, s.lowercased(), port)
     }
 
     /// Host names this virtual host answers to by name.
     public func isOwnHost(_ host: String) -> Bool {
         let h = host.lowercased()
         if h == canonicalHost { return true }
-        return serverAliases.contains { alias in
-            let a = alias.lowercased()
+        return lowercasedAliases.contains { a in
             if a.hasPrefix("*.") { return h.hasSuffix(String(a.dropFirst())) }
             return a == h
         }

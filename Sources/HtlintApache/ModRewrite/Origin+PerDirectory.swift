@@ -60,25 +60,26 @@ extension Origin {
 
     /// RewriteBase applied to the path of an external redirect (apache-semantics §4.9 step 5.1).
     private func applyBase(_ url: String, directory: String, base: String) -> String {
+        // Byte offsets throughout: Apache compares bytes, and `dropFirst` would count characters.
         let (prefix, path) = splitAbsoluteURL(url)
-        let dirNoLead = String(directory.dropFirst())
-        let tail = String(path.dropFirst())
-        guard !dirNoLead.isEmpty, tail.hasPrefix(dirNoLead) else { return url }
-        var b = String(base.dropFirst())
-        if !b.isEmpty && !b.hasSuffix("/") { b += "/" }
-        return prefix + "/" + b + tail.dropFirst(dirNoLead.count)
+        let dirNoLead = dropLeadingBytes(directory, min(1, directory.utf8.count))
+        let tail = dropLeadingBytes(path, min(1, path.utf8.count))
+        guard !dirNoLead.isEmpty, tail.utf8.starts(with: dirNoLead.utf8) else { return url }
+        var b = dropLeadingBytes(base, min(1, base.utf8.count))
+        if !b.isEmpty && b.utf8.last != UInt8(ascii: "/") { b += "/" }
+        return prefix + "/" + b + dropLeadingBytes(tail, dirNoLead.utf8.count)
     }
 
     /// The URL of the internal redirect for a local per-directory result (apache-semantics §4.11).
     private func internalRedirectURL(_ f: String, _ r: RequestRecord, _ rw: EffectiveRewrite) -> String {
         let d = rw.directory
-        let dNoSlash = String(d.dropLast())
-        if let base = rw.base, f.hasPrefix(dNoSlash + "/") {
-            let rest = f.dropFirst(dNoSlash.count + 1)
+        let dNoSlash = d.utf8.last == UInt8(ascii: "/") ? String(d.utf8.dropLast())! : d
+        if let base = rw.base, f.utf8.starts(with: (dNoSlash + "/").utf8) {
+            let rest = dropLeadingBytes(f, dNoSlash.utf8.count + 1)
             return (base.hasSuffix("/") ? base : base + "/") + rest
         }
         let root = site.documentRoot
-        if rw.base == nil, f.hasPrefix(root + "/") { return String(f.dropFirst(root.count)) }
+        if rw.base == nil, f.utf8.starts(with: (root + "/").utf8) { return dropLeadingBytes(f, root.utf8.count) }
         if !rw.options.contains("ignorecontextinfo"), !r.contextPrefix.isEmpty, f.hasPrefix(r.contextDocumentRoot + "/") {
             let prefix = r.contextPrefix.hasSuffix("/") ? String(r.contextPrefix.dropLast()) : r.contextPrefix
             return prefix + "/" + f.dropFirst(r.contextDocumentRoot.count + 1)

@@ -155,26 +155,44 @@ extension Origin {
         switch regex.search(subject) {
         case .success(let match): return match
         case .failure(let failure):
-            let reason = switch failure {
-            case .matchLimit: "the PCRE2 match limit (\(Regex.matchLimit))"
-            case .depthLimit: "the PCRE2 depth limit (\(Regex.depthLimit))"
-            case .other(let message): "a PCRE2 error (\(message))"
-            }
-            let what = what()
-            chain.log("", "warn", "\(what) reached \(reason) on `\(subject)`; treated as no match")
-            chain.note(.note, "\(what) reached \(reason) on `\(subject)`; Apache treats this as no match", range: range)
+            reportLimit(failure, subject, what: what(), chain, range: range)
             return nil
         }
+    }
+
+    /// Like `regexSearch` when no capture is needed.
+    private func regexTest(_ regex: Regex, _ subject: String, what: @autoclosure () -> String, _ chain: RequestChain,
+                           range: SourceRange?) -> Bool {
+        switch regex.test(subject) {
+        case .success(let matched): return matched
+        case .failure(let failure):
+            reportLimit(failure, subject, what: what(), chain, range: range)
+            return false
+        }
+    }
+
+    private func reportLimit(_ failure: RegexMatchFailure, _ subject: String, what: String, _ chain: RequestChain,
+                             range: SourceRange?) {
+        let reason = switch failure {
+        case .matchLimit: "the PCRE2 match limit (\(Regex.matchLimit))"
+        case .depthLimit: "the PCRE2 depth limit (\(Regex.depthLimit))"
+        case .other(let message): "a PCRE2 error (\(message))"
+        }
+        chain.log("", "warn", "\(what) reached \(reason) on `\(subject)`; treated as no match")
+        chain.note(.note, "\(what) reached \(reason) on `\(subject)`; Apache treats this as no match", range: range)
     }
 
     /// Applies one rule (apache-semantics §4.8).
     private func applyRule(_ rule: RewriteRule, _ input: String, _ r: RequestRecord, _ chain: RequestChain, directory: String?,
                            pathInfo: inout String, result: inout RuleSetResult) -> RuleOutcome {
         var scope = ExpansionScope()
-        if let m = regexSearch(rule.regex, input, what: "RewriteRule pattern `\(rule.pattern)`", chain, range: rule.range) {
-            if rule.negated { return .noMatch }
+        if !rule.readsRuleCaptures || rule.negated {
+            // Nothing reads `$N`: a match needs no captures built.
+            let matched = regexTest(rule.regex, input, what: "RewriteRule pattern `\(rule.pattern)`", chain, range: rule.range)
+            if matched == rule.negated { return .noMatch }
+        } else if let m = regexSearch(rule.regex, input, what: "RewriteRule pattern `\(rule.pattern)`", chain, range: rule.range) {
             scope.ruleCaptures = (0...9).map { m[$0] }
-        } else if !rule.negated {
+        } else {
             return .noMatch
         }
         guard conditionsHold(rule, r, chain, &scope, serverContext: directory == nil) else {
@@ -187,9 +205,9 @@ extension Origin {
         func sideEffects() {
             for e in rule.flags.env {
                 let v = expand(e, scope, r, chain, serverContext: serverContext).text
-                if v.hasPrefix("!") { r.env[String(v.dropFirst())] = nil; continue }
-                if let colon = v.firstIndex(of: ":") {
-                    r.env[String(v[..<colon])] = String(v[v.index(after: colon)...])
+                if v.utf8.first == UInt8(ascii: "!") { r.env[dropLeadingBytes(v, 1)] = nil; continue }
+                if let colon = v.utf8.firstIndex(of: UInt8(ascii: ":")) {
+                    r.env[String(v[..<colon])] = String(v[v.utf8.index(after: colon)...])
                 } else {
                     r.env[v] = ""
                 }
@@ -302,7 +320,7 @@ extension Origin {
         var i = 0
         while i < conds.count {
             let c = conds[i]
-            let ok = evaluate(c, r, chain, &scope, serverContext: serverContext)
+            let ok = evaluate(c, r, chain, &scope, serverContext: serverContext, readsCaptures: rule.readsConditionCaptures)
             if c.orNext {
                 if !ok { i += 1; continue }
                 while i < conds.count, conds[i].orNext { i += 1 }
@@ -314,17 +332,22 @@ extension Origin {
         return true
     }
 
+    /// `readsCaptures`: some template of the rule reads `%N`, so a match keeps its captures.
     private func evaluate(_ c: RewriteCondition, _ r: RequestRecord, _ chain: RequestChain,
-                          _ scope: inout ExpansionScope, serverContext: Bool) -> Bool {
+                          _ scope: inout ExpansionScope, serverContext: Bool, readsCaptures: Bool) -> Bool {
         let value = expand(c.testString, scope, r, chain, serverContext: serverContext).text
         var result: Bool
         switch c.test {
         case .regex(let regex):
-            if let m = regexSearch(regex, value, what: "RewriteCond pattern", chain, range: c.range) {
-                result = true
-                if !c.negated { scope.conditionCaptures = (0...9).map { m[$0] } }
+            if !c.negated && readsCaptures {
+                if let m = regexSearch(regex, value, what: "RewriteCond pattern", chain, range: c.range) {
+                    result = true
+                    scope.conditionCaptures = (0...9).map { m[$0] }
+                } else {
+                    result = false
+                }
             } else {
-                result = false
+                result = regexTest(regex, value, what: "RewriteCond pattern", chain, range: c.range)
             }
         case .file(let op):
             result = fileTest(op, value, r, chain)
@@ -389,3 +412,4 @@ extension Origin {
         return (parts[0], value)
     }
 }
+

@@ -9,8 +9,10 @@ struct PatternShape: Equatable {
     /// Complete words every match contains: runs of word bytes (`isWordByte`) that the pattern
     /// bounds on both sides by a non-word byte, a `^` or a `$`.
     var words: [[UInt8]] = []
-    /// The longest byte run every match contains (for the cheap pre-filter before the regex).
-    var requiredLiteral: [UInt8] = []
+    /// Byte runs every match contains (mandatory literals side by side), for the cheap
+    /// pre-filter before the regex; the index picks the one fewest other rules share
+    /// (`^forum/(topic|thread)-9…` is told apart by `-9`, not by `forum/` or `.html`).
+    var literalRuns: [[UInt8]] = []
     /// Every match ends with one of these (empty: unknown).
     var suffixes: [[UInt8]] = []
     /// The pattern is `^$`.
@@ -60,7 +62,7 @@ struct PatternShape: Equatable {
                 if n == .oneOrMore { break }
             }
         }
-        // Literal runs (mandatory literals side by side) give the words and the longest run.
+        // Literal runs (mandatory literals side by side).
         var i = 0
         while i < atoms.count {
             guard case .literal(_, let n) = atoms[i], n != .optional else { i += 1; continue }
@@ -71,7 +73,7 @@ struct PatternShape: Equatable {
                 j += 1
                 if m == .oneOrMore { break }
             }
-            if run.count > requiredLiteral.count { requiredLiteral = run }
+            literalRuns.append(run)
             i = j
         }
         words = PatternShape.boundedWords(atoms).map { $0.map(fold) }

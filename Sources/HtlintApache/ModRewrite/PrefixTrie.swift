@@ -2,7 +2,7 @@
 /// there. Walking an input collects the rules of every key that is a prefix of it (or, for
 /// keys stored reversed, a suffix).
 struct PrefixTrie: Sendable {
-    private var edges: [UInt64: Int32] = [:]
+    private var edges = IntTable()
     private var terminals: [[Int32]] = [[]]
 
     mutating func insert<Bytes: Sequence<UInt8>>(_ bytes: Bytes, rule: Int32) {

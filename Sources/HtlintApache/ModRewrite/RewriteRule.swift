@@ -106,6 +106,11 @@ public final class RewriteRule: @unchecked Sendable {
     public let flagsRange: SourceRange?
     /// 1-based line, for traces.
     public let line: Int
+    /// Some template of the rule reads `$N` (or an `expr` condition may): only then does a
+    /// match build its captures.
+    let readsRuleCaptures: Bool
+    /// Some template reads `%N`: only then does a condition match build its captures.
+    let readsConditionCaptures: Bool
 
     public init(pattern: String, negated: Bool, regex: Regex, rawSubstitution: String, substitution: Template,
                 isDash: Bool, noQuery: Bool, flags: RewriteFlags, conditions: [RewriteCondition], range: SourceRange,
@@ -124,5 +129,18 @@ public final class RewriteRule: @unchecked Sendable {
         self.substitutionRange = substitutionRange
         self.flagsRange = flagsRange
         self.line = line
+        var templates = [substitution] + flags.env + flags.cookies + [flags.type, flags.handler].compactMap { $0 }
+        var hasExpression = false
+        for c in conditions {
+            templates.append(c.testString)
+            switch c.test {
+            case .integer(_, let operand), .string(_, let operand): templates.append(operand)
+            case .expression: hasExpression = true
+            case .regex, .file: break
+            }
+        }
+        readsRuleCaptures = hasExpression || templates.contains { $0.refers { if case .ruleCapture = $0 { true } else { false } } }
+        readsConditionCaptures = hasExpression
+            || templates.contains { $0.refers { if case .conditionCapture = $0 { true } else { false } } }
     }
 }

@@ -18,8 +18,9 @@ struct RuleIndex: Sendable {
     /// Endings, stored reversed.
     private let suffixes: PrefixTrie
     private let caselessSuffixes: PrefixTrie
-    /// Words of the input or the query, by `wordKey`.
-    private let words: [UInt64: [Int32]]
+    /// Words of the input or the query: `wordKey` → index into `wordBuckets`.
+    private let words: IntTable
+    private let wordBuckets: [[Int32]]
     private let domains: Set<WordDomain>
     private let emptyOnly: [Int32]
     /// Per rule: a byte run its input must contain (empty: none known).
@@ -40,19 +41,28 @@ struct RuleIndex: Sendable {
         var caseless: Bool
     }
 
-    private enum Key: Hashable {
+    private enum Key {
         case prefix([UInt8], caseless: Bool)
         case suffix([UInt8], caseless: Bool)
         case word(UInt64)
         case empty
+
+        /// Identity for counting how many rules offer a key (a collision only skews the count).
+        var fingerprint: UInt64 {
+            switch self {
+            case .prefix(let p, let caseless): RuleIndex.wordKey(p, .path) &+ (caseless ? 11 : 13)
+            case .suffix(let p, let caseless): RuleIndex.wordKey(p, .path) &+ (caseless ? 17 : 19)
+            case .word(let k): k
+            case .empty: 0
+            }
+        }
     }
 
     init?(rules: [RewriteRule]) {
         guard rules.count >= RuleIndex.minimumRules else { return nil }
         // Every rule's options: each a set of keys that together cover all its matches.
         var options: [[[Key]]] = []
-        var prefilters: [Prefilter] = []
-        var requiredBytes: [UInt8] = []
+        var runs: [[[UInt8]]] = []
         var inChain = false
         for rule in rules {
             let chained = inChain || rule.flags.chain
@@ -60,8 +70,7 @@ struct RuleIndex: Sendable {
             let caseless = rule.flags.noCase
             let dollarEndOnly = rule.regex.options.contains(.dollarEndOnly)
             let shape = rule.negated ? PatternShape() : PatternShape(pattern: rule.pattern, caseless: caseless, dollarEndOnly: dollarEndOnly)
-            prefilters.append(Prefilter(start: Int32(requiredBytes.count), count: Int32(shape.requiredLiteral.count), caseless: caseless))
-            requiredBytes += shape.requiredLiteral
+            runs.append(shape.literalRuns)
             guard !chained, !rule.negated else { options.append([]); continue }
             var mine: [[Key]] = []
             if shape.emptyOnly { mine.append([.empty]) }
@@ -71,9 +80,23 @@ struct RuleIndex: Sendable {
             for w in RuleIndex.queryWords(rule) { mine.append([.word(w)]) }
             options.append(mine)
         }
+        // Each rule's pre-filter: of its literal runs, the one the fewest rules share (then the
+        // longest), so a shared prefix or extension does not let every sibling through.
+        var runCount: [UInt64: Int] = [:]
+        for list in runs { for run in Set(list.map { RuleIndex.wordKey($0, .path) }) { runCount[run, default: 0] += 1 } }
+        var prefilters: [Prefilter] = []
+        var requiredBytes: [UInt8] = []
+        for (i, list) in runs.enumerated() {
+            let best = list.min { a, b in
+                let ca = runCount[RuleIndex.wordKey(a, .path)]!, cb = runCount[RuleIndex.wordKey(b, .path)]!
+                return ca != cb ? ca < cb : a.count > b.count
+            } ?? []
+            prefilters.append(Prefilter(start: Int32(requiredBytes.count), count: Int32(best.count), caseless: rules[i].flags.noCase))
+            requiredBytes += best
+        }
         // How many rules offer each key: the cost of keying a rule on it.
-        var offered: [Key: Int] = [:]
-        for mine in options { for key in Set(mine.joined()) { offered[key, default: 0] += 1 } }
+        var offered: [UInt64: Int] = [:]
+        for mine in options { for key in Set(mine.joined().map(\.fingerprint)) { offered[key, default: 0] += 1 } }
         var always: [Int32] = []
         var prefixes = PrefixTrie(), caselessPrefixes = PrefixTrie()
         var suffixes = PrefixTrie(), caselessSuffixes = PrefixTrie()
@@ -83,7 +106,7 @@ struct RuleIndex: Sendable {
         for (i, mine) in options.enumerated() {
             let rule = Int32(i)
             guard let best = mine.min(by: { a, b in
-                a.reduce(0) { $0 + offered[$1]! } < b.reduce(0) { $0 + offered[$1]! }
+                a.reduce(0) { $0 + offered[$1.fingerprint]! } < b.reduce(0) { $0 + offered[$1.fingerprint]! }
             }) else {
                 always.append(rule)
                 continue
@@ -106,7 +129,14 @@ struct RuleIndex: Sendable {
         self.caselessPrefixes = caselessPrefixes
         self.suffixes = suffixes
         self.caselessSuffixes = caselessSuffixes
-        self.words = words
+        var table = IntTable()
+        var buckets: [[Int32]] = []
+        for (key, rules) in words.sorted(by: { $0.key < $1.key }) {
+            table[key] = Int32(buckets.count)
+            buckets.append(rules)
+        }
+        self.words = table
+        self.wordBuckets = buckets
         self.domains = domains
         self.emptyOnly = emptyOnly
         self.required = prefilters
@@ -175,8 +205,8 @@ struct RuleIndex: Sendable {
     private func collectWords(_ bytes: UnsafeBufferPointer<UInt8>, _ domain: WordDomain, into found: inout [Int32]) {
         var start = 0
         for i in 0...bytes.count where i == bytes.count || !PatternShape.isWordByte(bytes[i]) {
-            if i > start, let rules = words[RuleIndex.wordKey(UnsafeBufferPointer(rebasing: bytes[start..<i]), domain)] {
-                found += rules
+            if i > start, let bucket = words[RuleIndex.wordKey(UnsafeBufferPointer(rebasing: bytes[start..<i]), domain)] {
+                found += wordBuckets[Int(bucket)]
             }
             start = i + 1
         }

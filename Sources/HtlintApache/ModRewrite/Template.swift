@@ -22,6 +22,17 @@ public struct Template: Sendable, Hashable {
         self.parts = Template.parse(Array(text.utf8))
     }
 
+    /// Whether some part (inside map keys and defaults too) satisfies `test`.
+    func refers(_ test: (Part) -> Bool) -> Bool {
+        parts.contains { part in
+            if test(part) { return true }
+            if case .map(_, let key, let fallback) = part {
+                return key.refers(test) || (fallback?.refers(test) ?? false)
+            }
+            return false
+        }
+    }
+
     /// True when the template is literal text only.
     public var isLiteral: Bool { parts.allSatisfy { if case .literal = $0 { true } else { false } } }
 

@@ -62,8 +62,8 @@ public struct Hop: Sendable {
 
     /// First response header with this name.
     public func header(_ name: String) -> String? {
-        if name.lowercased() == "location" { return location }
-        return headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        if equalsIgnoringASCIICase(name, "location") { return location }
+        return headers.first { equalsIgnoringASCIICase($0.name, name) }?.value
     }
 
     /// The browser's internal HSTS redirect (no request was sent).

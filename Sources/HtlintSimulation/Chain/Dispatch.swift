@@ -6,12 +6,12 @@ extension ChainSimulator {
     /// One request from the browser through the layers to the origin and back.
     func exchange(_ url: URLParts, method: String, headers: [HTTPHeader], firstHop: Bool, caches: inout CacheState) -> Hop {
         // The client's Host header overrides the URL's only on the first hop (conformance README).
-        let hostOverride = firstHop ? headers.first { $0.name.lowercased() == "host" }?.value : nil
+        let hostOverride = firstHop ? headers.first { equalsIgnoringASCIICase($0.name, "host") }?.value : nil
         var sent: [HTTPHeader] = []
-        if !headers.contains(where: { $0.name.lowercased() == "user-agent" }) {
+        if !headers.contains(where: { equalsIgnoringASCIICase($0.name, "user-agent") }) {
             sent.append(HTTPHeader("User-Agent", userAgent))
         }
-        sent += headers.filter { $0.name.lowercased() != "host" }
+        sent += headers.filter { !equalsIgnoringASCIICase($0.name, "host") }
         let request = HopRequest(scheme: url.scheme, port: url.effectivePort, host: hostOverride ?? url.hostHeader,
                                  method: method, target: url.target, headers: sent)
         var path: [PathStep] = []
@@ -117,7 +117,7 @@ extension ChainSimulator {
         let server = tls ? tlsOrigin : origin
         let answer = server.respond(to: originRequest)
         var response = HopResponse(status: answer.status, location: answer.location,
-                                   headers: answer.headers.filter { $0.name.lowercased() != "content-type" },
+                                   headers: answer.headers.filter { !equalsIgnoringASCIICase($0.name, "content-type") },
                                    answerer: .origin, producer: "Apache")
         response.origin = answer
         response.originRequest = originRequest

@@ -29,7 +29,7 @@ public struct HopRequest: Sendable, Hashable {
     /// First header with this name, case-insensitively.
     /// First response header with this name.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        headers.first { equalsIgnoringASCIICase($0.name, name) }?.value
     }
 
     /// Replaces every header of this name by one at the end (how proxies overwrite a header).
@@ -40,12 +40,12 @@ public struct HopRequest: Sendable, Hashable {
 
     /// Removes every header of this name.
     public mutating func removeHeader(_ name: String) {
-        headers.removeAll { $0.name.lowercased() == name.lowercased() }
+        headers.removeAll { equalsIgnoringASCIICase($0.name, name) }
     }
 
     /// `X-Forwarded-For` with the client address appended (or added).
     public mutating func appendForwardedFor(_ address: String) {
-        if let i = headers.firstIndex(where: { $0.name.lowercased() == "x-forwarded-for" }) {
+        if let i = headers.firstIndex(where: { equalsIgnoringASCIICase($0.name, "x-forwarded-for") }) {
             headers[i].value += ", " + address
         } else {
             headers.append(HTTPHeader("X-Forwarded-For", address))
@@ -116,7 +116,7 @@ public struct HopResponse: Sendable {
     }
 
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        headers.first { equalsIgnoringASCIICase($0.name, name) }?.value
     }
 
     /// Adds a header unless one of that name is present.
