@@ -13,10 +13,11 @@ enum MimeTypes {
 
     /// Content type for a file name; mod_mime looks at every extension, the last known one wins.
     static func type(forPath path: String) -> String? {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+        // Byte splits: this runs for every served file.
+        let name = lastPathComponent(path)
         var result: String? = nil
-        for ext in name.split(separator: ".").dropFirst() {
-            if let t = byExtension[ext.lowercased()] { result = t }
+        for ext in name.utf8.split(separator: UInt8(ascii: ".")).dropFirst() {
+            if let t = byExtension[String(Substring(ext)).lowercased()] { result = t }
         }
         return result
     }

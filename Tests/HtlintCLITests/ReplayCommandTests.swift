@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@testable import HtlintCLI
+
+/// `htlint replay` (issue 8, item 1): URL lists and access logs (plain, gzip), the summary, JSON
+/// lines in input order, the same answers with or without the cache and on one or two threads,
+/// exit statuses and input errors.
+struct ReplayCommandTests {
+    func run(_ args: [String]) -> CommandOutput {
+        let previous = FileManager.default.currentDirectoryPath
+        _ = FileManager.default.changeCurrentDirectoryPath(packageRoot)
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
+        return CLI.run(arguments: args, environment: .live)
+    }
+
+    static let fixture = ["replay", "--docroot", "fixtures/diff/new", "--host", "example.org", "--urls", "fixtures/diff/urls.txt"]
+
+    static func scratch(_ name: String, _ text: String) throws -> String {
+        let dir = NSTemporaryDirectory() + "htlint-replay-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let path = dir + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The README's replay example is this command's real output.
+    @Test func readmeShowsRealOutput() throws {
+        let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
+        let command = "$ htlint " + Self.fixture.joined(separator: " ") + "\n"
+        let start = try #require(readme.range(of: command))
+        let end = try #require(readme.range(of: "\n$ ", range: start.upperBound..<readme.endIndex))
+        let o = run(Self.fixture)
+        #expect(o.status == .clean)
+        #expect(String(readme[start.upperBound...end.lowerBound]) == o.stdout)
+        #expect(o.stderr.hasPrefix("htlint: replayed 11 requests in "))
+    }
+
+    @Test func jsonLinesFollowTheInputOrder() throws {
+        let o = run(Self.fixture + ["--jsonl"])
+        let lines = o.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 11)
+        let urls = try lines.map { line in
+            try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])["url"] as? String
+        }
+        let expected = try String(contentsOfFile: packageRoot + "/fixtures/diff/urls.txt", encoding: .utf8)
+            .split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
+            .map { $0.hasPrefix("/") ? "https://example.org" + $0 : String($0) }
+        #expect(urls == expected)
+        #expect(lines[1] == #"{"url":"https://example.org/blog/hello-world","method":"GET","outcome":"final","finalStatus":200,"uri":"/index.php","filename":"/index.php","hops":[{"url":"https://example.org/blog/hello-world","status":301,"location":"https://example.org/news/hello-world"},{"url":"https://example.org/news/hello-world","status":200}]}"#)
+    }
+
+    @Test func cacheAndThreadsDoNotChangeAnswers() {
+        let reference = run(Self.fixture + ["--jsonl", "--no-cache", "--jobs", "1"]).stdout
+        #expect(run(Self.fixture + ["--jsonl", "--jobs", "2"]).stdout == reference)
+        #expect(run(Self.fixture + ["--jsonl", "--no-cache", "--jobs", "2"]).stdout == reference)
+    }
+
+    @Test func accessLogsPlainAndGzipped() throws {
+        let log = """
+            203.0.113.9 - - [30/Nov/2026:10:00:00 +0000] "GET /blog/hello-world HTTP/1.1" 301 0 "-" "Mozilla/5.0"
+            203.0.113.9 - - [30/Nov/2026:10:00:01 +0000] "HEAD /team.html HTTP/1.1" 404 0
+            203.0.113.9 - - [30/Nov/2026:10:00:02 +0000] "\\x16\\x03\\x01" 400 0
+            # a comment line is not a request, nor an unreadable line
+            not a log line
+
+            """
+        let path = try Self.scratch("access.log", log)
+        let o = run(["replay", "--docroot", "fixtures/diff/new", "--host", "example.org", "--urls", path, "--jsonl"])
+        let lines = o.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.contains(#""method":"GET""#) == true && lines.last?.contains(#""method":"HEAD""#) == true)
+        #expect(lines.last?.contains(#""finalStatus":404"#) == true)
+        let summary = run(["replay", "--docroot", "fixtures/diff/new", "--host", "example.org", "--urls", path])
+        #expect(summary.stdout.hasPrefix("requests: 2 (2 unreadable lines skipped)\n"))
+
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gzip.arguments = ["-k", path]
+        try gzip.run()
+        gzip.waitUntilExit()
+        let zipped = run(["replay", "--docroot", "fixtures/diff/new", "--host", "example.org", "--urls", path + ".gz", "--jsonl"])
+        #expect(zipped.stdout == o.stdout)
+    }
+
+    @Test func aLoopFailsTheRun() throws {
+        let dir = NSTemporaryDirectory() + "htlint-replay-loop-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try "RewriteEngine On\nRewriteCond %{HTTPS} !=on\nRewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]\n"
+            .write(toFile: dir + "/.htaccess", atomically: true, encoding: .utf8)
+        let urls = try Self.scratch("urls.txt", "https://example.org/\n")
+        let o = run(["replay", "--docroot", dir, "--host", "example.org", "--edge", "cloudflare-flexible", "--urls", urls])
+        #expect(o.status == .findings)
+        #expect(o.stdout.contains("verdicts: final 0, loop 1,"))
+    }
+
+    @Test func inputErrorsAreUsageErrors() {
+        let missing = run(["replay", "--docroot", "fixtures/diff/new"])
+        #expect(missing.status == .failure)
+        #expect(missing.stderr.hasPrefix("htlint: replay needs --urls FILE"))
+        let unreadable = run(["replay", "--docroot", "fixtures/diff/new", "--urls", "no/such/file.log"])
+        #expect(unreadable.status == .failure)
+        #expect(unreadable.stderr.contains("no/such/file.log"))
+    }
+}
