@@ -3,65 +3,57 @@ import HtlintDiagnostics
 import HtlintSimulation
 import HtlintSyntax
 
-/// One configuration file being linted.
+/// One configuration file being linted. Immutable: the derived lists below are built once,
+/// because every rule reads them (W3's 100,000 rules were flattened again for each rule).
 public struct LintFile: Sendable {
-    public var source: SourceFile
-    public var tree: SyntaxTree
-    public var config: ConfigFile
+    public let source: SourceFile
+    public let tree: SyntaxTree
+    public let config: ConfigFile
     /// URL-path of the directory the file governs (`/`, `/blog/`); nil for server configuration.
-    public var directory: String?
-    public var context: ConfigContext
+    public let directory: String?
+    public let context: ConfigContext
+    /// Every rewrite configuration of the file: top level, `<Files>` and `<If>` branches.
+    public let rewriteBlocks: [RewriteSettings]
+    /// Every `RewriteRule` of the file in order.
+    public let rules: [RewriteRule]
+    /// Every `Redirect*` of the file.
+    public let redirects: [AliasRedirect]
+    /// All directive nodes, depth-first.
+    public let directives: [DirectiveNode]
 
     public init(source: SourceFile, context: ConfigContext = .htaccess, directory: String? = "/",
                 modules: ModuleSet = .standard) {
         self.source = source
-        self.tree = Parser.parse(source, context: context)
-        self.config = ConfigReader.read(tree: tree, context: context, modules: modules)
+        let tree = Parser.parse(source, context: context)
+        self.tree = tree
+        let config = ConfigReader.read(tree: tree, context: context, modules: modules)
+        self.config = config
         self.directory = context == .htaccess ? directory : nil
         self.context = context
-    }
-
-    /// Every rewrite configuration of the file: top level, `<Files>` and `<If>` branches.
-    public var rewriteBlocks: [RewriteSettings] {
-        var out: [RewriteSettings] = []
+        var blocks: [RewriteSettings] = []
+        var redirects: [AliasRedirect] = []
         func visit(_ b: ConfigBlock) {
-            if let r = b.rewrite { out.append(r) }
+            if let r = b.rewrite { blocks.append(r) }
+            redirects += b.redirects
             for f in b.files { visit(f.block) }
             for chain in b.ifChains { for branch in chain.branches { visit(branch.block) } }
         }
         visit(config.block)
-        return out
-    }
-
-    /// Every `RewriteRule` of the file in order.
-    public var rules: [RewriteRule] { rewriteBlocks.flatMap(\.rules) }
-
-    /// Every `Redirect*` of the file.
-    public var redirects: [AliasRedirect] {
-        var out: [AliasRedirect] = []
-        func visit(_ b: ConfigBlock) {
-            out += b.redirects
-            for f in b.files { visit(f.block) }
-            for chain in b.ifChains { for branch in chain.branches { visit(branch.block) } }
-        }
-        visit(config.block)
-        return out
-    }
-
-    /// All directive nodes, depth-first, with the sections they are nested in.
-    public var directives: [DirectiveNode] {
-        var out: [DirectiveNode] = []
+        self.rewriteBlocks = blocks
+        self.rules = blocks.flatMap(\.rules)
+        self.redirects = redirects
+        var directives: [DirectiveNode] = []
         func visit(_ nodes: [ConfigNode]) {
             for n in nodes {
                 switch n {
-                case .directive(let d): out.append(d)
+                case .directive(let d): directives.append(d)
                 case .section(let s): visit(s.children)
                 case .comment: break
                 }
             }
         }
         visit(tree.nodes)
-        return out
+        self.directives = directives
     }
 
     /// Text of a range of this file.

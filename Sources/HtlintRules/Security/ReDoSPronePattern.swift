@@ -73,11 +73,15 @@ struct ReDoSPronePattern: LintRule {
         func regex(_ w: Word, _ caseless: Bool) {
             out.append((w, w.value.hasPrefix("!") ? 1 : 0, caseless))
         }
-        // `[NC]` of the parsed rules and regex conditions, by directive.
+        // `[NC]` of the parsed rules and regex conditions, by directive — only those whose pattern
+        // repeats a group, so the others are never tokenised again.
         let rules = file.rules
-        let noCase = Dictionary(rules.map { ($0.range, $0.flags.noCase) }, uniquingKeysWith: { a, _ in a })
+        let noCase = Dictionary(rules.filter { Self.repeatsAGroup($0.pattern) }.map { ($0.range, $0.flags.noCase) },
+                                uniquingKeysWith: { a, _ in a })
         var regexConditions: [SourceRange: Bool] = [:]
-        for c in rules.flatMap(\.conditions) { if case .regex = c.test { regexConditions[c.range] = c.noCase } }
+        for c in rules.flatMap(\.conditions) where Self.repeatsAGroup(c.rawPattern) {
+            if case .regex = c.test { regexConditions[c.range] = c.noCase }
+        }
         func visit(_ nodes: [ConfigNode]) {
             for node in nodes {
                 switch node {
@@ -90,7 +94,7 @@ struct ReDoSPronePattern: LintRule {
                 case .directive(let d):
                     switch d.key {
                     case "rewriterule":
-                        if let w = d.rewriteWords.words.first { regex(w, noCase[d.range] ?? false) }
+                        if let caseless = noCase[d.range], let w = d.rewriteWords.words.first { regex(w, caseless) }
                     case "rewritecond":
                         // File tests, comparisons and `expr` are not regular expressions.
                         let words = d.rewriteWords.words

@@ -41,6 +41,8 @@ extension LintFile {
 
 /// The host of an absolute `http(s)://` URL, lower-cased (brackets kept for IPv6), or nil.
 func urlHost(_ url: String) -> String? {
+    // Most targets are paths: decide on the first byte before copying anything.
+    guard let first = url.utf8.first, first == UInt8(ascii: "h") || first == UInt8(ascii: "H") else { return nil }
     let lower = url.lowercased()
     guard let scheme = ["http://", "https://"].first(where: lower.hasPrefix) else { return nil }
     var rest = Substring(lower.dropFirst(scheme.count))
@@ -54,6 +56,7 @@ func urlHost(_ url: String) -> String? {
 /// Whether a host is an IPv4 literal (`203.0.113.5`) or a bracketed IPv6 literal.
 func isIPLiteral(_ host: String) -> Bool {
     if host.hasPrefix("[") && host.hasSuffix("]") { return host.contains(":") }
+    guard let first = host.utf8.first, first >= 0x30, first <= 0x39 else { return false }
     let parts = host.split(separator: ".", omittingEmptySubsequences: false)
     return parts.count == 4 && parts.allSatisfy { p in
         !p.isEmpty && p.count <= 3 && p.allSatisfy(\.isASCIIDigit) && Int(p).map { $0 <= 255 } == true
