@@ -13,13 +13,14 @@ public enum Tokenizer {
             while i < b.count, isConfigSpace(b[i]) { i += 1 }
             guard i < b.count else { break }
             let wordStart = i
-            var value: [UInt8] = []
             var quote: Character? = nil
             var unterminated = false
+            let text: String
             if b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") {
                 let q = b[i]
-                quote = Character(Unicode.Scalar(q))
+                quote = q == UInt8(ascii: "\"") ? "\"" : "'"
                 i += 1
+                var value: [UInt8] = []
                 var closed = false
                 while i < b.count {
                     if b[i] == UInt8(ascii: "\\"), i + 1 < b.count, b[i + 1] == q || b[i + 1] == UInt8(ascii: "\\") {
@@ -29,15 +30,27 @@ public enum Tokenizer {
                     value.append(b[i]); i += 1
                 }
                 unterminated = !closed
+                text = String(decoding: value, as: UTF8.self)
             } else {
+                // Most words have no `\\` pair: take the bytes as they are, unescape only if needed.
+                var escaped = false
                 while i < b.count, !isConfigSpace(b[i]) {
-                    if b[i] == UInt8(ascii: "\\"), i + 1 < b.count, b[i + 1] == UInt8(ascii: "\\") {
-                        value.append(UInt8(ascii: "\\")); i += 2; continue
+                    if b[i] == UInt8(ascii: "\\"), i + 1 < b.count, b[i + 1] == UInt8(ascii: "\\") { escaped = true; i += 2; continue }
+                    i += 1
+                }
+                if escaped {
+                    var value: [UInt8] = []
+                    var k = wordStart
+                    while k < i {
+                        if b[k] == UInt8(ascii: "\\"), k + 1 < i, b[k + 1] == UInt8(ascii: "\\") { value.append(b[k]); k += 2; continue }
+                        value.append(b[k]); k += 1
                     }
-                    value.append(b[i]); i += 1
+                    text = String(decoding: value, as: UTF8.self)
+                } else {
+                    text = String(decoding: b[wordStart..<i], as: UTF8.self)
                 }
             }
-            words.append(Word(value: String(decoding: value, as: UTF8.self), range: line.range(wordStart..<i),
+            words.append(Word(value: text, range: line.range(wordStart..<i),
                               lineRange: wordStart..<i, quote: quote, unterminated: unterminated))
         }
         return words

@@ -141,7 +141,7 @@ struct RewriteParser {
             var lo = start, hi = i
             while lo < hi, isConfigSpace(bytes[lo]) { lo += 1 }
             while hi > lo, isConfigSpace(bytes[hi - 1]) { hi -= 1 }
-            let item = Array(bytes[lo..<hi])
+            let item = bytes[lo..<hi]
             let range = SourceRange(file: word.range.file, start: base + lo, end: base + hi)
             if let eq = item.firstIndex(of: UInt8(ascii: "=")) {
                 items.append((String(decoding: item[..<eq], as: UTF8.self),
@@ -197,7 +197,12 @@ struct RewriteParser {
                 case "seeother": flags.redirect = 303
                 default:
                     if let first = value.utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") {
-                        let code = Int(value.prefix { $0.isNumber }) ?? 0
+                        // atoi: the leading ASCII digits (capped, so a long run cannot overflow).
+                        var code = 0
+                        for c in value.utf8 {
+                            guard c >= 0x30 && c <= 0x39 else { break }
+                            code = min(code * 10 + Int(c - 0x30), 1_000_000)
+                        }
                         guard RewriteParser.knownStatuses.contains(code) else {
                             fail(ConfigCode.badFlag, "\(directive): invalid HTTP response code '\(value)' for flag 'R'", range)
                             return false
