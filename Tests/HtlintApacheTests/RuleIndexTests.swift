@@ -49,7 +49,8 @@ struct RuleIndexTests {
     }
 
     @Test func unreadablePatternsHaveNoFacts() {
-        for p in ["(?i)^abc", "^a|b", "^(?=x)abc", "\\Qa+b\\E", "(*UTF)^a", "^a\\bc", "^(?<n>a)b"] {
+        for p in ["(?i)^abc", "^a|b", "^(?=x)abc", "\\Qa+b\\E", "(*UTF)^a", "^a\\bc", "^(?<n>a)b", "^\\cAb", "^\\x41b",
+                  "^\\101b", "^(a)\\1b", "^\\p{L}b"] {
             let s = shape(p)
             #expect(s.prefix.isEmpty && s.words.isEmpty && s.suffixes.isEmpty && s.literalRuns.isEmpty, "\(p)")
         }

@@ -180,8 +180,10 @@ struct PatternShape: Equatable {
                 let isAlnum = (e >= 0x30 && e <= 0x39) || (e >= 0x41 && e <= 0x5A) || (e >= 0x61 && e <= 0x7A)
                 // `\d`, `\w`, `\b`, `\x41`, back-references… are not literal bytes.
                 if isAlnum {
-                    // `\b`/`\B` and friends are zero-width: they would break "adjacent" reasoning.
-                    if "bBAzZG".utf8.contains(e) { return nil }
+                    // One-character classes are one byte of some kind; anything else (`\b` and
+                    // other zero-width assertions, `\cX`, `\x41`, `\012`, back-references,
+                    // `\p{L}`…) may consume what follows or match nothing: do not guess.
+                    guard "dDwWsShHvVRX".utf8.contains(e) else { return nil }
                     atom = .other(.one)
                 } else {
                     atom = .literal(e, .one)
@@ -235,6 +237,10 @@ struct PatternShape: Equatable {
             let c = p[i]
             if c == UInt8(ascii: "\\") {
                 guard i + 1 < p.count else { return nil }
+                // Same rule as at the top level: only one-character escapes are understood.
+                let e = p[i + 1]
+                let isAlnum = (e >= 0x30 && e <= 0x39) || (e >= 0x41 && e <= 0x5A) || (e >= 0x61 && e <= 0x7A)
+                if isAlnum && !"dDwWsShHvVRX".utf8.contains(e) { return nil }
                 if depth == 1 { current += [c, p[i + 1]] }
                 i += 2
                 continue
