@@ -93,7 +93,7 @@ fuzz: fuzz-build
 	@for t in $(FUZZ_TARGETS); do \
 	  mkdir -p $(FUZZ_BUILD)/corpus-$$t; \
 	  echo "== fuzz-$$t for $(FUZZ_SECONDS)s"; \
-	  ASAN_OPTIONS=detect_leaks=0 $(FUZZ_BUILD)/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 \
+	  ASAN_OPTIONS=detect_leaks=0 $(FUZZ_BUILD)/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=30 \
 	    -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t- \
 	    $(FUZZ_BUILD)/corpus-$$t $(FUZZ_BUILD)/seed 2>&1 | grep -E '^(#[0-9]+[[:space:]]+DONE|Done|stat::number_of_executed_units|stat::average_exec_per_sec|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written)' ; \
 	  [ $${PIPESTATUS[0]} = 0 ] || { echo "fuzz-$$t failed; input in $(FUZZ_BUILD)/artifacts"; exit 1; }; \

@@ -12,12 +12,13 @@ public final class Origin: @unchecked Sendable {
     /// Record a trace of every decision (for explain); off makes bulk replay faster.
     public let tracing: Bool
 
-    /// Most rule evaluations spent on one request (all passes, `[N]` rounds and subrequests);
-    /// past it the answer is a 500 that says htlint stopped (issue 9: bounded work).
+    /// Most work spent on one request (all passes, `[N]` rounds and subrequests), in rule and
+    /// condition evaluations weighted by input length (one unit per started 64 bytes); past it
+    /// the answer is a 500 that says htlint stopped (issue 9: bounded work, about a second).
     public let ruleEvaluationBudget: Int
 
     /// `indexed: false` evaluates every rule in order (the reference the index is checked against).
-    public init(site: Site, tracing: Bool = true, indexed: Bool = true, ruleEvaluationBudget: Int = 2_000_000) {
+    public init(site: Site, tracing: Bool = true, indexed: Bool = true, ruleEvaluationBudget: Int = 500_000) {
         self.site = site
         self.tracing = tracing
         self.graph = RuleGraph(site: site, indexed: indexed)

@@ -58,7 +58,7 @@ final class RequestChain {
     var subrequestDepth = 0
     /// Every rule that matched, in order (kept even without tracing: replay counts them).
     var fired: [SourceRange] = []
-    /// Rules evaluated so far for this request, against `Origin.ruleEvaluationBudget`.
+    /// Work spent so far on this request (weighted rule evaluations), against `Origin.ruleEvaluationBudget`.
     var ruleEvaluations = 0
 
     /// Whether to record trace events (off for bulk replay, where formatting them dominates).

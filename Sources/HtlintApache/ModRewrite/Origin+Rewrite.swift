@@ -59,12 +59,14 @@ extension Origin {
                 i += 1
                 continue
             }
-            // Bounded work (issue 9): `[N]` rounds over a large rule set could evaluate rules for
-            // minutes; past the budget htlint stops and says the real answer is unknown.
-            chain.ruleEvaluations += 1
+            // Bounded work (issue 9): `[N]` rounds over a large rule set, or over a long input,
+            // could evaluate rules for minutes. Each rule or condition evaluated costs one unit per
+            // started 64 bytes of its input; past the budget htlint stops and says the real
+            // answer is unknown.
+            chain.ruleEvaluations += 1 + input.utf8.count / 64
             if chain.ruleEvaluations > ruleEvaluationBudget {
-                chain.log("", "warn", "htlint stopped after \(ruleEvaluationBudget) rule evaluations for one request (its own work budget)")
-                chain.note(.status, "500: htlint's work budget of \(ruleEvaluationBudget) rule evaluations reached; the real answer is unknown", range: rule.range)
+                chain.log("", "warn", "htlint stopped after \(ruleEvaluationBudget) units of rule evaluation for one request (its own work budget)")
+                chain.note(.status, "500: htlint's work budget of \(ruleEvaluationBudget) units of rule evaluation reached; the real answer is unknown", range: rule.range)
                 result.status = 500
                 return result
             }
@@ -336,6 +338,8 @@ extension Origin {
     private func evaluate(_ c: RewriteCondition, _ r: RequestRecord, _ chain: RequestChain,
                           _ scope: inout ExpansionScope, serverContext: Bool, readsCaptures: Bool) -> Bool {
         let value = expand(c.testString, scope, r, chain, serverContext: serverContext).text
+        // A condition is work too (checked against the budget before the next rule).
+        chain.ruleEvaluations += 1 + value.utf8.count / 64
         var result: Bool
         switch c.test {
         case .regex(let regex):
