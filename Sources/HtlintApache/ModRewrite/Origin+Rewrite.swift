@@ -147,11 +147,9 @@ extension Origin {
     /// Most `[N]` rounds htlint simulates for one rule set pass (Apache's default limit).
     static let maxSimulatedRounds = 32000
 
-    /// Whether `regex` matches `subject`. Apache treats a PCRE2 match or depth limit as no
-    /// match; htlint does the same but reports it in the error log and the trace, because a
-    /// limit reached must never be silent (issue 9, item 2: catastrophic patterns).
-    /// Searches `subject`; a PCRE2 limit or error is reported and answered "no match", as Apache
-    /// does. `what` is only built for that report.
+    /// Searches `subject`. Apache treats a PCRE2 match or depth limit as no match; htlint does
+    /// the same but reports it in the error log and the trace, because a limit reached must
+    /// never be silent (issue 9, item 2: catastrophic patterns). `what` is only built for that.
     private func regexSearch(_ regex: Regex, _ subject: String, what: @autoclosure () -> String, _ chain: RequestChain,
                              range: SourceRange?) -> RegexMatch? {
         switch regex.search(subject) {
