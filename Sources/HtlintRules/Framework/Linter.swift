@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import HtlintDiagnostics
 import HtlintSyntax
 
@@ -31,10 +33,34 @@ public struct Linter: Sendable {
     }
 
     public func run(_ context: LintContext) -> [Diagnostic] {
+        let active = rules.filter { rule in
+            configuration.isEnabled(rule.description) && !(rule.description.usesSimulation && context.simulator == nil)
+        }
+        // Rules are independent and read an immutable context, so they run on every core. The
+        // ones that simulate or analyse the rule graph share lane 0 (the graph analysis keeps
+        // process-wide caches); the others are dealt round-robin over all lanes. Each rule's
+        // findings keep their slot, so the output does not depend on timing.
+        let lanes = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4))
+        var lane: [Int] = []
+        var next = 0
+        for rule in active {
+            if rule.description.usesSimulation || rule.description.usesGraphAnalysis {
+                lane.append(0)
+            } else {
+                lane.append(next)
+                next = (next + 1) % lanes
+            }
+        }
+        let slots = FindingSlots(active.count)
+        let laneOf = lane
+        DispatchQueue.concurrentPerform(iterations: lanes) { l in
+            for (i, rule) in active.enumerated() where laneOf[i] == l {
+                slots.set(i, rule.check(context))
+            }
+        }
         var found: [Diagnostic] = []
-        for rule in rules where configuration.isEnabled(rule.description) {
-            if rule.description.usesSimulation && context.simulator == nil { continue }
-            for var d in rule.check(context) {
+        for (i, rule) in active.enumerated() {
+            for var d in slots.values[i] {
                 if let s = configuration.severities[d.code] ?? configuration.severities[rule.description.name] {
                     d.severity = s
                 }
@@ -54,6 +80,18 @@ public struct Linter: Sendable {
             // The same finding from several probes is reported once.
             return seen.insert("\(d.code)|\(d.range.file)|\(d.range.start)|\(d.message)").inserted
         }.sorted(by: Diagnostic.byLocation)
+    }
+}
+
+/// Per-rule findings filled from several threads, each slot by one.
+private final class FindingSlots: @unchecked Sendable {
+    private(set) var values: [[Diagnostic]]
+    private let lock = NSLock()
+    init(_ count: Int) { values = Array(repeating: [], count: count) }
+    func set(_ i: Int, _ v: [Diagnostic]) {
+        lock.lock()
+        values[i] = v
+        lock.unlock()
     }
 }
 

@@ -46,9 +46,12 @@ public struct RuleDescription: Sendable {
     public var nonTriggering: [Example]
     /// True when the rule runs the simulator (needs a site).
     public var usesSimulation: Bool
+    /// True when the rule runs the rule-graph analysis without the simulator; such rules share
+    /// a lane with the simulating ones rather than run beside them (see `Linter.run`).
+    public var usesGraphAnalysis: Bool
 
     public init(id: String, name: String, family: RuleFamily, summary: String, rationale: String, severity: Severity,
-                triggering: [Example], nonTriggering: [Example], usesSimulation: Bool = false) {
+                triggering: [Example], nonTriggering: [Example], usesSimulation: Bool = false, usesGraphAnalysis: Bool = false) {
         self.id = id
         self.name = name
         self.family = family
@@ -58,6 +61,7 @@ public struct RuleDescription: Sendable {
         self.triggering = triggering
         self.nonTriggering = nonTriggering
         self.usesSimulation = usesSimulation
+        self.usesGraphAnalysis = usesGraphAnalysis
     }
 }
 

@@ -28,7 +28,8 @@ struct DeadRuleByAnalysis: LintRule {
             Example("RewriteEngine On\nRewriteCond %{HTTP_HOST} ^www\\.example\\.com$ [NC,OR]\nRewriteCond %{HTTP_HOST} ^example\\.org$ [NC]\nRewriteRule ^ https://example.com/ [R=301,L]"),
             Example("RewriteEngine On\nRewriteCond %{HTTP:X-Forwarded-Proto} =https\nRewriteRule ^(.*)$ http://%{HTTP_HOST}/$1 [R=301,L]",
                     edge: "cloudflare-flexible"),
-        ])
+        ],
+        usesGraphAnalysis: true)
 
     func check(_ context: LintContext) -> [Diagnostic] {
         guard let analysis = context.graphAnalysis else { return [] }
