@@ -78,7 +78,7 @@ public struct Parser {
             }
             // The directive name is the first word, read like any argument; Apache skips a
             // line whose first word is empty (`""`).
-            guard let nameWord = Tokenizer.generic(line, from: 0).first, !nameWord.value.isEmpty else { continue }
+            guard let nameWord = Tokenizer.generic(line, from: 0, limit: 1).first, !nameWord.value.isEmpty else { continue }
             var argumentStart = nameWord.lineRange.upperBound
             while argumentStart < b.count, isConfigSpace(b[argumentStart]) { argumentStart += 1 }
             var name = nameWord.value

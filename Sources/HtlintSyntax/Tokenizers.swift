@@ -6,10 +6,15 @@ public enum Tokenizer {
     /// unescape `\<quote>` and `\\`; outside quotes only `\\` is unescaped. A closing quote ends
     /// the word even when text follows it; an unterminated quote runs to the end of the line.
     public static func generic(_ line: LogicalLine, from start: Int) -> [Word] {
+        generic(line, from: start, limit: Int.max)
+    }
+
+    /// The first `limit` words only (a directive's name needs one, not the whole line).
+    public static func generic(_ line: LogicalLine, from start: Int, limit: Int) -> [Word] {
         let b = line.bytes
         var words: [Word] = []
         var i = start
-        while true {
+        while words.count < limit {
             while i < b.count, isConfigSpace(b[i]) { i += 1 }
             guard i < b.count else { break }
             let wordStart = i
