@@ -12,11 +12,12 @@ struct ForwardedSchemeOnlyTest: LintRule {
         header from whoever connects: a client that reaches the origin directly (its address is \
         rarely secret) sends `X-Forwarded-Proto: https` over plain http and is never redirected. \
         This is only safe when the origin accepts connections from the proxy alone (firewall, \
-        `Require ip` of the proxy's ranges). A note, not a warning: the client who skips the \
-        redirect only exposes its own request, and the header test is the standard fix behind a \
-        proxy. Add `RewriteCond %{HTTPS} !=on` (the connection's own scheme) to the block, or \
-        restrict the origin to the proxy. Not reported when the conditions also test `%{HTTPS}`, \
-        `%{SERVER_PORT}`, `%{REQUEST_SCHEME}` or `%{REMOTE_ADDR}`.
+        `Require ip` of the proxy's ranges), which is the fix. A note, not a warning: the client \
+        who skips the redirect only exposes its own request, and the header test is the standard \
+        way to see the visitor's scheme behind a proxy. AND-ing `%{HTTPS}` to it does not help \
+        (the forged header still skips the redirect); an `[OR]` with the connection's own scheme \
+        (`%{HTTPS}`, `%{SERVER_PORT}`, `%{REQUEST_SCHEME}`) or a condition on the client address \
+        (`%{REMOTE_ADDR}`) is not reported.
         """,
         severity: .note,
         triggering: [
@@ -30,14 +31,14 @@ struct ForwardedSchemeOnlyTest: LintRule {
                 ↓RewriteCond %{HTTP:CF-Visitor} '"scheme":"http"'
                 RewriteRule ^(.*)$ https://example.com/$1 [R=301,L]
                 """),
-        ],
-        nonTriggering: [
             Example("""
                 RewriteEngine On
-                RewriteCond %{HTTP:X-Forwarded-Proto} !https
+                ↓RewriteCond %{HTTP:X-Forwarded-Proto} !https
                 RewriteCond %{HTTPS} !=on
                 RewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]
                 """),
+        ],
+        nonTriggering: [
             Example("""
                 RewriteEngine On
                 RewriteCond %{HTTPS} off [OR]
@@ -56,10 +57,14 @@ struct ForwardedSchemeOnlyTest: LintRule {
         context.files.flatMap(\.rules).flatMap { rule -> [Diagnostic] in
             guard rule.redirects || (rule.targetsURL && !rule.flags.proxy),
                   rule.rawSubstitution.lowercased().hasPrefix("https://") else { return [] }
-            let forwarded = rule.conditions.filter { $0.variables.contains(where: ForwardedHeaders.isForwarded(variable:)) }
-            let others = Set(rule.conditions.flatMap(\.variables))
-            guard !forwarded.isEmpty, others.isDisjoint(with: ForwardedHeaders.connectionVariables),
-                  others.isDisjoint(with: ForwardedHeaders.addressVariables) else { return [] }
+            let conditions = rule.conditions
+            let forwarded = conditions.filter { $0.variables.contains(where: ForwardedHeaders.isForwarded(variable:)) }
+            // The connection's own scheme protects only in an [OR] group (AND-ed, the forged
+            // header still skips the redirect); a test of the client address always does.
+            let orGrouped = conditions.indices.filter { i in conditions[i].orNext || (i > 0 && conditions[i - 1].orNext) }
+            let connectionInOr = orGrouped.contains { !ForwardedHeaders.connectionVariables.isDisjoint(with: conditions[$0].variables) }
+            let address = conditions.contains { !ForwardedHeaders.addressVariables.isDisjoint(with: $0.variables) }
+            guard !forwarded.isEmpty, !connectionInOr, !address else { return [] }
             return forwarded.map { c in
                 finding("the https redirect trusts `\(c.rawTestString)`, which a client reaching the origin directly can "
                         + "send to skip it; safe only when the origin accepts connections from the proxy alone", at: c.range)
