@@ -41,12 +41,6 @@ struct ForwardedSchemeOnlyTest: LintRule {
         nonTriggering: [
             Example("""
                 RewriteEngine On
-                RewriteCond %{HTTPS} off [OR]
-                RewriteCond %{HTTP:X-Forwarded-Proto} =http
-                RewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]
-                """),
-            Example("""
-                RewriteEngine On
                 RewriteCond %{REMOTE_ADDR} ^10\\.
                 RewriteCond %{HTTP:X-Forwarded-Proto} !https
                 RewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]
