@@ -12,6 +12,11 @@ public struct CLIEnvironment: Sendable {
     }
     /// Whether standard output is a terminal (colour decisions).
     public var isTerminal = false
+    /// Where commands that stream (replay's JSON lines) write standard output as they go; nil
+    /// (tests) collects it in `CommandOutput` like every other command.
+    public var streamStdout: (@Sendable (String) -> Void)? = nil
+    /// A progress line for long runs, when standard error is a terminal; nil otherwise.
+    public var progress: (@Sendable (String) -> Void)? = nil
 
     public init(readFile: @escaping @Sendable (String) throws -> [UInt8], readStdin: @escaping @Sendable () -> [UInt8],
                 listDirectory: @escaping @Sendable (String) -> [String]?, isDirectory: @escaping @Sendable (String) -> Bool) {

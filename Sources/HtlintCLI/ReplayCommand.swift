@@ -61,13 +61,23 @@ struct ReplayCommand {
         let started = Date()
         let cache = !a.has("--no-cache") && ChainCache.usable(for: simulator.origin.site) ? ChainCache() : nil
         do {
+            // JSON lines go out as they are made (memory does not grow with the log), when the
+            // environment streams; a progress line on a terminal's stderr after each batch.
+            var pending = ""
             try Replayer.stream(source, input: input, simulator: simulator, jobs: jobs, cache: cache) { request, result in
                 summary.add(result)
-                if jsonl { out.stdout += Replayer.jsonLine(request, result) + "\n" }
+                if jsonl { pending += Replayer.jsonLine(request, result) + "\n" }
             } skipped: {
                 summary.skipped += 1
+            } batchDone: {
+                if let sink = io.streamStdout, !pending.isEmpty { sink(pending); pending = "" }
+                io.progress?(String(format: "htlint: %d requests replayed (%.0f/s)", summary.total,
+                                    Double(summary.total) / max(Date().timeIntervalSince(started), 1e-9)))
             }
+            out.stdout += pending
+            io.progress?("")
         } catch {
+            io.progress?("")
             out.err("htlint: \(error)")
             return .failure
         }
@@ -93,7 +103,8 @@ enum Replayer {
     /// results in input order.
     static func stream(_ source: LineSource, input: ReplayInput, simulator: ChainSimulator, jobs: Int,
                        cache: ChainCache? = nil,
-                       emit: (ReplayRequest, ChainResult) -> Void, skipped: () -> Void) throws {
+                       emit: (ReplayRequest, ChainResult) -> Void, skipped: () -> Void,
+                       batchDone: () -> Void = {}) throws {
         let batchSize = 4096
         while true {
             var batch: [ReplayRequest] = []
@@ -102,6 +113,7 @@ enum Replayer {
             }
             if batch.isEmpty { return }
             for (r, result) in zip(batch, simulate(batch, simulator, jobs: jobs, cache: cache)) { emit(r, result) }
+            batchDone()
         }
     }
 

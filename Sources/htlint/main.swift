@@ -3,6 +3,11 @@ import HtlintCLI
 
 var environment = CLIEnvironment.live
 environment.isTerminal = isatty(STDOUT_FILENO) != 0
+environment.streamStdout = { FileHandle.standardOutput.write(Data($0.utf8)) }
+if isatty(STDERR_FILENO) != 0 {
+    // One line, rewritten in place; cleared by the final "\r\e[K".
+    environment.progress = { FileHandle.standardError.write(Data(("\r\u{1B}[K" + $0).utf8)) }
+}
 let result = CLI.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)
 FileHandle.standardOutput.write(result.stdout.data(using: .utf8)!)
 FileHandle.standardError.write(result.stderr.data(using: .utf8)!)

@@ -6,11 +6,34 @@ import Testing
 /// lines in input order, the same answers with or without the cache and on one or two threads,
 /// exit statuses and input errors.
 struct ReplayCommandTests {
-    func run(_ args: [String]) -> CommandOutput {
+    func run(_ args: [String], environment: CLIEnvironment = .live) -> CommandOutput {
         let previous = FileManager.default.currentDirectoryPath
         _ = FileManager.default.changeCurrentDirectoryPath(packageRoot)
         defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
-        return CLI.run(arguments: args, environment: .live)
+        return CLI.run(arguments: args, environment: environment)
+    }
+
+    final class Collected: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var parts: [String] = []
+        func add(_ s: String) { lock.lock(); parts.append(s); lock.unlock() }
+    }
+
+    /// With a live stream the lines go out batch by batch (not held until the end), and the
+    /// same bytes come out; progress is only reported where the environment asks for it.
+    @Test func jsonLinesStreamWhenTheEnvironmentStreams() {
+        let reference = run(Self.fixture + ["--jsonl"]).stdout
+        let stdout = Collected(), progress = Collected()
+        var environment = CLIEnvironment.live
+        environment.streamStdout = { stdout.add($0) }
+        environment.progress = { progress.add($0) }
+        let o = run(Self.fixture + ["--jsonl"], environment: environment)
+        #expect(o.stdout.isEmpty)
+        #expect(stdout.parts.joined() == reference)
+        // One batch, then the line is cleared.
+        #expect(progress.parts.count == 2)
+        #expect(progress.parts.first?.hasPrefix("htlint: 11 requests replayed (") == true)
+        #expect(progress.parts.last == "")
     }
 
     static let fixture = ["replay", "--docroot", "fixtures/diff/new", "--host", "example.org", "--urls", "fixtures/diff/urls.txt"]
