@@ -36,7 +36,7 @@ struct CheckCommand {
         }
         if a.has("-h") || a.has("--help") { out.out(help); return .clean }
         guard let format = formatter(named: a.value("--format") ?? "concise") else {
-            out.err("htlint: unknown format '\(a.value("--format")!)'; expected one of: \(allFormatters.map(\.id).joined(separator: ", "))")
+            out.err("htlint: " + FindingsOptions.unknownFormat(a.value("--format")!))
             return .failure
         }
         var forced: ConfigContext? = nil

@@ -62,17 +62,12 @@ struct LintCommand {
             return .failure
         }
         let failOn: Severity
-        switch (a.value("--fail-on") ?? "error").lowercased() {
-        case "error": failOn = .error
-        case "warning": failOn = .warning
-        case "note", "info": failOn = .note
-        case let other:
-            out.err("htlint: unknown level '\(other)' for --fail-on; expected error, warning or note")
-            return .failure
-        }
-        let formatName = a.value("--format") ?? (formatter(named: "text") != nil ? "text" : "concise")
-        guard let format = formatter(named: formatName, colour: colour(a, terminal: terminal)) else {
-            out.err("htlint: unknown format '\(formatName)'; expected one of: \(allFormatters.map(\.id).joined(separator: ", "))")
+        let format: any ReportFormatter
+        do {
+            failOn = try FindingsOptions.failOn(a)
+            format = try FindingsOptions.format(a, fallback: formatter(named: "text") != nil ? "text" : "concise", terminal: terminal)
+        } catch {
+            out.err("htlint: \(error)")
             return .failure
         }
         var configuration = LintConfiguration()
@@ -165,13 +160,6 @@ struct LintCommand {
         out.stdout += format.format(report)
         if diagnostics.contains(where: { $0.severity >= failOn }) { status = max(status, .findings) }
         return status
-    }
-
-    static func colour(_ a: Arguments, terminal: Bool) -> Bool {
-        if a.has("--no-color") { return false }
-        if a.has("--color") { return true }
-        // no-color.org: a non-empty NO_COLOR switches colour off.
-        return terminal && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
     }
 
     /// Rule pages for formats that describe rules (SARIF).

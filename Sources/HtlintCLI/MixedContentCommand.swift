@@ -53,17 +53,12 @@ struct MixedContentCommand {
             return .failure
         }
         let failOn: Severity
-        switch (a.value("--fail-on") ?? "error").lowercased() {
-        case "error": failOn = .error
-        case "warning": failOn = .warning
-        case "note", "info": failOn = .note
-        case let other:
-            out.err("htlint: unknown level '\(other)' for --fail-on; expected error, warning or note")
-            return .failure
-        }
-        let formatName = a.value("--format") ?? "text"
-        guard let format = formatter(named: formatName, colour: LintCommand.colour(a, terminal: io.isTerminal)) else {
-            out.err("htlint: unknown format '\(formatName)'; expected one of: \(allFormatters.map(\.id).joined(separator: ", "))")
+        let format: any ReportFormatter
+        do {
+            failOn = try FindingsOptions.failOn(a)
+            format = try FindingsOptions.format(a, fallback: "text", terminal: io.isTerminal)
+        } catch {
+            out.err("htlint: \(error)")
             return .failure
         }
         var maxPages = 50

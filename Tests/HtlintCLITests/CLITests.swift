@@ -4,21 +4,14 @@ import HtlintCLI
 
 /// The command line, run as a function; output snapshotted in Golden/.
 struct CLITests {
-    /// Runs htlint from the package root with paths relative to it, as a user would.
+    /// Runs htlint as a user would, with `stdin` as standard input.
     func run(_ args: [String], stdin: String = "") -> CommandOutput {
-        let previous = FileManager.default.currentDirectoryPath
-        _ = FileManager.default.changeCurrentDirectoryPath(packageRoot)
-        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
         var env = CLIEnvironment.live
         let input = Array(stdin.utf8)
         env.readStdin = { input }
-        return CLI.run(arguments: args, environment: env)
+        return runCLI(args, environment: env)
     }
 
-    func snapshot(_ o: CommandOutput) -> String {
-        "exit: \(o.status.rawValue)\n--- stdout\n\(o.stdout)--- stderr\n\(o.stderr)"
-            .replacingOccurrences(of: CLI.version, with: "[VERSION]")
-    }
 
     static let brokenInputs = ["unclosed-section", "unknown-flag", "bad-regex", "unknown-directive", "unterminated-quote"]
 

@@ -5,16 +5,7 @@ import Testing
 /// `htlint diff` on fixtures/diff (a migration: one redirect retargeted, one removed, one added)
 /// and on a generated W1-like redirect map with one rule changed.
 struct DiffCommandTests {
-    func run(_ args: [String]) -> CommandOutput {
-        let previous = FileManager.default.currentDirectoryPath
-        _ = FileManager.default.changeCurrentDirectoryPath(packageRoot)
-        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
-        return CLI.run(arguments: args, environment: .live)
-    }
-
-    func snapshot(_ o: CommandOutput) -> String {
-        "exit: \(o.status.rawValue)\n--- stdout\n\(o.stdout)--- stderr\n\(o.stderr)"
-    }
+    func run(_ args: [String]) -> CommandOutput { runCLI(args) }
 
     static let fixture = ["diff", "--old", "fixtures/diff/old", "--new", "fixtures/diff/new", "--host", "example.org",
                           "--urls", "fixtures/diff/urls.txt"]

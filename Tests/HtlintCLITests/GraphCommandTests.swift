@@ -5,17 +5,7 @@ import HtlintCLI
 /// `htlint graph` and `htlint report`, and the acceptance cases of the all-URL loop analysis
 /// through `htlint lint`.
 struct GraphCommandTests {
-    /// Runs htlint from the package root, as CLITests does.
-    func run(_ args: [String]) -> CommandOutput {
-        let previous = FileManager.default.currentDirectoryPath
-        _ = FileManager.default.changeCurrentDirectoryPath(packageRoot)
-        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
-        return CLI.run(arguments: args, environment: .live)
-    }
-
-    func snapshot(_ o: CommandOutput) -> String {
-        "exit: \(o.status.rawValue)\n--- stdout\n\(o.stdout)--- stderr\n\(o.stderr)".replacingOccurrences(of: CLI.version, with: "[VERSION]")
-    }
+    func run(_ args: [String]) -> CommandOutput { runCLI(args) }
 
     static let small = ["--docroot", "Tests/HtlintCLITests/Inputs/graph/small", "--host", "example.com",
                         "--alias", "example.net", "--alias", "www.example.net"]

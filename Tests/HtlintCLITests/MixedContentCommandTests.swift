@@ -9,17 +9,7 @@ struct MixedContentCommandTests {
     static let site = fixture + "/site"
     static let siteArgs = ["--docroot", site, "--host", "example.com", "--alias", "www.example.com"]
 
-    /// Runs htlint from the package root, as the other CLI tests do (paths in the output stay
-    /// relative). Every CLI test sets the same directory, so concurrent tests agree.
-    func run(_ args: [String]) -> CommandOutput {
-        _ = FileManager.default.changeCurrentDirectoryPath(packageRoot)
-        return CLI.run(arguments: args, environment: .live)
-    }
-
-    func snapshot(_ o: CommandOutput) -> String {
-        "exit: \(o.status.rawValue)\n--- stdout\n\(o.stdout)--- stderr\n\(o.stderr)"
-            .replacingOccurrences(of: CLI.version, with: "[VERSION]")
-    }
+    func run(_ args: [String]) -> CommandOutput { runCLI(args) }
 
     /// "file line:column code" for each finding of a JSON report, files relative to the site.
     func located(_ json: String, under prefix: String = site + "/") throws -> [String] {

@@ -7,10 +7,7 @@ import Testing
 /// exit statuses and input errors.
 struct ReplayCommandTests {
     func run(_ args: [String], environment: CLIEnvironment = .live) -> CommandOutput {
-        let previous = FileManager.default.currentDirectoryPath
-        _ = FileManager.default.changeCurrentDirectoryPath(packageRoot)
-        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
-        return CLI.run(arguments: args, environment: environment)
+        runCLI(args, environment: environment)
     }
 
     final class Collected: @unchecked Sendable {

@@ -4,16 +4,7 @@ import Testing
 
 /// `simulate` and `explain` on the bundled story (fixtures/story), snapshotted in Golden/.
 struct SimulateGoldenTests {
-    func run(_ args: [String]) -> CommandOutput {
-        let previous = FileManager.default.currentDirectoryPath
-        _ = FileManager.default.changeCurrentDirectoryPath(packageRoot)
-        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
-        return CLI.run(arguments: args, environment: .live)
-    }
-
-    func snapshot(_ o: CommandOutput) -> String {
-        "exit: \(o.status.rawValue)\n--- stdout\n\(o.stdout)--- stderr\n\(o.stderr)"
-    }
+    func run(_ args: [String]) -> CommandOutput { runCLI(args) }
 
     @Test func storyBrokenLoopsForEveryHTTPSVisitor() throws {
         let o = run(["simulate", "--site", "fixtures/story/broken/site.yml"])
