@@ -23,7 +23,7 @@ struct WorkBudgetTests {
         let response = origin(lines.joined(separator: "\n") + "\n", budget: 100_000)
             .respond(to: OriginRequest(target: "/page", headers: [HTTPHeader("Host", "example.org")]))
         #expect(response.status == 500)
-        #expect(response.errors.contains { $0.contains("htlint stopped after 100000 units of rule evaluation") })
+        #expect(response.errors.contains { $0.contains("htlint stopped after 100000 units of work") })
         #expect(response.trace.contains { $0.detail.contains("work budget") && $0.detail.contains("real answer is unknown") })
     }
 
@@ -34,6 +34,17 @@ struct WorkBudgetTests {
         #expect(response.status == 500)
         #expect(response.errorCodes.contains("AH02596"))
         #expect(!response.errors.contains { $0.contains("rule evaluation") })
+    }
+
+    @Test func nestedDirectoryIndexSubrequestsStop() {
+        // Index names that lead back to the directory ("?x" keeps the path) make each level try
+        // every name again, ten levels deep: 8^10 subrequests, 19 s before subrequests counted
+        // (found by fuzz-simulate).
+        let names = (0..<8).map { "?\($0)" }.joined(separator: " ")
+        let response = origin("DirectoryIndex \(names)\n")
+            .respond(to: OriginRequest(target: "/", headers: [HTTPHeader("Host", "example.org")]))
+        #expect(response.status == 500)
+        #expect(response.errors.filter { $0.contains("htlint stopped after 500000 units of work") }.count == 1)
     }
 
     @Test func longInputsCostMore() {

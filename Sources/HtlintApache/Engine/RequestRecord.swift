@@ -58,8 +58,11 @@ final class RequestChain {
     var subrequestDepth = 0
     /// Every rule that matched, in order (kept even without tracing: replay counts them).
     var fired: [SourceRange] = []
-    /// Work spent so far on this request (weighted rule evaluations), against `Origin.ruleEvaluationBudget`.
+    /// Work spent so far on this request (weighted rule evaluations, subrequests), against
+    /// `Origin.ruleEvaluationBudget`.
     var ruleEvaluations = 0
+    /// The budget ran out (reported once).
+    var budgetExhausted = false
 
     /// Whether to record trace events (off for bulk replay, where formatting them dominates).
     let tracing: Bool

@@ -71,8 +71,14 @@ extension Origin {
         r.originalURIOverride = sub.uri
     }
 
-    /// A subrequest for `url` (phases up to the fixups), bounded by the nesting limit (AH00125).
+    /// Work units a subrequest costs (a whole pass up to the fixups).
+    static let subrequestCost = 32
+
+    /// A subrequest for `url` (phases up to the fixups), bounded by the nesting limit (AH00125)
+    /// and by the work budget: nested DirectoryIndex lists make a tree of subrequests that grows
+    /// as entries^10 (Apache walks it too; htlint stops and says so).
     func subrequest(_ url: String, _ chain: RequestChain) -> (RequestRecord, PassResult)? {
+        guard spend(Origin.subrequestCost, chain, range: nil) else { return nil }
         if chain.subrequestDepth >= 10 {
             chain.log("AH00125", "error", "Request exceeded the limit of 10 subrequest nesting levels due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
             return nil

@@ -63,10 +63,7 @@ extension Origin {
             // could evaluate rules for minutes. Each rule or condition evaluated costs one unit per
             // started 64 bytes of its input; past the budget htlint stops and says the real
             // answer is unknown.
-            chain.ruleEvaluations += 1 + input.utf8.count / 64
-            if chain.ruleEvaluations > ruleEvaluationBudget {
-                chain.log("", "warn", "htlint stopped after \(ruleEvaluationBudget) units of rule evaluation for one request (its own work budget)")
-                chain.note(.status, "500: htlint's work budget of \(ruleEvaluationBudget) units of rule evaluation reached; the real answer is unknown", range: rule.range)
+            guard spend(1 + input.utf8.count / 64, chain, range: rule.range) else {
                 result.status = 500
                 return result
             }
@@ -142,6 +139,19 @@ extension Origin {
         guard let d = directory else { return current }
         let full = pathInfo.isEmpty ? current : current + pathInfo
         return full.hasPrefix(d) ? dropLeadingBytes(full, d.utf8.count) : full
+    }
+
+    /// Charges `units` of work to the request; false once the budget is spent (reported once,
+    /// as a warning in the log and a 500 note in the trace: the real answer is unknown).
+    func spend(_ units: Int, _ chain: RequestChain, range: SourceRange?) -> Bool {
+        chain.ruleEvaluations += units
+        guard chain.ruleEvaluations > ruleEvaluationBudget else { return true }
+        if !chain.budgetExhausted {
+            chain.budgetExhausted = true
+            chain.log("", "warn", "htlint stopped after \(ruleEvaluationBudget) units of work for one request (its own work budget)")
+            chain.note(.status, "500: htlint's work budget of \(ruleEvaluationBudget) units reached; the real answer is unknown", range: range)
+        }
+        return false
     }
 
     /// Most `[N]` rounds htlint simulates for one rule set pass (Apache's default limit).
