@@ -46,3 +46,14 @@ func pathSegments(_ s: String) -> [Substring] {
     if start < s.endIndex { out.append(s[start...]) }
     return out
 }
+
+/// Where `://` starts in `s`, by bytes (`range(of:)` goes through Foundation's NSString).
+public func schemeSeparator(in s: String) -> String.Index? {
+    let u = s.utf8
+    var i = u.startIndex
+    while i != u.endIndex {
+        if u[i...].starts(with: "://".utf8) { return i }
+        i = u.index(after: i)
+    }
+    return nil
+}

@@ -52,11 +52,8 @@ func absoluteURLScheme(_ s: String) -> String? {
 
 /// Splits `scheme://host[:port]/path` into its prefix (through the host) and the path.
 func splitAbsoluteURL(_ url: String) -> (prefix: String, path: String) {
-    // Byte search: `range(of:)` goes through Foundation's NSString on every call.
-    let u = Array(url.utf8)
-    var i = 0
-    while i + 2 < u.count, !(u[i] == UInt8(ascii: ":") && u[i + 1] == UInt8(ascii: "/") && u[i + 2] == UInt8(ascii: "/")) { i += 1 }
-    guard i + 2 < u.count else { return (url, "") }
-    guard let slash = u[(i + 3)...].firstIndex(of: UInt8(ascii: "/")) else { return (url, "") }
-    return (String(decoding: u[..<slash], as: UTF8.self), String(decoding: u[slash...], as: UTF8.self))
+    guard let sep = schemeSeparator(in: url) else { return (url, "") }
+    let afterScheme = url.utf8[url.utf8.index(sep, offsetBy: 3)...]
+    guard let slash = afterScheme.firstIndex(of: UInt8(ascii: "/")) else { return (url, "") }
+    return (String(url[..<slash]), String(url[slash...]))
 }

@@ -1,3 +1,4 @@
+import HtlintApache
 /// A URL as the simulated browser handles it: scheme, host, port and the request target,
 /// kept as written (no normalisation of the path).
 public struct URLParts: Sendable, Hashable {
@@ -16,7 +17,7 @@ public struct URLParts: Sendable, Hashable {
     public init?(_ text: String) {
         // Byte searches throughout: every delimiter is ASCII (and Character searches are slow).
         let u = text.utf8
-        guard let sep = URLParts.find(Array("://".utf8), in: u) else { return nil }
+        guard let sep = schemeSeparator(in: text) else { return nil }
         scheme = text[..<sep].lowercased()
         var rest = text[u.index(sep, offsetBy: 3)...]
         fragment = nil
@@ -35,16 +36,6 @@ public struct URLParts: Sendable, Hashable {
         host = String(authority)
         let t = rest[slash...]
         target = t.isEmpty ? "/" : (t.utf8.first == UInt8(ascii: "?") ? "/" + t : String(t))
-    }
-
-    /// The first occurrence of `needle` in `hay`.
-    private static func find(_ needle: [UInt8], in hay: String.UTF8View) -> String.Index? {
-        var i = hay.startIndex
-        while i != hay.endIndex {
-            if hay[i...].starts(with: needle) { return i }
-            i = hay.index(after: i)
-        }
-        return nil
     }
 
     /// The scheme's default port.
