@@ -21,7 +21,8 @@ struct RuleIndex: Sendable {
     /// Words of the input or the query: `wordKey` → index into `wordBuckets`.
     private let words: IntTable
     private let wordBuckets: [[Int32]]
-    private let domains: Set<WordDomain>
+    /// Word domains present, one bit per `WordDomain` raw value (checked on every lookup).
+    private let domains: UInt8
     private let emptyOnly: [Int32]
     /// Per rule: a byte run its input must contain (empty: none known).
     private let required: [Prefilter]
@@ -34,6 +35,8 @@ struct RuleIndex: Sendable {
         case path = 1, caselessPath, query, caselessQuery
         var caseless: Bool { self == .caselessPath || self == .caselessQuery }
     }
+
+    private func has(_ d: WordDomain) -> Bool { domains & (1 << d.rawValue) != 0 }
 
     private struct Prefilter: Sendable {
         var start: Int32
@@ -101,7 +104,7 @@ struct RuleIndex: Sendable {
         var prefixes = PrefixTrie(), caselessPrefixes = PrefixTrie()
         var suffixes = PrefixTrie(), caselessSuffixes = PrefixTrie()
         var words: [UInt64: [Int32]] = [:]
-        var domains: Set<WordDomain> = []
+        var domains: UInt8 = 0
         var emptyOnly: [Int32] = []
         for (i, mine) in options.enumerated() {
             let rule = Int32(i)
@@ -120,7 +123,7 @@ struct RuleIndex: Sendable {
                     if caseless { caselessSuffixes.insert(s.reversed(), rule: rule) } else { suffixes.insert(s.reversed(), rule: rule) }
                 case .word(let k):
                     words[k, default: []].append(rule)
-                    domains.insert(WordDomain(rawValue: k & 7)!)
+                    domains |= 1 << (k & 7)
                 }
             }
         }
@@ -177,14 +180,14 @@ struct RuleIndex: Sendable {
             suffixes.collectReversed(bytes, lowercase: false, into: &found)
             caselessSuffixes.collectReversed(bytes, lowercase: true, into: &found)
             if bytes.isEmpty { found += emptyOnly }
-            if domains.contains(.path) { collectWords(bytes, .path, into: &found) }
-            if domains.contains(.caselessPath) { collectWords(bytes, .caselessPath, into: &found) }
+            if has(.path) { collectWords(bytes, .path, into: &found) }
+            if has(.caselessPath) { collectWords(bytes, .caselessPath, into: &found) }
         }
         // Without a query, `%{QUERY_STRING}` is empty and has no words.
-        if var q = query, domains.contains(.query) || domains.contains(.caselessQuery) {
+        if var q = query, has(.query) || has(.caselessQuery) {
             q.withUTF8 { bytes in
-                if domains.contains(.query) { collectWords(bytes, .query, into: &found) }
-                if domains.contains(.caselessQuery) { collectWords(bytes, .caselessQuery, into: &found) }
+                if has(.query) { collectWords(bytes, .query, into: &found) }
+                if has(.caselessQuery) { collectWords(bytes, .caselessQuery, into: &found) }
             }
         }
         if found.isEmpty { return always }
