@@ -19,6 +19,8 @@ let package = Package(
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // glibc's malloc_trim: bulk replay gives the configuration reader's freed memory back.
+        .systemLibrary(name: "CMalloc"),
 
         // Source positions, diagnostics and fix-its shared by every layer.
         .target(name: "HtlintDiagnostics"),
@@ -41,7 +43,7 @@ let package = Package(
         // Output formats; depends on diagnostics only, never on rules.
         .target(name: "HtlintReporting", dependencies: ["HtlintDiagnostics"]),
         // The command line as a library function (testable without a process).
-        .target(name: "HtlintCLI", dependencies: ["HtlintRules", "HtlintReporting", "HtlintYAML", "CZlib", "CCurl"]),
+        .target(name: "HtlintCLI", dependencies: ["HtlintRules", "HtlintReporting", "HtlintYAML", "CZlib", "CCurl", "CMalloc"]),
         .executableTarget(name: "htlint", dependencies: ["HtlintCLI"]),
         // `make bench`: replay and lint throughput on ../shared/bench workloads (release build).
         .executableTarget(name: "htlint-bench", dependencies: ["HtlintRules"]),

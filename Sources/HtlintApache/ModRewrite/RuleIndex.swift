@@ -13,11 +13,11 @@ import HtlintRegex
 struct RuleIndex: Sendable {
     /// Rules that must always be tried (sorted).
     private let always: [Int32]
-    private let prefixes: PrefixTrie
-    private let caselessPrefixes: PrefixTrie
+    private let prefixes: PrefixTable
+    private let caselessPrefixes: PrefixTable
     /// Endings, stored reversed.
-    private let suffixes: PrefixTrie
-    private let caselessSuffixes: PrefixTrie
+    private let suffixes: PrefixTable
+    private let caselessSuffixes: PrefixTable
     /// Words of the input or the query: `wordKey` → index into `wordBuckets`.
     private let words: IntTable
     private let wordBuckets: [[Int32]]
@@ -101,8 +101,8 @@ struct RuleIndex: Sendable {
         var offered: [UInt64: Int] = [:]
         for mine in options { for key in Set(mine.joined().map(\.fingerprint)) { offered[key, default: 0] += 1 } }
         var always: [Int32] = []
-        var prefixes = PrefixTrie(), caselessPrefixes = PrefixTrie()
-        var suffixes = PrefixTrie(), caselessSuffixes = PrefixTrie()
+        var prefixes = PrefixTable(), caselessPrefixes = PrefixTable()
+        var suffixes = PrefixTable(), caselessSuffixes = PrefixTable()
         var words: [UInt64: [Int32]] = [:]
         var domains: UInt8 = 0
         var emptyOnly: [Int32] = []
