@@ -18,7 +18,8 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl is opened with dlopen by probe alone (its headers come from libcurl4-openssl-dev).
+        .systemLibrary(name: "CCurl"),
         // glibc's malloc_trim: bulk replay gives the configuration reader's freed memory back.
         .systemLibrary(name: "CMalloc"),
 

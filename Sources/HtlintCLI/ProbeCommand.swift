@@ -111,7 +111,7 @@ struct ProbeCommand {
             return .failure
         }
         guard let fetcher = injected ?? ProbeFetchers.live(connection) else {
-            out.err("htlint: --insecure needs htlint built with libcurl (the CCurl module); this build uses URLSession, which always checks certificates")
+            out.err("htlint: " + ProbeFetchers.unavailable)
             return .failure
         }
         let site = base.origin.site

@@ -1,10 +1,5 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-#if canImport(CCurl)
 import CCurl
-#endif
+import Foundation
 import HtlintSimulation
 
 /// One exchange with the live site, as `htlint probe` saw it.
@@ -102,25 +97,16 @@ struct ProbeFollower {
     }
 }
 
-/// The fetcher for this build: libcurl when the CCurl module is linked, else URLSession.
+/// The live fetcher: libcurl, opened on first use.
 enum ProbeFetchers {
+    /// nil when libcurl cannot be opened (the error names the package).
     static func live(_ connection: ProbeConnection) -> (any ProbeFetcher)? {
-        #if canImport(CCurl)
-        return CurlFetcher(connection: connection)
-        #else
-        // URLSession on Linux cannot turn certificate checks off.
-        if connection.insecure { return nil }
-        return URLSessionFetcher(connection: connection)
-        #endif
+        CurlFetcher.api.map { CurlFetcher(connection: connection, api: $0) }
     }
 
-    static var supportsInsecure: Bool {
-        #if canImport(CCurl)
-        return true
-        #else
-        return false
-        #endif
-    }
+    /// What to tell a user whose system has no libcurl.
+    static let unavailable = "probe needs libcurl (Debian package libcurl4), which could not be opened: "
+        + (dlerror().map { String(cString: $0) } ?? "libcurl.so.4 not found")
 }
 
 /// Response headers probe records.
@@ -133,7 +119,6 @@ private func record(_ name: String, _ value: String, into hop: inout LiveHop) {
     }
 }
 
-#if canImport(CCurl)
 /// libcurl easy handle per request: no redirects, no proxy, http(s) only, `CURLOPT_RESOLVE`.
 struct CurlFetcher: ProbeFetcher {
     var connection: ProbeConnection
@@ -143,41 +128,47 @@ struct CurlFetcher: ProbeFetcher {
         init(_ hop: LiveHop) { self.hop = hop }
     }
 
-    init(connection: ProbeConnection) {
+    let api: UnsafePointer<htlint_curl_api>
+
+    init(connection: ProbeConnection, api: UnsafePointer<htlint_curl_api>) {
         self.connection = connection
-        _ = CurlFetcher.initialised
+        self.api = api
     }
 
-    private static let initialised: Bool = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK }()
+    /// libcurl's functions, loaded and globally initialised once; nil when it is not installed.
+    nonisolated(unsafe) static let api: UnsafePointer<htlint_curl_api>? = {
+        guard let api = htlint_curl_load(), api.pointee.global_init!(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK else { return nil }
+        return api
+    }()
 
     func fetch(_ url: String, method: String) -> LiveHop {
         let sink = Sink(LiveHop(url: url, method: method, status: 0))
-        guard let h = curl_easy_init() else { sink.hop.error = "curl_easy_init failed"; return sink.hop }
-        defer { curl_easy_cleanup(h) }
+        guard let h = api.pointee.easy_init!() else { sink.hop.error = "curl_easy_init failed"; return sink.hop }
+        defer { api.pointee.easy_cleanup!(h) }
         var resolve: UnsafeMutablePointer<curl_slist>? = nil
-        for entry in connection.resolve { resolve = curl_slist_append(resolve, entry) }
-        defer { curl_slist_free_all(resolve) }
+        for entry in connection.resolve { resolve = api.pointee.slist_append!(resolve, entry) }
+        defer { api.pointee.slist_free_all!(resolve) }
         var headers: UnsafeMutablePointer<curl_slist>? = nil
-        headers = curl_slist_append(headers, "User-Agent: Mozilla/5.0 (compatible; htlint-probe/\(CLI.version))")
-        headers = curl_slist_append(headers, "Accept: */*")
-        defer { curl_slist_free_all(headers) }
-        _ = htlint_curl_setopt_string(h, CURLOPT_URL, url)
-        _ = htlint_curl_setopt_string(h, CURLOPT_PROTOCOLS_STR, "http,https")
-        _ = htlint_curl_setopt_string(h, CURLOPT_PROXY, "")
-        _ = htlint_curl_setopt_long(h, CURLOPT_FOLLOWLOCATION, 0)
-        _ = htlint_curl_setopt_long(h, CURLOPT_NOSIGNAL, 1)
-        _ = htlint_curl_setopt_long(h, CURLOPT_TIMEOUT_MS, Int(connection.timeout * 1000))
-        _ = htlint_curl_setopt_long(h, CURLOPT_CONNECTTIMEOUT_MS, Int(connection.timeout * 1000))
-        if method == "HEAD" { _ = htlint_curl_setopt_long(h, CURLOPT_NOBODY, 1) }
+        headers = api.pointee.slist_append!(headers, "User-Agent: Mozilla/5.0 (compatible; htlint-probe/\(CLI.version))")
+        headers = api.pointee.slist_append!(headers, "Accept: */*")
+        defer { api.pointee.slist_free_all!(headers) }
+        _ = htlint_curl_setopt_string(api, h, CURLOPT_URL, url)
+        _ = htlint_curl_setopt_string(api, h, CURLOPT_PROTOCOLS_STR, "http,https")
+        _ = htlint_curl_setopt_string(api, h, CURLOPT_PROXY, "")
+        _ = htlint_curl_setopt_long(api, h, CURLOPT_FOLLOWLOCATION, 0)
+        _ = htlint_curl_setopt_long(api, h, CURLOPT_NOSIGNAL, 1)
+        _ = htlint_curl_setopt_long(api, h, CURLOPT_TIMEOUT_MS, Int(connection.timeout * 1000))
+        _ = htlint_curl_setopt_long(api, h, CURLOPT_CONNECTTIMEOUT_MS, Int(connection.timeout * 1000))
+        if method == "HEAD" { _ = htlint_curl_setopt_long(api, h, CURLOPT_NOBODY, 1) }
         if connection.insecure {
-            _ = htlint_curl_setopt_long(h, CURLOPT_SSL_VERIFYPEER, 0)
-            _ = htlint_curl_setopt_long(h, CURLOPT_SSL_VERIFYHOST, 0)
+            _ = htlint_curl_setopt_long(api, h, CURLOPT_SSL_VERIFYPEER, 0)
+            _ = htlint_curl_setopt_long(api, h, CURLOPT_SSL_VERIFYHOST, 0)
         }
-        if resolve != nil { _ = htlint_curl_setopt_pointer(h, CURLOPT_RESOLVE, resolve) }
-        _ = htlint_curl_setopt_pointer(h, CURLOPT_HTTPHEADER, headers)
+        if resolve != nil { _ = htlint_curl_setopt_pointer(api, h, CURLOPT_RESOLVE, resolve) }
+        _ = htlint_curl_setopt_pointer(api, h, CURLOPT_HTTPHEADER, headers)
         let user = Unmanaged.passUnretained(sink).toOpaque()
-        _ = htlint_curl_setopt_pointer(h, CURLOPT_HEADERDATA, user)
-        _ = htlint_curl_setopt_callback(h, CURLOPT_HEADERFUNCTION) { data, size, count, user in
+        _ = htlint_curl_setopt_pointer(api, h, CURLOPT_HEADERDATA, user)
+        _ = htlint_curl_setopt_callback(api, h, CURLOPT_HEADERFUNCTION) { data, size, count, user in
             guard let data, let user else { return 0 }
             let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
             let n = size * count
@@ -193,72 +184,15 @@ struct CurlFetcher: ProbeFetcher {
             return n
         }
         // The body is not needed: stop reading at its first byte (curl reports a write error).
-        _ = htlint_curl_setopt_callback(h, CURLOPT_WRITEFUNCTION) { _, _, _, _ in 0 }
-        let code = curl_easy_perform(h)
+        _ = htlint_curl_setopt_callback(api, h, CURLOPT_WRITEFUNCTION) { _, _, _, _ in 0 }
+        let code = api.pointee.easy_perform!(h)
         var status = 0
-        _ = htlint_curl_getinfo_long(h, CURLINFO_RESPONSE_CODE, &status)
+        _ = htlint_curl_getinfo_long(api, h, CURLINFO_RESPONSE_CODE, &status)
         sink.hop.status = status
         if status == 0 || (code != CURLE_OK && code != CURLE_WRITE_ERROR) {
             sink.hop.status = 0
-            sink.hop.error = String(cString: curl_easy_strerror(code))
+            sink.hop.error = api.pointee.easy_strerror!(code).map { String(cString: $0) } ?? "curl error \(code.rawValue)"
         }
         return sink.hop
-    }
-}
-#endif
-
-/// URLSession with a delegate that refuses redirects; `--resolve` by connecting to the address
-/// with the original `Host` header (plain http only: TLS would check the certificate against the address).
-final class URLSessionFetcher: NSObject, ProbeFetcher, URLSessionTaskDelegate, @unchecked Sendable {
-    let connection: ProbeConnection
-
-    init(connection: ProbeConnection) {
-        self.connection = connection
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        completionHandler(nil)
-    }
-
-    func fetch(_ url: String, method: String) -> LiveHop {
-        var hop = LiveHop(url: url, method: method, status: 0)
-        guard let parts = URLParts(url), var components = URLComponents(string: url) else {
-            hop.error = "not a URL"
-            return hop
-        }
-        if let addr = connection.address(host: parts.host, port: parts.effectivePort) {
-            components.host = addr.contains(":") ? "[\(addr)]" : addr
-        }
-        guard let target = components.url else { hop.error = "not a URL"; return hop }
-        var request = URLRequest(url: target, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: connection.timeout)
-        request.httpMethod = method
-        request.setValue(parts.hostHeader, forHTTPHeaderField: "Host")
-        request.setValue("Mozilla/5.0 (compatible; htlint-probe/\(CLI.version))", forHTTPHeaderField: "User-Agent")
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.connectionProxyDictionary = [:]
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
-        defer { session.finishTasksAndInvalidate() }
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var result: (URLResponse?, Error?) = (nil, nil)
-        session.dataTask(with: request) { _, response, error in
-            result = (response, error)
-            done.signal()
-        }.resume()
-        if done.wait(timeout: .now() + connection.timeout + 2) == .timedOut {
-            hop.error = "timed out"
-            return hop
-        }
-        if let http = result.0 as? HTTPURLResponse {
-            hop.status = http.statusCode
-            for (k, v) in http.allHeaderFields {
-                if let k = k as? String, let v = v as? String { record(k, v, into: &hop) }
-            }
-        } else {
-            hop.error = result.1.map { ($0 as NSError).localizedDescription } ?? "no response"
-        }
-        return hop
     }
 }

@@ -59,20 +59,28 @@ struct ReplayCommand {
         var summary = ReplaySummary(site: simulator.origin.site)
         let jsonl = a.has("--jsonl")
         let started = Date()
-        let cache = !a.has("--no-cache") && AnswerCache.usable(for: simulator.origin.site) ? AnswerCache() : nil
+        let cached = !a.has("--no-cache") && ResultCache<ReplayTally>.usable(for: simulator.origin.site)
         do {
             // JSON lines go out as they are made (memory does not grow with the log), when the
             // environment streams; a progress line on a terminal's stderr after each batch.
+            // The summary alone keeps (and caches) only a tally per request.
             var pending = ""
-            try Replayer.stream(source, input: input, simulator: simulator, jobs: jobs, cache: cache) { request, result in
-                summary.add(result)
-                if jsonl { pending += Replayer.jsonLine(request, result) + "\n" }
-            } skipped: {
-                summary.skipped += 1
-            } batchDone: {
+            func batchDone() {
                 if let sink = io.streamStdout, !pending.isEmpty { sink(pending); pending = "" }
                 io.progress?(String(format: "htlint: %d requests replayed (%.0f/s)", summary.total,
                                     Double(summary.total) / max(Date().timeIntervalSince(started), 1e-9)))
+            }
+            if jsonl {
+                try Replayer.stream(source, input: input, simulator: simulator, jobs: jobs,
+                                    cache: cached ? ResultCache<ReplayAnswer>() : nil, keep: ReplayAnswer.init) { request, answer in
+                    summary.add(answer.tally)
+                    pending += Replayer.jsonLine(request, answer) + "\n"
+                } skipped: { summary.skipped += 1 } batchDone: { batchDone() }
+            } else {
+                try Replayer.stream(source, input: input, simulator: simulator, jobs: jobs,
+                                    cache: cached ? ResultCache<ReplayTally>() : nil, keep: ReplayTally.init) { _, tally in
+                    summary.add(tally)
+                } skipped: { summary.skipped += 1 } batchDone: { batchDone() }
             }
             out.stdout += pending
             io.progress?("")
@@ -100,7 +108,7 @@ struct ReplaySummary {
 
     init(site: Site) { self.site = site }
 
-    mutating func add(_ r: ReplayAnswer) {
+    mutating func add(_ r: ReplayTally) {
         total += 1
         switch r.outcome {
         case .loop: loops += 1
@@ -111,7 +119,7 @@ struct ReplaySummary {
         if r.recursionLimitExceeded { recursions += 1 }
         statuses[r.finalStatus, default: 0] += 1
         if r.finalStatus == 404 { notFound += 1 }
-        chainLengths[r.hops.filter { (300...399).contains($0.status) }.count, default: 0] += 1
+        chainLengths[r.redirects, default: 0] += 1
         for range in r.firedRules { fired[range, default: 0] += 1 }
     }
 

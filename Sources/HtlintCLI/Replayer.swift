@@ -18,10 +18,10 @@ enum Replayer {
 
     /// Reads requests in batches and simulates each batch on `jobs` threads; `emit` sees the
     /// answers in input order.
-    static func stream(_ source: LineSource, input: ReplayInput, simulator: ChainSimulator, jobs: Int,
-                       cache: AnswerCache? = nil,
-                       emit: (ReplayRequest, ReplayAnswer) -> Void, skipped: () -> Void,
-                       batchDone: () -> Void = {}) throws {
+    static func stream<Kept: Sendable>(_ source: LineSource, input: ReplayInput, simulator: ChainSimulator, jobs: Int,
+                                       cache: ResultCache<Kept>? = nil, keep: @escaping @Sendable (ChainResult) -> Kept,
+                                       emit: (ReplayRequest, Kept) -> Void, skipped: () -> Void,
+                                       batchDone: () -> Void = {}) throws {
         let batchSize = 4096
         var first = true
         while true {
@@ -30,7 +30,7 @@ enum Replayer {
                 if let r = input.request(line) { batch.append(r) } else if !line.isEmpty, !line.hasPrefix("#") { skipped() }
             }
             if batch.isEmpty { return }
-            let answers = simulate(batch, simulator, jobs: jobs, cache: cache, keep: ReplayAnswer.init)
+            let answers = simulate(batch, simulator, jobs: jobs, cache: cache, keep: keep)
             for (r, answer) in zip(batch, answers) { emit(r, answer) }
             if first {
                 // Reading the configuration and building the rule index (on the first requests)
@@ -92,25 +92,17 @@ enum Replayer {
         let hops = r.hops.map { h in
             "{\"url\":\(q(h.url)),\"status\":\(h.status)" + (h.location.map { ",\"location\":\(q($0))" } ?? "") + "}"
         }.joined(separator: ",")
-        return "{\"url\":\(q(request.url)),\"method\":\(q(request.method)),\"outcome\":\(q(r.outcome.rawValue)),\"finalStatus\":\(r.finalStatus),"
+        return "{\"url\":\(q(request.url)),\"method\":\(q(request.method)),\"outcome\":\(q(r.tally.outcome.rawValue)),\"finalStatus\":\(r.tally.finalStatus),"
             + "\"uri\":\(r.finalURI.map(q) ?? "null"),\"filename\":\(r.finalFilename.map(q) ?? "null"),\"hops\":[\(hops)]}"
     }
 }
 
-/// What replay keeps of a chain: what the summary and the JSON lines read, and nothing else
-/// (no headers, layer paths or traces), so a cache of a log's distinct requests stays small.
-struct ReplayAnswer: Sendable {
-    struct Hop: Sendable {
-        var url: String
-        var status: Int
-        var location: String?
-    }
+/// What the replay summary counts of a chain.
+struct ReplayTally: Sendable {
     var outcome: ChainOutcome
     var finalStatus: Int
-    var hops: [Hop]
-    /// Apache's request record after its last internal redirect, on the last hop it answered.
-    var finalURI: String?
-    var finalFilename: String?
+    /// Redirects the browser followed (3xx hops).
+    var redirects: Int
     /// Some hop answered 500 because internal redirects passed `LimitInternalRecursion`.
     var recursionLimitExceeded: Bool
     /// Directives that matched, over all hops in order.
@@ -119,21 +111,40 @@ struct ReplayAnswer: Sendable {
     init(_ r: ChainResult) {
         outcome = r.outcome
         finalStatus = r.finalStatus
-        hops = r.hops.map { Hop(url: $0.url, status: $0.status, location: $0.location) }
-        let last = r.hops.last?.origin
-        finalURI = last?.final.uri
-        finalFilename = last?.final.filename
+        redirects = r.hops.filter { (300...399).contains($0.status) }.count
         recursionLimitExceeded = r.hops.contains { $0.origin?.recursionLimitExceeded == true }
         firedRules = r.hops.flatMap { $0.origin?.firedRules ?? [] }
     }
 }
 
-typealias AnswerCache = ResultCache<ReplayAnswer>
+/// What a JSON line shows of a chain: the tally, and per hop the URL, status and Location, and
+/// Apache's final request record. Replay keeps nothing more (no headers, layer paths or
+/// traces), so a cache of a log's distinct requests stays small.
+struct ReplayAnswer: Sendable {
+    struct Hop: Sendable {
+        var url: String
+        var status: Int
+        var location: String?
+    }
+    var tally: ReplayTally
+    var hops: [Hop]
+    /// Apache's request record after its last internal redirect, on the last hop it answered.
+    var finalURI: String?
+    var finalFilename: String?
+
+    init(_ r: ChainResult) {
+        tally = ReplayTally(r)
+        hops = r.hops.map { Hop(url: $0.url, status: $0.status, location: $0.location) }
+        let last = r.hops.last?.origin
+        finalURI = last?.final.uri
+        finalFilename = last?.final.filename
+    }
+}
 
 /// Answers already simulated in this run, by method and URL. The engine is deterministic for a
 /// request (same site, same request → same chain), so a repeated log line need not be simulated
 /// again; sites whose rules read the clock (`%{TIME…}`) must not use it. Bounded: it keeps the
-/// first 10,000 distinct requests (a few MB of answers), which in a log's skewed traffic are
+/// first 10,000 distinct requests (a few MB of tallies or answers), which in a log's skewed traffic are
 /// mostly the popular ones, so memory does not grow with the log.
 final class ResultCache<Value: Sendable>: @unchecked Sendable {
     private var values: [String: Value] = [:]

@@ -12,9 +12,10 @@ private typealias PCRE2Size = Int
 ///
 /// PCRE2 documents compiled code (JIT included) and a match context without a JIT stack as
 /// safe to share between threads, and each match uses its own match data. The JIT compile is
-/// lazy — a 100,000-rule file is read without JIT-compiling rules that never run — and guarded:
-/// until it is done, matches hold the same lock, so no match overlaps the compile. Hence
-/// `@unchecked Sendable`.
+/// lazy and for hot patterns only: a pattern is JIT-compiled on its `hotSearches`-th search
+/// (a 20,000-rule redirect map tries most rules a handful of times; compiling each would cost
+/// more time and executable memory than interpreting them). Until then matches hold the same
+/// lock as the compile, so no match overlaps it. Hence `@unchecked Sendable`.
 public final class Regex: @unchecked Sendable {
     /// The pattern exactly as given.
     public let pattern: String
@@ -22,14 +23,18 @@ public final class Regex: @unchecked Sendable {
     public let options: RegexOptions
     /// Number of capturing groups in the pattern, as reported by `PCRE2_INFO_CAPTURECOUNT`.
     public let captureCount: Int
-    /// Whether PCRE2's JIT has compiled the pattern (it does on the first search); `false`
-    /// means the interpreter is used (before the first search, JIT unavailable on this
+    /// Whether PCRE2's JIT has compiled the pattern (it does on the `hotSearches`-th search);
+    /// `false` means the interpreter is used (pattern not hot yet, JIT unavailable on this
     /// platform, declined by the JIT, or switched off). Informational only.
     public var isJITCompiled: Bool { jitState.load(ordering: .acquiring) == 2 }
 
+    /// Searches after which a pattern counts as hot and is JIT-compiled.
+    public static let hotSearches = 16
+
     /// 0: JIT pending, 1: interpreter only (off or failed), 2: JIT compiled.
     private let jitState: Atomic<Int>
-    private let jitLock = Mutex<Void>(())
+    /// Searches so far while the JIT is pending.
+    private let pendingSearches = Mutex<Int>(0)
 
     /// Maximum PCRE2 match-limit count per search. Far above what any real URL pattern needs,
     /// yet small enough that catastrophic backtracking fails in milliseconds rather than hanging
@@ -108,15 +113,18 @@ public final class Regex: @unchecked Sendable {
         self.jitState = Atomic(jit && Regex.isJITAvailable ? 0 : 1)
     }
 
-    /// Runs `body` once the JIT question is settled: the first caller compiles (a JIT failure is
-    /// not an error — the interpreter gives the same answers, only slower).
+    /// Runs `body` with the code as it stands: the `hotSearches`-th caller JIT-compiles it (a JIT
+    /// failure is not an error — the interpreter gives the same answers, only slower).
     @inline(__always)
     private func withCompiledCode<T>(_ body: () -> T) -> T {
         if jitState.load(ordering: .acquiring) != 0 { return body() }
-        return jitLock.withLock { _ in
+        return pendingSearches.withLock { searches in
             if jitState.load(ordering: .acquiring) == 0 {
-                let ok = pcre2_jit_compile_8(code, PCRE2_JIT_COMPLETE) == 0
-                jitState.store(ok ? 2 : 1, ordering: .releasing)
+                searches += 1
+                if searches >= Regex.hotSearches {
+                    let ok = pcre2_jit_compile_8(code, PCRE2_JIT_COMPLETE) == 0
+                    jitState.store(ok ? 2 : 1, ordering: .releasing)
+                }
             }
             return body()
         }

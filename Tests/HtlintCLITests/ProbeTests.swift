@@ -257,7 +257,7 @@ struct ProbeIntegrationTests {
         p.arguments = ["timeout", "120", "python3", packageRoot + "/tools/apache-oracle/oracle.py", "serve", dir, "--edge", edge, "--",
                        ProbeIntegration.htlint, "probe", "--docroot", docroot, "--timeout", "5",
                        "--resolve", "\(Self.host):80:127.0.0.1", "--resolve", "\(Self.host):443:127.0.0.1"]
-            + (ProbeFetchers.supportsInsecure ? ["--insecure"] : []) + args + ["--format", "json"] + Self.urls
+            + ["--insecure"] + args + ["--format", "json"] + Self.urls
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err

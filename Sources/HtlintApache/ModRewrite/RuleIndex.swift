@@ -61,68 +61,78 @@ struct RuleIndex: Sendable {
         }
     }
 
+    /// A rule's facts: its literal runs (for the pre-filter) and its options, each a set of
+    /// keys that together cover all its matches (none: the rule is always tried).
+    private static func facts(_ rule: RewriteRule, chained: Bool) -> (runs: [[UInt8]], options: [[Key]]) {
+        let caseless = rule.flags.noCase
+        let dollarEndOnly = rule.regex.options.contains(.dollarEndOnly)
+        let shape = rule.negated ? PatternShape() : PatternShape(pattern: rule.pattern, caseless: caseless, dollarEndOnly: dollarEndOnly)
+        guard !chained, !rule.negated else { return (shape.literalRuns, []) }
+        var mine: [[Key]] = []
+        if shape.emptyOnly { mine.append([.empty]) }
+        if !shape.prefix.isEmpty { mine.append([.prefix(shape.prefix, caseless: caseless)]) }
+        if !shape.suffixes.isEmpty { mine.append(shape.suffixes.map { .suffix($0, caseless: caseless) }) }
+        for w in shape.words { mine.append([.word(RuleIndex.wordKey(w, caseless ? .caselessPath : .path))]) }
+        for w in RuleIndex.queryWords(rule) { mine.append([.word(w)]) }
+        return (shape.literalRuns, mine)
+    }
+
+    /// Two passes over the rules, each reading their facts afresh: the first counts how many
+    /// rules share each fact, the second keys every rule on its least shared one. Keeping every
+    /// rule's facts between the passes instead cost more memory than the index itself.
     init?(rules: [RewriteRule]) {
         guard rules.count >= RuleIndex.minimumRules else { return nil }
-        // Every rule's options: each a set of keys that together cover all its matches.
-        var options: [[[Key]]] = []
-        var runs: [[[UInt8]]] = []
+        var chained: [Bool] = []
+        chained.reserveCapacity(rules.count)
         var inChain = false
         for rule in rules {
-            let chained = inChain || rule.flags.chain
+            chained.append(inChain || rule.flags.chain)
             inChain = rule.flags.chain
-            let caseless = rule.flags.noCase
-            let dollarEndOnly = rule.regex.options.contains(.dollarEndOnly)
-            let shape = rule.negated ? PatternShape() : PatternShape(pattern: rule.pattern, caseless: caseless, dollarEndOnly: dollarEndOnly)
-            runs.append(shape.literalRuns)
-            guard !chained, !rule.negated else { options.append([]); continue }
-            var mine: [[Key]] = []
-            if shape.emptyOnly { mine.append([.empty]) }
-            if !shape.prefix.isEmpty { mine.append([.prefix(shape.prefix, caseless: caseless)]) }
-            if !shape.suffixes.isEmpty { mine.append(shape.suffixes.map { .suffix($0, caseless: caseless) }) }
-            for w in shape.words { mine.append([.word(RuleIndex.wordKey(w, caseless ? .caselessPath : .path))]) }
-            for w in RuleIndex.queryWords(rule) { mine.append([.word(w)]) }
-            options.append(mine)
         }
-        // Each rule's pre-filter: of its literal runs, the one the fewest rules share (then the
-        // longest), so a shared prefix or extension does not let every sibling through.
-        var runCount: [UInt64: Int] = [:]
-        for list in runs { for run in Set(list.map { RuleIndex.wordKey($0, .path) }) { runCount[run, default: 0] += 1 } }
-        var prefilters: [Prefilter] = []
-        var requiredBytes: [UInt8] = []
-        for (i, list) in runs.enumerated() {
-            let best = list.min { a, b in
-                let ca = runCount[RuleIndex.wordKey(a, .path)]!, cb = runCount[RuleIndex.wordKey(b, .path)]!
-                return ca != cb ? ca < cb : a.count > b.count
-            } ?? []
-            prefilters.append(Prefilter(start: Int32(requiredBytes.count), count: Int32(best.count), caseless: rules[i].flags.noCase))
-            requiredBytes += best
+        // How many rules contain each literal run, and offer each key (the cost of keying a
+        // rule on it).
+        var runCount: [UInt64: Int32] = [:]
+        var offered: [UInt64: Int32] = [:]
+        for (i, rule) in rules.enumerated() {
+            let (runs, options) = RuleIndex.facts(rule, chained: chained[i])
+            for run in Set(runs.map { RuleIndex.wordKey($0, .path) }) { runCount[run, default: 0] += 1 }
+            for key in Set(options.joined().map(\.fingerprint)) { offered[key, default: 0] += 1 }
         }
-        // How many rules offer each key: the cost of keying a rule on it.
-        var offered: [UInt64: Int] = [:]
-        for mine in options { for key in Set(mine.joined().map(\.fingerprint)) { offered[key, default: 0] += 1 } }
         var always: [Int32] = []
         var prefixes = PrefixTable(), caselessPrefixes = PrefixTable()
         var suffixes = PrefixTable(), caselessSuffixes = PrefixTable()
         var words: [UInt64: [Int32]] = [:]
         var domains: UInt8 = 0
         var emptyOnly: [Int32] = []
-        for (i, mine) in options.enumerated() {
-            let rule = Int32(i)
-            guard let best = mine.min(by: { a, b in
+        var prefilters: [Prefilter] = []
+        prefilters.reserveCapacity(rules.count)
+        var requiredBytes: [UInt8] = []
+        for (i, rule) in rules.enumerated() {
+            let (runs, options) = RuleIndex.facts(rule, chained: chained[i])
+            // The pre-filter: of the rule's literal runs, the one the fewest rules share (then
+            // the longest), so a shared prefix or extension does not let every sibling through.
+            let best = runs.min { a, b in
+                let ca = runCount[RuleIndex.wordKey(a, .path)]!, cb = runCount[RuleIndex.wordKey(b, .path)]!
+                return ca != cb ? ca < cb : a.count > b.count
+            } ?? []
+            prefilters.append(Prefilter(start: Int32(requiredBytes.count), count: Int32(best.count), caseless: rule.flags.noCase))
+            requiredBytes += best
+            let index = Int32(i)
+            guard let keys = options.min(by: { a, b in
                 a.reduce(0) { $0 + offered[$1.fingerprint]! } < b.reduce(0) { $0 + offered[$1.fingerprint]! }
             }) else {
-                always.append(rule)
+                always.append(index)
                 continue
             }
-            for key in best {
+            for key in keys {
                 switch key {
-                case .empty: emptyOnly.append(rule)
+                case .empty: emptyOnly.append(index)
                 case .prefix(let p, let caseless):
-                    if caseless { caselessPrefixes.insert(p, rule: rule) } else { prefixes.insert(p, rule: rule) }
+                    if caseless { caselessPrefixes.insert(p, rule: index) } else { prefixes.insert(p, rule: index) }
                 case .suffix(let s, let caseless):
-                    if caseless { caselessSuffixes.insert(s.reversed(), rule: rule) } else { suffixes.insert(s.reversed(), rule: rule) }
+                    if caseless { caselessSuffixes.insert(s.reversed(), rule: index) } else { suffixes.insert(s.reversed(), rule: index) }
                 case .word(let k):
-                    words[k, default: []].append(rule)
+                    words[k, default: []].append(index)
                     domains |= 1 << (k & 7)
                 }
             }
