@@ -49,6 +49,7 @@ conformance: deps
 
 bench: deps bench-data
 	$(SWIFT) build -c release --product htlint-bench
+	$(SWIFT) build -c release --product htlint
 	.build/release/htlint-bench $(BENCH_DATA) --limit $(BENCH_DATA)/pcre_limit
 
 clean:

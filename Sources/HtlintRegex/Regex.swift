@@ -56,8 +56,14 @@ public final class Regex: @unchecked Sendable {
         return pcre2_config_8(UInt32(PCRE2_CONFIG_JIT), &available) >= 0 && available == 1
     }()
 
-    /// The compiled pattern; owned, freed in `deinit`.
-    private let code: OpaquePointer
+    /// The compiled pattern, owned and freed in `deinit`; nil until the first search. The
+    /// initialiser compiles to validate the pattern (and count its groups) and frees the code
+    /// again: a 100,000-rule file is read and linted without keeping 230 bytes of code per rule
+    /// for patterns nothing searches. Set under `pendingSearches`' lock, before `jitState`
+    /// leaves 0 (release/acquire), so the lock-free path always sees it.
+    nonisolated(unsafe) private var code: OpaquePointer?
+    /// What compiling needs again on the first search.
+    private let compileOptions: UInt32
     /// Carries the limits above; one for the process (PCRE2 only reads it during a match, so
     /// threads may share it, and 100,000 patterns do not each need their own). `nil` only if
     /// PCRE2 could not allocate it, in which case its (much larger) built-in limits apply.
@@ -83,42 +89,56 @@ public final class Regex: @unchecked Sendable {
 
     /// Designated initialiser; `jit: false` lets tests exercise the interpreter's limits too.
     init(_ pattern: String, options: RegexOptions, jit: Bool) throws(RegexCompileError) {
-        // Explicit length, so NUL bytes in the pattern are pattern bytes, not terminators.
-        // The extra trailing byte guarantees a non-NULL pointer even for the empty pattern
-        // (PCRE2 before 10.43 rejects a NULL pattern even when the length is 0).
-        var bytes = Array(pattern.utf8)
-        let length = bytes.count
-        bytes.append(0)
-
         var errorCode: Int32 = 0
         var errorOffset: PCRE2Size = 0
-        let compiled = bytes.withUnsafeBufferPointer { buffer in
-            pcre2_compile_8(
-                buffer.baseAddress, PCRE2Size(length),
-                PCRE2_DUPNAMES | options.rawValue,
-                &errorCode, &errorOffset, nil)
-        }
-        guard let compiled else {
+        let compileOptions = PCRE2_DUPNAMES | options.rawValue
+        guard let compiled = Regex.compile(pattern, compileOptions, &errorCode, &errorOffset) else {
             throw RegexCompileError(message: Regex.errorMessage(errorCode), offset: Int(errorOffset))
         }
 
         var groups: UInt32 = 0
         _ = pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &groups)
 
-
         self.pattern = pattern
         self.options = options
-        self.code = compiled
+        self.compileOptions = compileOptions
         self.captureCount = Int(groups)
-        self.jitState = Atomic(jit && Regex.isJITAvailable ? 0 : 1)
+        if jit && Regex.isJITAvailable {
+            pcre2_code_free_8(compiled)
+            self.jitState = Atomic(0)
+        } else {
+            // Interpreter only: the lock-free path needs the code from the start.
+            self.code = compiled
+            self.jitState = Atomic(1)
+        }
     }
 
-    /// Runs `body` with the code as it stands: the `hotSearches`-th caller JIT-compiles it (a JIT
-    /// failure is not an error — the interpreter gives the same answers, only slower).
+    private static func compile(_ pattern: String, _ options: UInt32, _ errorCode: inout Int32,
+                                _ errorOffset: inout PCRE2Size) -> OpaquePointer? {
+        // Explicit length, so NUL bytes in the pattern are pattern bytes, not terminators.
+        // The extra trailing byte guarantees a non-NULL pointer even for the empty pattern
+        // (PCRE2 before 10.43 rejects a NULL pattern even when the length is 0).
+        var bytes = Array(pattern.utf8)
+        let length = bytes.count
+        bytes.append(0)
+        return bytes.withUnsafeBufferPointer { buffer in
+            pcre2_compile_8(buffer.baseAddress, PCRE2Size(length), options, &errorCode, &errorOffset, nil)
+        }
+    }
+
+    /// Runs `body` with the code as it stands: the first caller compiles it, the
+    /// `hotSearches`-th JIT-compiles it (a JIT failure is not an error — the interpreter gives
+    /// the same answers, only slower). `PCRE2_ERROR_NOMEMORY` if the recompile fails.
     @inline(__always)
-    private func withCompiledCode<T>(_ body: () -> T) -> T {
-        if jitState.load(ordering: .acquiring) != 0 { return body() }
+    private func withCompiledCode(_ body: (OpaquePointer) -> Int32) -> Int32 {
+        if jitState.load(ordering: .acquiring) != 0, let code { return body(code) }
         return pendingSearches.withLock { searches in
+            if code == nil {
+                var errorCode: Int32 = 0
+                var errorOffset: PCRE2Size = 0
+                code = Regex.compile(pattern, compileOptions, &errorCode, &errorOffset)
+            }
+            guard let code else { return PCRE2_ERROR_NOMEMORY }
             if jitState.load(ordering: .acquiring) == 0 {
                 searches += 1
                 if searches >= Regex.hotSearches {
@@ -126,12 +146,12 @@ public final class Regex: @unchecked Sendable {
                     jitState.store(ok ? 2 : 1, ordering: .releasing)
                 }
             }
-            return body()
+            return body(code)
         }
     }
 
     deinit {
-        pcre2_code_free_8(code)
+        if let code { pcre2_code_free_8(code) }
     }
 
     /// Unanchored search from offset 0 (Apache's ap_regexec). nil when no match OR when a limit was hit (Apache treats errors as no match).
@@ -146,7 +166,7 @@ public final class Regex: @unchecked Sendable {
     public func search(_ subject: String) -> Result<RegexMatch?, RegexMatchFailure> {
         withSubject(subject) { buffer, length in
             // Per-call match data keeps concurrent searches on one Regex independent.
-            guard let matchData = pcre2_match_data_create_from_pattern_8(code, nil) else {
+            guard let matchData = pcre2_match_data_create_8(UInt32(captureCount + 1), nil) else {
                 return .failure(.other(Regex.errorMessage(PCRE2_ERROR_NOMEMORY)))
             }
             defer { pcre2_match_data_free_8(matchData) }
@@ -170,7 +190,7 @@ public final class Regex: @unchecked Sendable {
     /// Builds no captures, so it is the cheap test for rules that end up not matching.
     public func matches(_ subject: String) -> Bool {
         withSubject(subject) { buffer, length in
-            guard let matchData = pcre2_match_data_create_from_pattern_8(code, nil) else { return false }
+            guard let matchData = pcre2_match_data_create_8(UInt32(captureCount + 1), nil) else { return false }
             defer { pcre2_match_data_free_8(matchData) }
             return run(buffer, length: length, matchData: matchData) >= 0
         }
@@ -180,7 +200,7 @@ public final class Regex: @unchecked Sendable {
     /// can report that a limit was reached (issue 9) while still treating it as Apache does.
     public func test(_ subject: String) -> Result<Bool, RegexMatchFailure> {
         withSubject(subject) { buffer, length in
-            guard let matchData = pcre2_match_data_create_from_pattern_8(code, nil) else {
+            guard let matchData = pcre2_match_data_create_8(UInt32(captureCount + 1), nil) else {
                 return .failure(.other(Regex.errorMessage(PCRE2_ERROR_NOMEMORY)))
             }
             defer { pcre2_match_data_free_8(matchData) }
@@ -211,7 +231,7 @@ public final class Regex: @unchecked Sendable {
     /// of its small default stack (32 KiB; a shared bigger one is not thread-safe), the
     /// interpreter retries, bounded by the depth and heap limits.
     private func run(_ buffer: UnsafeBufferPointer<UInt8>, length: Int, matchData: OpaquePointer) -> Int32 {
-        withCompiledCode {
+        withCompiledCode { code in
             var rc = pcre2_match_8(code, buffer.baseAddress, PCRE2Size(length), 0, 0, matchData, matchContext)
             if rc == PCRE2_ERROR_JIT_STACKLIMIT {
                 rc = pcre2_match_8(code, buffer.baseAddress, PCRE2Size(length), 0, PCRE2_NO_JIT, matchData, matchContext)

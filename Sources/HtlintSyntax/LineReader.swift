@@ -4,18 +4,31 @@ import HtlintDiagnostics
 /// LF ends a line and a CR right before it is dropped; a backslash right before the line end
 /// removes itself and glues the next physical line on directly (no space, even for `\\`);
 /// the joined line is trimmed. A UTF-8 byte-order mark is skipped, as editors add it silently.
-public struct LineReader {
+public struct LineReader: Sequence {
     public let file: SourceFile
 
     public init(file: SourceFile) { self.file = file }
 
-    public func lines() -> [LogicalLine] {
-        let bytes = file.bytes
-        var result: [LogicalLine] = []
+    /// Every logical line at once.
+    public func lines() -> [LogicalLine] { Array(self) }
+
+    /// Lines one at a time, so a parser holds one line, not the whole file's.
+    public func makeIterator() -> Iterator { Iterator(bytes: file.bytes, path: file.path) }
+
+    public struct Iterator: IteratorProtocol {
+        let bytes: [UInt8]
+        let path: String
         var i = 0
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
         var physicalLine = 1
-        while i < bytes.count {
+
+        init(bytes: [UInt8], path: String) {
+            self.bytes = bytes
+            self.path = path
+            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
+        }
+
+        public mutating func next() -> LogicalLine? {
+            guard i < bytes.count else { return nil }
             let firstLine = physicalLine
             var joined: [UInt8] = []
             var offsets: [Int] = []
@@ -29,7 +42,7 @@ public struct LineReader {
                 let continues = contentEnd > i && bytes[contentEnd - 1] == UInt8(ascii: "\\") && j < bytes.count
                 let keepEnd = continues ? contentEnd - 1 : contentEnd
                 // Apache reads the whole physical line (CR included) after what it joined so far.
-                readLength = max(readLength, joined.count + (j - i))
+                readLength = Swift.max(readLength, joined.count + (j - i))
                 joined.append(contentsOf: bytes[i..<keepEnd])
                 offsets.append(contentsOf: i..<keepEnd)
                 endOffset = keepEnd
@@ -42,10 +55,8 @@ public struct LineReader {
             while lo < hi, isConfigSpace(joined[lo]) { lo += 1 }
             while hi > lo, isConfigSpace(joined[hi - 1]) { hi -= 1 }
             let trimmedEnd = hi > lo ? offsets[hi - 1] + 1 : (lo < offsets.count ? offsets[lo] : endOffset)
-            result.append(LogicalLine(bytes: Array(joined[lo..<hi]), offsets: Array(offsets[lo..<hi]),
-                                      endOffset: trimmedEnd, line: firstLine, file: file.path,
-                                      readLength: readLength))
+            return LogicalLine(bytes: Array(joined[lo..<hi]), offsets: Array(offsets[lo..<hi]),
+                               endOffset: trimmedEnd, line: firstLine, file: path, readLength: readLength)
         }
-        return result
     }
 }

@@ -9,19 +9,19 @@ public struct LogicalLine: Sendable {
     /// The joined, trimmed bytes.
     public let bytes: [UInt8]
     /// Runs of bytes that are contiguous in the file: byte `i` is at `fileStart + i - lineStart`
-    /// of the last run with `lineStart <= i`. One run for a line without continuations, so a
-    /// big file does not cost a file offset per byte.
-    private let runs: [(lineStart: Int, fileStart: Int)]
+    /// of the last run with `lineStart <= i`. The first run starts at line byte 0 and is kept
+    /// inline; only a continued line has more, so a big file costs neither a file offset per
+    /// byte nor an array per line.
+    private let firstFileStart: Int
+    private let laterRuns: [(lineStart: Int, fileStart: Int)]
 
     /// File offset of each byte in `bytes`.
     public var offsets: [Int] { (0..<bytes.count).map(offset(at:)) }
 
     /// File offset of line byte `i` (`i < bytes.count`).
     public func offset(at i: Int) -> Int {
-        var run = runs[0]
-        if runs.count > 1 {
-            for r in runs.dropFirst() where r.lineStart <= i { run = r }
-        }
+        var run = (lineStart: 0, fileStart: firstFileStart)
+        for r in laterRuns where r.lineStart <= i { run = r }
         return run.fileStart + (i - run.lineStart)
     }
     /// File offset just past the last byte (or the start of the line when it is empty).
@@ -38,11 +38,12 @@ public struct LogicalLine: Sendable {
 
     public init(bytes: [UInt8], offsets: [Int], endOffset: Int, line: Int, file: String, readLength: Int? = nil) {
         self.bytes = bytes
-        var runs: [(lineStart: Int, fileStart: Int)] = [(0, offsets.first ?? endOffset)]
+        firstFileStart = offsets.first ?? endOffset
+        var later: [(lineStart: Int, fileStart: Int)] = []
         for i in offsets.indices.dropFirst() where offsets[i] != offsets[i - 1] + 1 {
-            runs.append((i, offsets[i]))
+            later.append((i, offsets[i]))
         }
-        self.runs = runs
+        laterRuns = later
         self.endOffset = endOffset
         self.line = line
         self.file = file

@@ -60,7 +60,7 @@ public struct Parser {
 
         diagnostics += binaryContentDiagnostics()
 
-        for line in LineReader(file: file).lines() {
+        for line in LineReader(file: file) {
             let b = line.bytes
             // Apache's reader enforces the limit before it looks at the text, so comment and
             // blank lines count too, untrimmed (apache-semantics §2.1).

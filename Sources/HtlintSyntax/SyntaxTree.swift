@@ -85,7 +85,9 @@ public struct CommentNode: Sendable {
 /// A node of the configuration tree.
 public enum ConfigNode: Sendable {
     case directive(DirectiveNode)
-    case section(SectionNode)
+    /// Boxed: a section is twice a directive's size, and every node of a 100,000-line file
+    /// would otherwise take a section's room.
+    indirect case section(SectionNode)
     case comment(CommentNode)
 
     public var range: SourceRange {

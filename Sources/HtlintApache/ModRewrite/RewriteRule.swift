@@ -20,16 +20,11 @@ public struct BackrefEscaping: Sendable, Hashable {
 /// The flags of one `RewriteRule` (apache-semantics §5).
 public struct RewriteFlags: Sendable, Hashable {
     public var chain = false
-    public var cookies: [Template] = []
     public var discardPathInfo = false
-    public var env: [Template] = []
     public var end = false
     public var forbidden = false
     public var gone = false
-    public var handler: Template? = nil
     public var last = false
-    /// `[N]`: restart; the value is the round limit.
-    public var next: Int? = nil
     public var noCase = false
     public var noEscape = false
     public var noSubrequest = false
@@ -38,14 +33,78 @@ public struct RewriteFlags: Sendable, Hashable {
     public var qsAppend = false
     public var qsDiscard = false
     public var qsLast = false
-    /// `[R]`: the status (302 by default).
-    public var redirect: Int? = nil
-    public var skip = 0
-    public var type: Template? = nil
     public var unsafeAllow3F = false
     public var unsafePrefixStat = false
     public var unc = false
-    public var escaping = BackrefEscaping()
+    /// `[R]`: the status (302 by default).
+    public var redirect: Int? = nil
+    public var skip = 0
+
+    /// Flags few rules carry, boxed: a 100,000-rule map whose rules carry none of them does
+    /// not pay for their room (copy on write).
+    private var rare: RareFlags? = nil
+
+    private final class RareFlags: Sendable, Hashable {
+        let cookies: [Template], env: [Template]
+        let handler: Template?, type: Template?
+        let next: Int?
+        let escaping: BackrefEscaping
+        init(cookies: [Template] = [], env: [Template] = [], handler: Template? = nil, type: Template? = nil,
+             next: Int? = nil, escaping: BackrefEscaping = BackrefEscaping()) {
+            self.cookies = cookies
+            self.env = env
+            self.handler = handler
+            self.type = type
+            self.next = next
+            self.escaping = escaping
+        }
+        static func == (a: RareFlags, b: RareFlags) -> Bool {
+            a.cookies == b.cookies && a.env == b.env && a.handler == b.handler && a.type == b.type && a.next == b.next
+                && a.escaping == b.escaping
+        }
+        func hash(into h: inout Hasher) {
+            h.combine(cookies)
+            h.combine(env)
+            h.combine(handler)
+            h.combine(type)
+            h.combine(next)
+            h.combine(escaping)
+        }
+    }
+
+    private mutating func setRare(cookies: [Template]? = nil, env: [Template]? = nil, handler: Template?? = nil,
+                                  type: Template?? = nil, next: Int?? = nil, escaping: BackrefEscaping? = nil) {
+        let updated = RareFlags(cookies: cookies ?? self.cookies, env: env ?? self.env, handler: handler ?? self.handler,
+                                type: type ?? self.type, next: next ?? self.next, escaping: escaping ?? self.escaping)
+        // No box for defaults, so equal flags compare equal however they were set.
+        rare = updated == RareFlags() ? nil : updated
+    }
+
+    public var cookies: [Template] {
+        get { rare?.cookies ?? [] }
+        set { setRare(cookies: newValue) }
+    }
+    public var env: [Template] {
+        get { rare?.env ?? [] }
+        set { setRare(env: newValue) }
+    }
+    public var handler: Template? {
+        get { rare?.handler }
+        set { setRare(handler: .some(newValue)) }
+    }
+    public var type: Template? {
+        get { rare?.type }
+        set { setRare(type: .some(newValue)) }
+    }
+    /// `[N]`: restart; the value is the round limit.
+    public var next: Int? {
+        get { rare?.next }
+        set { setRare(next: .some(newValue)) }
+    }
+    public var escaping: BackrefEscaping {
+        get { rare?.escaping ?? BackrefEscaping() }
+        set { setRare(escaping: newValue) }
+    }
 
     public init() {}
 
@@ -101,9 +160,19 @@ public final class RewriteRule: @unchecked Sendable {
     public let flags: RewriteFlags
     public let conditions: [RewriteCondition]
     public let range: SourceRange
-    public let patternRange: SourceRange
-    public let substitutionRange: SourceRange
-    public let flagsRange: SourceRange?
+    /// The words' offsets in `range.file` (flags: -1 when absent), rather than three more
+    /// ranges each naming the file again: the rule's size matters in a 100,000-rule file.
+    private let wordOffsets: (patternStart: Int32, patternEnd: Int32, substitutionStart: Int32, substitutionEnd: Int32,
+                              flagsStart: Int32, flagsEnd: Int32)
+    public var patternRange: SourceRange {
+        SourceRange(file: range.file, start: Int(wordOffsets.patternStart), end: Int(wordOffsets.patternEnd))
+    }
+    public var substitutionRange: SourceRange {
+        SourceRange(file: range.file, start: Int(wordOffsets.substitutionStart), end: Int(wordOffsets.substitutionEnd))
+    }
+    public var flagsRange: SourceRange? {
+        wordOffsets.flagsStart < 0 ? nil : SourceRange(file: range.file, start: Int(wordOffsets.flagsStart), end: Int(wordOffsets.flagsEnd))
+    }
     /// 1-based line, for traces.
     public let line: Int
     /// Some template of the rule reads `$N` (or an `expr` condition may): only then does a
@@ -125,9 +194,10 @@ public final class RewriteRule: @unchecked Sendable {
         self.flags = flags
         self.conditions = conditions
         self.range = range
-        self.patternRange = patternRange
-        self.substitutionRange = substitutionRange
-        self.flagsRange = flagsRange
+        // Files are at most 16 MiB (the reader's limit), so offsets fit 32 bits.
+        wordOffsets = (Int32(clamping: patternRange.start), Int32(clamping: patternRange.end),
+                       Int32(clamping: substitutionRange.start), Int32(clamping: substitutionRange.end),
+                       Int32(clamping: flagsRange?.start ?? -1), Int32(clamping: flagsRange?.end ?? -1))
         self.line = line
         var templates = [substitution] + flags.env + flags.cookies + [flags.type, flags.handler].compactMap { $0 }
         var hasExpression = false

@@ -19,6 +19,12 @@ public struct Template: Sendable, Hashable {
 
     /// Parses `text`; expansion is a single left-to-right pass, never re-scanned.
     public init(parsing text: String) {
+        // Plain text keeps the caller's string (its storage is shared, not copied: a redirect
+        // map's substitutions are mostly plain paths).
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") }) {
+            self.parts = text.isEmpty ? [] : [.literal(text)]
+            return
+        }
         self.parts = Template.parse(Array(text.utf8))
     }
 

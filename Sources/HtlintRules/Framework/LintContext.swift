@@ -42,7 +42,18 @@ public struct LintFile: Sendable {
         self.rewriteBlocks = blocks
         self.rules = blocks.flatMap(\.rules)
         self.redirects = redirects
+        // Counted first: grown by doubling, a 100,000-directive list briefly held twice its size.
+        func count(_ nodes: [ConfigNode]) -> Int {
+            nodes.reduce(0) { n, node in
+                switch node {
+                case .directive: n + 1
+                case .section(let s): n + count(s.children)
+                case .comment: n
+                }
+            }
+        }
         var directives: [DirectiveNode] = []
+        directives.reserveCapacity(count(tree.nodes))
         func visit(_ nodes: [ConfigNode]) {
             for n in nodes {
                 switch n {
