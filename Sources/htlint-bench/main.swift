@@ -75,6 +75,54 @@ if let i = args.firstIndex(of: "--limit"), i + 1 < args.count { limitProgram = a
 if let i = args.firstIndex(of: "--sample"), i + 1 < args.count { sample = Int(args[i + 1]) ?? sample }
 
 say("htlint-bench — \(ProcessInfo.processInfo.activeProcessorCount) cores")
+// End to end: the htlint binary next to this one, each command in its own process, with its
+// wall time and peak resident memory (wait4's rusage), as a user would run it. Measured first:
+// Linux counts the spawning process's memory into the child's peak (the child shares it until
+// exec), so this process must still be small.
+/// Runs `arguments` with standard output and error discarded; seconds, peak RSS in MB, status.
+func measure(_ arguments: [String]) -> (seconds: Double, megabytes: Double, status: Int32)? {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    defer { for a in argv { free(a) } }
+    var pid: pid_t = 0
+    let start = now()
+    guard posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ) == 0 else { return nil }
+    var status: Int32 = 0
+    var usage = rusage()
+    guard wait4(pid, &status, 0, &usage) == pid else { return nil }
+    return (now() - start, Double(usage.ru_maxrss) / 1024, (status >> 8) & 0xFF)
+}
+
+let htlint = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("htlint").path
+if FileManager.default.isExecutableFile(atPath: htlint) {
+    say("End to end (\(htlint), one process per command; wall time, peak resident memory):")
+    let site = ["--host", "www.example.com", "--alias", "example.com", "--edge", "cloudflare-flexible"]
+    var runs: [(String, [String], Int?)] = []
+    for w in ["w1", "w2"] where FileManager.default.fileExists(atPath: "\(data)/\(w)/urls.txt") {
+        let replay = [htlint, "replay", "--docroot", "\(data)/\(w)/docroot"] + site + ["--urls", "\(data)/\(w)/urls.txt"]
+        runs.append(("\(w.uppercased()) replay (cache, both cores)", replay, 100_000))
+        runs.append(("\(w.uppercased()) replay --no-cache --jobs 1", replay + ["--no-cache", "--jobs", "1"], 100_000))
+    }
+    let w3 = data + "/w3/docroot/.htaccess"
+    if FileManager.default.fileExists(atPath: w3) {
+        runs.append(("W3 check", [htlint, "check", w3], nil))
+        runs.append(("W3 lint --no-simulation", [htlint, "lint", "--no-simulation", w3], nil))
+        runs.append(("W3 lint (with simulation)", [htlint, "lint", "--docroot", data + "/w3/docroot"], nil))
+    }
+    for (name, arguments, requests) in runs {
+        guard let m = measure(arguments) else {
+            say("  \(name): cannot run")
+            continue
+        }
+        let rate = requests.map { ", \(fmt(Double($0) / m.seconds)) requests/s" } ?? ""
+        say("  \(name): \(fmt(m.seconds, 2)) s\(rate), \(fmt(m.megabytes)) MB peak (exit \(m.status))")
+    }
+}
+
 var perURL: [String: Double] = [:]
 for (name, dir) in [("W1 (20,000 rules)", data + "/w1"), ("W1 n=1,000", data + "/w1_n1000"), ("W2 (typical site)", data + "/w2")] {
     guard FileManager.default.fileExists(atPath: dir) else { continue }
@@ -120,51 +168,6 @@ if let bytes = FileManager.default.contents(atPath: w3) {
     }
     let slowest = costs.sorted { $0.1 > $1.1 }.prefix(5).map { "\($0.0) \(fmt($0.1 * 1000)) ms" }
     say("  slowest static rules: " + slowest.joined(separator: ", "))
-}
-
-// End to end: the htlint binary next to this one, each command in its own process, with its
-// wall time and peak resident memory (wait4's rusage), as a user would run it.
-/// Runs `arguments` with standard output and error discarded; seconds, peak RSS in MB, status.
-func measure(_ arguments: [String]) -> (seconds: Double, megabytes: Double, status: Int32)? {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-    defer { for a in argv { free(a) } }
-    var pid: pid_t = 0
-    let start = now()
-    guard posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ) == 0 else { return nil }
-    var status: Int32 = 0
-    var usage = rusage()
-    guard wait4(pid, &status, 0, &usage) == pid else { return nil }
-    return (now() - start, Double(usage.ru_maxrss) / 1024, (status >> 8) & 0xFF)
-}
-
-let htlint = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("htlint").path
-if FileManager.default.isExecutableFile(atPath: htlint) {
-    say("End to end (\(htlint), one process per command; wall time, peak resident memory):")
-    let site = ["--host", "www.example.com", "--alias", "example.com", "--edge", "cloudflare-flexible"]
-    var runs: [(String, [String], Int?)] = []
-    for w in ["w1", "w2"] where FileManager.default.fileExists(atPath: "\(data)/\(w)/urls.txt") {
-        let replay = [htlint, "replay", "--docroot", "\(data)/\(w)/docroot"] + site + ["--urls", "\(data)/\(w)/urls.txt"]
-        runs.append(("\(w.uppercased()) replay (cache, both cores)", replay, 100_000))
-        runs.append(("\(w.uppercased()) replay --no-cache --jobs 1", replay + ["--no-cache", "--jobs", "1"], 100_000))
-    }
-    if FileManager.default.fileExists(atPath: w3) {
-        runs.append(("W3 check", [htlint, "check", w3], nil))
-        runs.append(("W3 lint --no-simulation", [htlint, "lint", "--no-simulation", w3], nil))
-        runs.append(("W3 lint (with simulation)", [htlint, "lint", "--docroot", data + "/w3/docroot"], nil))
-    }
-    for (name, arguments, requests) in runs {
-        guard let m = measure(arguments) else {
-            say("  \(name): cannot run")
-            continue
-        }
-        let rate = requests.map { ", \(fmt(Double($0) / m.seconds)) requests/s" } ?? ""
-        say("  \(name): \(fmt(m.seconds, 2)) s\(rate), \(fmt(m.megabytes)) MB peak (exit \(m.status))")
-    }
 }
 
 if let limit = limitProgram, !FileManager.default.isExecutableFile(atPath: limit) {
