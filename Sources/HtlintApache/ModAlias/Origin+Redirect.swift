@@ -60,8 +60,8 @@ extension Origin {
     private func escapeRedirectTarget(_ t: String) -> String {
         var rest = Substring(t)
         var prefix = ""
-        if let r = t.range(of: "://") {
-            let after = t[r.upperBound...]
+        if let r = schemeSeparator(in: t) {
+            let after = t[t.utf8.index(r, offsetBy: 3)...]
             let slash = after.firstIndex(of: "/") ?? after.endIndex
             prefix = String(t[..<slash])
             rest = t[slash...]

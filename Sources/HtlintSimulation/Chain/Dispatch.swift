@@ -64,8 +64,12 @@ extension ChainSimulator {
             path.append(PathStep(component: layer.label, received: request, notes: response.reason.map { [$0] } ?? []))
             return response
         case .forward(let next, let notes):
-            var changed = next.headers.filter { request.header($0.name) != $0.value }.map(\.name)
-            if next.host != request.host { changed.insert("Host", at: 0) }
+            // Which headers the layer set is for explanations; bulk replay (tracing off) skips it.
+            var changed: [String] = []
+            if origin.tracing {
+                changed = next.headers.filter { request.header($0.name) != $0.value }.map(\.name)
+                if next.host != request.host { changed.insert("Host", at: 0) }
+            }
             path.append(PathStep(component: layer.label, received: request, forwarded: next, setHeaders: changed, notes: notes))
             let step = path.count - 1
             let key = layer.cacheKey(received: request, forwarded: next).map { "\(index) \($0)" }
