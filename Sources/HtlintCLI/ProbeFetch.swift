@@ -101,12 +101,15 @@ struct ProbeFollower {
 enum ProbeFetchers {
     /// nil when libcurl cannot be opened (the error names the package).
     static func live(_ connection: ProbeConnection) -> (any ProbeFetcher)? {
-        CurlFetcher.api.map { CurlFetcher(connection: connection, api: $0) }
+        guard case .success(let api) = CurlFetcher.loaded else { return nil }
+        return CurlFetcher(connection: connection, api: api.pointer)
     }
 
-    /// What to tell a user whose system has no libcurl.
-    static let unavailable = "probe needs libcurl (Debian package libcurl4), which could not be opened: "
-        + (dlerror().map { String(cString: $0) } ?? "libcurl.so.4 not found")
+    /// What to tell a user whose system has no usable libcurl.
+    static var unavailable: String {
+        guard case .failure(let reason) = CurlFetcher.loaded else { return "" }
+        return "probe needs libcurl (Debian package libcurl4): \(reason.message)"
+    }
 }
 
 /// Response headers probe records.
@@ -135,10 +138,19 @@ struct CurlFetcher: ProbeFetcher {
         self.api = api
     }
 
-    /// libcurl's functions, loaded and globally initialised once; nil when it is not installed.
-    nonisolated(unsafe) static let api: UnsafePointer<htlint_curl_api>? = {
-        guard let api = htlint_curl_load(), api.pointee.global_init!(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK else { return nil }
-        return api
+    /// The loaded function table (static data of the C shim, never freed or changed).
+    struct API: @unchecked Sendable { let pointer: UnsafePointer<htlint_curl_api> }
+    struct Unavailable: Error { let message: String }
+
+    /// libcurl's functions, loaded and globally initialised once, or why that failed.
+    static let loaded: Result<API, Unavailable> = {
+        guard let api = htlint_curl_load() else {
+            return .failure(Unavailable(message: dlerror().map { String(cString: $0) } ?? "libcurl.so.4 cannot be opened"))
+        }
+        guard api.pointee.global_init!(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK else {
+            return .failure(Unavailable(message: "curl_global_init failed"))
+        }
+        return .success(API(pointer: api))
     }()
 
     func fetch(_ url: String, method: String) -> LiveHop {

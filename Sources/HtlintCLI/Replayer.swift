@@ -163,9 +163,10 @@ final class ResultCache<Value: Sendable>: @unchecked Sendable {
     }
 }
 
-extension ResultCache {
-    /// Whether a site's rules read the clock (then every request must be simulated).
-    static func usable(for site: Site) -> Bool {
+extension Replayer {
+    /// Whether answers may be cached: not when a site's rules read the clock (then every
+    /// request must be simulated).
+    static func canCache(_ site: Site) -> Bool {
         func clockFree(_ t: Template) -> Bool {
             !t.parts.contains { if case .variable(let v) = $0 { v.uppercased().hasPrefix("TIME") } else { false } }
         }

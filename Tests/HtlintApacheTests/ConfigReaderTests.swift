@@ -496,3 +496,17 @@ func redirectArgumentErrors(_ line: String, _ expected: String) {
     #expect(read("RewriteBase /app/").block.rewrite?.base == "/app/")
     #expect(located("RewriteBase app") == ["1:13 RewriteBase: argument is not a valid URL"])
 }
+
+/// Rare flags live in a shared box: copies are independent, and flags set back to their
+/// defaults equal flags never set.
+@Test func rareFlagsAreValues() {
+    var f = RewriteFlags()
+    f.next = 5
+    #expect(f != RewriteFlags())
+    var g = f
+    g.cookies = [Template(parsing: "lang:en:.example.com")]
+    #expect(f.cookies.isEmpty)
+    #expect(g.cookies.count == 1 && g.next == 5)
+    f.next = nil
+    #expect(f == RewriteFlags())
+}

@@ -75,6 +75,14 @@ struct ReplayCommandTests {
         #expect(run(Self.fixture + ["--jsonl", "--no-cache", "--jobs", "2"]).stdout == reference)
     }
 
+    /// The summary keeps (and caches) only a tally per request: the same counts either way.
+    @Test func summaryIsTheSameWithAndWithoutTheCache() {
+        let reference = run(Self.fixture + ["--no-cache", "--jobs", "1"]).stdout
+        #expect(reference.contains("requests: 11"))
+        #expect(run(Self.fixture + ["--jobs", "2"]).stdout == reference)
+        #expect(run(Self.fixture).stdout == reference)
+    }
+
     @Test func accessLogsPlainAndGzipped() throws {
         let log = """
             203.0.113.9 - - [30/Nov/2026:10:00:00 +0000] "GET /blog/hello-world HTTP/1.1" 301 0 "-" "Mozilla/5.0"
