@@ -180,14 +180,15 @@ struct LintCommand {
         if path.hasSuffix(".conf") {
             return LintContext(files: [LintFile(source: source, context: .server, modules: options.modules)])
         }
-        let file = LintFile(source: source, modules: options.modules)
-        guard simulate else { return LintContext(files: [file], edge: options.edge) }
+        guard simulate else { return LintContext(files: [LintFile(source: source, modules: options.modules)], edge: options.edge) }
         var fs = SiteFileSystem(root: options.serverDocroot)
         fs.addFile("/index.html")
         fs.addAccessFile("/", file: source)
         let host = options.host ?? "example.com"
         let site = Site(serverName: host, aliases: options.aliases, documentRoot: options.serverDocroot, files: fs,
                         modules: options.modules)
+        // The site's only .htaccess is this file: lint reads the site's reading of it.
+        let file = LintFile(source: source, modules: options.modules, config: site.accessConfigs.values.first)
         return LintContext(files: [file], simulator: ChainSimulator(origin: Origin(site: site), edge: options.edge),
                            edge: options.edge, hosts: [host] + options.aliases)
     }
@@ -202,7 +203,7 @@ struct LintCommand {
         var files: [LintFile] = []
         for (dir, source) in site.files.accessFiles.sorted(by: { $0.key < $1.key }) {
             let url = dir == root + "/" ? "/" : String(dir.dropFirst(root.count))
-            files.append(LintFile(source: source, directory: url, modules: options.modules))
+            files.append(LintFile(source: source, directory: url, modules: site.modules, config: site.accessConfigs[dir]))
         }
         if let vhost = options.vhost, let source = site.vhost.path == vhost ? try? SourceFile(path: vhost, bytes: io.read(vhost)) : nil {
             files.append(LintFile(source: source, context: .server, modules: options.modules))

@@ -21,12 +21,14 @@ public struct LintFile: Sendable {
     /// All directive nodes, depth-first.
     public let directives: [DirectiveNode]
 
+    /// `config`: the file as the simulated site already read it (same source, context and
+    /// modules), so a 100,000-rule file is not read — nor its patterns compiled — twice.
     public init(source: SourceFile, context: ConfigContext = .htaccess, directory: String? = "/",
-                modules: ModuleSet = .standard) {
+                modules: ModuleSet = .standard, config: ConfigFile? = nil) {
         self.source = source
         let tree = Parser.parse(source, context: context)
         self.tree = tree
-        let config = ConfigReader.read(tree: tree, context: context, modules: modules)
+        let config = config ?? ConfigReader.read(tree: tree, context: context, modules: modules)
         self.config = config
         self.directory = context == .htaccess ? directory : nil
         self.context = context
