@@ -9,6 +9,9 @@ final class LineSource {
     private var gzip = false
     private var pending: [UInt8] = []
     private var decoded: [UInt8] = []
+    /// Where the next line starts in `decoded` (lines are not removed one by one: that moved
+    /// the rest of the buffer for every line).
+    private var start = 0
     private var atEnd = false
     private var started = false
 
@@ -30,18 +33,22 @@ final class LineSource {
     /// The next line without its line end, or nil at the end.
     func nextLine() throws -> String? {
         while true {
-            if let nl = decoded.firstIndex(of: 0x0A) {
-                var line = Array(decoded[..<nl])
-                decoded.removeSubrange(...nl)
-                if line.last == 0x0D { line.removeLast() }
-                return String(decoding: line, as: UTF8.self)
+            if let nl = decoded[start...].firstIndex(of: 0x0A) {
+                let end = nl > start && decoded[nl - 1] == 0x0D ? nl - 1 : nl
+                let line = String(decoding: decoded[start..<end], as: UTF8.self)
+                start = nl + 1
+                return line
             }
             if atEnd {
-                guard !decoded.isEmpty else { return nil }
-                let line = decoded
+                guard start < decoded.count else { return nil }
+                let line = String(decoding: decoded[start...], as: UTF8.self)
                 decoded = []
-                return String(decoding: line, as: UTF8.self)
+                start = 0
+                return line
             }
+            // Drop the lines already returned before reading more.
+            decoded.removeSubrange(..<start)
+            start = 0
             try fill()
         }
     }

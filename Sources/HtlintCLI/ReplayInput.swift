@@ -11,29 +11,53 @@ struct ReplayInput {
     var host: String
 
     func request(_ line: String) -> ReplayRequest? {
-        var s = Substring(line)
-        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
-        if s.isEmpty || s.hasPrefix("#") { return nil }
-        if s.hasPrefix("http://") || s.hasPrefix("https://") {
-            let url = s.split(separator: " ", maxSplits: 1).first.map(String.init) ?? String(s)
-            return ReplayRequest(method: "GET", url: url)
+        // By bytes: every delimiter is ASCII, and a log has millions of lines.
+        var line = line
+        return line.withUTF8 { request(bytes: $0) }
+    }
+
+    private func request(bytes b: UnsafeBufferPointer<UInt8>) -> ReplayRequest? {
+        func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
+        func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
+        func starts(_ prefix: String, at i: Int, before end: Int) -> Bool {
+            let p = Array(prefix.utf8)
+            return end - i >= p.count && zip(b[i..<(i + p.count)], p).allSatisfy { $0 == $1 }
         }
-        if s.hasPrefix("/") {
-            return ReplayRequest(method: "GET", url: "\(scheme)://\(host)\(s.split(separator: " ").first ?? "")")
+        /// End of the run of non-space bytes from `i`.
+        func wordEnd(_ i: Int, _ end: Int) -> Int {
+            var j = i
+            while j < end, b[j] != 0x20 { j += 1 }
+            return j
+        }
+        var lo = 0, hi = b.count
+        while lo < hi, isBlank(b[lo]) { lo += 1 }
+        while hi > lo, isBlank(b[hi - 1]) { hi -= 1 }
+        if lo == hi || b[lo] == UInt8(ascii: "#") { return nil }
+        if starts("http://", at: lo, before: hi) || starts("https://", at: lo, before: hi) {
+            return ReplayRequest(method: "GET", url: text(lo..<wordEnd(lo, hi)))
+        }
+        if b[lo] == UInt8(ascii: "/") {
+            return ReplayRequest(method: "GET", url: "\(scheme)://\(host)" + text(lo..<wordEnd(lo, hi)))
         }
         // Access log: the request line is the first quoted field.
-        guard let open = s.firstIndex(of: "\"") else { return nil }
-        let rest = s[s.index(after: open)...]
-        guard let close = rest.firstIndex(of: "\"") else { return nil }
-        let parts = rest[..<close].split(separator: " ")
-        guard parts.count >= 2, parts[0].allSatisfy({ $0.isUppercase }) else { return nil }
-        var target = String(parts[1])
-        if target.hasPrefix("http://") || target.hasPrefix("https://") {
-            return ReplayRequest(method: String(parts[0]), url: target)
+        guard let open = b[lo..<hi].firstIndex(of: UInt8(ascii: "\"")),
+              let close = b[(open + 1)..<hi].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+        var parts: [Range<Int>] = []
+        var i = open + 1
+        while i < close, parts.count < 2 {
+            if b[i] == 0x20 { i += 1; continue }
+            let end = Swift.min(wordEnd(i, close), close)
+            parts.append(i..<end)
+            i = end
         }
-        guard target.hasPrefix("/") else { return nil }
-        if target.isEmpty { target = "/" }
-        return ReplayRequest(method: String(parts[0]), url: "\(scheme)://\(host)\(target)")
+        guard parts.count == 2, b[parts[0]].allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return nil }
+        let method = text(parts[0])
+        let target = parts[1]
+        if starts("http://", at: target.lowerBound, before: target.upperBound)
+            || starts("https://", at: target.lowerBound, before: target.upperBound) {
+            return ReplayRequest(method: method, url: text(target))
+        }
+        guard b[target.lowerBound] == UInt8(ascii: "/") else { return nil }
+        return ReplayRequest(method: method, url: "\(scheme)://\(host)" + text(target))
     }
 }

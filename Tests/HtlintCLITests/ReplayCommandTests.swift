@@ -83,6 +83,16 @@ struct ReplayCommandTests {
         #expect(run(Self.fixture).stdout == reference)
     }
 
+    /// Lines that cross the reader's 64 KiB chunks, CRLF endings, and a last line without one.
+    @Test func linesAcrossReadChunks() throws {
+        let lines = (0..<12_000).map { "https://example.org/page-\($0)?q=" + String(repeating: "x", count: $0 % 97) }
+        let path = try Self.scratch("long.txt", lines.joined(separator: "\r\n"))
+        let source = try LineSource(path: path)
+        var read: [String] = []
+        while let line = try source.nextLine() { read.append(line) }
+        #expect(read == lines)
+    }
+
     @Test func accessLogsPlainAndGzipped() throws {
         let log = """
             203.0.113.9 - - [30/Nov/2026:10:00:00 +0000] "GET /blog/hello-world HTTP/1.1" 301 0 "-" "Mozilla/5.0"
