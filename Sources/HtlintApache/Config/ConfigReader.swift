@@ -63,6 +63,26 @@ public struct ConfigReader {
 
     // MARK: Sections
 
+    /// Whether Apache reads the contents of a conditional section (`<IfModule>`, `<IfDefine>`,
+    /// `<IfVersion>`, `<IfFile>`, `<IfDirective>`, `<IfSection>`, with `!` negation); nil for
+    /// any other section. Shared with rules that walk the syntax tree.
+    public static func conditionHolds(_ s: SectionNode, modules: ModuleSet, defines: Set<String> = []) -> Bool? {
+        let test: (String) -> Bool
+        switch s.key {
+        case "ifmodule": test = { modules.ifModuleTest($0) }
+        case "ifdefine": test = { defines.contains($0) }
+        case "ifversion": test = { _ in true }
+        case "iffile": test = { _ in false }
+        case "ifdirective": test = { DirectiveCatalog.info($0).map { modules.contains($0.module) } ?? false }
+        case "ifsection": test = { _ in true }
+        default: return nil
+        }
+        var a = s.arguments.first?.value ?? s.argumentText
+        var negate = false
+        if a.hasPrefix("!") { negate = true; a.removeFirst() }
+        return test(a) != negate
+    }
+
     private mutating func section(_ s: SectionNode, into block: inout ConfigBlock, pending: inout [RewriteCondition],
                                   methods: Set<String>?, lastIf: inout Int?) {
         let key = s.key
@@ -74,25 +94,16 @@ public struct ConfigReader {
             }
             return true
         }
-        func conditional(_ test: (String) -> Bool) {
+        if let truth = ConfigReader.conditionHolds(s, modules: modules, defines: defines) {
             guard requireArgument() else { return }
-            var a = s.arguments.first?.value ?? arg
-            var negate = false
-            if a.hasPrefix("!") { negate = true; a.removeFirst() }
-            let truth = test(a) != negate
             if truth {
                 read(s.children, into: &block, pendingConditions: &pending, methods: methods, inSection: nil)
             } else if s.closeRange == nil {
                 error(ConfigCode.badSection, "Expected </\(s.name)> before end of configuration", s.openRange)
             }
+            return
         }
         switch key {
-        case "ifmodule": conditional { modules.ifModuleTest($0) }
-        case "ifdefine": conditional { defines.contains($0) }
-        case "ifversion": conditional { _ in true }
-        case "iffile": conditional { _ in false }
-        case "ifdirective": conditional { DirectiveCatalog.info($0).map { modules.contains($0.module) } ?? false }
-        case "ifsection": conditional { _ in true }
         case "files", "filesmatch":
             guard requireArgument(), checkClosed(s) else { return }
             var words = s.arguments.map(\.value)

@@ -12,6 +12,8 @@ public struct LintFile: Sendable {
     /// URL-path of the directory the file governs (`/`, `/blog/`); nil for server configuration.
     public let directory: String?
     public let context: ConfigContext
+    /// The modules the file was read with (which `<IfModule>` sections count).
+    public let modules: ModuleSet
     /// Every rewrite configuration of the file: top level, `<Files>` and `<If>` branches.
     public let rewriteBlocks: [RewriteSettings]
     /// Every `RewriteRule` of the file in order.
@@ -32,6 +34,7 @@ public struct LintFile: Sendable {
         self.config = config
         self.directory = context == .htaccess ? directory : nil
         self.context = context
+        self.modules = modules
         var blocks: [RewriteSettings] = []
         var redirects: [AliasRedirect] = []
         func visit(_ b: ConfigBlock) {

@@ -1,3 +1,4 @@
+import HtlintApache
 import HtlintDiagnostics
 import HtlintSyntax
 
@@ -14,7 +15,8 @@ struct DirectoryListing: LintRule {
         option except `MultiViews`, so it enables listings too. Write `Options -Indexes` (keep the \
         other options with `+`/`-` forms), or list only what the site needs \
         (`Options FollowSymLinks`). An `Options -Indexes` later in the same section cancels an \
-        earlier one and is not reported.
+        earlier one and is not reported, nor is an `Options` inside an `<IfModule>` (or other \
+        conditional section) that Apache skips.
         """,
         severity: .warning,
         triggering: [
@@ -26,11 +28,12 @@ struct DirectoryListing: LintRule {
             Example("Options -Indexes +FollowSymLinks"),
             Example("Options +Indexes\nOptions -Indexes"),
             Example("Options FollowSymLinks MultiViews"),
+            Example("<IfModule mod_php_not_loaded.c>\nOptions +Indexes\n</IfModule>"),
         ])
 
     func check(_ context: LintContext) -> [Diagnostic] {
         context.files.flatMap { file in
-            scope(file.tree.nodes).map { word in
+            scope(file.tree.nodes, modules: file.modules).map { word in
                 finding("`Options \(word.value)` enables directory listings: a directory without an index file "
                         + "shows all its files", at: file.source.range(word.range.start, word.range.end))
             }
@@ -39,8 +42,9 @@ struct DirectoryListing: LintRule {
 
     /// The words that enable listings in one section's directives, after later `Options` in the
     /// same section had their say. Conditional sections (`<IfModule>`…) belong to their parent's
-    /// scope; `<Directory>`, `<Files>`, `<If>` and friends are scopes of their own.
-    private func scope(_ nodes: [ConfigNode]) -> [Word] {
+    /// scope when Apache reads them and are skipped when it does not; `<Directory>`, `<Files>`,
+    /// `<If>` and friends are scopes of their own.
+    private func scope(_ nodes: [ConfigNode], modules: ModuleSet) -> [Word] {
         var pending: [Word] = []
         var nested: [Word] = []
         func visit(_ nodes: [ConfigNode]) {
@@ -48,10 +52,10 @@ struct DirectoryListing: LintRule {
                 switch node {
                 case .comment: break
                 case .section(let s):
-                    if ["ifmodule", "ifdefine", "ifversion", "iffile", "ifdirective", "ifsection"].contains(s.key) {
-                        visit(s.children)
+                    if let holds = ConfigReader.conditionHolds(s, modules: modules) {
+                        if holds { visit(s.children) }
                     } else {
-                        nested += scope(s.children)
+                        nested += scope(s.children, modules: modules)
                     }
                 case .directive(let d) where d.key == "options":
                     let words = d.words
