@@ -63,7 +63,7 @@ extension Origin {
             // could evaluate rules for minutes. Each rule or condition evaluated costs one unit per
             // started 64 bytes of its input; past the budget htlint stops and says the real
             // answer is unknown.
-            guard spend(1 + input.utf8.count / 64, chain, range: rule.range) else {
+            guard spend(Origin.evaluationCost(input), chain, range: rule.range) else {
                 result.status = 500
                 return result
             }
@@ -140,6 +140,9 @@ extension Origin {
         let full = pathInfo.isEmpty ? current : current + pathInfo
         return full.hasPrefix(d) ? dropLeadingBytes(full, d.utf8.count) : full
     }
+
+    /// Work units one rule or condition evaluation costs: one per started 64 bytes of its input.
+    static func evaluationCost(_ input: String) -> Int { 1 + input.utf8.count / 64 }
 
     /// Charges `units` of work to the request; false once the budget is spent (reported once,
     /// as a warning in the log and a 500 note in the trace: the real answer is unknown).
@@ -347,7 +350,7 @@ extension Origin {
                           _ scope: inout ExpansionScope, serverContext: Bool, readsCaptures: Bool) -> Bool {
         let value = expand(c.testString, scope, r, chain, serverContext: serverContext).text
         // A condition is work too (checked against the budget before the next rule).
-        chain.ruleEvaluations += 1 + value.utf8.count / 64
+        chain.ruleEvaluations += Origin.evaluationCost(value)
         var result: Bool
         switch c.test {
         case .regex(let regex):

@@ -24,6 +24,16 @@ struct PatternShape: Equatable {
             || c == UInt8(ascii: "-")
     }
 
+    static func isAlphanumeric(_ e: UInt8) -> Bool {
+        (e >= 0x30 && e <= 0x39) || (e >= 0x41 && e <= 0x5A) || (e >= 0x61 && e <= 0x7A)
+    }
+
+    /// `\d`, `\w`, `\s`, `\h`, `\v` and their negations: one byte of some kind (`\R` and `\X`
+    /// may take a CR LF or a grapheme's bytes, which a request path never holds). Any other
+    /// letter or digit escape (`\b` and other zero-width assertions, `\cX`, `\x41`,
+    /// `\012`, back-references, `\p{L}`…) may consume what follows or match nothing.
+    static func isOneByteClass(_ e: UInt8) -> Bool { "dDwWsShHvVRX".utf8.contains(e) }
+
     static func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c + 32 : c }
 
     /// One element of the top-level sequence.
@@ -177,13 +187,9 @@ struct PatternShape: Equatable {
                 guard i + 1 < p.count else { return nil }
                 let e = p[i + 1]
                 if e == UInt8(ascii: "Q") || e == UInt8(ascii: "E") || e == UInt8(ascii: "K") { return nil }
-                let isAlnum = (e >= 0x30 && e <= 0x39) || (e >= 0x41 && e <= 0x5A) || (e >= 0x61 && e <= 0x7A)
                 // `\d`, `\w`, `\b`, `\x41`, back-references… are not literal bytes.
-                if isAlnum {
-                    // One-character classes are one byte of some kind; anything else (`\b` and
-                    // other zero-width assertions, `\cX`, `\x41`, `\012`, back-references,
-                    // `\p{L}`…) may consume what follows or match nothing: do not guess.
-                    guard "dDwWsShHvVRX".utf8.contains(e) else { return nil }
+                if PatternShape.isAlphanumeric(e) {
+                    guard PatternShape.isOneByteClass(e) else { return nil }
                     atom = .other(.one)
                 } else {
                     atom = .literal(e, .one)
@@ -239,8 +245,7 @@ struct PatternShape: Equatable {
                 guard i + 1 < p.count else { return nil }
                 // Same rule as at the top level: only one-character escapes are understood.
                 let e = p[i + 1]
-                let isAlnum = (e >= 0x30 && e <= 0x39) || (e >= 0x41 && e <= 0x5A) || (e >= 0x61 && e <= 0x7A)
-                if isAlnum && !"dDwWsShHvVRX".utf8.contains(e) { return nil }
+                if PatternShape.isAlphanumeric(e) && !PatternShape.isOneByteClass(e) { return nil }
                 if depth == 1 { current += [c, p[i + 1]] }
                 i += 2
                 continue

@@ -41,69 +41,54 @@ public struct RewriteFlags: Sendable, Hashable {
     public var skip = 0
 
     /// Flags few rules carry, boxed: a 100,000-rule map whose rules carry none of them does
-    /// not pay for their room (copy on write).
-    private var rare: RareFlags? = nil
-
-    private final class RareFlags: Sendable, Hashable {
-        let cookies: [Template], env: [Template]
-        let handler: Template?, type: Template?
-        let next: Int?
-        let escaping: BackrefEscaping
-        init(cookies: [Template] = [], env: [Template] = [], handler: Template? = nil, type: Template? = nil,
-             next: Int? = nil, escaping: BackrefEscaping = BackrefEscaping()) {
-            self.cookies = cookies
-            self.env = env
-            self.handler = handler
-            self.type = type
-            self.next = next
-            self.escaping = escaping
-        }
-        static func == (a: RareFlags, b: RareFlags) -> Bool {
-            a.cookies == b.cookies && a.env == b.env && a.handler == b.handler && a.type == b.type && a.next == b.next
-                && a.escaping == b.escaping
-        }
-        func hash(into h: inout Hasher) {
-            h.combine(cookies)
-            h.combine(env)
-            h.combine(handler)
-            h.combine(type)
-            h.combine(next)
-            h.combine(escaping)
-        }
+    /// not pay for their room. Copy on write; no box at the defaults, so equal flags compare
+    /// equal however they were set.
+    private struct Rare: Hashable {
+        var cookies: [Template] = []
+        var env: [Template] = []
+        var handler: Template? = nil
+        var type: Template? = nil
+        var next: Int? = nil
+        var escaping = BackrefEscaping()
     }
-
-    private mutating func setRare(cookies: [Template]? = nil, env: [Template]? = nil, handler: Template?? = nil,
-                                  type: Template?? = nil, next: Int?? = nil, escaping: BackrefEscaping? = nil) {
-        let updated = RareFlags(cookies: cookies ?? self.cookies, env: env ?? self.env, handler: handler ?? self.handler,
-                                type: type ?? self.type, next: next ?? self.next, escaping: escaping ?? self.escaping)
-        // No box for defaults, so equal flags compare equal however they were set.
-        rare = updated == RareFlags() ? nil : updated
+    private final class RareBox: Sendable, Hashable {
+        let value: Rare
+        init(_ value: Rare) { self.value = value }
+        static func == (a: RareBox, b: RareBox) -> Bool { a.value == b.value }
+        func hash(into h: inout Hasher) { h.combine(value) }
+    }
+    private var rareBox: RareBox? = nil
+    // Getters read the box directly: the rule loop asks for these on every rule.
+    private mutating func updateRare(_ change: (inout Rare) -> Void) {
+        var r = rareBox?.value ?? Rare()
+        change(&r)
+        rareBox = r == Rare() ? nil : RareBox(r)
     }
 
     public var cookies: [Template] {
-        get { rare?.cookies ?? [] }
-        set { setRare(cookies: newValue) }
+        get { rareBox?.value.cookies ?? [] }
+        set { updateRare { $0.cookies = newValue } }
     }
     public var env: [Template] {
-        get { rare?.env ?? [] }
-        set { setRare(env: newValue) }
+        get { rareBox?.value.env ?? [] }
+        set { updateRare { $0.env = newValue } }
     }
     public var handler: Template? {
-        get { rare?.handler }
-        set { setRare(handler: .some(newValue)) }
+        get { rareBox?.value.handler }
+        set { updateRare { $0.handler = newValue } }
     }
     public var type: Template? {
-        get { rare?.type }
-        set { setRare(type: .some(newValue)) }
+        get { rareBox?.value.type }
+        set { updateRare { $0.type = newValue } }
     }
     /// `[N]`: restart; the value is the round limit.
     public var next: Int? {
-        get { rare?.next }
-        set { setRare(next: .some(newValue)) }
+        get { rareBox?.value.next }
+        set { updateRare { $0.next = newValue } }
     }
     public var escaping: BackrefEscaping {
-        get { rare?.escaping ?? BackrefEscaping() }
-        set { setRare(escaping: newValue) }
+        get { rareBox?.value.escaping ?? BackrefEscaping() }
+        set { updateRare { $0.escaping = newValue } }
     }
 
     public init() {}
