@@ -44,6 +44,16 @@ struct Arguments {
     func all(_ name: String) -> [String] { values[name] ?? [] }
     func has(_ name: String) -> Bool { flags.contains(name) }
 
+    /// A whole-number option of at least `minimum`, or nil when it is not given; anything else
+    /// is a usage error that names the option and what it got.
+    func number(_ name: String, atLeast minimum: Int) throws(CLIError) -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let n = Int(text), n >= minimum else {
+            throw .usage("\(name) expects a number\(minimum > 0 ? " of at least \(minimum)" : " (0 or more)"), got '\(text)'")
+        }
+        return n
+    }
+
     /// Whether `name` was given at all (valued or boolean).
     func given(_ name: String) -> Bool { flags.contains(name) || values[name] != nil }
 

@@ -70,14 +70,13 @@ struct DiffCommand {
             out.err("htlint: unknown format '\(format)'; expected one of: text, json")
             return .failure
         }
-        var examples = 5, jobs = ProcessInfo.processInfo.activeProcessorCount
-        for (flag, minimum) in [("--examples", 0), ("--jobs", 1)] {
-            guard let text = a.value(flag) else { continue }
-            guard let n = Int(text), n >= minimum else {
-                out.err("htlint: \(flag) expects a number\(minimum > 0 ? " of at least \(minimum)" : " (0 or more)"), got '\(text)'")
-                return .failure
-            }
-            if flag == "--examples" { examples = n } else { jobs = n }
+        let examples: Int, jobs: Int
+        do {
+            examples = try a.number("--examples", atLeast: 0) ?? 5
+            jobs = try a.number("--jobs", atLeast: 1) ?? ProcessInfo.processInfo.activeProcessorCount
+        } catch {
+            out.err("htlint: \(error)")
+            return .failure
         }
         let allow = a.all("--allow").map(AllowPattern.init)
 
@@ -138,8 +137,7 @@ struct DiffCommand {
             var inBatch: [String: Int] = [:]
             while batch.count < batchSize, let line = try source.nextLine() {
                 guard let request = input.request(line) else {
-                    let trimmed = line.trimmingCharacters(in: .whitespaces)
-                    if !trimmed.isEmpty, !trimmed.hasPrefix("#") { report.skipped += 1 }
+                    if !ReplayInput.isBlankOrComment(line) { report.skipped += 1 }
                     continue
                 }
                 report.requests += 1

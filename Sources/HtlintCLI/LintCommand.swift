@@ -206,7 +206,7 @@ struct LintCommand {
             files.append(LintFile(source: source, directory: url, modules: site.modules, config: site.accessConfigs[dir]))
         }
         if let vhost = options.vhost, let source = site.vhost.path == vhost ? try? SourceFile(path: vhost, bytes: io.read(vhost)) : nil {
-            files.append(LintFile(source: source, context: .server, modules: options.modules))
+            files.append(LintFile(source: source, context: .server, modules: site.modules, config: site.vhost))
         }
         // The edge comes from the simulator, which knows layers given in a --site file too.
         var context = LintContext(files: files, simulator: simulate ? simulator : nil, edge: simulator.edge,

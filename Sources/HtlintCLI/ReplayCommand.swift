@@ -55,7 +55,14 @@ struct ReplayCommand {
         }
         let input = ReplayInput(scheme: a.value("--scheme") ?? "https",
                                 host: options.host ?? simulator.origin.site.canonicalHost)
-        let jobs = max(1, Int(a.value("--jobs") ?? "") ?? ProcessInfo.processInfo.activeProcessorCount)
+        let jobs: Int, top: Int
+        do {
+            jobs = try a.number("--jobs", atLeast: 1) ?? ProcessInfo.processInfo.activeProcessorCount
+            top = try a.number("--top", atLeast: 0) ?? 10
+        } catch {
+            out.err("htlint: \(error)")
+            return .failure
+        }
         var summary = ReplaySummary(site: simulator.origin.site)
         let jsonl = a.has("--jsonl")
         let started = Date()
@@ -63,24 +70,26 @@ struct ReplayCommand {
         do {
             // JSON lines go out as they are made (memory does not grow with the log), when the
             // environment streams; a progress line on a terminal's stderr after each batch.
-            // The summary alone keeps (and caches) only a tally per request.
             var pending = ""
             func batchDone() {
                 if let sink = io.streamStdout, !pending.isEmpty { sink(pending); pending = "" }
                 io.progress?(String(format: "htlint: %d requests replayed (%.0f/s)", summary.total,
                                     Double(summary.total) / max(Date().timeIntervalSince(started), 1e-9)))
             }
-            if jsonl {
+            // The summary alone keeps (and caches) a tally per request; JSON lines an answer.
+            func replay<Kept: Sendable>(_ keep: @escaping @Sendable (ChainResult) -> Kept,
+                                        _ emit: (ReplayRequest, Kept) -> Void) throws {
                 try Replayer.stream(source, input: input, simulator: simulator, jobs: jobs,
-                                    cache: cached ? ResultCache<ReplayAnswer>() : nil, keep: ReplayAnswer.init) { request, answer in
+                                    cache: cached ? LockedCache<Kept>(limit: Replayer.cacheLimit) : nil, keep: keep,
+                                    emit: emit, skipped: { summary.skipped += 1 }, batchDone: batchDone)
+            }
+            if jsonl {
+                try replay(ReplayAnswer.init) { request, answer in
                     summary.add(answer.tally)
                     pending += Replayer.jsonLine(request, answer) + "\n"
-                } skipped: { summary.skipped += 1 } batchDone: { batchDone() }
+                }
             } else {
-                try Replayer.stream(source, input: input, simulator: simulator, jobs: jobs,
-                                    cache: cached ? ResultCache<ReplayTally>() : nil, keep: ReplayTally.init) { _, tally in
-                    summary.add(tally)
-                } skipped: { summary.skipped += 1 } batchDone: { batchDone() }
+                try replay(ReplayTally.init) { _, tally in summary.add(tally) }
             }
             out.stdout += pending
             io.progress?("")
@@ -90,7 +99,7 @@ struct ReplayCommand {
             return .failure
         }
         let seconds = Date().timeIntervalSince(started)
-        if !jsonl { out.stdout += summary.render(top: Int(a.value("--top") ?? "") ?? 10) }
+        if !jsonl { out.stdout += summary.render(top: top) }
         out.err(String(format: "htlint: replayed %d requests in %.2f s (%.0f requests/s)", summary.total, seconds,
                        Double(summary.total) / max(seconds, 1e-9)))
         return summary.loops + summary.recursions > 0 ? .findings : .clean

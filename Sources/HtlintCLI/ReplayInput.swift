@@ -10,6 +10,13 @@ struct ReplayInput {
     var scheme: String
     var host: String
 
+    /// A line that is not meant as a request (blank, or a `#` comment), as opposed to an
+    /// unreadable one.
+    static func isBlankOrComment(_ line: String) -> Bool {
+        let text = line.utf8.drop { $0 == 0x20 || $0 == 0x09 }
+        return text.isEmpty || text.first == UInt8(ascii: "#")
+    }
+
     func request(_ line: String) -> ReplayRequest? {
         // By bytes: every delimiter is ASCII, and a log has millions of lines.
         var line = line

@@ -19,7 +19,7 @@ enum Replayer {
     /// Reads requests in batches and simulates each batch on `jobs` threads; `emit` sees the
     /// answers in input order.
     static func stream<Kept: Sendable>(_ source: LineSource, input: ReplayInput, simulator: ChainSimulator, jobs: Int,
-                                       cache: ResultCache<Kept>? = nil, keep: @escaping @Sendable (ChainResult) -> Kept,
+                                       cache: LockedCache<Kept>? = nil, keep: @escaping @Sendable (ChainResult) -> Kept,
                                        emit: (ReplayRequest, Kept) -> Void, skipped: () -> Void,
                                        batchDone: () -> Void = {}) throws {
         let batchSize = 4096
@@ -27,7 +27,7 @@ enum Replayer {
         while true {
             var batch: [ReplayRequest] = []
             while batch.count < batchSize, let line = try source.nextLine() {
-                if let r = input.request(line) { batch.append(r) } else if !line.isEmpty, !line.hasPrefix("#") { skipped() }
+                if let r = input.request(line) { batch.append(r) } else if !ReplayInput.isBlankOrComment(line) { skipped() }
             }
             if batch.isEmpty { return }
             let answers = simulate(batch, simulator, jobs: jobs, cache: cache, keep: keep)
@@ -50,18 +50,18 @@ enum Replayer {
     /// Simulates a batch on `jobs` threads, keeping of each chain what `keep` makes of it; a
     /// request found in `cache` is not simulated again.
     static func simulate<Kept: Sendable>(_ batch: [ReplayRequest], _ simulator: ChainSimulator, jobs: Int,
-                                         cache: ResultCache<Kept>?, keep: @escaping @Sendable (ChainResult) -> Kept) -> [Kept] {
-        let results = ResultBox<Kept>(count: batch.count)
+                                         cache: LockedCache<Kept>?, keep: @escaping @Sendable (ChainResult) -> Kept) -> [Kept] {
+        let results = ConcurrentSlots<Kept?>(repeating: nil, count: batch.count)
         let workers = min(jobs, max(1, batch.count / 64))
         DispatchQueue.concurrentPerform(iterations: workers) { w in
             var i = w
             while i < batch.count {
-                let key = batch[i].method + " " + batch[i].url
-                if let hit = cache?.get(key) {
+                let key = cache.map { _ in batch[i].method + " " + batch[i].url }
+                if let key, let hit = cache?.get(key) {
                     results.set(i, hit)
                 } else {
                     let kept = keep(simulator.run(batch[i].url, method: batch[i].method, headers: []))
-                    cache?.set(key, kept)
+                    if let key { cache?.set(key, kept) }
                     results.set(i, kept)
                 }
                 i += workers
@@ -141,54 +141,38 @@ struct ReplayAnswer: Sendable {
     }
 }
 
-/// Answers already simulated in this run, by method and URL. The engine is deterministic for a
-/// request (same site, same request → same chain), so a repeated log line need not be simulated
-/// again; sites whose rules read the clock (`%{TIME…}`) must not use it. Bounded: it keeps the
-/// first 10,000 distinct requests (a few MB of tallies or answers), which in a log's skewed traffic are
-/// mostly the popular ones, so memory does not grow with the log.
-final class ResultCache<Value: Sendable>: @unchecked Sendable {
-    private var values: [String: Value] = [:]
-    private let lock = NSLock()
-    let limit: Int
-    init(limit: Int = 10_000) { self.limit = limit }
-    func get(_ key: String) -> Value? {
-        lock.lock()
-        defer { lock.unlock() }
-        return values[key]
-    }
-    func set(_ key: String, _ value: Value) {
-        lock.lock()
-        if values.count < limit { values[key] = value }
-        lock.unlock()
-    }
-}
-
 extension Replayer {
+    /// Most distinct requests whose answers replay keeps. The engine is deterministic for a
+    /// request (same site, same request → same chain), so a repeated log line need not be
+    /// simulated again; the first 10,000 distinct requests (a few MB of tallies or answers) are
+    /// mostly the popular ones in a log's skewed traffic, and memory does not grow with the log.
+    static let cacheLimit = 10_000
+
     /// Whether answers may be cached: not when a site's rules read the clock (then every
     /// request must be simulated).
     static func canCache(_ site: Site) -> Bool {
         func clockFree(_ t: Template) -> Bool {
-            !t.parts.contains { if case .variable(let v) = $0 { v.uppercased().hasPrefix("TIME") } else { false } }
-        }
-        for config in site.accessConfigs.values + [site.vhost] {
-            var rules = config.block.rewrite?.rules ?? []
-            for f in config.block.files { rules += f.block.rewrite?.rules ?? [] }
-            for r in rules where !clockFree(r.substitution) || r.conditions.contains(where: { !clockFree($0.testString) }) {
-                return false
+            t.parts.allSatisfy { part in
+                switch part {
+                case .variable(let v): !v.uppercased().hasPrefix("TIME")
+                case .map(_, let key, let fallback): clockFree(key) && (fallback.map(clockFree) ?? true)
+                default: true
+                }
             }
         }
-        return true
-    }
-}
-
-/// Thread-safe slots for results filled by index.
-final class ResultBox<Value>: @unchecked Sendable {
-    var values: [Value?]
-    private let lock = NSLock()
-    init(count: Int) { values = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ v: Value) {
-        lock.lock()
-        values[i] = v
-        lock.unlock()
+        func clockFree(_ rule: RewriteRule) -> Bool {
+            let flags = rule.flags
+            let templates = [rule.substitution] + flags.env + flags.cookies + [flags.type, flags.handler].compactMap { $0 }
+            // `expr` conditions are kept as written: look for a time variable in their text.
+            return templates.allSatisfy(clockFree) && rule.conditions.allSatisfy { c in
+                if case .expression = c.test { return !c.rawPattern.uppercased().contains("TIME") }
+                return clockFree(c.testString)
+            }
+        }
+        func clockFree(_ block: ConfigBlock) -> Bool {
+            (block.rewrite?.rules ?? []).allSatisfy(clockFree) && block.files.allSatisfy { clockFree($0.block) }
+                && block.ifChains.allSatisfy { $0.branches.allSatisfy { clockFree($0.block) } }
+        }
+        return (site.accessConfigs.values + [site.vhost]).allSatisfy { clockFree($0.block) }
     }
 }

@@ -16,8 +16,8 @@ struct ReplayCommandTests {
         func add(_ s: String) { lock.lock(); parts.append(s); lock.unlock() }
     }
 
-    /// With a live stream the lines go out batch by batch (not held until the end), and the
-    /// same bytes come out; progress is only reported where the environment asks for it.
+    /// With a live stream the lines go to it (not to the collected output), and the same bytes
+    /// come out; progress is only reported where the environment asks for it.
     @Test func jsonLinesStreamWhenTheEnvironmentStreams() {
         let reference = run(Self.fixture + ["--jsonl"]).stdout
         let stdout = Collected(), progress = Collected()
@@ -31,6 +31,21 @@ struct ReplayCommandTests {
         #expect(progress.parts.count == 2)
         #expect(progress.parts.first?.hasPrefix("htlint: 11 requests replayed (") == true)
         #expect(progress.parts.last == "")
+    }
+
+    /// A log longer than a batch (4,096 requests) goes out in one write per batch, in order.
+    @Test func jsonLinesStreamBatchByBatch() throws {
+        let urls = try String(contentsOfFile: packageRoot + "/fixtures/diff/urls.txt", encoding: .utf8)
+            .split(separator: "\n").filter { $0.hasPrefix("/") }
+        let lines = (0..<5_000).map { urls[$0 % urls.count] }
+        let path = try Self.scratch("log.txt", lines.joined(separator: "\n"))
+        let args = ["replay", "--docroot", "fixtures/diff/new", "--host", "example.org", "--urls", path, "--jsonl"]
+        let stdout = Collected()
+        var environment = CLIEnvironment.live
+        environment.streamStdout = { stdout.add($0) }
+        #expect(run(args, environment: environment).stdout.isEmpty)
+        #expect(stdout.parts.map { $0.split(separator: "\n").count } == [4_096, 904])
+        #expect(stdout.parts.joined() == run(args).stdout)
     }
 
     static let fixture = ["replay", "--docroot", "fixtures/diff/new", "--host", "example.org", "--urls", "fixtures/diff/urls.txt"]
@@ -138,5 +153,11 @@ struct ReplayCommandTests {
         let unreadable = run(["replay", "--docroot", "fixtures/diff/new", "--urls", "no/such/file.log"])
         #expect(unreadable.status == .failure)
         #expect(unreadable.stderr.contains("no/such/file.log"))
+        let jobs = run(Self.fixture + ["--jobs", "0"])
+        #expect(jobs.status == .failure)
+        #expect(jobs.stderr == "htlint: --jobs expects a number of at least 1, got '0'\n")
+        let top = run(Self.fixture + ["--top", "ten"])
+        #expect(top.status == .failure)
+        #expect(top.stderr == "htlint: --top expects a number (0 or more), got 'ten'\n")
     }
 }

@@ -109,19 +109,3 @@ struct MergedWalk {
     var fatal: (file: ConfigFile, diagnostic: Diagnostic)?
     var fatalDirectory: String?
 }
-
-/// A small thread-safe cache (the walk result of a directory never changes for a site).
-final class LockedCache<Value>: @unchecked Sendable {
-    private var values: [String: Value] = [:]
-    private let lock = NSLock()
-    func get(_ key: String) -> Value? {
-        lock.lock()
-        defer { lock.unlock() }
-        return values[key]
-    }
-    func set(_ key: String, _ value: Value) {
-        lock.lock()
-        values[key] = value
-        lock.unlock()
-    }
-}

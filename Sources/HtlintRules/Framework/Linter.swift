@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HtlintApache
 import HtlintDiagnostics
 import HtlintSyntax
 
@@ -51,7 +52,7 @@ public struct Linter: Sendable {
                 next = (next + 1) % lanes
             }
         }
-        let slots = FindingSlots(active.count)
+        let slots = ConcurrentSlots<[Diagnostic]>(repeating: [], count: active.count)
         let laneOf = lane
         DispatchQueue.concurrentPerform(iterations: lanes) { l in
             for (i, rule) in active.enumerated() where laneOf[i] == l {
@@ -83,17 +84,6 @@ public struct Linter: Sendable {
     }
 }
 
-/// Per-rule findings filled from several threads, each slot by one.
-private final class FindingSlots: @unchecked Sendable {
-    private(set) var values: [[Diagnostic]]
-    private let lock = NSLock()
-    init(_ count: Int) { values = Array(repeating: [], count: count) }
-    func set(_ i: Int, _ v: [Diagnostic]) {
-        lock.lock()
-        values[i] = v
-        lock.unlock()
-    }
-}
 
 /// Suppression comments of one file.
 struct Suppressions {
