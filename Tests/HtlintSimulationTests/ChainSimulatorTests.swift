@@ -66,6 +66,24 @@ struct ChainSimulatorTests {
         #expect(u.resolve("?y=2") == "https://example.org/a/b?y=2")
     }
 
+    @Test func locationIsSentAsABrowserEncodesIt() {
+        let u = URLParts("http://example.org/")!
+        #expect(u.resolve("/x y.html") == "http://example.org/x%20y.html")
+        #expect(u.resolve("/caf\u{E9}.html?q=a b&c=\"{}\"") == "http://example.org/caf%C3%A9.html?q=a%20b&c=%22{}%22")
+        #expect(u.resolve("/a{b}?x#frag ment") == "http://example.org/a%7Bb%7D?x#frag ment")
+        #expect(u.resolve("/already%20encoded") == "http://example.org/already%20encoded")
+        // Any scheme makes a Location absolute: `mailto:` is not a path under the site.
+        #expect(u.resolve("mailto:me@example.org") == "mailto:me@example.org")
+        #expect(URLParts.hasScheme("tel:+1") && URLParts.hasScheme("x-y.z+1:") && !URLParts.hasScheme("/a:b") && !URLParts.hasScheme("1a:b"))
+    }
+
+    @Test func mailtoLocationEndsTheChainOffsite() {
+        let r = simulator("Redirect 302 /mail mailto:me@example.org").run("http://example.org/mail")
+        #expect(r.outcome == .offsite)
+        #expect(r.offsiteURL == "mailto:me@example.org")
+        #expect(r.hops.count == 1)
+    }
+
     @Test func edgeNamesParse() {
         #expect(Edge(name: "flexible") == Edge(mode: .cloudflareFlexible))
         #expect(Edge(name: "full+always-https") == Edge(mode: .cloudflareFull, alwaysHTTPS: true))

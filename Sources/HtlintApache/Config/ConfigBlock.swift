@@ -85,6 +85,8 @@ public struct IfChain: Sendable {
 /// Server-only settings from a `<VirtualHost>` or main configuration.
 public struct ServerSettings: Sendable {
     public var serverName: String? = nil
+    /// `ServerAdmin`; Apache's compiled-in default when absent is `[no address given]`.
+    public var serverAdmin: String? = nil
     public var serverAliases: [String] = []
     public var documentRoot: String? = nil
     public var useCanonicalName: String? = nil

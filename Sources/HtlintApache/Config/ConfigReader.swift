@@ -155,6 +155,8 @@ public struct ConfigReader {
         case "limit", "limitexcept":
             guard requireArgument(), checkClosed(s) else { return }
             var set = Set(s.arguments.map { $0.value.uppercased() })
+            // "If GET is used, it will also restrict HEAD requests" (core docs, <Limit>).
+            if set.contains("GET") { set.insert("HEAD") }
             if key == "limitexcept" {
                 set = Set(["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "PATCH", "PROPFIND", "TRACE"])
                     .subtracting(set)
@@ -328,6 +330,9 @@ public struct ConfigReader {
         case "ServerName":
             guard arity(1...1, "ServerName takes one argument, The hostname and port of the server") else { return }
             block.server?.serverName = words[0].value
+        case "ServerAdmin":
+            guard arity(1...1, "ServerAdmin takes one argument, The email address of the server administrator") else { return }
+            block.server?.serverAdmin = words[0].value
         case "ServerAlias":
             block.server?.serverAliases += words.map(\.value)
         case "DocumentRoot":

@@ -100,6 +100,8 @@ struct WalkResult {
     var fatal: (file: ConfigFile, diagnostic: Diagnostic)?
     /// The directory whose `.htaccess` failed; the walk stops there (with a trailing slash).
     var fatalDirectory: String?
+    /// A symbolic link on the path whose target is missing: Apache's walk answers 403 (AH00037).
+    var danglingLink: String? = nil
 }
 
 /// The merged configuration of a directory and the files it came from (cached per directory).

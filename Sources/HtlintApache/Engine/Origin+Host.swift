@@ -20,7 +20,7 @@ extension Origin {
                     if after.hasPrefix(":") { port = Int(after.dropFirst()) }
                     host = String(host[...close])
                 }
-            } else if let colon = host.lastIndex(of: ":") {
+            } else if let colon = host.utf8.lastIndex(of: UInt8(ascii: ":")) {
                 port = Int(host[host.index(after: colon)...])
                 host = String(host[..<colon])
             }
@@ -44,10 +44,21 @@ extension Origin {
 let absoluteSchemes = ["http://", "https://", "ws://", "wss://", "h2://", "h2c://", "ajp://", "balancer://",
                        "fcgi://", "scgi://", "ftp://", "gopher://", "ldap://", "nntp://", "news:", "mailto:", "unix:"]
 
-/// The scheme prefix of an absolute URL as mod_rewrite recognises it, or nil.
+/// The scheme prefix of an absolute URL as mod_rewrite recognises it, or nil. Compared by
+/// bytes, case-insensitively, as Apache's `strncasecmp` does; this runs several times for every
+/// rule that matches, so a path (`/…`) or a string without an early `:` is rejected at once.
 func absoluteURLScheme(_ s: String) -> String? {
-    let lower = s.prefix(12).lowercased()
-    return absoluteSchemes.first { lower.hasPrefix($0) }
+    let u = s.utf8
+    guard let first = u.first, first != UInt8(ascii: "/") else { return nil }
+    var lower: [UInt8] = []
+    lower.reserveCapacity(12)
+    var colon = false
+    for c in u.prefix(12) {
+        if c == UInt8(ascii: ":") { colon = true }
+        lower.append(c >= 0x41 && c <= 0x5A ? c | 0x20 : c)
+    }
+    guard colon else { return nil }
+    return absoluteSchemes.first { lower.starts(with: $0.utf8) }
 }
 
 /// Splits `scheme://host[:port]/path` into its prefix (through the host) and the path.

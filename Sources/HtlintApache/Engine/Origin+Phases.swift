@@ -18,6 +18,13 @@ extension Origin {
             r.config = walk.config
             return .final(status: 500, location: nil)
         }
+        if let link = walk.danglingLink {
+            // map_to_storage follows the link and cannot stat its target (FollowSymLinks is on by default).
+            chain.log("AH00037", "error", "Symbolic link not allowed or link target not accessible: \(link)")
+            chain.note(.status, "403: the symbolic link \(relativeToRoot(link)) points to nothing")
+            r.config = walk.config
+            return .final(status: 403, location: nil)
+        }
         applySections(&walk, record: r, chain: chain)
         r.config = walk.config
         applySetEnvIf(walk.config.setEnvIf, r, chain)                // header_parser
@@ -237,8 +244,10 @@ extension Origin {
                 chain.note(.status, "404: path info `\(r.pathInfo)` after a static file")
                 return (404, nil)
             }
-            chain.note(.served, "serves \(relativeToRoot(path))")
-            return (200, relativeToRoot(path))
+            // A symbolic link serves its target's content.
+            let content = relativeToRoot(site.files.resolve(path) ?? path)
+            chain.note(.served, "serves \(content)")
+            return (200, content)
         case .directory?:
             chain.note(.status, "404: directory without an index file")
             return (404, nil)

@@ -3,52 +3,50 @@ import Foundation
 extension Origin {
     /// `%{NAME}` as mod_rewrite looks it up (apache-semantics §7.2).
     func variable(_ rawName: String, _ r: RequestRecord, _ chain: RequestChain, serverContext: Bool) -> String {
-        if let colon = rawName.utf8.firstIndex(of: UInt8(ascii: ":")) {
-            let kind = rawName[..<colon].uppercased()
-            let arg = String(rawName[rawName.index(after: colon)...])
-            switch kind {
-            case "HTTP": return equalsIgnoringASCIICase(arg, "host") ? (chain.request.header("Host") ?? "") : (chain.request.header(arg) ?? "")
-            case "ENV": return r.env[arg] ?? site.processEnvironment[arg] ?? ""
-            case "SSL": return ""
-            case "LA-U", "LA-F": return variable(arg, r, chain, serverContext: serverContext)
-            default: return ""
-            }
-        }
-        // Names are case-insensitive; most are written in upper case already. One hash lookup
-        // instead of a chain of string comparisons (this runs for every expansion).
-        let name = rawName.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) ? rawName.uppercased() : rawName
-        guard let known = Origin.variableNames[name] else { return "" }
+        value(of: VariableRef(rawName), r, chain, serverContext: serverContext)
+    }
+
+    /// The value of a resolved `%{NAME}` for this request.
+    func value(of ref: VariableRef, _ r: RequestRecord, _ chain: RequestChain, serverContext: Bool) -> String {
         let req = chain.request
-        switch known {
+        switch ref {
         case .header(let header): return req.header(header) ?? ""
-        case .requestURI: return r.uri
-        case .requestFilename: return r.filename ?? r.uri
-        case .pathInfo: return r.pathInfo
-        case .queryString: return r.query ?? ""
-        case .theRequest: return chain.theRequest
-        case .requestMethod: return r.method
-        case .constant(let value): return value
-        case .requestScheme: return scheme(chain)
-        case .https: return req.tls ? "on" : "off"
-        case .serverName: return serverNameAndPort(chain).host
-        case .serverPort: return String(serverNameAndPort(chain).port)
-        case .remoteAddress: return req.remoteAddress
-        case .documentRoot: return site.documentRoot
-        case .contextPrefix: return r.contextPrefix
-        case .contextDocumentRoot: return r.contextDocumentRoot
-        case .isSubrequest: return r.isSubrequest ? "true" : "false"
-        case .ipv6: return req.remoteAddress.contains(":") ? "on" : "off"
-        case .scriptOwner: return r.filename.flatMap { site.files.stat($0) } != nil ? "root" : "<unknown>"
-        case .time: return timeVariable(name)
+        case .environment(let name): return r.env[name] ?? site.processEnvironment[name] ?? ""
+        case .lookAhead(let inner): return variable(inner, r, chain, serverContext: serverContext)
+        case .empty: return ""
+        case .known(let known, let name):
+            switch known {
+            case .header(let header): return req.header(header) ?? ""
+            case .requestURI: return r.uri
+            case .requestFilename: return r.filename ?? r.uri
+            case .pathInfo: return r.pathInfo
+            case .queryString: return r.query ?? ""
+            case .theRequest: return chain.theRequest
+            case .requestMethod: return r.method
+            case .constant(let value): return value
+            case .requestScheme: return scheme(chain)
+            case .https: return req.tls ? "on" : "off"
+            case .serverName: return serverNameAndPort(chain).host
+            case .serverPort: return String(serverNameAndPort(chain).port)
+            case .remoteAddress: return req.remoteAddress
+            case .documentRoot: return site.documentRoot
+            case .serverAdmin: return site.vhost.block.server?.serverAdmin ?? "[no address given]"
+            case .contextPrefix: return r.contextPrefix
+            case .contextDocumentRoot: return r.contextDocumentRoot
+            case .isSubrequest: return r.isSubrequest ? "true" : "false"
+            case .ipv6: return req.remoteAddress.contains(":") ? "on" : "off"
+            case .scriptOwner: return r.filename.flatMap { site.files.stat($0) } != nil ? "root" : "<unknown>"
+            case .time: return timeVariable(name)
+            }
         }
     }
 
     /// What a `%{NAME}` reads.
-    enum VariableSource {
+    enum VariableSource: Sendable, Hashable {
         case header(String)
         case requestURI, requestFilename, pathInfo, queryString, theRequest, requestMethod
         case constant(String)
-        case requestScheme, https, serverName, serverPort, remoteAddress, documentRoot
+        case requestScheme, https, serverName, serverPort, remoteAddress, documentRoot, serverAdmin
         case contextPrefix, contextDocumentRoot, isSubrequest, ipv6, scriptOwner, time
     }
 
@@ -63,7 +61,7 @@ extension Origin {
             "PATH_INFO": .pathInfo, "QUERY_STRING": .queryString, "THE_REQUEST": .theRequest,
             "REQUEST_METHOD": .requestMethod, "SERVER_PROTOCOL": .constant("HTTP/1.1"),
             "REQUEST_SCHEME": .requestScheme, "HTTPS": .https, "SERVER_NAME": .serverName, "SERVER_PORT": .serverPort,
-            "SERVER_ADDR": .constant("127.0.0.1"), "SERVER_ADMIN": .constant("webmaster@localhost"),
+            "SERVER_ADDR": .constant("127.0.0.1"), "SERVER_ADMIN": .serverAdmin,
             "SERVER_SOFTWARE": .constant("Apache/2.4.71 (Debian)"),
             "REMOTE_ADDR": .remoteAddress, "CONN_REMOTE_ADDR": .remoteAddress, "REMOTE_HOST": .remoteAddress,
             "REMOTE_PORT": .constant("50000"), "REMOTE_USER": .constant(""), "REMOTE_IDENT": .constant(""),

@@ -15,6 +15,7 @@ extension Origin {
         var current = root
         var resolved = filename
         var pathInfo = ""
+        var danglingLink: String? = nil
         for (i, seg) in segments.enumerated() {
             let next = current + "/" + seg
             switch site.files.stat(next) {
@@ -24,6 +25,7 @@ extension Origin {
                 continue
             case let node:
                 resolved = next
+                if node == nil, case .symlink? = site.files.lstat(next) { danglingLink = next }
                 let remaining = segments[(i + 1)...]
                 if !remaining.isEmpty {
                     pathInfo = "/" + remaining.joined(separator: "/") + (trailingSlash ? "/" : "")
@@ -38,7 +40,7 @@ extension Origin {
         if segments.isEmpty { resolved = filename }
         let merged = mergedConfiguration(deepest: current)
         return WalkResult(filename: resolved, pathInfo: pathInfo, config: merged.config, files: merged.files,
-                          fatal: merged.fatal, fatalDirectory: merged.fatalDirectory)
+                          fatal: merged.fatal, fatalDirectory: merged.fatalDirectory, danglingLink: danglingLink)
     }
 
     /// The configuration merged from the document root down to `deepest` (an existing directory):
@@ -81,25 +83,27 @@ extension Origin {
         guard walk.files.contains(where: { !$0.block.files.isEmpty || !$0.block.ifChains.isEmpty }) else { return }
         let base = walk.filename.utf8.last == UInt8(ascii: "/") ? "" : String(lastPathComponent(walk.filename))
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
-        var blocks: [ConfigBlock] = []
-        for file in walk.files { blocks.append(file.block) }
-        for block in blocks {
-            for files in block.files {
+        // The keys name the section (file and position): compiled rule sets are cached by key,
+        // so two different sections must never share one.
+        for file in walk.files {
+            for (k, files) in file.block.files.enumerated() {
                 let hit: Bool
                 switch files.matcher {
                 case .wildcard(let pattern): hit = wildcardMatch(pattern, base)
                 case .regex(let regex): hit = regex.matches(base)
                 }
-                if hit { walk.config.merge(files.block, directory: "files/", key: "files", defaultEngine: defaultEngine) }
+                if hit {
+                    walk.config.merge(files.block, directory: "files/", key: "files:\(file.path)#\(k)", defaultEngine: defaultEngine)
+                }
             }
         }
-        for block in blocks {
+        for block in walk.files.map(\.block) {
             for chainOfIfs in block.ifChains {
                 for branch in chainOfIfs.branches {
                     var captures: [String] = []
                     let env = ExpressionContext(origin: self, record: record, chain: chain)
                     if branch.condition?.evaluate(env, captures: &captures) ?? true {
-                        walk.config.merge(branch.block, directory: "*If/", key: "if\(branch.range.start)",
+                        walk.config.merge(branch.block, directory: "*If/", key: "if:\(branch.range.file):\(branch.range.start)",
                                           defaultEngine: defaultEngine)
                         break
                     }

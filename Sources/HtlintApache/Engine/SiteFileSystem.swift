@@ -77,15 +77,19 @@ public struct SiteFileSystem: Sendable {
     public func lstat(_ path: String) -> Node? { nodes[SiteFileSystem.normalize(path)] }
 
     /// The node at `path`, following symbolic links (stat), bounded against cycles.
-    public func stat(_ path: String) -> Node? {
+    public func stat(_ path: String) -> Node? { resolve(path).flatMap { nodes[$0] } }
+
+    /// The path `path` leads to after following symbolic links: nil when nothing is there, a
+    /// link dangles, or links go round more than 8 times.
+    public func resolve(_ path: String) -> String? {
         var p = SiteFileSystem.normalize(path)
         for _ in 0..<8 {
             guard let n = nodes[p] else { return nil }
-            guard case .symlink(let target) = n else { return n }
+            guard case .symlink(let target) = n else { return p }
             if target.hasPrefix("/") {
                 p = SiteFileSystem.normalize(target)
             } else {
-                let dir = p[..<(p.lastIndex(of: "/") ?? p.startIndex)]
+                let dir = p[..<(p.utf8.lastIndex(of: UInt8(ascii: "/")) ?? p.startIndex)]
                 p = SiteFileSystem.normalize(String(dir) + "/" + target)
             }
         }

@@ -15,35 +15,41 @@ struct Expansion {
 }
 
 extension Origin {
+    /// Expands `template` for this request. Where each `?` came from is only worked out with
+    /// `tracksQuestionMarks` (substitutions need it; condition test strings and flags do not).
     func expand(_ template: Template, _ scope: ExpansionScope, _ r: RequestRecord, _ chain: RequestChain,
-                escaping: BackrefEscaping? = nil, serverContext: Bool) -> Expansion {
+                escaping: BackrefEscaping? = nil, serverContext: Bool, tracksQuestionMarks: Bool = false) -> Expansion {
+        func capture(_ list: [String], _ i: Int) -> String {
+            let v = i < list.count ? list[i] : ""
+            return escaping.map { escapeBackreference(v, $0) } ?? v
+        }
+        var variables = template.variables.makeIterator()
+        func value(_ part: Template.Part) -> String {
+            switch part {
+            case .literal(let s): return s
+            case .ruleCapture(let i): return capture(scope.ruleCaptures, i)
+            case .conditionCapture(let i): return capture(scope.conditionCaptures, i)
+            case .variable: return self.value(of: variables.next()!, r, chain, serverContext: serverContext)
+            case .map(_, _, let fallback):
+                // Maps can only be defined in server configuration, which htlint does not load yet:
+                // an unknown map yields the default (apache-semantics §6.1).
+                return fallback.map { expand($0, scope, r, chain, serverContext: serverContext).text } ?? ""
+            }
+        }
+        let parts = template.parts
+        // Most test strings are one variable (`%{HTTP_HOST}`), most substitutions one literal.
+        if !tracksQuestionMarks, parts.count <= 1 { return Expansion(text: parts.first.map(value) ?? "") }
         var out = ""
         var firstQ: Bool? = nil
         var lastQ: Bool? = nil
-        func add(_ s: String, expanded: Bool) {
-            if s.utf8.contains(UInt8(ascii: "?")) {
+        for part in parts {
+            let s = value(part)
+            if tracksQuestionMarks, s.utf8.contains(UInt8(ascii: "?")) {
+                let expanded = if case .literal = part { false } else { true }
                 if firstQ == nil { firstQ = expanded }
                 lastQ = expanded
             }
             out += s
-        }
-        func capture(_ list: [String], _ i: Int) -> String { i < list.count ? list[i] : "" }
-        for part in template.parts {
-            switch part {
-            case .literal(let s): add(s, expanded: false)
-            case .ruleCapture(let i):
-                let v = capture(scope.ruleCaptures, i)
-                add(escaping.map { escapeBackreference(v, $0) } ?? v, expanded: true)
-            case .conditionCapture(let i):
-                let v = capture(scope.conditionCaptures, i)
-                add(escaping.map { escapeBackreference(v, $0) } ?? v, expanded: true)
-            case .variable(let name):
-                add(variable(name, r, chain, serverContext: serverContext), expanded: true)
-            case .map(_, _, let fallback):
-                // Maps can only be defined in server configuration, which htlint does not load yet:
-                // an unknown map yields the default (apache-semantics §6.1).
-                add(fallback.map { expand($0, scope, r, chain, serverContext: serverContext).text } ?? "", expanded: true)
-            }
         }
         return Expansion(text: out, firstQuestionMarkExpanded: firstQ ?? false, lastQuestionMarkExpanded: lastQ ?? false)
     }

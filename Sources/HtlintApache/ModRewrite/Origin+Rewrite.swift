@@ -240,7 +240,8 @@ extension Origin {
             return .matched(substituted: false, unsafeQuestionMark: false)
         }
         let escaping: BackrefEscaping? = rule.flags.escaping.isActive ? rule.flags.escaping : nil
-        let expansion = expand(rule.substitution, scope, r, chain, escaping: escaping, serverContext: serverContext)
+        let expansion = expand(rule.substitution, scope, r, chain, escaping: escaping, serverContext: serverContext,
+                               tracksQuestionMarks: true)
         let unsafe = !rule.flags.unsafeAllow3F
             && (rule.flags.qsLast ? expansion.lastQuestionMarkExpanded : expansion.firstQuestionMarkExpanded)
         if unsafe { return .matched(substituted: true, unsafeQuestionMark: true) }
@@ -256,9 +257,9 @@ extension Origin {
             r.query = nil
         } else {
             if rule.flags.qsDiscard { r.query = nil }
-            let index = rule.flags.qsLast ? uri.lastIndex(of: "?") : uri.firstIndex(of: "?")
+            let index = rule.flags.qsLast ? uri.utf8.lastIndex(of: UInt8(ascii: "?")) : uri.utf8.firstIndex(of: UInt8(ascii: "?"))
             if let q = index {
-                let new = String(uri[uri.index(after: q)...])
+                let new = String(uri[uri.utf8.index(after: q)...])
                 uri = String(uri[..<q])
                 if rule.flags.qsAppend {
                     if !new.isEmpty { r.query = new + "&" + (r.query ?? "") }

@@ -14,18 +14,25 @@ public struct Template: Sendable, Hashable {
         case map(name: String, key: Template, fallback: Template?)
     }
 
-    public var parts: [Part]
-    public init(parts: [Part]) { self.parts = parts }
+    public private(set) var parts: [Part]
+    /// Each `.variable` part's name resolved once, in order (expansion runs per request and
+    /// would otherwise split, upper-case and hash the name every time).
+    let variables: [VariableRef]
+
+    public init(parts: [Part]) {
+        self.parts = parts
+        self.variables = parts.compactMap { if case .variable(let name) = $0 { VariableRef(name) } else { nil } }
+    }
 
     /// Parses `text`; expansion is a single left-to-right pass, never re-scanned.
     public init(parsing text: String) {
         // Plain text keeps the caller's string (its storage is shared, not copied: a redirect
         // map's substitutions are mostly plain paths).
         if !text.utf8.contains(where: { $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") }) {
-            self.parts = text.isEmpty ? [] : [.literal(text)]
+            self.init(parts: text.isEmpty ? [] : [.literal(text)])
             return
         }
-        self.parts = Template.parse(Array(text.utf8))
+        self.init(parts: Template.parse(Array(text.utf8)))
     }
 
     /// Whether some part (inside map keys and defaults too) satisfies `test`.

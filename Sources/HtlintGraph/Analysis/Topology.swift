@@ -243,7 +243,7 @@ extension Topology {
         case "REQUEST_METHOD": return .free("%{REQUEST_METHOD}")
         case "SERVER_PROTOCOL": return .values(["HTTP/1.1"])
         case "SERVER_ADDR": return .values(["127.0.0.1"])
-        case "SERVER_ADMIN": return .values(["webmaster@localhost"])
+        case "SERVER_ADMIN": return .values([site.vhost.block.server?.serverAdmin ?? "[no address given]"])
         case "SERVER_SOFTWARE": return .values(["Apache/2.4.71 (Debian)"])
         case "DOCUMENT_ROOT", "CONTEXT_DOCUMENT_ROOT": return .values([site.documentRoot])
         case "CONTEXT_PREFIX": return .values([""])

@@ -132,7 +132,11 @@ public struct ChainSimulator: Sendable {
             }
             guard (300...399).contains(hop.status), let location = hop.location else { return result(.final) }
             let next = url.resolve(location)
-            guard let nextURL = URLParts(next) else { return result(.error, url: next, error: "unusable Location: \(location)") }
+            guard let nextURL = URLParts(next) else {
+                // `mailto:`, `tel:`, …: absolute, but nothing the browser requests from this site.
+                if URLParts.hasScheme(next) { return result(.offsite, url: next) }
+                return result(.error, url: next, error: "unusable Location: \(location)")
+            }
             guard isOnSite(nextURL) else { return result(.offsite, url: next) }
             method = Browser.methodAfter(status: hop.status, method: method)
             current = next

@@ -75,20 +75,71 @@ public struct URLParts: Sendable, Hashable {
     }
 
     /// Path without the query.
-    public var path: String { target.firstIndex(of: "?").map { String(target[..<$0]) } ?? target }
+    public var path: String { target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(target[..<$0]) } ?? target }
 
     /// Query without `?`, nil when there is none.
-    public var query: String? { target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) } }
+    public var query: String? { target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(target[target.utf8.index(after: $0)...]) } }
 
-    /// Resolves a `Location` against this URL.
+    /// Resolves a `Location` against this URL, then percent-encodes what a browser does not
+    /// send raw (spaces, controls, non-ASCII, `"<>` and more).
     public func resolve(_ location: String) -> String {
-        if location.contains("://") { return location }
+        URLParts.browserEncoded(resolvedRaw(location))
+    }
+
+    private func resolvedRaw(_ location: String) -> String {
+        // Any `scheme:` makes it absolute (RFC 3986 §3.1): `mailto:…` is not a relative path.
+        if URLParts.hasScheme(location) { return location }
         if location.hasPrefix("//") { return scheme + ":" + location }
         if location.hasPrefix("/") { return "\(scheme)://\(hostHeader)\(location)" }
         var base = target
-        if let q = base.firstIndex(of: "?") { base = String(base[..<q]) }
+        if let q = base.utf8.firstIndex(of: UInt8(ascii: "?")) { base = String(base[..<q]) }
         if location.hasPrefix("?") { return "\(scheme)://\(hostHeader)\(base)\(location)" }
-        let dir = base[...(base.lastIndex(of: "/") ?? base.startIndex)]
+        let dir = base[...(base.utf8.lastIndex(of: UInt8(ascii: "/")) ?? base.startIndex)]
         return "\(scheme)://\(hostHeader)\(dir)\(location)"
+    }
+
+    /// Starts with `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`.
+    public static func hasScheme(_ s: String) -> Bool {
+        let u = Array(s.utf8.prefix(64))
+        guard let first = u.first, isLetter(first) else { return false }
+        for c in u.dropFirst() {
+            if c == UInt8(ascii: ":") { return true }
+            guard isLetter(c) || (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: "+") || c == UInt8(ascii: "-")
+                || c == UInt8(ascii: ".") else { return false }
+        }
+        return false
+    }
+
+    private static func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
+
+    /// A URL as a browser sends it after following a `Location`: in the path, bytes up to space,
+    /// from DEL up, and `"<>`{}` are percent-encoded; in the query the same but `{}` (WHATWG
+    /// URL's path and query percent-encode sets). URLs without `scheme://` stay as they are.
+    public static func browserEncoded(_ url: String) -> String {
+        guard let sep = schemeSeparator(in: url) else { return url }
+        let bytes = Array(url.utf8)
+        func needs(_ c: UInt8, path: Bool) -> Bool {
+            c <= 0x20 || c >= 0x7F || c == UInt8(ascii: "\"") || c == UInt8(ascii: "<") || c == UInt8(ascii: ">")
+                || c == UInt8(ascii: "`") || (path && (c == UInt8(ascii: "{") || c == UInt8(ascii: "}")))
+        }
+        guard bytes.contains(where: { needs($0, path: true) }) else { return url }
+        let start = url.utf8.distance(from: url.utf8.startIndex, to: sep) + 3
+        var i = start
+        while i < bytes.count, bytes[i] != UInt8(ascii: "/"), bytes[i] != UInt8(ascii: "?"), bytes[i] != UInt8(ascii: "#") { i += 1 }
+        var out = Array(bytes[..<i])
+        var inPath = true
+        let hex = Array("0123456789ABCDEF".utf8)
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == UInt8(ascii: "#") { out += bytes[i...]; break }
+            if c == UInt8(ascii: "?") { inPath = false }
+            if needs(c, path: inPath) {
+                out += [UInt8(ascii: "%"), hex[Int(c >> 4)], hex[Int(c & 15)]]
+            } else {
+                out.append(c)
+            }
+            i += 1
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -54,8 +54,8 @@ public struct HopRequest: Sendable, Hashable {
 
     /// `Host` without its port, lower case (nginx's `$host`).
     public var hostName: String {
-        var h = host.lowercased()
-        if !h.hasPrefix("["), let colon = h.lastIndex(of: ":") { h = String(h[..<colon]) }
+        var h = host.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? host.lowercased() : host
+        if h.utf8.first != UInt8(ascii: "["), let colon = h.utf8.lastIndex(of: UInt8(ascii: ":")) { h = String(h[..<colon]) }
         return h
     }
 
