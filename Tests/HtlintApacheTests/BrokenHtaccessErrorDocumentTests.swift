@@ -14,8 +14,10 @@ struct BrokenHtaccessErrorDocumentTests {
     }
 
     @Test func vhostPageServedWithStatus500() {
-        let r = Self.respond("/c/x", vhost: ["ErrorDocument 500 /ok/e500.html"], access: [("/c", "Bogus directive")],
-                             files: ["/c/x", "/ok/e500.html"])
+        // The vhost's own <Directory> ErrorDocument is not installed either.
+        let vhost = ["ErrorDocument 500 /ok/e500.html", "<Directory ${DOCROOT}/c>", "ErrorDocument 500 /ok/d500.html", "</Directory>"]
+        let r = Self.respond("/c/x", vhost: vhost, access: [("/c", "Bogus directive")],
+                             files: ["/c/x", "/ok/e500.html", "/ok/d500.html"])
         #expect(r.status == 500)
         #expect(r.served == "/ok/e500.html")
         #expect(r.final.uri == "/ok/e500.html")
