@@ -118,6 +118,9 @@ public struct ConfigBlock: Sendable {
     public var ifChains: [IfChain] = []
     /// `SetEnv` (mod_env): visible to the handler only, never to rewrite conditions (§12).
     public var setEnv: [(String, String)] = []
+    /// `AllowOverride` / `AllowOverrideList` of a `<Directory>` block (nil when it sets none).
+    public var allowOverride: AllowOverrideSetting? = nil
+    public var allowOverrideList: Set<String>? = nil
     /// Present in server configuration.
     public var server: ServerSettings? = nil
     public init() {}

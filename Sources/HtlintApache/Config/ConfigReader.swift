@@ -8,26 +8,33 @@ public struct ConfigReader {
     public var modules: ModuleSet
     public var defines: Set<String>
     public let context: ConfigContext
+    /// For `.htaccess`: what the directory's AllowOverride permits (nil: everything, as `All`).
+    public var overrides: AllowedOverrides?
     private(set) var diagnostics: [Diagnostic] = []
+    /// Names of the sections being read, innermost last (for "not allowed in <X> context").
+    private var sectionNames: [String] = []
     private var rewriteParser = RewriteParser()
 
-    public init(context: ConfigContext, modules: ModuleSet = .standard, defines: Set<String> = []) {
+    public init(context: ConfigContext, modules: ModuleSet = .standard, defines: Set<String> = [],
+                overrides: AllowedOverrides? = nil) {
         self.context = context
+        self.overrides = overrides
         self.modules = modules
         self.defines = defines
     }
 
     /// Reads a whole file.
     public static func read(_ file: SourceFile, context: ConfigContext, modules: ModuleSet = .standard,
-                            defines: Set<String> = []) -> ConfigFile {
-        read(tree: Parser.parse(file, context: context), context: context, modules: modules, defines: defines)
+                            defines: Set<String> = [], overrides: AllowedOverrides? = nil) -> ConfigFile {
+        read(tree: Parser.parse(file, context: context), context: context, modules: modules, defines: defines,
+             overrides: overrides)
     }
 
     /// Reads an already parsed file (callers that keep the tree parse only once).
     public static func read(tree: SyntaxTree, context: ConfigContext, modules: ModuleSet = .standard,
-                            defines: Set<String> = []) -> ConfigFile {
+                            defines: Set<String> = [], overrides: AllowedOverrides? = nil) -> ConfigFile {
         let file = tree.file
-        var reader = ConfigReader(context: context, modules: modules, defines: defines)
+        var reader = ConfigReader(context: context, modules: modules, defines: defines, overrides: overrides)
         var block = ConfigBlock()
         if context == .server { block.server = ServerSettings() }
         var pending: [RewriteCondition] = []
@@ -94,7 +101,12 @@ public struct ConfigReader {
             }
             return true
         }
-        if let truth = ConfigReader.conditionHolds(s, modules: modules, defines: defines) {
+        let truth = ConfigReader.conditionHolds(s, modules: modules, defines: defines)
+        guard overrideAllows(sectionCategory(key, conditional: truth != nil), name: "<" + s.name, s.nameRange) else { return }
+        // Conditional sections are read inline (EXEC_ON_READ): they are nobody's parent context.
+        if truth == nil { sectionNames.append(s.name) }
+        defer { if truth == nil { sectionNames.removeLast() } }
+        if let truth {
             guard requireArgument() else { return }
             if truth {
                 read(s.children, into: &block, pendingConditions: &pending, methods: methods, inSection: nil)
@@ -190,6 +202,32 @@ public struct ConfigReader {
         }
     }
 
+    /// The AllowOverride class a section needs in `.htaccess` (core and mod_authz_core tables).
+    private func sectionCategory(_ key: String, conditional: Bool) -> [OverrideCategory] {
+        switch key {
+        case "limit", "limitexcept": [.limit, .authConfig]
+        case "requireall", "requireany", "requirenone": [.authConfig]
+        case "files", "filesmatch", "if", "elseif", "else": [.any]
+        default: conditional ? [.any] : []
+        }
+    }
+
+    /// Checks a directive or section against the directory's AllowOverride / AllowOverrideList
+    /// (Apache's invoke_cmd): forbidden is fatal unless `Nonfatal=Override`. Empty `categories`
+    /// means not a per-directory construct (checked elsewhere).
+    private mutating func overrideAllows(_ categories: [OverrideCategory], name: String, _ range: SourceRange) -> Bool {
+        guard context == .htaccess, let allowed = overrides, !categories.isEmpty,
+              !categories.contains(where: { allowed.permits($0, name: name) }) else { return true }
+        if allowed.nonfatalOverride {
+            warning(ConfigCode.ignored, "\(name) in .htaccess forbidden by AllowOverride", range)
+        } else if let parent = sectionNames.last {
+            error(ConfigCode.notAllowedHere, "\(name) not allowed in <\(parent)> context", range)
+        } else {
+            error(ConfigCode.notAllowedHere, "\(name) not allowed here", range)
+        }
+        return false
+    }
+
     /// Runtime sections must be closed (apache-semantics §2.7).
     private mutating func checkClosed(_ s: SectionNode) -> Bool {
         if s.closeRange == nil {
@@ -204,6 +242,11 @@ public struct ConfigReader {
     private mutating func directive(_ d: DirectiveNode, into block: inout ConfigBlock, pending: inout [RewriteCondition],
                                     methods: Set<String>?, inSection: String?) {
         guard let info = DirectiveCatalog.info(d.name), modules.contains(info.module) else {
+            if context == .htaccess, overrides?.nonfatalUnknown == true {
+                warning(ConfigCode.ignored, "Unknown directive \(d.name) perhaps misspelled or defined by a module not included in the server configuration",
+                        d.nameRange)
+                return
+            }
             error(ConfigCode.unknownDirective,
                   "Invalid command '\(d.name)', perhaps misspelled or defined by a module not included in the server configuration",
                   d.nameRange)
@@ -213,6 +256,7 @@ public struct ConfigReader {
             error(ConfigCode.notAllowedHere, "\(info.name) not allowed here", d.nameRange)
             return
         }
+        guard overrideAllows([info.category], name: info.name, d.nameRange) else { return }
         // RewriteRule/RewriteCond tokenise themselves; only the others need the generic words.
         let key = info.name
         let words = key == "RewriteRule" || key == "RewriteCond" ? [] : d.words
@@ -347,6 +391,14 @@ public struct ConfigReader {
                 error(ConfigCode.badArguments, "The recursion limit must be greater than zero.", words[0].range); return
             }
             block.server?.limitInternalRecursion = n
+        case "AllowOverride":
+            switch AllowedOverrides.parse(words.map(\.value)) {
+            case .success(let setting): block.allowOverride = setting
+            case .failure(let bad): error(ConfigCode.badArguments, "Illegal override option \(bad.word)", d.argumentsRange)
+            }
+        case "AllowOverrideList":
+            let names = words.map { $0.value.lowercased() }
+            block.allowOverrideList = names == ["none"] ? [] : Set(names)
         case "Alias":
             guard arity(2...2, "Alias takes two arguments, a fakename and a realname") else { return }
             block.server?.aliases.append((words[0].value, words[1].value))
@@ -465,6 +517,11 @@ public struct ConfigReader {
             let k = v.lowercased()
             guard known.contains(k) else {
                 error(ConfigCode.badArguments, "Illegal option \(v)", w.range); return nil
+            }
+            // `AllowOverride Options=…`: every bit of the option must be permitted.
+            if context == .htaccess, let allowed = overrides?.options, let bits = AllowedOverrides.optionBits(k),
+               !bits.isSubset(of: allowed) {
+                error(ConfigCode.notAllowedHere, "Option \(v) not allowed here", w.range); return nil
             }
             switch sign {
             case "+": o.add.insert(k)

@@ -182,11 +182,13 @@ public final class Origin: @unchecked Sendable {
 
     /// ErrorDocument configured for `status` in the record's directory.
     func errorDocument(for status: Int, record: RequestRecord) -> String? {
-        guard let filename = record.filename, filename.hasPrefix("/") else {
-            return site.vhost.block.errorDocuments[status]
-        }
+        let server = site.vhost.block.errorDocuments[status]
+        guard let filename = record.filename, filename.hasPrefix("/") else { return server }
         let walk = directoryWalk(filename)
-        return walk.config.errorDocuments[status]
+        // A failed walk never installs its per-directory configuration: only the virtual host's
+        // ErrorDocument applies, not one from a parent `.htaccess` read before the broken one.
+        if walk.fatal != nil { return server }
+        return walk.config.errorDocuments[status] ?? server
     }
 }
 

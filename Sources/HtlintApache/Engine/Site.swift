@@ -47,9 +47,34 @@ public final class Site: @unchecked Sendable {
         self.useCanonicalName = server.useCanonicalName == "on"
         var configs: [String: ConfigFile] = [:]
         for (dir, file) in files.accessFiles {
-            configs[dir] = ConfigReader.read(file, context: .htaccess, modules: modules)
+            let allowed = Site.allowedOverrides(forDirectory: dir, documentRoot: self.documentRoot, vhost: vhost.block)
+            // AllowOverride None (and no AllowOverrideList): Apache never opens the file.
+            guard allowed.readsFiles else { continue }
+            configs[dir] = ConfigReader.read(file, context: .htaccess, modules: modules, overrides: allowed)
         }
         self.accessConfigs = configs
+    }
+
+    /// What a `.htaccess` in `directory` may contain: `<Directory />` has None and the document
+    /// root All (the oracle harness's set-up; Debian's stock /var/www has None), then the vhost's
+    /// `<Directory>` blocks from `/` down, the nearest setting winning.
+    public func allowedOverrides(forDirectory directory: String) -> AllowedOverrides {
+        Site.allowedOverrides(forDirectory: directory, documentRoot: documentRoot, vhost: vhost.block)
+    }
+
+    static func allowedOverrides(forDirectory directory: String, documentRoot: String, vhost: ConfigBlock) -> AllowedOverrides {
+        let target = SiteFileSystem.normalize(directory)
+        let blocks = (vhost.server?.directories ?? []).map {
+            (path: SiteFileSystem.normalize($0.path.replacingOccurrences(of: "${DOCROOT}", with: documentRoot)), block: $0.block)
+        }
+        var allowed = AllowedOverrides.none
+        var level = ""
+        for seg in [Substring("")] + target.split(separator: "/") {
+            level = seg.isEmpty ? "/" : (level == "/" ? "" : level) + "/" + seg
+            if level == documentRoot { allowed = .all }
+            for b in blocks where b.path == level { allowed.apply(b.block) }
+        }
+        return allowed
     }
 
     /// Top-level directories of a Debian system, for the server-context filesystem-path test.

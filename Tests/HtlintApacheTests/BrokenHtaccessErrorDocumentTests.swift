@@ -1,0 +1,49 @@
+import Testing
+@testable import HtlintApache
+
+// When a `.htaccess` cannot be read Apache never installs the walk's per-directory
+// configuration, so the 500 uses the virtual host's ErrorDocument only (recorded in
+// fixtures/apache/syntax-error-errordoc-500-*).
+struct BrokenHtaccessErrorDocumentTests {
+    static func respond(_ target: String, vhost: [String], access: [(String, String)], files: [String]) -> OriginResponse {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for f in files { fs.addFile(f) }
+        for (dir, text) in access { fs.addAccessFile(dir, displayPath: "/var/www/html\(dir == "/" ? "" : dir)/.htaccess", text: text) }
+        let origin = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: vhost))
+        return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "shop.example")]))
+    }
+
+    @Test func vhostPageServedWithStatus500() {
+        // The vhost's own <Directory> ErrorDocument is not installed either.
+        let vhost = ["ErrorDocument 500 /ok/e500.html", "<Directory ${DOCROOT}/c>", "ErrorDocument 500 /ok/d500.html", "</Directory>"]
+        let r = Self.respond("/c/x", vhost: vhost, access: [("/c", "Bogus directive")],
+                             files: ["/c/x", "/ok/e500.html", "/ok/d500.html"])
+        #expect(r.status == 500)
+        #expect(r.served == "/ok/e500.html")
+        #expect(r.final.uri == "/ok/e500.html")
+        #expect(r.original.filename == "/c/")
+    }
+
+    @Test func parentHtaccessErrorDocumentIsNotUsed() {
+        let access = [("/d", "ErrorDocument 500 /ok/d500.html"), ("/d/e", "Bogus")]
+        let files = ["/ok/e500.html", "/ok/d500.html"]
+        let withVhost = Self.respond("/d/e/x", vhost: ["ErrorDocument 500 /ok/e500.html"], access: access, files: files)
+        #expect(withVhost.status == 500)
+        #expect(withVhost.served == "/ok/e500.html")
+        let without = Self.respond("/d/e/x", vhost: [], access: access, files: files)
+        #expect(without.status == 500)
+        #expect(without.served == nil)
+        #expect(without.final.uri == "/d/e/x")
+        #expect(without.internalRedirects == 0)
+    }
+
+    @Test func errorPageBelowTheBrokenFileFailsToo() {
+        let r = Self.respond("/x", vhost: ["ErrorDocument 500 /e500.html"], access: [("/", "Bogus directive")],
+                             files: ["/e500.html"])
+        #expect(r.status == 500)
+        #expect(r.served == nil)
+        #expect(r.final.uri == "/e500.html")
+        #expect(r.final.filename == "/")
+        #expect(r.errors.count == 2)
+    }
+}
