@@ -228,53 +228,6 @@ extension Origin {
             return (404, nil)
         }
     }
-
-    /// Headers the response carries: `Header` directives (only `always` ones on redirects and
-    /// errors, apache-semantics §13) and cookies from `[CO]`.
-    func responseHeaders(_ r: RequestRecord, status: Int, hasLocation: Bool, chain: RequestChain) -> [HTTPHeader] {
-        var headers = chain.cookies
-        let success = (200...299).contains(status)
-        if success, let type = r.forcedType ?? r.filename.flatMap(MimeTypes.type(forPath:)) {
-            headers.append(HTTPHeader("Content-Type", type))
-        }
-        for h in r.config?.headers ?? [] where h.always || success {
-            if let c = h.envCondition {
-                let present = r.env[c.name] != nil
-                if present == c.negated { continue }
-            }
-            let value = formatHeaderValue(h.value, r)
-            switch h.action {
-            case "set", "setifempty":
-                headers.removeAll { equalsIgnoringASCIICase($0.name, h.name) }
-                headers.append(HTTPHeader(h.name, value))
-            case "add", "append", "merge":
-                headers.append(HTTPHeader(h.name, value))
-            case "unset":
-                headers.removeAll { equalsIgnoringASCIICase($0.name, h.name) }
-            default: continue
-            }
-        }
-        return headers
-    }
-
-    /// mod_headers format strings: `%{VAR}e` and `%%`; other specifiers are left as written.
-    private func formatHeaderValue(_ v: String, _ r: RequestRecord) -> String {
-        var out = ""
-        var i = v.startIndex
-        while i < v.endIndex {
-            if v[i] == "%", let open = v.index(i, offsetBy: 1, limitedBy: v.endIndex), open < v.endIndex, v[open] == "{",
-               let close = v[open...].firstIndex(of: "}"), let kind = v.index(close, offsetBy: 1, limitedBy: v.endIndex),
-               kind < v.endIndex {
-                let name = String(v[v.index(after: open)..<close])
-                if v[kind] == "e" { out += r.env[name] ?? "(null)" } else if v[kind] == "i" { out += "" }
-                i = v.index(after: kind)
-                continue
-            }
-            out.append(v[i])
-            i = v.index(after: i)
-        }
-        return out
-    }
 }
 
 /// Segment-aware prefix match used by `Redirect` and `Alias` (apache-semantics §8.3): each `/`
