@@ -5,12 +5,12 @@ import HtlintDiagnostics
 /// mod_headers actions and conditions on the response (apache-semantics §13); each expected
 /// value was recorded from Apache 2.4 (fixtures/apache/header-*).
 struct HeaderDirectiveTests {
-    func respond(_ htaccess: String, _ target: String) -> OriginResponse {
+    func respond(_ htaccess: String, _ target: String, vhost: [String] = []) -> OriginResponse {
         var fs = SiteFileSystem(root: "/var/www/html")
         fs.addFile("/a.html")
         fs.addFile("/b.html")
         fs.addAccessFile("/", file: SourceFile(path: ".htaccess", bytes: Array(htaccess.utf8)))
-        return Origin(site: Site(serverName: "example.org", files: fs))
+        return Origin(site: Site(serverName: "example.org", files: fs, vhostLines: vhost))
             .respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "example.org")]))
     }
 
@@ -96,5 +96,22 @@ struct HeaderDirectiveTests {
         #expect(a.combinedHeader("X-A") == "yes")
         #expect(a.combinedHeader("X-False") == nil)
         #expect(respond(htaccess, "/b.html").combinedHeader("X-A") == nil)
+    }
+
+    @Test func virtualHostLinesComeFirstAndEarlyOnlyFromThere() {
+        let vhost = [
+            #"Header set X-Order vhost"#, #"Header always set X-VA v early"#,
+            "RewriteEngine On", "RewriteRule ^/vr$ /a.html [R=302,L]",
+        ]
+        let htaccess = "Header append X-Order htaccess\nHeader always set X-Early v early\n"
+        let ok = respond(htaccess, "/a.html", vhost: vhost)
+        #expect(ok.combinedHeader("X-Order") == "vhost, htaccess")
+        #expect(ok.combinedHeader("X-VA") == "v")
+        #expect(ok.combinedHeader("X-Early") == nil)
+        // Redirected before any directory was walked: the host's lines still apply.
+        let redirect = respond(htaccess, "/vr", vhost: vhost)
+        #expect(redirect.status == 302)
+        #expect(redirect.combinedHeader("X-VA") == "v")
+        #expect(redirect.combinedHeader("X-Order") == nil)
     }
 }

@@ -46,6 +46,8 @@ public struct HeaderDirective: Sendable {
     public var envCondition: (name: String, negated: Bool)?
     /// `expr=...` condition, evaluated when the response goes out.
     public var expression: ApExpression?
+    /// `early`: applied when the request is read, so only from the virtual host.
+    public var early = false
     public var range: SourceRange
 }
 

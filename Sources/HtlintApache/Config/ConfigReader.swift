@@ -522,6 +522,7 @@ public struct ConfigReader {
         }
         var condition: (String, Bool)? = nil
         var expression: ApExpression? = nil
+        let early = clause?.value.lowercased() == "early"
         if let c = clause {
             let text = c.value, lower = text.lowercased()
             if lower.hasPrefix("env=") {
@@ -544,7 +545,7 @@ public struct ConfigReader {
             }
         }
         return HeaderDirective(always: always, action: action, name: name, value: value?.value ?? "", editPattern: editPattern,
-                               envCondition: condition, expression: expression, range: d.range)
+                               envCondition: condition, expression: expression, early: early, range: d.range)
     }
 
     private mutating func parseSetEnvIf(_ name: String, _ d: DirectiveNode, _ words: [Word], into block: inout ConfigBlock) {

@@ -12,7 +12,8 @@ extension Origin {
         if success, let type = r.forcedType ?? r.filename.flatMap(MimeTypes.type(forPath:)) {
             onSuccess.add("Content-Type", type)
         }
-        let directives = r.config?.headers ?? []
+        // Answered before the directory walk (a virtual-host redirect): the host's own lines.
+        let directives = r.config?.headers ?? site.vhost.block.headers
         let context = ExpressionContext(origin: self, record: r, chain: chain, status: status)
         for h in directives where h.always { apply(h, to: &always, r, context) }
         guard success else { return always.entries }

@@ -47,6 +47,8 @@ extension Origin {
         if let cached = walkCache.get(deepest) { return cached }
         let root = site.documentRoot
         var config = MergedConfig(directoryIndex: site.defaultDirectoryIndex)
+        // The virtual host's own `Header` lines are the base every directory merges onto.
+        config.headers = site.vhost.block.headers
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
         var files: [ConfigFile] = []
         var fatal: (file: ConfigFile, diagnostic: Diagnostic)? = nil
