@@ -466,6 +466,36 @@ func redirectArgumentErrors(_ line: String, _ expected: String) {
     ])
 }
 
+@Test func headerExprConditionIsParsedWhenRead() throws {
+    let config = read(#"Header always set X-Cond c "expr=%{REQUEST_STATUS} == 301""#)
+    #expect(config.diagnostics.isEmpty)
+    let header = try #require(config.block.headers.first)
+    #expect(header.expression != nil)
+    #expect(header.envCondition == nil)
+}
+
+@Test func headerEditKeepsPatternAndReplacement() throws {
+    let header = try #require(read("Header edit* X-E -def$ -ghi").block.headers.first)
+    #expect(header.action == "edit*")
+    #expect(header.editPattern?.pattern == "-def$")
+    #expect(header.value == "-ghi")
+}
+
+@Test(arguments: [
+    (#"Header set X "v" "expr=%{NOPE} == 1""#, "1:18 Can't parse envclause/expression: Variable 'NOPE' does not exist"),
+    ("Header set X v bogus", "1:16 Unknown parameter: bogus"),
+    ("Header set X v env=", "1:16 error: missing environment variable name. envclause should be in the form env=envar "),
+    ("Header edit X ^a", "1:8 Header edit requires a match and a substitution"),
+    ("Header edit X ( b", "1:15 Header edit regex could not be compiled"),
+    ("Header set X", "1:8 Header requires three arguments"),
+    ("Header set X v w env=A", "1:8 Too many arguments to directive"),
+    ("Header unset X env=A env=B", "1:8 header unset takes two arguments"),
+    ("Header set X a b c d", "1:8 Header has too many arguments"),
+])
+func headerArgumentErrors(_ line: String, _ expected: String) {
+    #expect(located(line) == [expected])
+}
+
 // MARK: RewriteOptions and RewriteBase (§4.1)
 
 @Test func rewriteOptionsAccumulateKnownNamesCaseInsensitively() {

@@ -38,9 +38,16 @@ public struct HeaderDirective: Sendable {
     public var always: Bool
     public var action: String
     public var name: String
+    /// The value format; for `edit`/`edit*` the replacement.
     public var value: String
+    /// `edit`/`edit*`: what the replacement replaces.
+    public var editPattern: Regex?
     /// `env=VAR` / `env=!VAR` condition.
     public var envCondition: (name: String, negated: Bool)?
+    /// `expr=...` condition, evaluated when the response goes out.
+    public var expression: ApExpression?
+    /// `early`: applied when the request is read, so only from the virtual host.
+    public var early = false
     public var range: SourceRange
 }
 

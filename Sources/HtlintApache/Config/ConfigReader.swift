@@ -533,42 +533,81 @@ public struct ConfigReader {
         return o
     }
 
+    /// `Header [always|onsuccess] action name [value [replacement]] [condition]`, read as
+    /// mod_headers' header_cmd/header_inout_cmd do (apache-semantics §13).
     private mutating func parseHeader(_ d: DirectiveNode, _ words: [Word]) -> HeaderDirective? {
-        var w = words.map(\.value)
+        var w = words[...]
         var always = false
-        if let f = w.first?.lowercased(), f == "always" || f == "onsuccess" { always = f == "always"; w.removeFirst() }
-        guard let action = w.first?.lowercased() else {
+        if let f = w.first?.value.lowercased(), f == "always" || f == "onsuccess" { always = f == "always"; w.removeFirst() }
+        guard let actionWord = w.popFirst(), let name = w.popFirst()?.value else {
             error(ConfigCode.badArguments, "Header requires at least two arguments", d.argumentsRange); return nil
         }
+        let action = actionWord.value.lowercased()
         let actions = ["add", "set", "setifempty", "append", "merge", "unset", "echo", "edit", "edit*", "note"]
         guard actions.contains(action) else {
             error(ConfigCode.badArguments,
                   "first argument must be 'add', 'set', 'setifempty', 'append', 'merge', 'unset', 'echo', 'note', 'edit', or 'edit*'.",
-                  words[always ? 1 : 0].range)
+                  actionWord.range)
             return nil
         }
-        w.removeFirst()
-        guard let name = w.first else {
-            error(ConfigCode.badArguments, "Header requires at least two arguments", d.argumentsRange); return nil
+        guard w.count <= 3 else { error(ConfigCode.badArguments, "Header has too many arguments", d.argumentsRange); return nil }
+        var value = w.popFirst()
+        let replacement = w.popFirst()
+        var clause = w.popFirst()
+        var editPattern: Regex? = nil
+        if action.hasPrefix("edit") {
+            guard let pattern = value, replacement != nil else {
+                error(ConfigCode.badArguments, "Header edit requires a match and a substitution", d.argumentsRange); return nil
+            }
+            guard let regex = try? Regex(pattern.value) else {
+                error(ConfigCode.badRegex, "Header edit regex could not be compiled", pattern.range); return nil
+            }
+            editPattern = regex
+            value = replacement
+        } else {
+            // Without a replacement the third word is the condition.
+            if clause != nil { error(ConfigCode.badArguments, "Too many arguments to directive", d.argumentsRange); return nil }
+            clause = replacement
         }
-        w.removeFirst()
-        var value = ""
+        if action == "unset" || action == "echo" {
+            // These take no value: a third word is the condition.
+            if let v = value {
+                guard clause == nil else {
+                    let message = action == "unset" ? "header unset takes two arguments" : "Header echo takes two arguments"
+                    error(ConfigCode.badArguments, message, d.argumentsRange); return nil
+                }
+                clause = v
+                value = nil
+            }
+        } else if value == nil {
+            error(ConfigCode.badArguments, "Header requires three arguments", d.argumentsRange); return nil
+        }
         var condition: (String, Bool)? = nil
-        if action != "unset" && action != "echo", !w.isEmpty { value = w.removeFirst() }
-        if action.hasPrefix("edit"), !w.isEmpty { value += "\u{0}" + w.removeFirst() }
-        if let c = w.first {
-            if c.lowercased().hasPrefix("env=") {
-                var n = String(c.dropFirst(4))
+        var expression: ApExpression? = nil
+        let early = clause?.value.lowercased() == "early"
+        if let c = clause {
+            let text = c.value, lower = text.lowercased()
+            if lower.hasPrefix("env=") {
+                var n = String(text.dropFirst(4))
                 let neg = n.hasPrefix("!")
                 if neg { n.removeFirst() }
+                guard !n.isEmpty else {
+                    error(ConfigCode.badArguments,
+                          "error: missing environment variable name. envclause should be in the form env=envar ", c.range)
+                    return nil
+                }
                 condition = (n, neg)
-            } else if !(c.lowercased() == "early" || c.lowercased().hasPrefix("expr=")) {
-                error(ConfigCode.badArguments, "Header has too many arguments", d.argumentsRange); return nil
+            } else if lower.hasPrefix("expr=") {
+                do { expression = try ApExpression(parsing: String(text.dropFirst(5))) } catch {
+                    self.error(ConfigCode.badExpression, "Can't parse envclause/expression: \(error.message)", c.range)
+                    return nil
+                }
+            } else if lower != "early" {
+                error(ConfigCode.badArguments, "Unknown parameter: \(text)", c.range); return nil
             }
-            if w.count > 1 { error(ConfigCode.badArguments, "Header has too many arguments", d.argumentsRange); return nil }
         }
-        return HeaderDirective(always: always, action: action, name: name, value: value, envCondition: condition,
-                               range: d.range)
+        return HeaderDirective(always: always, action: action, name: name, value: value?.value ?? "", editPattern: editPattern,
+                               envCondition: condition, expression: expression, early: early, range: d.range)
     }
 
     private mutating func parseSetEnvIf(_ name: String, _ d: DirectiveNode, _ words: [Word], into block: inout ConfigBlock) {

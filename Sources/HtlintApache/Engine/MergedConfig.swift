@@ -80,7 +80,8 @@ struct MergedConfig {
             options.subtract(o.remove)
             if o.add.contains("all") { options.formUnion(["indexes", "includes", "followsymlinks", "execcgi"]) }
         }
-        headers += block.headers
+        // `early` headers are applied before the directory walk: never from here.
+        headers += block.headers.filter { !$0.early }
         setEnvIf += block.setEnvIf
         if !block.access.isEmpty { access = block.access }
         errorDocuments.merge(block.errorDocuments) { _, new in new }

@@ -215,25 +215,6 @@ extension Origin {
         return nil
     }
 
-    /// `Require ip` / `Allow from` address matching: full address, prefix, or CIDR (IPv4).
-    private func ipMatches(_ spec: String, _ addr: String) -> Bool {
-        if spec == addr { return true }
-        let parts = spec.split(separator: "/")
-        func v4(_ s: Substring) -> UInt32? {
-            let o = s.split(separator: ".").compactMap { UInt32($0) }
-            guard o.count == 4, o.allSatisfy({ $0 < 256 }) else { return nil }
-            return o[0] << 24 | o[1] << 16 | o[2] << 8 | o[3]
-        }
-        if parts.count == 2, let net = v4(parts[0]), let bits = UInt32(parts[1]), bits <= 32, let a = v4(Substring(addr)) {
-            let mask: UInt32 = bits == 0 ? 0 : ~UInt32(0) << (32 - bits)
-            return net & mask == a & mask
-        }
-        if spec.hasSuffix(".") || spec.split(separator: ".").count < 4 {
-            return (addr + ".").hasPrefix(spec.hasSuffix(".") ? spec : spec + ".")
-        }
-        return false
-    }
-
     /// The handler phase for a record that was not redirected: serve the file, or 404/403.
     func serve(_ r: RequestRecord, chain: RequestChain) -> (Int, String?) {
         guard let f = r.filename, f.hasPrefix("/") else { return (404, nil) }
@@ -255,53 +236,6 @@ extension Origin {
             chain.note(.status, "404: \(relativeToRoot(f)) does not exist")
             return (404, nil)
         }
-    }
-
-    /// Headers the response carries: `Header` directives (only `always` ones on redirects and
-    /// errors, apache-semantics §13) and cookies from `[CO]`.
-    func responseHeaders(_ r: RequestRecord, status: Int, hasLocation: Bool, chain: RequestChain) -> [HTTPHeader] {
-        var headers = chain.cookies
-        let success = (200...299).contains(status)
-        if success, let type = r.forcedType ?? r.filename.flatMap(MimeTypes.type(forPath:)) {
-            headers.append(HTTPHeader("Content-Type", type))
-        }
-        for h in r.config?.headers ?? [] where h.always || success {
-            if let c = h.envCondition {
-                let present = r.env[c.name] != nil
-                if present == c.negated { continue }
-            }
-            let value = formatHeaderValue(h.value, r)
-            switch h.action {
-            case "set", "setifempty":
-                headers.removeAll { equalsIgnoringASCIICase($0.name, h.name) }
-                headers.append(HTTPHeader(h.name, value))
-            case "add", "append", "merge":
-                headers.append(HTTPHeader(h.name, value))
-            case "unset":
-                headers.removeAll { equalsIgnoringASCIICase($0.name, h.name) }
-            default: continue
-            }
-        }
-        return headers
-    }
-
-    /// mod_headers format strings: `%{VAR}e` and `%%`; other specifiers are left as written.
-    private func formatHeaderValue(_ v: String, _ r: RequestRecord) -> String {
-        var out = ""
-        var i = v.startIndex
-        while i < v.endIndex {
-            if v[i] == "%", let open = v.index(i, offsetBy: 1, limitedBy: v.endIndex), open < v.endIndex, v[open] == "{",
-               let close = v[open...].firstIndex(of: "}"), let kind = v.index(close, offsetBy: 1, limitedBy: v.endIndex),
-               kind < v.endIndex {
-                let name = String(v[v.index(after: open)..<close])
-                if v[kind] == "e" { out += r.env[name] ?? "(null)" } else if v[kind] == "i" { out += "" }
-                i = v.index(after: kind)
-                continue
-            }
-            out.append(v[i])
-            i = v.index(after: i)
-        }
-        return out
     }
 }
 

@@ -95,9 +95,13 @@ struct ExpressionContext: ExpressionEnvironment {
     let origin: Origin
     let record: RequestRecord
     let chain: RequestChain
+    /// The status the response goes out with (mod_headers runs in the output filter); `<If>`
+    /// sees the request's status so far.
+    var status: Int? = nil
 
     func expressionVariable(_ name: String) -> String {
-        origin.variable(name, record, chain, serverContext: false)
+        if name == "REQUEST_STATUS" { return String(status ?? record.status) }
+        return origin.variable(name, record, chain, serverContext: false)
     }
 
     func requestHeader(_ name: String) -> String { chain.request.header(name) ?? "" }

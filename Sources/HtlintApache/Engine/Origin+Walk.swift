@@ -49,6 +49,8 @@ extension Origin {
         if let cached = walkCache.get(deepest) { return cached }
         let root = site.documentRoot
         var config = MergedConfig(directoryIndex: site.defaultDirectoryIndex)
+        // The virtual host's own `Header` lines are the base every directory merges onto.
+        config.headers = site.vhost.block.headers
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
         var files: [ConfigFile] = []
         var fatal: (file: ConfigFile, diagnostic: Diagnostic)? = nil
@@ -116,12 +118,17 @@ extension Origin {
 /// Shell-style wildcard match (`*`, `?`, `[...]` with `!`/`^` and ranges, `\` escapes) as
 /// `<Files>` uses it (apr_fnmatch). Iterative with one backtrack point per `*`, so the work is
 /// at most pattern × name bytes: `*a*a*a…b` cannot make it exponential (issue 9).
-func wildcardMatch(_ pattern: String, _ text: String) -> Bool {
-    let p = Array(pattern.utf8), t = Array(text.utf8)
+/// `caseless` is APR_FNM_CASE_BLIND (ap_expr `-strcmatch`); with `pathname` (APR_FNM_PATHNAME,
+/// `-fnmatch`) only a literal `/` matches `/`.
+func wildcardMatch(_ pattern: String, _ text: String, caseless: Bool = false, pathname: Bool = false) -> Bool {
+    let fold: (UInt8) -> UInt8 = { caseless && $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+    let p = pattern.utf8.map(fold), t = text.utf8.map(fold)
+    let slash = UInt8(ascii: "/")
     var i = 0, j = 0
     var star = -1, starText = 0
     /// Matches one pattern element at `i` against `c`; returns the index after the element.
     func single(_ i: Int, _ c: UInt8) -> (Bool, Int) {
+        if pathname, c == slash, p[i] != slash, p[i] != UInt8(ascii: "\\") { return (false, i + 1) }
         switch p[i] {
         case UInt8(ascii: "?"): return (true, i + 1)
         case UInt8(ascii: "\\") where i + 1 < p.count: return (p[i + 1] == c, i + 2)
@@ -164,8 +171,9 @@ func wildcardMatch(_ pattern: String, _ text: String) -> Bool {
                 continue
             }
         }
-        // Mismatch: let the last `*` swallow one more byte, or fail.
-        guard star >= 0 else { return false }
+        // Mismatch: let the last `*` swallow one more byte, or fail. Under `pathname` a `*`
+        // never crosses `/`, and no earlier `*` could either, so that is a failure too.
+        guard star >= 0, !(pathname && t[starText] == slash) else { return false }
         starText += 1
         j = starText
         i = star + 1

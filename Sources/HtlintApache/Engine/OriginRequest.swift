@@ -90,4 +90,11 @@ public struct OriginResponse: Sendable {
     public func header(_ name: String) -> String? {
         headers.last { equalsIgnoringASCIICase($0.name, name) }?.value
     }
+
+    /// Every line of this header joined with ", ", as a client reads repeated lines (and as
+    /// the oracle records them); nil when there is none.
+    public func combinedHeader(_ name: String) -> String? {
+        let values = headers.filter { equalsIgnoringASCIICase($0.name, name) }.map(\.value)
+        return values.isEmpty ? nil : values.joined(separator: ", ")
+    }
 }

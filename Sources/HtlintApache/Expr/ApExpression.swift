@@ -14,7 +14,7 @@ public protocol ExpressionEnvironment {
 
 /// A parsed Apache expression (`<If>`, `RewriteCond expr`), the subset sites use
 /// (apache-semantics §7.7): booleans, string/integer comparisons, regex matches with captures,
-/// `-in` lists, unary tests, and the common functions.
+/// `-in` lists, wildcard and address matches, unary tests, and the common functions.
 public indirect enum ApExpression: Sendable {
     case constant(Bool)
     case not(ApExpression)
@@ -53,6 +53,11 @@ public indirect enum ApExpression: Sendable {
             case "<=": return !b.utf8.lexicographicallyPrecedes(a.utf8)
             case ">": return b.utf8.lexicographicallyPrecedes(a.utf8)
             case ">=": return !a.utf8.lexicographicallyPrecedes(b.utf8)
+            // apr_fnmatch(pattern: right, string: left) and apr_ipsubnet_test.
+            case "-strmatch": return wildcardMatch(b, a)
+            case "-strcmatch": return wildcardMatch(b, a, caseless: true)
+            case "-fnmatch": return wildcardMatch(b, a, pathname: true)
+            case "-ipmatch": return ipMatches(b, a)
             default:
                 let x = atoi(a), y = atoi(b)
                 switch op.trimmingPrefix("-") {
@@ -81,6 +86,7 @@ public indirect enum ApExpression: Sendable {
             case "-z": return s.isEmpty
             case "-n": return !s.isEmpty
             case "-T": return ["on", "yes", "true", "1"].contains(s.lowercased())
+            case "-R": return ipMatches(s, env.expressionVariable("REMOTE_ADDR"))
             case "-f", "-d", "-s", "-e", "-L", "-h", "-x", "-F", "-U", "-A":
                 return env.fileTest(op.last!, s)
             default: return false
@@ -234,8 +240,9 @@ struct ExprParser {
             guard eat("}") else { throw .init(message: "expected '}'") }
             return .inList(lhs, list)
         }
-        if peekKeyword("-strmatch") || peekKeyword("-fnmatch") || peekKeyword("-strcmatch") || peekKeyword("-ipmatch") {
-            throw .init(message: "unsupported operator near '\(rest)'")
+        for op in ["-strmatch", "-strcmatch", "-fnmatch", "-ipmatch"] where peekKeyword(op) {
+            i += op.utf8.count
+            return .compare(op, lhs, try parseWord())
         }
         throw .init(message: "syntax error near '\(rest)'")
     }

@@ -40,8 +40,9 @@ extension Origin {
         return nil
     }
 
-    /// `$0`–`$9` in a `RedirectMatch` target; a backslash makes the next character literal.
-    private func substituteGroups(_ target: String, _ m: RegexMatch) -> String {
+    /// `$0`–`$9` in a `RedirectMatch` target or a `Header edit` replacement (ap_pregsub); a
+    /// backslash makes the next character literal.
+    func substituteGroups(_ target: String, _ m: RegexMatch) -> String {
         var out = ""
         let it = Array(target)
         var i = 0

@@ -81,8 +81,8 @@ let readErrorRules: [any LintRule] = [
         nonTriggering: [Example("RewriteRule ^(old)$ /new [L]")])),
     ReadErrorRule(description: RuleDescription(
         id: "HT115", name: "invalid-expression", family: .syntax,
-        summary: "an `<If>` or `expr` condition Apache cannot parse, e.g. an unknown variable",
-        rationale: "`%{HTTP_X_FORWARDED_PROTO}` is not an ap_expr variable (use `%{HTTP:X-Forwarded-Proto}`): `Cannot parse condition clause`. \(fiveHundred)",
+        summary: "an `<If>`, `RewriteCond expr` or `Header ... expr=` condition Apache cannot parse, e.g. an unknown variable",
+        rationale: "`%{HTTP_X_FORWARDED_PROTO}` is not an ap_expr variable (use `%{HTTP:X-Forwarded-Proto}`): `Cannot parse condition clause` (`Can't parse envclause/expression` for `Header`). \(fiveHundred)",
         severity: .error,
         triggering: [Example("<If ↓\"%{HTTP_X_FORWARDED_PROTO} == 'https'\">\n</If>")],
         nonTriggering: [Example("<If \"%{HTTP:X-Forwarded-Proto} == 'https'\">\n</If>")])),

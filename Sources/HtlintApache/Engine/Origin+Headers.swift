@@ -1,0 +1,143 @@
+import HtlintRegex
+
+extension Origin {
+    /// Headers the response carries (apache-semantics §13). mod_headers edits two tables:
+    /// `Header always` the error table (where mod_rewrite's cookies are too), plain `Header`
+    /// the normal one. Redirects and errors go out with the error table only; other responses
+    /// with both, error table first (apr_table_overlay).
+    func responseHeaders(_ r: RequestRecord, status: Int, hasLocation: Bool, chain: RequestChain) -> [HTTPHeader] {
+        var always = HeaderTable(entries: chain.cookies)
+        var onSuccess = HeaderTable()
+        let success = (200...299).contains(status)
+        if success, let type = r.forcedType ?? r.filename.flatMap(MimeTypes.type(forPath:)) {
+            onSuccess.add("Content-Type", type)
+        }
+        // Answered before the directory walk (a virtual-host redirect): the host's own lines.
+        let directives = r.config?.headers ?? site.vhost.block.headers
+        let context = ExpressionContext(origin: self, record: r, chain: chain, status: status)
+        for h in directives where h.always { apply(h, to: &always, r, context) }
+        guard success else { return always.entries }
+        for h in directives where !h.always { apply(h, to: &onSuccess, r, context) }
+        return always.entries + onSuccess.entries
+    }
+
+    /// One directive on one table, as mod_headers' do_headers_fixup.
+    private func apply(_ h: HeaderDirective, to table: inout HeaderTable, _ r: RequestRecord, _ context: ExpressionContext) {
+        if let c = h.envCondition, (r.env[c.name] != nil) == c.negated { return }
+        var captures: [String] = []
+        if let e = h.expression, !e.evaluate(context, captures: &captures) { return }
+        switch h.action {
+        case "set": table.set(h.name, formatHeaderValue(h.value, r))
+        case "setifempty": if table.first(h.name) == nil { table.set(h.name, formatHeaderValue(h.value, r)) }
+        case "add": table.add(h.name, formatHeaderValue(h.value, r))
+        case "append": table.append(h.name, formatHeaderValue(h.value, r))
+        case "merge":
+            let value = formatHeaderValue(h.value, r)
+            if let old = table.first(h.name) {
+                if !headerTokens(old).contains(value) { table.append(h.name, value) }
+            } else {
+                table.add(h.name, value)
+            }
+        case "unset": table.unset(h.name)
+        case "edit", "edit*":
+            guard let regex = h.editPattern, table.first(h.name) != nil else { return }
+            let replacement = formatHeaderValue(h.value, r)
+            let edited = table.entries.filter { equalsIgnoringASCIICase($0.name, h.name) }.map {
+                HTTPHeader($0.name, editHeaderValue($0.value, regex, replacement, all: h.action == "edit*"))
+            }
+            // Apache unsets the header and adds the edited values back at the end.
+            table.unset(h.name)
+            table.entries += edited
+        default: return // echo and note do not change response headers from configuration alone
+        }
+    }
+
+    /// `Header edit`: the first match replaced; `edit*` goes on in the rest, searching it
+    /// afresh as Apache's process_regexp recursion does (so `^` matches there again).
+    func editHeaderValue(_ value: String, _ regex: Regex, _ replacement: String, all: Bool) -> String {
+        var out: [UInt8] = []
+        var rest = Array(value.utf8)
+        while let m = regex.firstMatch(in: String(decoding: rest, as: UTF8.self)), let whole = m.ranges[0] {
+            out += rest[..<whole.lowerBound]
+            out += Array(substituteGroups(replacement, m).utf8)
+            var next = whole.upperBound
+            // An empty match would be found again at the same place: step over one byte.
+            if all, whole.isEmpty {
+                guard next < rest.count else { rest = []; break }
+                out.append(rest[next])
+                next += 1
+            }
+            rest = Array(rest[next...])
+            if !all { break }
+        }
+        return String(decoding: out + rest, as: UTF8.self)
+    }
+
+    /// mod_headers format strings: `%{VAR}e` and `%%`; other specifiers are left as written.
+    func formatHeaderValue(_ v: String, _ r: RequestRecord) -> String {
+        var out = ""
+        var i = v.startIndex
+        while i < v.endIndex {
+            if v[i] == "%", let open = v.index(i, offsetBy: 1, limitedBy: v.endIndex), open < v.endIndex, v[open] == "{",
+               let close = v[open...].firstIndex(of: "}"), let kind = v.index(close, offsetBy: 1, limitedBy: v.endIndex),
+               kind < v.endIndex {
+                let name = String(v[v.index(after: open)..<close])
+                if v[kind] == "e" { out += r.env[name] ?? "(null)" } else if v[kind] == "i" { out += "" }
+                i = v.index(after: kind)
+                continue
+            }
+            out.append(v[i])
+            i = v.index(after: i)
+        }
+        return out
+    }
+}
+
+/// The comma-separated tokens of a header value as `Header merge` compares them: leading
+/// blanks skipped, quoted strings kept whole, trailing blanks part of the token.
+func headerTokens(_ value: String) -> [String] {
+    var tokens: [String] = []
+    var b = Array(value.utf8)[...]
+    while !b.isEmpty {
+        while let f = b.first, f == 0x20 || (f >= 0x09 && f <= 0x0D) { b.removeFirst() }
+        var token: [UInt8] = []
+        var quoted = false
+        while let c = b.first, quoted || c != UInt8(ascii: ",") {
+            if c == UInt8(ascii: "\"") { quoted.toggle() }
+            token.append(c)
+            b.removeFirst()
+        }
+        tokens.append(String(decoding: token, as: UTF8.self))
+        if !b.isEmpty { b.removeFirst() }
+    }
+    return tokens
+}
+
+/// An APR table of response headers: names case-insensitive, duplicates allowed.
+struct HeaderTable {
+    var entries: [HTTPHeader] = []
+
+    func first(_ name: String) -> String? { entries.first { equalsIgnoringASCIICase($0.name, name) }?.value }
+
+    mutating func add(_ name: String, _ value: String) { entries.append(HTTPHeader(name, value)) }
+
+    /// apr_table_set: the first entry takes the value, the others go.
+    mutating func set(_ name: String, _ value: String) {
+        guard let i = entries.firstIndex(where: { equalsIgnoringASCIICase($0.name, name) }) else { return add(name, value) }
+        entries[i].value = value
+        var seen = false
+        entries.removeAll { e in
+            guard equalsIgnoringASCIICase(e.name, name) else { return false }
+            defer { seen = true }
+            return seen
+        }
+    }
+
+    /// apr_table_merge: `, value` joins the first entry.
+    mutating func append(_ name: String, _ value: String) {
+        guard let i = entries.firstIndex(where: { equalsIgnoringASCIICase($0.name, name) }) else { return add(name, value) }
+        entries[i].value += ", " + value
+    }
+
+    mutating func unset(_ name: String) { entries.removeAll { equalsIgnoringASCIICase($0.name, name) } }
+}

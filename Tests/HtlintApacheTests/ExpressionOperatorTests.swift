@@ -1,0 +1,41 @@
+import Testing
+@testable import HtlintApache
+
+/// ap_expr's wildcard and address operators (apache-semantics §7.7), on a fixed environment.
+struct ExpressionOperatorTests {
+    struct Env: ExpressionEnvironment {
+        var vars = ["REQUEST_URI": "/s/Page.html", "REMOTE_ADDR": "127.0.0.1"]
+        func expressionVariable(_ name: String) -> String { vars[name] ?? "" }
+        func requestHeader(_ name: String) -> String { "" }
+        func environment(_ name: String) -> String { "" }
+        func fileTest(_ op: Character, _ path: String) -> Bool { false }
+    }
+
+    func holds(_ text: String) throws -> Bool {
+        var captures: [String] = []
+        return try ApExpression(parsing: text).evaluate(Env(), captures: &captures)
+    }
+
+    @Test(arguments: [
+        ("%{REQUEST_URI} -strmatch '/s*'", true), ("%{REQUEST_URI} -strmatch '/S*'", false),
+        ("%{REQUEST_URI} -strmatch '/*.html'", true), // * crosses /
+        ("%{REQUEST_URI} -strcmatch '/S/PAGE.*'", true),
+        ("%{REQUEST_URI} -fnmatch '/*.html'", false), ("%{REQUEST_URI} -fnmatch '/*/*.html'", true),
+        ("%{REQUEST_URI} -fnmatch '/s?Page.html'", false),
+        ("%{REMOTE_ADDR} -ipmatch '127.0.0.0/8'", true), ("%{REMOTE_ADDR} -ipmatch '10.0.0.0/8'", false),
+        ("%{REMOTE_ADDR} -ipmatch '127.0'", true),
+        ("-R '127.0.0.1'", true), ("-R '10.0.0.0/8'", false),
+        ("%{REMOTE_ADDR} -ipmatch '127.0.0.0/8' && %{REQUEST_URI} -strmatch '/s/*'", true),
+    ])
+    func operatorsEvaluate(_ text: String, _ expected: Bool) throws {
+        #expect(try holds(text) == expected)
+    }
+
+    @Test func pathnameWildcardKeepsSlashesLiteral() {
+        #expect(wildcardMatch("/d/*.html", "/d/x.html", pathname: true))
+        #expect(!wildcardMatch("/d/*.html", "/d/e/x.html", pathname: true))
+        #expect(wildcardMatch("/d/*", "/d/e/x.html"))
+        #expect(!wildcardMatch("/d/[/]x", "/d//x", pathname: true))
+        #expect(wildcardMatch("*.HTML", "x.html", caseless: true))
+    }
+}
