@@ -7,24 +7,22 @@ public struct RegexMatch: Sendable, Hashable {
     /// Captures are byte ranges, so one may cut a multi-byte character in half (e.g. `^(.)`
     /// on "é"); such bytes are decoded with U+FFFD replacement here. Use `captureBytes` when
     /// the exact bytes matter, e.g. to rebuild a substitution byte for byte as httpd does.
-    public let captures: [String?]
+    public var captures: [String?] { captureBytes.map { $0.map { String(decoding: $0, as: UTF8.self) } } }
     /// UTF-8 byte ranges in the subject
     public let ranges: [Range<Int>?]
     /// The exact bytes of each capture, parallel to `captures`; never lossy.
     public let captureBytes: [[UInt8]?]
 
-    /// Builds a match from exact capture bytes; the strings are derived from them.
+    /// Builds a match from exact capture bytes; the strings are decoded when asked for (most
+    /// matches are only tested, or read one or two groups).
     init(captureBytes: [[UInt8]?], ranges: [Range<Int>?]) {
         self.captureBytes = captureBytes
         self.ranges = ranges
-        self.captures = captureBytes.map { bytes in
-            bytes.map { String(decoding: $0, as: UTF8.self) }
-        }
     }
 
     /// "" for out-of-range or non-participating (Apache's $N semantics)
     public subscript(_ i: Int) -> String {
-        guard captures.indices.contains(i) else { return "" }
-        return captures[i] ?? ""
+        guard captureBytes.indices.contains(i), let bytes = captureBytes[i] else { return "" }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -136,9 +136,7 @@ extension Origin {
 
     /// Server-level `Redirect`/`RedirectMatch` (translate_name).
     private func serverRedirect(_ r: RequestRecord, _ chain: RequestChain) -> PassResult? {
-        var config = MergedConfig(directoryIndex: [])
-        config.redirects = site.vhost.block.redirects
-        return aliasRedirect(r, config, chain, serverContext: true)
+        aliasRedirect(r, site.vhost.block.redirects, expression: nil, relative: false, chain, serverContext: true)
     }
 
     /// 403 for a rewritten query with spaces or control characters that will not be escaped (§4.9).

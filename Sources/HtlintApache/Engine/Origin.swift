@@ -131,7 +131,7 @@ public final class Origin: @unchecked Sendable {
 
     /// REDIRECT_ renaming across an internal redirect (apache-semantics §1.3).
     func renamedEnvironment(_ env: [String: String], status: Int) -> [String: String] {
-        var out: [String: String] = [:]
+        var out = [String: String](minimumCapacity: env.count + 1)
         for (k, v) in env { out["REDIRECT_" + k] = v }
         out["REDIRECT_STATUS"] = String(status)
         return out

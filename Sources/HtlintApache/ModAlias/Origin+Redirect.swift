@@ -4,8 +4,16 @@ extension Origin {
     /// mod_alias `Redirect*` (apache-semantics §8.3, §8.4): the expression form first, then the
     /// list (deepest configuration first); the first match wins.
     func aliasRedirect(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain, serverContext: Bool) -> PassResult? {
-        var candidates = config.redirects
-        if let e = config.redirectExpression { candidates.insert(e, at: 0) }
+        aliasRedirect(r, config.redirects, expression: config.redirectExpression, relative: config.redirectRelative,
+                      chain, serverContext: serverContext)
+    }
+
+    /// The same for a list of redirects (the server's own need no merged configuration).
+    func aliasRedirect(_ r: RequestRecord, _ redirects: [AliasRedirect], expression: AliasRedirect?, relative: Bool,
+                       _ chain: RequestChain, serverContext: Bool) -> PassResult? {
+        if redirects.isEmpty && expression == nil { return nil }
+        var candidates = redirects
+        if let e = expression { candidates.insert(e, at: 0) }
         for redirect in candidates {
             var target: String? = nil
             switch redirect.matcher {
@@ -25,10 +33,10 @@ extension Origin {
             guard (300...399).contains(redirect.status), var location = target else {
                 return .final(status: redirect.status, location: nil)
             }
-            if location.hasPrefix("/") && !config.redirectRelative {
+            if location.hasPrefix("/") && !relative {
                 location = fullyQualify(location, chain)
             }
-            if !isAbsoluteURI(location) && !(location.hasPrefix("/") && config.redirectRelative) {
+            if !isAbsoluteURI(location) && !(location.hasPrefix("/") && relative) {
                 chain.log(serverContext ? "AH00674" : "AH00676", "error",
                           "cannot redirect '\(r.uri)' to '\(location)'; target is not a valid absoluteURI or abs_path")
                 return .final(status: 500, location: nil)

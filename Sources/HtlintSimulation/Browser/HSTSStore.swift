@@ -42,6 +42,7 @@ public struct HSTSStore: Sendable, Hashable {
 
     /// A stable text for loop detection: the state changes when the store changes (§1.3).
     public var digest: String {
-        entries.keys.sorted().map { "\($0)\(entries[$0]! ? "+sub" : "")" }.joined(separator: ",")
+        if entries.isEmpty { return "" }
+        return entries.keys.sorted().map { "\($0)\(entries[$0]! ? "+sub" : "")" }.joined(separator: ",")
     }
 }

@@ -69,9 +69,23 @@ public struct URLParts: Sendable, Hashable {
 
     /// Whether a host name is an IP address literal (no HSTS, no upgrade of mixed content).
     public static func isIPLiteral(_ host: String) -> Bool {
-        if host.hasPrefix("[") { return true }
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) && Int($0).map { $0 < 256 } == true }
+        let u = host.utf8
+        if u.first == UInt8(ascii: "[") { return true }
+        // Four dot-separated decimal numbers below 256, by bytes (host names are checked every hop).
+        var parts = 0, value = 0, digits = 0
+        for c in u {
+            if c == UInt8(ascii: ".") {
+                guard digits > 0 else { return false }
+                parts += 1; value = 0; digits = 0
+            } else if c >= 0x30 && c <= 0x39 {
+                value = value * 10 + Int(c - 0x30)
+                digits += 1
+                guard value < 256 else { return false }
+            } else {
+                return false
+            }
+        }
+        return digits > 0 && parts == 3
     }
 
     /// Path without the query.

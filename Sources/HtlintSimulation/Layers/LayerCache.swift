@@ -24,7 +24,8 @@ public struct CacheState: Sendable {
 
     /// A stable text for the chain state.
     public var digest: String {
-        entries.keys.sorted().map { "\($0)=\(entries[$0]!.status)\(entries[$0]!.location ?? "")" }.joined(separator: ";")
+        if entries.isEmpty { return "" }
+        return entries.keys.sorted().map { "\($0)=\(entries[$0]!.status)\(entries[$0]!.location ?? "")" }.joined(separator: ";")
     }
 }
 
