@@ -98,6 +98,8 @@ public struct ServerSettings: Sendable {
     public var documentRoot: String? = nil
     public var useCanonicalName: String? = nil
     public var limitInternalRecursion: Int? = nil
+    /// `AllowEncodedSlashes` (nil: not set, Apache's default Off).
+    public var encodedSlashes: EncodedSlashes? = nil
     /// `Alias url-path file-path`.
     public var aliases: [(url: String, path: String)] = []
     /// `<Directory path>` blocks, in order.

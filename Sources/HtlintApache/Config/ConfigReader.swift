@@ -391,6 +391,14 @@ public struct ConfigReader {
                 error(ConfigCode.badArguments, "The recursion limit must be greater than zero.", words[0].range); return
             }
             block.server?.limitInternalRecursion = n
+        case "AllowEncodedSlashes":
+            guard arity(1...1, "AllowEncodedSlashes takes one argument") else { return }
+            switch words[0].value.lowercased() {
+            case "on": block.server?.encodedSlashes = .decode
+            case "off": block.server?.encodedSlashes = .forbid
+            case "nodecode": block.server?.encodedSlashes = .keep
+            default: error(ConfigCode.badArguments, "AllowEncodedSlashes must be On, Off, or NoDecode", words[0].range)
+            }
         case "AllowOverride":
             switch AllowedOverrides.parse(words.map(\.value)) {
             case .success(let setting): block.allowOverride = setting
