@@ -175,26 +175,10 @@ extension Origin {
             // Outside the document root only `<Directory />` applies: Require all denied.
             return deny("outside the document root")
         }
-        var requireLines = 0, granted = false
         var order = "deny,allow", allows: [String] = [], denies: [String] = []
         var compat = false
         for a in config.access {
             switch a {
-            case .require(let negated, let kind, let values, let methods):
-                if let m = methods, !m.contains(r.method) { continue }
-                requireLines += 1
-                var ok: Bool
-                switch kind {
-                case "all": ok = values.first?.lowercased() == "granted"
-                case "ip": ok = values.contains { ipMatches($0, chain.request.remoteAddress) }
-                case "host": ok = values.contains { "localhost".hasSuffix($0.lowercased()) }
-                case "method": ok = values.map { $0.uppercased() }.contains(r.method)
-                case "env": ok = values.contains { r.env[$0] != nil }
-                case "local": ok = chain.request.remoteAddress.hasPrefix("127.") || chain.request.remoteAddress == "::1"
-                default: ok = false
-                }
-                if negated { ok = !ok }
-                if ok { granted = true }
             case .order(let o): order = o; compat = true
             case .allow(let from, let methods):
                 if let m = methods, !m.contains(r.method) { continue }
@@ -202,9 +186,10 @@ extension Origin {
             case .deny(let from, let methods):
                 if let m = methods, !m.contains(r.method) { continue }
                 denies += from; compat = true
+            case .require, .requireExpr, .requireSection: continue
             }
         }
-        if requireLines > 0 && !granted { return deny("Require") }
+        if authorize(config.access.filter(\.isAuthorization), r, chain) == false { return deny("Require") }
         if compat {
             let addr = chain.request.remoteAddress
             let allowed = allows.contains { $0.lowercased() == "all" || ipMatches($0, addr) }
