@@ -70,6 +70,9 @@ extension Origin {
     /// (apache-semantics §4.5, §8.5). Sets `r.filename`; returns a result when the response is decided.
     func translateName(_ r: RequestRecord, _ chain: RequestChain) -> PassResult? {
         let vhost = site.vhost.block
+        // What `%f` logs if a server `Redirect` answers: mod_rewrite's hook leaves the URI in
+        // r->filename when its rules decline; without server rules it stays unset.
+        var declinedFilename: String? = nil
         if let rw = vhost.rewrite, rw.engine == true, !rw.rules.isEmpty, !chain.endSeen, r.uri.hasPrefix("/") {
             r.env["SCRIPT_URL"] = r.env["REDIRECT_SCRIPT_URL"] ?? r.uri
             r.env["SCRIPT_URI"] = fullyQualify(r.env["SCRIPT_URL"]!, chain)
@@ -101,10 +104,11 @@ extension Origin {
                 }
             } else {
                 r.filename = nil
+                declinedFilename = r.uri
             }
         }
         if let decided = serverRedirect(r, chain) {
-            r.filename = site.documentRoot + r.uri
+            r.filename = declinedFilename
             return decided
         }
         for alias in site.vhost.block.server?.aliases ?? [] {
