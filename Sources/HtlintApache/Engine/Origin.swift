@@ -157,7 +157,9 @@ public final class Origin: @unchecked Sendable {
         var path = text
         switch decodeURLPath(collapseLeadingSlashes(text), encodedSlashes: site.encodedSlashes) {
         case .success(let decoded): path = normalizePath(decoded)
-        case .failure(.badEscape): early = 400
+        case .failure(.badEscape):
+            early = 400
+            chain.log("AH10244", "error", "invalid URI path (\(url))")
         case .failure(.forbiddenByte(let decoded)):
             early = 404
             // r->uri is a C string: a decoded `%00` ends what the log shows.
