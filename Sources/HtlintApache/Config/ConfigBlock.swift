@@ -60,11 +60,34 @@ public struct SetEnvIfDirective: Sendable {
 }
 
 /// Access control in a block (mod_authz_core `Require`, mod_access_compat `Order/Allow/Deny`).
-public enum AccessDirective: Sendable {
+/// The `Require` forms of a block are the children of an implicit `<RequireAny>`.
+public indirect enum AccessDirective: Sendable {
     case require(negated: Bool, kind: String, values: [String], methods: Set<String>?)
+    /// `Require [not] expr …`, parsed when the file is read.
+    case requireExpr(negated: Bool, expression: ApExpression, methods: Set<String>?)
+    /// `<RequireAll>`, `<RequireAny>`, `<RequireNone>` with the authorization lines inside.
+    case requireSection(logic: AuthzLogic, children: [AccessDirective], methods: Set<String>?)
     case order(String)
     case allow(from: [String], methods: Set<String>?)
     case deny(from: [String], methods: Set<String>?)
+
+    /// Whether this is a `Require` form (not mod_access_compat).
+    public var isAuthorization: Bool {
+        switch self {
+        case .require, .requireExpr, .requireSection: true
+        case .order, .allow, .deny: false
+        }
+    }
+}
+
+/// How an authorization container combines its children (mod_authz_core).
+public enum AuthzLogic: String, Sendable {
+    /// `<RequireAll>`: every child must grant; one denial denies.
+    case all = "RequireAll"
+    /// `<RequireAny>` (and the top level): one grant is enough.
+    case any = "RequireAny"
+    /// `<RequireNone>`: `<RequireAny>` negated; it can deny but never grant by itself.
+    case none = "RequireNone"
 }
 
 /// `Options` changes (`+X`/`-X`, or a plain list that replaces).
@@ -98,6 +121,8 @@ public struct ServerSettings: Sendable {
     public var documentRoot: String? = nil
     public var useCanonicalName: String? = nil
     public var limitInternalRecursion: Int? = nil
+    /// `AllowEncodedSlashes` (nil: not set, Apache's default Off).
+    public var encodedSlashes: EncodedSlashes? = nil
     /// `Alias url-path file-path`.
     public var aliases: [(url: String, path: String)] = []
     /// `<Directory path>` blocks, in order.

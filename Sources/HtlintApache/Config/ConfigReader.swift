@@ -14,6 +14,8 @@ public struct ConfigReader {
     /// Names of the sections being read, innermost last (for "not allowed in <X> context").
     private var sectionNames: [String] = []
     private var rewriteParser = RewriteParser()
+    /// Enclosing `<RequireAll/Any/None>` sections, innermost last (empty: the implicit `<RequireAny>`).
+    private var authzParents: [AuthzLogic] = []
 
     public init(context: ConfigContext, modules: ModuleSet = .standard, defines: Set<String> = [],
                 overrides: AllowedOverrides? = nil) {
@@ -41,6 +43,33 @@ public struct ConfigReader {
         reader.read(tree.nodes, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
         let all = (tree.diagnostics + reader.diagnostics).sorted { $0.range.start < $1.range.start }
         return ConfigFile(path: file.path, block: block, diagnostics: all)
+    }
+
+    /// Reads a section that is a configuration object of its own (`<Files>`, `<If>`,
+    /// `<Directory>`): its `Require` lines start a new implicit `<RequireAny>`.
+    private mutating func readObject(_ nodes: [ConfigNode], into block: inout ConfigBlock, methods: Set<String>?,
+                                     inSection: String?) {
+        let saved = authzParents
+        authzParents = []
+        var pending: [RewriteCondition] = []
+        read(nodes, into: &block, pendingConditions: &pending, methods: methods, inSection: inSection)
+        authzParents = saved
+    }
+
+    /// The expression of `Require [not] expr …`: the rest of the line, without surrounding
+    /// double quotes (mod_authz_core strips one pair), parsed with ap_expr.
+    private mutating func requireExpression(_ d: DirectiveNode, negated: Bool) -> ApExpression? {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        var text = Substring(d.rawArguments).drop(while: blank)
+        while let last = text.last, blank(last) { text = text.dropLast() }
+        for word in negated ? ["not", "expr"] : ["expr"] {
+            text = text.dropFirst(word.count).drop(while: blank)
+        }
+        if text.count >= 2, text.first == "\"", text.last == "\"" { text = text.dropFirst().dropLast() }
+        do { return try ApExpression(parsing: String(text)) } catch {
+            self.error(ConfigCode.badExpression, "Cannot parse expression in require line: \(error.message)", d.argumentsRange)
+            return nil
+        }
     }
 
     private mutating func error(_ code: String, _ message: String, _ range: SourceRange) {
@@ -132,8 +161,7 @@ public struct ConfigReader {
                 matcher = .wildcard(pattern)
             }
             var inner = ConfigBlock()
-            var innerPending: [RewriteCondition] = []
-            read(s.children, into: &inner, pendingConditions: &innerPending, methods: methods, inSection: s.name)
+            readObject(s.children, into: &inner, methods: methods, inSection: s.name)
             block.files.append(FilesBlock(matcher: matcher, block: inner))
         case "if", "elseif", "else":
             guard checkClosed(s) else { return }
@@ -152,8 +180,7 @@ public struct ConfigReader {
                 }
             }
             var inner = ConfigBlock()
-            var innerPending: [RewriteCondition] = []
-            read(s.children, into: &inner, pendingConditions: &innerPending, methods: methods, inSection: "If")
+            readObject(s.children, into: &inner, methods: methods, inSection: "If")
             if key == "if" {
                 block.ifChains.append(IfChain(branches: [(condition, inner, s.range)]))
                 lastIf = block.ifChains.count - 1
@@ -176,8 +203,25 @@ public struct ConfigReader {
             read(s.children, into: &block, pendingConditions: &pending, methods: set, inSection: nil)
         case "requireall", "requireany", "requirenone":
             guard checkClosed(s) else { return }
-            // Simplified: RequireAll/RequireAny content is applied as plain Require lines.
+            let logic: AuthzLogic = key == "requireall" ? .all : key == "requireany" ? .any : .none
+            let parent = authzParents.last ?? .any
+            // A negated container can only deny, which changes nothing where one grant is enough.
+            if logic == .none, parent == .any {
+                error(ConfigCode.badSection, "<RequireNone> directive has no effect in <RequireAny> directive", s.openRange)
+                return
+            }
+            // Other directives inside stay in this block; the authorization lines become children.
+            let before = block.access.count
+            authzParents.append(logic)
             read(s.children, into: &block, pendingConditions: &pending, methods: methods, inSection: nil)
+            authzParents.removeLast()
+            let children = Array(block.access[before...])
+            block.access.removeSubrange(before...)
+            guard children.contains(where: \.isAuthorization) else {
+                error(ConfigCode.badSection, "<\(logic.rawValue)> directive contains no authorization directives", s.openRange)
+                return
+            }
+            block.access.append(.requireSection(logic: logic, children: children, methods: methods))
         case "directory", "directorymatch", "location", "locationmatch", "virtualhost", "proxy", "proxymatch":
             if context == .htaccess {
                 error(ConfigCode.notAllowedHere, "<\(s.name) not allowed here", s.nameRange)
@@ -186,8 +230,7 @@ public struct ConfigReader {
             guard requireArgument(), checkClosed(s) else { return }
             if key == "directory" {
                 var inner = ConfigBlock()
-                var innerPending: [RewriteCondition] = []
-                read(s.children, into: &inner, pendingConditions: &innerPending, methods: nil, inSection: nil)
+                readObject(s.children, into: &inner, methods: nil, inSection: nil)
                 let path = s.arguments.first?.value ?? arg
                 block.server?.directories.append((path, inner))
             } else if key == "virtualhost" {
@@ -361,6 +404,16 @@ public struct ConfigReader {
             var negated = false
             var rest = Array(words.dropFirst()).map(\.value)
             if kind == "not", let k = rest.first { negated = true; kind = k.lowercased(); rest.removeFirst() }
+            // A negated line can only deny (or stay neutral): useless where one grant is enough.
+            if negated, (authzParents.last ?? .any) == .any {
+                error(ConfigCode.badArguments, "negative Require directive has no effect in <RequireAny> directive", d.range)
+                return
+            }
+            if kind == "expr" {
+                guard let e = requireExpression(d, negated: negated) else { return }
+                block.access.append(.requireExpr(negated: negated, expression: e, methods: methods))
+                return
+            }
             block.access.append(.require(negated: negated, kind: kind, values: rest, methods: methods))
         case "Order":
             block.access.append(.order(words.map(\.value).joined().lowercased()))
@@ -391,6 +444,14 @@ public struct ConfigReader {
                 error(ConfigCode.badArguments, "The recursion limit must be greater than zero.", words[0].range); return
             }
             block.server?.limitInternalRecursion = n
+        case "AllowEncodedSlashes":
+            guard arity(1...1, "AllowEncodedSlashes takes one argument") else { return }
+            switch words[0].value.lowercased() {
+            case "on": block.server?.encodedSlashes = .decode
+            case "off": block.server?.encodedSlashes = .forbid
+            case "nodecode": block.server?.encodedSlashes = .keep
+            default: error(ConfigCode.badArguments, "AllowEncodedSlashes must be On, Off, or NoDecode", words[0].range)
+            }
         case "AllowOverride":
             switch AllowedOverrides.parse(words.map(\.value)) {
             case .success(let setting): block.allowOverride = setting

@@ -36,6 +36,16 @@ private func hexValue(_ c: UInt8) -> UInt8? {
     }
 }
 
+/// `AllowEncodedSlashes`: what `%2F` in a request path does (core, virtual-host context).
+public enum EncodedSlashes: Sendable {
+    /// `Off` (default): 404 before any rule runs.
+    case forbid
+    /// `On`: decoded to `/` like any escape.
+    case decode
+    /// `NoDecode`: accepted but left as `%2F` (its case kept) in the URI the rules see.
+    case keep
+}
+
 /// Why a URL path could not be decoded; Apache answers 400 or 404 before any rule runs.
 public enum URLDecodingError: Error, Equatable, Sendable {
     /// `%zz` → 400.
@@ -45,7 +55,7 @@ public enum URLDecodingError: Error, Equatable, Sendable {
 }
 
 /// Decodes `%xx` in a path like `ap_unescape_url` (apache-semantics §1.2).
-public func decodeURLPath(_ s: String, allowEncodedSlashes: Bool = false) -> Result<String, URLDecodingError> {
+public func decodeURLPath(_ s: String, encodedSlashes: EncodedSlashes = .forbid) -> Result<String, URLDecodingError> {
     let b = Array(s.utf8)
     var out: [UInt8] = []
     out.reserveCapacity(b.count)
@@ -55,7 +65,12 @@ public func decodeURLPath(_ s: String, allowEncodedSlashes: Bool = false) -> Res
         if b[i] == UInt8(ascii: "%") {
             if i + 2 < b.count, let h = hexValue(b[i + 1]), let l = hexValue(b[i + 2]) {
                 let v = h << 4 | l
-                if v == 0 || (v == UInt8(ascii: "/") && !allowEncodedSlashes) { forbidden = true }
+                if v == UInt8(ascii: "/"), encodedSlashes == .keep {
+                    out.append(contentsOf: b[i...(i + 2)])
+                    i += 3
+                    continue
+                }
+                if v == 0 || (v == UInt8(ascii: "/") && encodedSlashes == .forbid) { forbidden = true }
                 out.append(v)
                 i += 3
                 continue

@@ -70,6 +70,9 @@ extension Origin {
     /// (apache-semantics §4.5, §8.5). Sets `r.filename`; returns a result when the response is decided.
     func translateName(_ r: RequestRecord, _ chain: RequestChain) -> PassResult? {
         let vhost = site.vhost.block
+        // What `%f` logs if a server `Redirect` answers: mod_rewrite's hook leaves the URI in
+        // r->filename when its rules decline; without server rules it stays unset.
+        var declinedFilename: String? = nil
         if let rw = vhost.rewrite, rw.engine == true, !rw.rules.isEmpty, !chain.endSeen, r.uri.hasPrefix("/") {
             r.env["SCRIPT_URL"] = r.env["REDIRECT_SCRIPT_URL"] ?? r.uri
             r.env["SCRIPT_URI"] = fullyQualify(r.env["SCRIPT_URL"]!, chain)
@@ -101,10 +104,11 @@ extension Origin {
                 }
             } else {
                 r.filename = nil
+                declinedFilename = r.uri
             }
         }
         if let decided = serverRedirect(r, chain) {
-            r.filename = site.documentRoot + r.uri
+            r.filename = declinedFilename
             return decided
         }
         for alias in site.vhost.block.server?.aliases ?? [] {
@@ -173,26 +177,10 @@ extension Origin {
             // Outside the document root only `<Directory />` applies: Require all denied.
             return deny("outside the document root")
         }
-        var requireLines = 0, granted = false
         var order = "deny,allow", allows: [String] = [], denies: [String] = []
         var compat = false
         for a in config.access {
             switch a {
-            case .require(let negated, let kind, let values, let methods):
-                if let m = methods, !m.contains(r.method) { continue }
-                requireLines += 1
-                var ok: Bool
-                switch kind {
-                case "all": ok = values.first?.lowercased() == "granted"
-                case "ip": ok = values.contains { ipMatches($0, chain.request.remoteAddress) }
-                case "host": ok = values.contains { "localhost".hasSuffix($0.lowercased()) }
-                case "method": ok = values.map { $0.uppercased() }.contains(r.method)
-                case "env": ok = values.contains { r.env[$0] != nil }
-                case "local": ok = chain.request.remoteAddress.hasPrefix("127.") || chain.request.remoteAddress == "::1"
-                default: ok = false
-                }
-                if negated { ok = !ok }
-                if ok { granted = true }
             case .order(let o): order = o; compat = true
             case .allow(let from, let methods):
                 if let m = methods, !m.contains(r.method) { continue }
@@ -200,9 +188,10 @@ extension Origin {
             case .deny(let from, let methods):
                 if let m = methods, !m.contains(r.method) { continue }
                 denies += from; compat = true
+            case .require, .requireExpr, .requireSection: continue
             }
         }
-        if requireLines > 0 && !granted { return deny("Require") }
+        if authorize(config.access.filter(\.isAuthorization), r, chain) == false { return deny("Require") }
         if compat {
             let addr = chain.request.remoteAddress
             let allowed = allows.contains { $0.lowercased() == "all" || ipMatches($0, addr) }

@@ -155,12 +155,16 @@ public final class Origin: @unchecked Sendable {
         }
         var early: Int? = nil
         var path = text
-        switch decodeURLPath(collapseLeadingSlashes(text)) {
+        switch decodeURLPath(collapseLeadingSlashes(text), encodedSlashes: site.encodedSlashes) {
         case .success(let decoded): path = normalizePath(decoded)
-        case .failure(.badEscape): early = 400
+        case .failure(.badEscape):
+            early = 400
+            chain.log("AH10244", "error", "invalid URI path (\(url))")
         case .failure(.forbiddenByte(let decoded)):
             early = 404
-            path = normalizePath(decoded)
+            // r->uri is a C string: a decoded `%00` ends what the log shows.
+            let cut = decoded.utf8.firstIndex(of: 0).map { String(decoded[..<$0]) } ?? decoded
+            path = normalizePath(cut)
         }
         let r = RequestRecord(method: method, uri: path, query: query, isSubrequest: isSubrequest,
                               documentRoot: site.documentRoot)

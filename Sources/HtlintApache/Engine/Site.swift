@@ -15,6 +15,8 @@ public final class Site: @unchecked Sendable {
     /// Default `DirectoryIndex` (Debian's stock list unless the site says otherwise).
     public let defaultDirectoryIndex: [String]
     public let limitInternalRecursion: Int
+    /// `AllowEncodedSlashes` of the virtual host (Off unless set).
+    public let encodedSlashes: EncodedSlashes
     public let useCanonicalName: Bool
     /// `%{ENV:X}` falls back to the httpd process environment.
     public let processEnvironment: [String: String]
@@ -44,6 +46,7 @@ public final class Site: @unchecked Sendable {
         self.serverNameScheme = parsed.scheme
         self.lowercasedAliases = serverAliases.map { $0.lowercased() }
         self.limitInternalRecursion = server.limitInternalRecursion ?? 10
+        self.encodedSlashes = server.encodedSlashes ?? .forbid
         self.useCanonicalName = server.useCanonicalName == "on"
         var configs: [String: ConfigFile] = [:]
         for (dir, file) in files.accessFiles {

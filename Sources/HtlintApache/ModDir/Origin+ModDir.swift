@@ -14,6 +14,9 @@ extension Origin {
                 return .final(status: 301, location: location)
             }
             if r.stagedRedirect != nil { return nil }
+            // A candidate answering other than 200/404 (a 403 from `<Files>`…) is remembered and
+            // returned when no candidate is served, rather than a listing or a 404 (mod_dir).
+            var failed: Int? = nil
             for name in config.directoryIndex {
                 let url = (name.hasPrefix("/") ? name : r.uri + name) + (r.query.map { "?" + $0 } ?? "")
                 guard let (sub, result) = subrequest(url, chain) else { return .final(status: 500, location: nil) }
@@ -26,9 +29,14 @@ extension Origin {
                     adopt(sub, into: r)
                     if case .internalRedirect(let u) = result { r.stagedRedirect = u }
                     return nil
-                default:
+                case .final(let status, _):
+                    if status != 200, status != 404 { failed = status }
                     continue
                 }
+            }
+            if let failed {
+                chain.note(.status, "\(failed): the DirectoryIndex candidate answered \(failed)")
+                return .final(status: failed, location: nil)
             }
             return nil
         }

@@ -1,0 +1,28 @@
+import Testing
+@testable import HtlintApache
+
+// mod_dir remembers an index subrequest that answered other than 200/404 and returns it when
+// no candidate is served (fixtures/apache/dirindex-forbidden-candidate).
+struct DirectoryIndexStatusTests {
+    static let denyIndex = "<Files index.html>\nRequire all denied\n</Files>"
+
+    @Test func forbiddenOnlyCandidateIs403() {
+        let r = respond("/g/", access: [("/g", "DirectoryIndex index.html\n" + Self.denyIndex)], files: ["/g/index.html"])
+        #expect(r.status == 403)
+        #expect(r.errorCodes == ["AH01630"])
+        #expect(r.final.uri == "/g/")
+        #expect(r.final.handler == "httpd/unix-directory")
+    }
+
+    @Test func nextCandidateIsServed() {
+        let r = respond("/f/", access: [("/f", "DirectoryIndex index.html other.html\n" + Self.denyIndex)],
+                        files: ["/f/index.html", "/f/other.html"])
+        #expect(r.status == 200)
+        #expect(r.served == "/f/other.html")
+    }
+
+    @Test func missingCandidatesStay404() {
+        let r = respond("/e/", access: [("/e", "DirectoryIndex index.html")], files: ["/e/x"])
+        #expect(r.status == 404)
+    }
+}
