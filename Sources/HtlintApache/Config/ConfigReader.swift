@@ -564,17 +564,24 @@ public struct ConfigReader {
         let known = ["none", "all", "indexes", "includes", "includesnoexec", "followsymlinks", "symlinksifownermatch",
                      "execcgi", "multiviews"]
         var o = OptionsDirective()
-        var signed: Bool? = nil
+        var sawSigned = false, sawPlain = false
+        // Only `All` / `None` written plainly may be followed by signed options (core.c set_options).
+        var plainAllOrNoneOnly = true
         var plain = Set<String>()
         for w in words {
             var v = w.value
             var sign: Character? = nil
             if let f = v.first, f == "+" || f == "-" { sign = f; v.removeFirst() }
-            if let s = signed, s != (sign != nil) {
+            if (sign == nil && sawSigned) || (sign != nil && sawPlain && !plainAllOrNoneOnly) {
                 error(ConfigCode.badArguments, "Either all Options must start with + or -, or no Option may.", w.range)
                 return nil
             }
-            signed = sign != nil
+            if sign == nil {
+                sawPlain = true
+                if !["all", "none"].contains(v.lowercased()) { plainAllOrNoneOnly = false }
+            } else {
+                sawSigned = true
+            }
             let k = v.lowercased()
             guard known.contains(k) else {
                 error(ConfigCode.badArguments, "Illegal option \(v)", w.range); return nil
@@ -590,7 +597,7 @@ public struct ConfigReader {
             default: plain.insert(k)
             }
         }
-        if signed == false { o.replace = plain }
+        if sawPlain { o.replace = plain }
         return o
     }
 

@@ -16,6 +16,7 @@ extension Origin {
         let directives = r.config?.headers ?? site.vhost.block.headers
         let context = ExpressionContext(origin: self, record: r, chain: chain, status: status)
         for h in directives where h.always { apply(h, to: &always, r, context) }
+        if let allow = r.allow { always.set("Allow", allow) }
         guard success else { return always.entries }
         for h in directives where !h.always { apply(h, to: &onSuccess, r, context) }
         return always.entries + onSuccess.entries

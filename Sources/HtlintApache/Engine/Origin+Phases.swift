@@ -113,8 +113,10 @@ extension Origin {
         }
         for alias in site.vhost.block.server?.aliases ?? [] {
             if let rest = prefixMatch(alias.url, r.uri) {
-                let target = SiteFileSystem.normalize(alias.path.replacingOccurrences(of: "${DOCROOT}", with: site.documentRoot))
-                r.filename = target + rest
+                // The target is used as written: `Alias /assets/ /srv/ext/` maps /assets/a.css to /srv/ext/a.css.
+                let written = alias.path.replacingOccurrences(of: "${DOCROOT}", with: site.documentRoot)
+                let target = SiteFileSystem.normalize(written)
+                r.filename = written + rest
                 r.contextPrefix = alias.url
                 r.contextDocumentRoot = target
                 chain.note(.alias, "Alias \(alias.url) → \(target)")
@@ -204,6 +206,7 @@ extension Origin {
 
     /// The handler phase for a record that was not redirected: serve the file, or 404/403.
     func serve(_ r: RequestRecord, chain: RequestChain) -> (Int, String?) {
+        if let decided = defaultHandlerMethod(r, chain) { return (decided, nil) }
         guard let f = r.filename, f.hasPrefix("/") else { return (404, nil) }
         let path = f.hasSuffix("/") ? String(f.dropLast()) : f
         switch site.files.stat(path) {
@@ -222,6 +225,39 @@ extension Origin {
         default:
             chain.note(.status, "404: \(relativeToRoot(f)) does not exist")
             return (404, nil)
+        }
+    }
+}
+
+extension Origin {
+    /// What the core's default handler sends with `Allow` (405, 501 and OPTIONS answers).
+    static let defaultHandlerAllow = "GET,POST,OPTIONS,HEAD,TRACE"
+
+    /// Methods httpd knows (`ap_method_number_of`); any other is `M_INVALID`.
+    static let registeredMethods: Set<String> = [
+        "GET", "HEAD", "PUT", "POST", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH", "PROPFIND", "PROPPATCH",
+        "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK", "VERSION-CONTROL", "CHECKOUT", "UNCHECKOUT", "CHECKIN", "UPDATE",
+        "LABEL", "REPORT", "MKWORKSPACE", "MKACTIVITY", "BASELINE-CONTROL", "MERGE",
+    ]
+
+    /// The default handler serves files for GET, HEAD and POST only: OPTIONS is answered with
+    /// `Allow`, other methods get 405 (a missing file too), unknown ones 501 (core.c default_handler).
+    func defaultHandlerMethod(_ r: RequestRecord, _ chain: RequestChain) -> Int? {
+        switch r.method {
+        case "GET", "HEAD", "POST": return nil
+        case "OPTIONS":
+            r.allow = Origin.defaultHandlerAllow
+            chain.note(.status, "200: OPTIONS is answered with the allowed methods")
+            return 200
+        case let m where Origin.registeredMethods.contains(m):
+            r.allow = Origin.defaultHandlerAllow
+            chain.note(.status, "405: the default handler does not accept \(m)")
+            return 405
+        case let m:
+            r.allow = Origin.defaultHandlerAllow
+            chain.log("AH00135", "error", "Invalid method in request \(chain.theRequest)")
+            chain.note(.status, "501: \(m) is not a method Apache knows")
+            return 501
         }
     }
 }

@@ -88,11 +88,18 @@ public final class Origin: @unchecked Sendable {
                 status = errorDocumentStatus ?? s
                 record.status = s
                 served = file
-                if s >= 400, errorDocumentStatus == nil, let doc = errorDocument(for: s, record: record), doc.hasPrefix("/"),
+                if s >= 400, errorDocumentStatus == nil, let doc = errorDocument(for: s, record: record),
                    redirects < site.limitInternalRecursion {
-                    redirectToErrorDocument(doc, status: s)
-                    served = nil
-                    continue
+                    if doc.hasPrefix("/") {
+                        redirectToErrorDocument(doc, status: s)
+                        served = nil
+                        continue
+                    } else if doc.contains("://") {
+                        // A full URL: the client is sent there with a 302 (core docs, ErrorDocument).
+                        status = 302
+                        location = doc
+                        served = nil
+                    }
                 }
                 if errorDocumentStatus != nil, s >= 400 { served = nil }
             case .internalRedirect(let url):

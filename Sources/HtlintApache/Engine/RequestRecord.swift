@@ -14,6 +14,8 @@ final class RequestRecord {
     var pathInfo = ""
     var handler: String?
     var status = 200
+    /// `Allow` sent by the default handler (OPTIONS, 405, 501).
+    var allow: String?
     var env: [String: String] = [:]
     var responseHeaders: [HTTPHeader] = []
     let isSubrequest: Bool
