@@ -44,27 +44,42 @@ extension Origin {
 let absoluteSchemes = ["http://", "https://", "ws://", "wss://", "h2://", "h2c://", "ajp://", "balancer://",
                        "fcgi://", "scgi://", "ftp://", "gopher://", "ldap://", "nntp://", "news:", "mailto:", "unix:"]
 
+/// The schemes' bytes, compared without building a lower-cased copy of the input.
+private let absoluteSchemeBytes = absoluteSchemes.map { Array($0.utf8) }
+
 /// The scheme prefix of an absolute URL as mod_rewrite recognises it, or nil. Compared by
 /// bytes, case-insensitively, as Apache's `strncasecmp` does; this runs several times for every
 /// rule that matches, so a path (`/…`) or a string without an early `:` is rejected at once.
 func absoluteURLScheme(_ s: String) -> String? {
-    let u = s.utf8
-    guard let first = u.first, first != UInt8(ascii: "/") else { return nil }
-    var lower: [UInt8] = []
-    lower.reserveCapacity(12)
-    var colon = false
-    for c in u.prefix(12) {
-        if c == UInt8(ascii: ":") { colon = true }
-        lower.append(c >= 0x41 && c <= 0x5A ? c | 0x20 : c)
+    guard let first = s.utf8.first, first != UInt8(ascii: "/") else { return nil }
+    func find(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let colon = b[..<min(b.count, 12)].firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        candidates: for (k, scheme) in absoluteSchemeBytes.enumerated() where scheme.count > colon && scheme.count <= b.count {
+            guard scheme[colon] == UInt8(ascii: ":") else { continue }
+            for i in 0..<scheme.count {
+                let c = b[i]
+                if (c >= 0x41 && c <= 0x5A ? c | 0x20 : c) != scheme[i] { continue candidates }
+            }
+            return absoluteSchemes[k]
+        }
+        return nil
     }
-    guard colon else { return nil }
-    return absoluteSchemes.first { lower.starts(with: $0.utf8) }
+    if let found = s.utf8.withContiguousStorageIfAvailable(find) { return found }
+    return Array(s.utf8).withUnsafeBufferPointer(find)
 }
 
 /// Splits `scheme://host[:port]/path` into its prefix (through the host) and the path.
 func splitAbsoluteURL(_ url: String) -> (prefix: String, path: String) {
-    guard let sep = schemeSeparator(in: url) else { return (url, "") }
-    let afterScheme = url.utf8[url.utf8.index(sep, offsetBy: 3)...]
-    guard let slash = afterScheme.firstIndex(of: UInt8(ascii: "/")) else { return (url, "") }
-    return (String(url[..<slash]), String(url[slash...]))
+    var url = url
+    return url.withUTF8 { b in
+        var sep = 0
+        while sep + 2 < b.count, !(b[sep] == UInt8(ascii: ":") && b[sep + 1] == UInt8(ascii: "/") && b[sep + 2] == UInt8(ascii: "/")) {
+            sep += 1
+        }
+        guard sep + 2 < b.count, let slash = b[(sep + 3)...].firstIndex(of: UInt8(ascii: "/")) else {
+            return (String(decoding: b, as: UTF8.self), "")
+        }
+        return (String(decoding: UnsafeBufferPointer(rebasing: b[..<slash]), as: UTF8.self),
+                String(decoding: UnsafeBufferPointer(rebasing: b[slash...]), as: UTF8.self))
+    }
 }

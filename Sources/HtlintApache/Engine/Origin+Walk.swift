@@ -9,35 +9,57 @@ extension Origin {
             return WalkResult(filename: filename, pathInfo: "",
                               config: MergedConfig(directoryIndex: site.defaultDirectoryIndex), files: [], fatal: nil)
         }
-        let rest = dropLeadingBytes(filename, root.utf8.count)
-        let trailingSlash = rest.utf8.count > 1 && rest.utf8.last == UInt8(ascii: "/")
-        let segments = pathSegments(rest)
-        var current = root
-        var resolved = filename
-        var pathInfo = ""
-        var danglingLink: String? = nil
-        for (i, seg) in segments.enumerated() {
-            let next = current + "/" + seg
-            switch site.files.stat(next) {
-            case .directory?:
-                current = next
-                if i == segments.count - 1 { resolved = trailingSlash ? next + "/" : next }
-                continue
-            case let node:
-                resolved = next
-                if node == nil, case .symlink? = site.files.lstat(next) { danglingLink = next }
-                let remaining = segments[(i + 1)...]
-                if !remaining.isEmpty {
-                    pathInfo = "/" + remaining.joined(separator: "/") + (trailingSlash ? "/" : "")
-                } else if trailingSlash {
-                    // `/file.txt/` → path info `/`; a missing `/old/` maps to `/old` with `/` too.
-                    pathInfo = "/"
-                    _ = node
+        // One pass over the path's bytes: each directory tried is a prefix of `filename` (a new
+        // string only when repeated slashes make it differ), the path info a suffix.
+        let rootCount = root.utf8.count
+        var bytes = filename
+        let (resolved, pathInfo, current, danglingLink) = bytes.withUTF8 { b -> (String, String, String, String?) in
+            func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
+            func segments(from i: Int) -> [Range<Int>] {
+                var out: [Range<Int>] = []
+                var i = i
+                while i < b.count {
+                    while i < b.count, b[i] == UInt8(ascii: "/") { i += 1 }
+                    var j = i
+                    while j < b.count, b[j] != UInt8(ascii: "/") { j += 1 }
+                    if j > i { out.append(i..<j) }
+                    i = j
+                }
+                return out
+            }
+            let n = b.count
+            let trailingSlash = n - rootCount > 1 && b[n - 1] == UInt8(ascii: "/")
+            let segs = segments(from: rootCount)
+            var current = root
+            var currentEnd = rootCount  // `current` is `filename`'s first currentEnd bytes while this holds
+            var prefixHolds = true
+            for (k, seg) in segs.enumerated() {
+                let exact = prefixHolds && seg.lowerBound == currentEnd + 1
+                let next = exact ? text(0..<seg.upperBound) : current + "/" + text(seg)
+                switch site.files.stat(next) {
+                case .directory?:
+                    current = next
+                    currentEnd = seg.upperBound
+                    prefixHolds = exact
+                    if k == segs.count - 1 { return (trailingSlash ? next + "/" : next, "", current, nil) }
+                    continue
+                case let node:
+                    let dangling: String? = if node == nil, case .symlink? = site.files.lstat(next) { next } else { nil }
+                    var info = ""
+                    if k + 1 < segs.count {
+                        // The rest as written, unless repeated slashes must be merged.
+                        let doubled = (seg.upperBound..<(n - 1)).contains { b[$0] == UInt8(ascii: "/") && b[$0 + 1] == UInt8(ascii: "/") }
+                        info = doubled ? "/" + segs[(k + 1)...].map(text).joined(separator: "/") + (trailingSlash ? "/" : "")
+                            : text(seg.upperBound..<n)
+                    } else if trailingSlash {
+                        // `/file.txt/` → path info `/`; a missing `/old/` maps to `/old` with `/` too.
+                        info = "/"
+                    }
+                    return (next, info, current, dangling)
                 }
             }
-            break
+            return (filename, "", current, nil)
         }
-        if segments.isEmpty { resolved = filename }
         let merged = mergedConfiguration(deepest: current)
         return WalkResult(filename: resolved, pathInfo: pathInfo, config: merged.config, files: merged.files,
                           fatal: merged.fatal, fatalDirectory: merged.fatalDirectory, danglingLink: danglingLink)

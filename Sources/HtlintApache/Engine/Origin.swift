@@ -147,22 +147,10 @@ public final class Origin: @unchecked Sendable {
     /// Creates the record for a URL: split at `?`, drop `#…`, decode and normalise the path.
     /// Returns an early status when decoding fails (400 for `%zz`, 404 for `%2F`/`%00`).
     func makeRecord(url: String, method: String, isSubrequest: Bool, chain: RequestChain) -> (RequestRecord, Int?) {
-        // Byte searches: these delimiters are ASCII, and Character searches cost grapheme breaking.
-        var text = url
-        if let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) { text = String(text[..<hash]) }
-        var query: String? = nil
-        if let q = text.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            query = String(text[text.utf8.index(after: q)...])
-            text = String(text[..<q])
-        }
-        if text.hasPrefix("http://") || text.hasPrefix("https://"),
-           let colon = text.utf8.firstIndex(of: UInt8(ascii: ":")) {
-            let rest = text.utf8[text.utf8.index(colon, offsetBy: 3)...]
-            text = rest.firstIndex(of: UInt8(ascii: "/")).map { String(text[$0...]) } ?? "/"
-        }
+        let (text, query) = splitRequestTarget(url)
         var early: Int? = nil
         var path = text
-        switch decodeURLPath(collapseLeadingSlashes(text), encodedSlashes: site.encodedSlashes) {
+        switch decodeURLPath(text, encodedSlashes: site.encodedSlashes) {
         case .success(let decoded): path = normalizePath(decoded)
         case .failure(.badEscape):
             early = 400
@@ -203,11 +191,27 @@ public final class Origin: @unchecked Sendable {
     }
 }
 
-/// `//a` → `/a` at the start of a request target (apache-semantics §1.2).
-func collapseLeadingSlashes(_ s: String) -> String {
-    var s = Substring(s)
-    while s.hasPrefix("//") { s = s.dropFirst() }
-    return String(s)
+/// The URL-path and query of a request target as Apache splits them: `#…` dropped, an
+/// absolute-form `http(s)://host` removed, leading `//` collapsed to `/` (apache-semantics §1.2).
+/// One pass over contiguous bytes (every delimiter is ASCII).
+func splitRequestTarget(_ url: String) -> (path: String, query: String?) {
+    var url = url
+    return url.withUTF8 { b in
+        func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
+        let end = b.firstIndex(of: UInt8(ascii: "#")) ?? b.count
+        let q = b[..<end].firstIndex(of: UInt8(ascii: "?"))
+        let query = q.map { text(($0 + 1)..<end) }
+        let pathEnd = q ?? end
+        var start = 0
+        let head = b[..<pathEnd]
+        if head.starts(with: "http://".utf8) || head.starts(with: "https://".utf8) {
+            let afterScheme = (head.firstIndex(of: UInt8(ascii: ":")) ?? 0) + 3
+            guard let slash = b[afterScheme..<pathEnd].firstIndex(of: UInt8(ascii: "/")) else { return ("/", query) }
+            start = slash
+        }
+        while pathEnd - start >= 2, b[start] == UInt8(ascii: "/"), b[start + 1] == UInt8(ascii: "/") { start += 1 }
+        return (text(start..<pathEnd), query)
+    }
 }
 
 /// Resolves `.`/`..` segments (never above `/`) and merges repeated slashes.

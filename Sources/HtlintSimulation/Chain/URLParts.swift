@@ -13,29 +13,47 @@ public struct URLParts: Sendable, Hashable {
     /// Fragment, never sent to the server.
     public var fragment: String?
 
-    /// Parses `scheme://authority/target`; nil without `://`.
+    /// Parses `scheme://authority/target`; nil without `://`. One pass over contiguous bytes:
+    /// every delimiter is ASCII, and this runs several times a hop.
     public init?(_ text: String) {
-        // Byte searches throughout: every delimiter is ASCII (and Character searches are slow).
-        let u = text.utf8
-        guard let sep = schemeSeparator(in: text) else { return nil }
-        scheme = text[..<sep].lowercased()
-        var rest = text[u.index(sep, offsetBy: 3)...]
-        fragment = nil
-        if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) {
-            fragment = String(rest[rest.utf8.index(after: hash)...])
-            rest = rest[..<hash]
+        var text = text
+        guard let parts = text.withUTF8({ URLParts.parse($0) }) else { return nil }
+        self = parts
+    }
+
+    private init(scheme: String, host: String, port: Int?, target: String, fragment: String?) {
+        self.scheme = scheme
+        self.host = host
+        self.port = port
+        self.target = target
+        self.fragment = fragment
+    }
+
+    private static func parse(_ b: UnsafeBufferPointer<UInt8>) -> URLParts? {
+        func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
+        var sep = 0
+        while sep + 2 < b.count, !(b[sep] == UInt8(ascii: ":") && b[sep + 1] == UInt8(ascii: "/") && b[sep + 2] == UInt8(ascii: "/")) {
+            sep += 1
         }
-        let slash = rest.utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? rest.endIndex
-        var authority = rest[..<slash]
-        if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) { authority = authority[authority.utf8.index(after: at)...] }
-        port = nil
-        if let colon = authority.utf8.lastIndex(of: UInt8(ascii: ":")), authority.utf8.last != UInt8(ascii: "]") {
-            port = Int(authority[authority.utf8.index(after: colon)...])
-            authority = authority[..<colon]
+        guard sep + 2 < b.count else { return nil }
+        let scheme = String(decoding: b[..<sep].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        let start = sep + 3
+        var end = b.count
+        var fragment: String? = nil
+        if let hash = b[start...].firstIndex(of: UInt8(ascii: "#")) {
+            fragment = text((hash + 1)..<end)
+            end = hash
         }
-        host = String(authority)
-        let t = rest[slash...]
-        target = t.isEmpty ? "/" : (t.utf8.first == UInt8(ascii: "?") ? "/" + t : String(t))
+        let slash = b[start..<end].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? end
+        var hostStart = start, hostEnd = slash
+        if let at = b[hostStart..<hostEnd].lastIndex(of: UInt8(ascii: "@")) { hostStart = at + 1 }
+        var port: Int? = nil
+        if let colon = b[hostStart..<hostEnd].lastIndex(of: UInt8(ascii: ":")), b[hostEnd - 1] != UInt8(ascii: "]") {
+            port = Int(text((colon + 1)..<hostEnd))
+            hostEnd = colon
+        }
+        let target = slash == end ? "/" : (b[slash] == UInt8(ascii: "?") ? "/" + text(slash..<end) : text(slash..<end))
+        return URLParts(scheme: scheme, host: text(hostStart..<hostEnd), port: port, target: target, fragment: fragment)
     }
 
     /// The scheme's default port.
