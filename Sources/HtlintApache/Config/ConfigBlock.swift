@@ -107,6 +107,21 @@ public struct FilesBlock: Sendable {
     public var block: ConfigBlock
 }
 
+/// `<Location>`/`<LocationMatch>` of a virtual host: matched against the URL-path (`r->uri`),
+/// merged after `<Directory>` and `<Files>` (core docs, "How the sections are merged").
+public struct LocationBlock: Sendable {
+    public enum Matcher: Sendable {
+        /// `<Location /path>`: segment-aware prefix (`/old` matches `/old/x`, not `/oldish`).
+        case prefix(String)
+        /// `<Location /a*/b>`: wildcards, `*` never crossing `/`.
+        case wildcard(String)
+        /// `<LocationMatch re>` / `<Location ~ re>`: regex search.
+        case regex(Regex)
+    }
+    public var matcher: Matcher
+    public var block: ConfigBlock
+}
+
 /// One `<If>`/`<ElseIf>`/`<Else>` chain; the first true branch applies.
 public struct IfChain: Sendable {
     public var branches: [(condition: ApExpression?, block: ConfigBlock, range: SourceRange)]
@@ -125,6 +140,8 @@ public struct ServerSettings: Sendable {
     public var encodedSlashes: EncodedSlashes? = nil
     /// `Alias url-path file-path`.
     public var aliases: [(url: String, path: String)] = []
+    /// `<Location>`/`<LocationMatch>` blocks, in order.
+    public var locations: [LocationBlock] = []
     /// `<Directory path>` blocks, in order.
     public var directories: [(path: String, block: ConfigBlock)] = []
     public init() {}

@@ -107,7 +107,9 @@ extension Origin {
                 declinedFilename = r.uri
             }
         }
-        if let decided = serverRedirect(r, chain) {
+        // mod_alias tries a one-argument `Redirect` from `<Location>`/`<If>` (merged by the
+        // location and if walks that run before translate_name) ahead of the server's list.
+        if let decided = locationRedirect(r, chain) ?? serverRedirect(r, chain) {
             r.filename = declinedFilename
             return decided
         }
@@ -138,6 +140,12 @@ extension Origin {
         if rule?.flags.unsafePrefixStat == true { return true }
         let literal = rule?.rawSubstitution ?? ""
         return literal == segment || literal.hasPrefix(segment + "/")
+    }
+
+    /// The one-argument `Redirect` of a matching `<Location>` or vhost `<If>` (translate_name).
+    private func locationRedirect(_ r: RequestRecord, _ chain: RequestChain) -> PassResult? {
+        guard let config = preTranslateConfig(r, chain), let expression = config.redirectExpression else { return nil }
+        return aliasRedirect(r, [], expression: expression, relative: config.redirectRelative, chain, serverContext: true)
     }
 
     /// Server-level `Redirect`/`RedirectMatch` (translate_name).
