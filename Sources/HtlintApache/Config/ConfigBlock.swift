@@ -122,6 +122,17 @@ public struct LocationBlock: Sendable {
     public var block: ConfigBlock
 }
 
+/// `Alias`, `AliasMatch`, `ScriptAlias`, `ScriptAliasMatch` (mod_alias), in configuration order.
+public struct AliasEntry: Sendable {
+    /// The URL-path prefix, or the pattern text for the regex forms.
+    public var url: String
+    public var path: String
+    /// Set for `AliasMatch`/`ScriptAliasMatch`; the target may use `$1`…
+    public var regex: Regex?
+    /// `cgi-script` for the `ScriptAlias` forms.
+    public var handler: String?
+}
+
 /// One `<If>`/`<ElseIf>`/`<Else>` chain; the first true branch applies.
 public struct IfChain: Sendable {
     public var branches: [(condition: ApExpression?, block: ConfigBlock, range: SourceRange)]
@@ -138,8 +149,8 @@ public struct ServerSettings: Sendable {
     public var limitInternalRecursion: Int? = nil
     /// `AllowEncodedSlashes` (nil: not set, Apache's default Off).
     public var encodedSlashes: EncodedSlashes? = nil
-    /// `Alias url-path file-path`.
-    public var aliases: [(url: String, path: String)] = []
+    /// `Alias` and friends, in order (the first match wins).
+    public var aliases: [AliasEntry] = []
     /// `<Location>`/`<LocationMatch>` blocks, in order.
     public var locations: [LocationBlock] = []
     /// `<Directory path>` blocks, in order.

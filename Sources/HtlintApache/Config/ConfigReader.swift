@@ -491,9 +491,16 @@ public struct ConfigReader {
         case "AllowOverrideList":
             let names = words.map { $0.value.lowercased() }
             block.allowOverrideList = names == ["none"] ? [] : Set(names)
-        case "Alias":
-            guard arity(2...2, "Alias takes two arguments, a fakename and a realname") else { return }
-            block.server?.aliases.append((words[0].value, words[1].value))
+        case "Alias", "AliasMatch", "ScriptAlias", "ScriptAliasMatch":
+            guard arity(2...2, "\(key) takes two arguments, a fakename and a realname") else { return }
+            var regex: Regex? = nil
+            if key.hasSuffix("Match") {
+                do { regex = try Regex(words[0].value) } catch {
+                    self.error(ConfigCode.badRegex, "Regular expression could not be compiled.", words[0].range); return
+                }
+            }
+            block.server?.aliases.append(AliasEntry(url: words[0].value, path: words[1].value, regex: regex,
+                                                    handler: key.hasPrefix("Script") ? "cgi-script" : nil))
         default:
             break   // Known to Apache, accepted, not simulated.
         }

@@ -114,6 +114,15 @@ extension Origin {
             return decided
         }
         for alias in site.vhost.block.server?.aliases ?? [] {
+            if let regex = alias.regex {
+                guard let m = regex.firstMatch(in: r.uri) else { continue }
+                // AliasMatch sets no context (CONTEXT_DOCUMENT_ROOT stays the document root).
+                let written = alias.path.replacingOccurrences(of: "${DOCROOT}", with: site.documentRoot)
+                r.filename = substituteGroups(written, m)
+                if let h = alias.handler { r.handler = h }
+                chain.note(.alias, "\(alias.handler == nil ? "AliasMatch" : "ScriptAliasMatch") \(alias.url) → \(r.filename!)")
+                return nil
+            }
             if let rest = prefixMatch(alias.url, r.uri) {
                 // The target is used as written: `Alias /assets/ /srv/ext/` maps /assets/a.css to /srv/ext/a.css.
                 let written = alias.path.replacingOccurrences(of: "${DOCROOT}", with: site.documentRoot)
@@ -121,7 +130,9 @@ extension Origin {
                 r.filename = written + rest
                 r.contextPrefix = alias.url
                 r.contextDocumentRoot = target
-                chain.note(.alias, "Alias \(alias.url) → \(target)")
+                // ScriptAlias forces the cgi-script handler; without mod_cgi the file is served as is.
+                if let h = alias.handler { r.handler = h }
+                chain.note(.alias, "\(alias.handler == nil ? "Alias" : "ScriptAlias") \(alias.url) → \(target)")
                 return nil
             }
         }
