@@ -107,6 +107,32 @@ public struct FilesBlock: Sendable {
     public var block: ConfigBlock
 }
 
+/// `<Location>`/`<LocationMatch>` of a virtual host: matched against the URL-path (`r->uri`),
+/// merged after `<Directory>` and `<Files>` (core docs, "How the sections are merged").
+public struct LocationBlock: Sendable {
+    public enum Matcher: Sendable {
+        /// `<Location /path>`: segment-aware prefix (`/old` matches `/old/x`, not `/oldish`).
+        case prefix(String)
+        /// `<Location /a*/b>`: wildcards, `*` never crossing `/`.
+        case wildcard(String)
+        /// `<LocationMatch re>` / `<Location ~ re>`: regex search.
+        case regex(Regex)
+    }
+    public var matcher: Matcher
+    public var block: ConfigBlock
+}
+
+/// `Alias`, `AliasMatch`, `ScriptAlias`, `ScriptAliasMatch` (mod_alias), in configuration order.
+public struct AliasEntry: Sendable {
+    /// The URL-path prefix, or the pattern text for the regex forms.
+    public var url: String
+    public var path: String
+    /// Set for `AliasMatch`/`ScriptAliasMatch`; the target may use `$1`…
+    public var regex: Regex?
+    /// `cgi-script` for the `ScriptAlias` forms.
+    public var handler: String?
+}
+
 /// One `<If>`/`<ElseIf>`/`<Else>` chain; the first true branch applies.
 public struct IfChain: Sendable {
     public var branches: [(condition: ApExpression?, block: ConfigBlock, range: SourceRange)]
@@ -123,8 +149,10 @@ public struct ServerSettings: Sendable {
     public var limitInternalRecursion: Int? = nil
     /// `AllowEncodedSlashes` (nil: not set, Apache's default Off).
     public var encodedSlashes: EncodedSlashes? = nil
-    /// `Alias url-path file-path`.
-    public var aliases: [(url: String, path: String)] = []
+    /// `Alias` and friends, in order (the first match wins).
+    public var aliases: [AliasEntry] = []
+    /// `<Location>`/`<LocationMatch>` blocks, in order.
+    public var locations: [LocationBlock] = []
     /// `<Directory path>` blocks, in order.
     public var directories: [(path: String, block: ConfigBlock)] = []
     public init() {}

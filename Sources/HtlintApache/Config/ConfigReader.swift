@@ -16,6 +16,9 @@ public struct ConfigReader {
     private var rewriteParser = RewriteParser()
     /// Enclosing `<RequireAll/Any/None>` sections, innermost last (empty: the implicit `<RequireAny>`).
     private var authzParents: [AuthzLogic] = []
+    /// Depth of per-directory sections (`<Directory>`, `<Location>`, `<Files>`, `<If>`): inside
+    /// one, `Redirect` may take the one-argument form (mod_alias checks `cmd->path`).
+    private var objectDepth = 0
 
     public init(context: ConfigContext, modules: ModuleSet = .standard, defines: Set<String> = [],
                 overrides: AllowedOverrides? = nil) {
@@ -52,7 +55,9 @@ public struct ConfigReader {
         let saved = authzParents
         authzParents = []
         var pending: [RewriteCondition] = []
+        objectDepth += 1
         read(nodes, into: &block, pendingConditions: &pending, methods: methods, inSection: inSection)
+        objectDepth -= 1
         authzParents = saved
     }
 
@@ -235,6 +240,17 @@ public struct ConfigReader {
                 block.server?.directories.append((path, inner))
             } else if key == "virtualhost" {
                 read(s.children, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
+            } else if key == "location" || key == "locationmatch" {
+                if let matcher = locationMatcher(s, regex: key == "locationmatch") {
+                    var inner = ConfigBlock()
+                    readObject(s.children, into: &inner, methods: nil, inSection: s.name)
+                    if inner.rewrite != nil {
+                        // Per-directory rewriting keyed on a URL-path context is not modelled yet.
+                        warning(ConfigCode.ignored, "mod_rewrite directives in <\(s.name)> are not simulated", s.openRange)
+                        inner.rewrite = nil
+                    }
+                    block.server?.locations.append(LocationBlock(matcher: matcher, block: inner))
+                }
             } else {
                 warning(ConfigCode.ignored, "<\(s.name)> sections are not simulated", s.openRange)
             }
@@ -243,6 +259,21 @@ public struct ConfigReader {
                   "Invalid command '<\(s.name)', perhaps misspelled or defined by a module not included in the server configuration",
                   s.nameRange)
         }
+    }
+
+    /// What a `<Location>` matches: `~ re` and `<LocationMatch>` are regexes, wildcards use fnmatch.
+    private mutating func locationMatcher(_ s: SectionNode, regex: Bool) -> LocationBlock.Matcher? {
+        var words = s.arguments.map(\.value)
+        var isRegex = regex
+        if !isRegex, words.first == "~" { isRegex = true; words.removeFirst() }
+        let pattern = words.first ?? s.argumentText
+        if isRegex {
+            do { return .regex(try Regex(pattern)) } catch {
+                self.error(ConfigCode.badRegex, "Regex could not be compiled", s.argumentsRange)
+                return nil
+            }
+        }
+        return pattern.contains(where: { "*?[".contains($0) }) ? .wildcard(pattern) : .prefix(pattern)
     }
 
     /// The AllowOverride class a section needs in `.htaccess` (core and mod_authz_core tables).
@@ -460,9 +491,16 @@ public struct ConfigReader {
         case "AllowOverrideList":
             let names = words.map { $0.value.lowercased() }
             block.allowOverrideList = names == ["none"] ? [] : Set(names)
-        case "Alias":
-            guard arity(2...2, "Alias takes two arguments, a fakename and a realname") else { return }
-            block.server?.aliases.append((words[0].value, words[1].value))
+        case "Alias", "AliasMatch", "ScriptAlias", "ScriptAliasMatch":
+            guard arity(2...2, "\(key) takes two arguments, a fakename and a realname") else { return }
+            var regex: Regex? = nil
+            if key.hasSuffix("Match") {
+                do { regex = try Regex(words[0].value) } catch {
+                    self.error(ConfigCode.badRegex, "Regular expression could not be compiled.", words[0].range); return
+                }
+            }
+            block.server?.aliases.append(AliasEntry(url: words[0].value, path: words[1].value, regex: regex,
+                                                    handler: key.hasPrefix("Script") ? "cgi-script" : nil))
         default:
             break   // Known to Apache, accepted, not simulated.
         }
@@ -491,7 +529,7 @@ public struct ConfigReader {
         var status = name == "RedirectPermanent" ? 301 : 302
         var path: String? = nil
         var target: String? = nil
-        let inDirectory = context == .htaccess
+        let inDirectory = context == .htaccess || objectDepth > 0
         switch name {
         case "RedirectTemp", "RedirectPermanent":
             guard values.count == 2 else {

@@ -103,6 +103,14 @@ struct WalkResult {
     var fatalDirectory: String?
     /// A symbolic link on the path whose target is missing: Apache's walk answers 403 (AH00037).
     var danglingLink: String? = nil
+    /// Objects holding `<Files>`/`<If>` sections, in merge order (virtual host first).
+    var sections: [SectionSource] = []
+}
+
+/// A configuration object with `<Files>` or `<If>` sections; `key` names it for rule caches.
+struct SectionSource {
+    var key: String
+    var block: ConfigBlock
 }
 
 /// The merged configuration of a directory and the files it came from (cached per directory).
@@ -111,4 +119,5 @@ struct MergedWalk {
     var files: [ConfigFile]
     var fatal: (file: ConfigFile, diagnostic: Diagnostic)?
     var fatalDirectory: String?
+    var sections: [SectionSource] = []
 }

@@ -107,11 +107,22 @@ extension Origin {
                 declinedFilename = r.uri
             }
         }
-        if let decided = serverRedirect(r, chain) {
+        // mod_alias tries a one-argument `Redirect` from `<Location>`/`<If>` (merged by the
+        // location and if walks that run before translate_name) ahead of the server's list.
+        if let decided = locationRedirect(r, chain) ?? serverRedirect(r, chain) {
             r.filename = declinedFilename
             return decided
         }
         for alias in site.vhost.block.server?.aliases ?? [] {
+            if let regex = alias.regex {
+                guard let m = regex.firstMatch(in: r.uri) else { continue }
+                // AliasMatch sets no context (CONTEXT_DOCUMENT_ROOT stays the document root).
+                let written = alias.path.replacingOccurrences(of: "${DOCROOT}", with: site.documentRoot)
+                r.filename = substituteGroups(written, m)
+                if let h = alias.handler { r.handler = h }
+                chain.note(.alias, "\(alias.handler == nil ? "AliasMatch" : "ScriptAliasMatch") \(alias.url) → \(r.filename!)")
+                return nil
+            }
             if let rest = prefixMatch(alias.url, r.uri) {
                 // The target is used as written: `Alias /assets/ /srv/ext/` maps /assets/a.css to /srv/ext/a.css.
                 let written = alias.path.replacingOccurrences(of: "${DOCROOT}", with: site.documentRoot)
@@ -119,7 +130,9 @@ extension Origin {
                 r.filename = written + rest
                 r.contextPrefix = alias.url
                 r.contextDocumentRoot = target
-                chain.note(.alias, "Alias \(alias.url) → \(target)")
+                // ScriptAlias forces the cgi-script handler; without mod_cgi the file is served as is.
+                if let h = alias.handler { r.handler = h }
+                chain.note(.alias, "\(alias.handler == nil ? "Alias" : "ScriptAlias") \(alias.url) → \(target)")
                 return nil
             }
         }
@@ -138,6 +151,12 @@ extension Origin {
         if rule?.flags.unsafePrefixStat == true { return true }
         let literal = rule?.rawSubstitution ?? ""
         return literal == segment || literal.hasPrefix(segment + "/")
+    }
+
+    /// The one-argument `Redirect` of a matching `<Location>` or vhost `<If>` (translate_name).
+    private func locationRedirect(_ r: RequestRecord, _ chain: RequestChain) -> PassResult? {
+        guard let config = preTranslateConfig(r, chain), let expression = config.redirectExpression else { return nil }
+        return aliasRedirect(r, [], expression: expression, relative: config.redirectRelative, chain, serverContext: true)
     }
 
     /// Server-level `Redirect`/`RedirectMatch` (translate_name).

@@ -7,7 +7,8 @@ extension Origin {
         let root = site.documentRoot
         guard filename == root || filename.hasPrefix(root + "/") else {
             return WalkResult(filename: filename, pathInfo: "",
-                              config: MergedConfig(directoryIndex: site.defaultDirectoryIndex), files: [], fatal: nil)
+                              config: MergedConfig(directoryIndex: site.defaultDirectoryIndex), files: [], fatal: nil,
+                              sections: vhostSections)
         }
         // One pass over the path's bytes: each directory tried is a prefix of `filename` (a new
         // string only when repeated slashes make it differ), the path info a suffix.
@@ -62,7 +63,14 @@ extension Origin {
         }
         let merged = mergedConfiguration(deepest: current)
         return WalkResult(filename: resolved, pathInfo: pathInfo, config: merged.config, files: merged.files,
-                          fatal: merged.fatal, fatalDirectory: merged.fatalDirectory, danglingLink: danglingLink)
+                          fatal: merged.fatal, fatalDirectory: merged.fatalDirectory, danglingLink: danglingLink,
+                          sections: merged.sections)
+    }
+
+    /// The virtual host's own `<Files>`/`<If>` sections: they come first in Apache's merged lists.
+    var vhostSections: [SectionSource] {
+        let block = site.vhost.block
+        return block.files.isEmpty && block.ifChains.isEmpty ? [] : [SectionSource(key: "vhost", block: block)]
     }
 
     /// The configuration merged from the document root down to `deepest` (an existing directory):
@@ -77,15 +85,21 @@ extension Origin {
         var files: [ConfigFile] = []
         var fatal: (file: ConfigFile, diagnostic: Diagnostic)? = nil
         var fatalDirectory: String? = nil
+        var sections = vhostSections
         func readLevel(_ dir: String) {
             // <Directory> blocks of the virtual host for this level.
-            for (path, block) in site.vhost.block.server?.directories ?? [] {
+            for (i, (path, block)) in (site.vhost.block.server?.directories ?? []).enumerated() {
                 let p = SiteFileSystem.normalize(path.replacingOccurrences(of: "${DOCROOT}", with: root))
-                if p == dir { config.merge(block, directory: dir + "/", key: "dir:" + dir, defaultEngine: defaultEngine) }
+                guard p == dir else { continue }
+                config.merge(block, directory: dir + "/", key: "dir:" + dir, defaultEngine: defaultEngine)
+                if !block.files.isEmpty || !block.ifChains.isEmpty { sections.append(SectionSource(key: "dir#\(i)", block: block)) }
             }
             let key = dir == "/" ? "/" : dir + "/"
             if let file = site.accessConfigs[key] {
                 files.append(file)
+                if !file.block.files.isEmpty || !file.block.ifChains.isEmpty {
+                    sections.append(SectionSource(key: file.path, block: file.block))
+                }
                 if let f = file.fatal, fatal == nil { fatal = (file, f); fatalDirectory = key }
                 config.merge(file.block, directory: key, key: file.path, defaultEngine: defaultEngine)
             }
@@ -96,44 +110,92 @@ extension Origin {
             current += "/" + seg
             readLevel(current)
         }
-        let result = MergedWalk(config: config, files: files, fatal: fatal, fatalDirectory: fatalDirectory)
+        let result = MergedWalk(config: config, files: files, fatal: fatal, fatalDirectory: fatalDirectory,
+                                sections: sections)
         walkCache.set(deepest, result)
         return result
     }
 
-    /// Applies `<Files>` and then `<If>` sections found in the walked configuration.
+    /// Merges `<Files>`, then the virtual host's `<Location>`, then `<If>` sections over the
+    /// directory walk: Apache's order (core docs, "How the sections are merged").
     func applySections(_ walk: inout WalkResult, record: RequestRecord, chain: RequestChain) {
-        // Most sites have neither: skip the work.
-        guard walk.files.contains(where: { !$0.block.files.isEmpty || !$0.block.ifChains.isEmpty }) else { return }
+        let locations = matchingLocations(record.uri)
+        // Most sites have none: skip the work.
+        guard !walk.sections.isEmpty || !locations.isEmpty else { return }
         let base = walk.filename.utf8.last == UInt8(ascii: "/") ? "" : String(lastPathComponent(walk.filename))
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
         // The keys name the section (file and position): compiled rule sets are cached by key,
         // so two different sections must never share one.
-        for file in walk.files {
-            for (k, files) in file.block.files.enumerated() {
+        for source in walk.sections {
+            for (k, files) in source.block.files.enumerated() {
                 let hit: Bool
                 switch files.matcher {
                 case .wildcard(let pattern): hit = wildcardMatch(pattern, base)
                 case .regex(let regex): hit = regex.matches(base)
                 }
                 if hit {
-                    walk.config.merge(files.block, directory: "files/", key: "files:\(file.path)#\(k)", defaultEngine: defaultEngine)
+                    walk.config.merge(files.block, directory: "files/", key: "files:\(source.key)#\(k)", defaultEngine: defaultEngine)
                 }
             }
         }
-        for block in walk.files.map(\.block) {
+        for (k, location) in locations {
+            chain.note(.note, "<Location> #\(k + 1) applies to \(record.uri)")
+            walk.config.merge(location.block, directory: "location/", key: "loc#\(k)", defaultEngine: defaultEngine)
+        }
+        applyIfChains(walk.sections.map(\.block) + locations.map(\.1.block), to: &walk.config, record: record, chain: chain)
+    }
+
+    /// The first true branch of every `<If>` chain in `blocks` merges over `config`.
+    func applyIfChains(_ blocks: [ConfigBlock], to config: inout MergedConfig, record: RequestRecord, chain: RequestChain) {
+        let defaultEngine = site.vhost.block.rewrite?.engine ?? false
+        for block in blocks {
             for chainOfIfs in block.ifChains {
                 for branch in chainOfIfs.branches {
                     var captures: [String] = []
                     let env = ExpressionContext(origin: self, record: record, chain: chain)
                     if branch.condition?.evaluate(env, captures: &captures) ?? true {
-                        walk.config.merge(branch.block, directory: "*If/", key: "if:\(branch.range.file):\(branch.range.start)",
-                                          defaultEngine: defaultEngine)
+                        config.merge(branch.block, directory: "*If/", key: "if:\(branch.range.file):\(branch.range.start)",
+                                     defaultEngine: defaultEngine)
                         break
                     }
                 }
             }
         }
+    }
+
+    /// The virtual host's `<Location>`/`<LocationMatch>` blocks that match a URL-path, in order.
+    func matchingLocations(_ uri: String) -> [(Int, LocationBlock)] {
+        guard let all = site.vhost.block.server?.locations, !all.isEmpty else { return [] }
+        return all.enumerated().filter { locationMatches($0.element.matcher, uri) }
+    }
+
+    /// The configuration Apache's location and if walks give before translate_name: the
+    /// virtual host's `<Location>` blocks and `<If>` sections over the server defaults.
+    func preTranslateConfig(_ r: RequestRecord, _ chain: RequestChain) -> MergedConfig? {
+        let locations = matchingLocations(r.uri)
+        let ifBlocks = (site.vhost.block.ifChains.isEmpty ? [] : [site.vhost.block]) + locations.map(\.1.block)
+        guard !locations.isEmpty || !ifBlocks.isEmpty else { return nil }
+        var config = MergedConfig(directoryIndex: site.defaultDirectoryIndex)
+        let defaultEngine = site.vhost.block.rewrite?.engine ?? false
+        for (k, location) in locations {
+            config.merge(location.block, directory: "location/", key: "loc#\(k)", defaultEngine: defaultEngine)
+        }
+        applyIfChains(ifBlocks, to: &config, record: r, chain: chain)
+        return config
+    }
+}
+
+/// Whether a `<Location>` applies to `uri`. A plain path is a prefix that must end at a segment
+/// boundary unless it ends in `/` (`/old` covers `/old` and `/old/x`, not `/oldish`; apache 2.4
+/// location_walk); wildcards are fnmatch with `*` not crossing `/`; regexes search.
+func locationMatches(_ matcher: LocationBlock.Matcher, _ uri: String) -> Bool {
+    switch matcher {
+    case .regex(let regex): return regex.matches(uri)
+    case .wildcard(let pattern): return wildcardMatch(pattern, uri, pathname: true)
+    case .prefix(let path):
+        guard uri.hasPrefix(path) else { return false }
+        if path.hasSuffix("/") || uri.utf8.count == path.utf8.count { return true }
+        return uri.utf8[uri.utf8.index(uri.utf8.startIndex, offsetBy: path.utf8.count)] == UInt8(ascii: "/")
     }
 }
 

@@ -38,7 +38,14 @@ extension SiteAnalyzer {
         if !(space.path.intersection(indexed)?.isEmpty ?? false) { return true }
         for o in contexts.occurrences where !semantics.fire(o, space).isEmpty { return true }
         let site = topology.site
-        for alias in site.vhost.block.server?.aliases ?? [] where overlaps(space.path, prefix: alias.url) { return true }
+        for alias in site.vhost.block.server?.aliases ?? [] {
+            if let regex = alias.regex {
+                let lang = PatternLanguage.of(regex.pattern, caseInsensitive: regex.options.contains(.caseless))
+                if !(space.path.intersection(lang.overApproximation)?.isEmpty ?? false) { return true }
+            } else if overlaps(space.path, prefix: alias.url) {
+                return true
+            }
+        }
         var redirects = site.vhost.block.redirects
         for config in site.accessConfigs.values { redirects += config.block.redirects }
         for r in redirects {

@@ -1,0 +1,45 @@
+import Testing
+@testable import HtlintApache
+
+// AliasMatch substitutes groups into the target and sets no context prefix; ScriptAlias forces
+// the cgi-script handler, which without mod_cgi serves the file as is (fixtures/apache/alias-aliasmatch-*,
+// alias-scriptalias-no-cgi).
+struct AliasMatchTests {
+    @Test func aliasMatchServesSubstitutedPath() {
+        let r = respond("/pics/a.png", vhost: ["AliasMatch ^/pics/(.*)$ /var/www/html/store/$1"], files: ["/store/a.png"])
+        #expect(r.status == 200)
+        #expect(r.served == "/store/a.png")
+        #expect(r.final.uri == "/pics/a.png")
+    }
+
+    @Test func htaccessUnderAliasMatchRewritesWithoutBase() {
+        let r = respond("/pics/old", vhost: ["AliasMatch ^/pics/(.*)$ /var/www/html/store/$1"],
+                        access: [("/store", "RewriteEngine On\nRewriteRule ^old$ new.png [L]")],
+                        files: ["/store/new.png"])
+        #expect(r.status == 200)
+        #expect(r.final.uri == "/store/new.png")
+        #expect(r.served == "/store/new.png")
+    }
+
+    @Test func passThroughReachesAliasMatch() {
+        let vhost = ["AliasMatch ^/pics/(.*)$ /var/www/html/store/$1", "RewriteEngine On",
+                     "RewriteRule ^/a$ /pics/x.png [PT]", "RewriteRule ^/b$ /pics/x.png"]
+        let files = ["/store/x.png", "/pics/x.png"]
+        #expect(respond("/a", vhost: vhost, files: files).served == "/store/x.png")
+        #expect(respond("/b", vhost: vhost, files: files).served == "/pics/x.png")
+    }
+
+    @Test func scriptAliasWithoutCGIServesStatically() {
+        let vhost = ["ScriptAlias /cgi-bin/ /var/www/html/cgi/"]
+        let r = respond("/cgi-bin/t.sh", vhost: vhost, files: ["/cgi/t.sh"])
+        #expect(r.status == 200)
+        #expect(r.served == "/cgi/t.sh")
+        #expect(r.final.handler == "cgi-script")
+        #expect(respond("/cgi-bin/none.sh", vhost: vhost).status == 404)
+    }
+
+    @Test func badAliasMatchRegexIsAnError() {
+        let site = Site(serverName: "s", files: SiteFileSystem(root: "/var/www/html"), vhostLines: ["AliasMatch ^/(a /x"])
+        #expect(site.vhost.fatal?.message == "Regular expression could not be compiled.")
+    }
+}
