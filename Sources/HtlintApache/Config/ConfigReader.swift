@@ -373,7 +373,10 @@ public struct ConfigReader {
             block.rewrite!.options = set
         case "RewriteBase":
             guard arity(1...1, "RewriteBase takes one argument, the base URL of the per-directory context") else { return }
-            if context == .server && inSection == nil {
+            // Apache rejects it only where cmd->path is NULL: a `<Directory>` (even through
+            // `<IfModule>`, which is read inline) is a per-directory context.
+            let inDirectory = sectionNames.contains { ["directory", "directorymatch"].contains($0.lowercased()) }
+            if context == .server && inSection == nil && !inDirectory {
                 error(ConfigCode.notAllowedHere, "RewriteBase: only valid in per-directory config files", d.range); return
             }
             let v = words[0].value
