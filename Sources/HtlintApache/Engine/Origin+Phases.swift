@@ -161,7 +161,12 @@ extension Origin {
 
     /// Server-level `Redirect`/`RedirectMatch` (translate_name).
     private func serverRedirect(_ r: RequestRecord, _ chain: RequestChain) -> PassResult? {
-        aliasRedirect(r, site.vhost.block.redirects, expression: nil, relative: false, chain, serverContext: true)
+        // translate_name reads RedirectRelative from the per-directory configuration of that
+        // moment: the vhost defaults with <Location>/<If> merged, never a <Directory> or .htaccess.
+        let redirects = site.vhost.block.redirects
+        let relative = redirects.isEmpty ? false
+            : preTranslateConfig(r, chain)?.redirectRelative ?? site.vhost.block.redirectRelative ?? false
+        return aliasRedirect(r, redirects, expression: nil, relative: relative, chain, serverContext: true)
     }
 
     /// 403 for a rewritten query with spaces or control characters that will not be escaped (§4.9).

@@ -7,7 +7,7 @@ extension Origin {
         let root = site.documentRoot
         guard filename == root || filename.hasPrefix(root + "/") else {
             return WalkResult(filename: filename, pathInfo: "",
-                              config: MergedConfig(directoryIndex: site.defaultDirectoryIndex), files: [], fatal: nil,
+                              config: .vhostDefaults(site), files: [], fatal: nil,
                               sections: vhostSections)
         }
         // One pass over the path's bytes: each directory tried is a prefix of `filename` (a new
@@ -78,9 +78,7 @@ extension Origin {
     func mergedConfiguration(deepest: String) -> MergedWalk {
         if let cached = walkCache.get(deepest) { return cached }
         let root = site.documentRoot
-        var config = MergedConfig(directoryIndex: site.defaultDirectoryIndex)
-        // The virtual host's own `Header` lines are the base every directory merges onto.
-        config.headers = site.vhost.block.headers
+        var config = MergedConfig.vhostDefaults(site)
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
         var files: [ConfigFile] = []
         var fatal: (file: ConfigFile, diagnostic: Diagnostic)? = nil
@@ -175,7 +173,7 @@ extension Origin {
         let locations = matchingLocations(r.uri)
         let ifBlocks = (site.vhost.block.ifChains.isEmpty ? [] : [site.vhost.block]) + locations.map(\.1.block)
         guard !locations.isEmpty || !ifBlocks.isEmpty else { return nil }
-        var config = MergedConfig(directoryIndex: site.defaultDirectoryIndex)
+        var config = MergedConfig.vhostDefaults(site)
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
         for (k, location) in locations {
             config.merge(location.block, directory: "location/", key: "loc#\(k)", defaultEngine: defaultEngine)

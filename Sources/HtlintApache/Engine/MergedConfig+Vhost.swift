@@ -1,0 +1,22 @@
+extension MergedConfig {
+    /// What every directory starts from: per-directory directives written at virtual-host level
+    /// outside any section are Apache's `lookup_defaults`, the base that each `<Directory>` and
+    /// `.htaccess` merges onto (fixtures/apache/dirindex-vhost-level, fallback-vhost-level,
+    /// dirslash-vhost-level). mod_rewrite and mod_alias `Redirect` lines there are server
+    /// configuration instead (translate_name), and `SetEnvIf` runs in post_read_request.
+    static func vhostDefaults(_ site: Site) -> MergedConfig {
+        var config = MergedConfig(directoryIndex: site.defaultDirectoryIndex)
+        let vhost = site.vhost.block
+        // The virtual host's own `Header` lines are the base every directory merges onto.
+        config.headers = vhost.headers
+        var perDirectory = ConfigBlock()
+        perDirectory.directorySlash = vhost.directorySlash
+        perDirectory.directoryIndex = vhost.directoryIndex
+        perDirectory.fallbackResource = vhost.fallbackResource
+        perDirectory.redirectRelative = vhost.redirectRelative
+        perDirectory.acceptPathInfo = vhost.acceptPathInfo
+        perDirectory.setEnv = vhost.setEnv
+        config.merge(perDirectory, directory: site.documentRoot + "/", key: "vhost", defaultEngine: false)
+        return config
+    }
+}
