@@ -125,7 +125,7 @@ extension Origin {
             }
             if let rest = prefixMatch(alias.url, r.uri) {
                 // The target is used as written: `Alias /assets/ /srv/ext/` maps /assets/a.css to /srv/ext/a.css.
-                let written = alias.path.replacingOccurrences(of: "${DOCROOT}", with: site.documentRoot)
+                let written = alias.path.replacingOccurrences(of: "${DOCROOT}", with: site.mountedRoot)
                 let target = SiteFileSystem.normalize(written)
                 r.filename = written + rest
                 r.contextPrefix = alias.url
@@ -144,7 +144,7 @@ extension Origin {
     /// its first segment exists on disk and the rule's literal text starts with it, or it is
     /// under the document root.
     func isFilesystemPath(_ f: String, rule: RewriteRule?) -> Bool {
-        if f == site.documentRoot || f.hasPrefix(site.documentRoot + "/") { return true }
+        for root in [site.documentRoot, site.mountedRoot] where f == root || f.hasPrefix(root + "/") { return true }
         guard let segment = f.split(separator: "/").first.map({ "/" + $0 }) else { return false }
         let exists = site.files.stat(segment) != nil || Site.systemDirectories.contains(segment)
         guard exists else { return false }
@@ -198,7 +198,7 @@ extension Origin {
             return 403
         }
         if base.hasPrefix(".ht") { return deny("files named .ht* are denied") }
-        if let f = r.filename, f.hasPrefix("/"), !(f == site.documentRoot || f.hasPrefix(site.documentRoot + "/")),
+        if let f = r.filename, f.hasPrefix("/"), !(f == site.mountedRoot || f.hasPrefix(site.mountedRoot + "/")),
            !(r.contextDocumentRoot != site.documentRoot && f.hasPrefix(r.contextDocumentRoot)) {
             // Outside the document root only `<Directory />` applies: Require all denied.
             return deny("outside the document root")

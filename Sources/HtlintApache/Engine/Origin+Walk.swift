@@ -4,7 +4,7 @@ extension Origin {
     /// Walks from the document root down to `filename`, reading `.htaccess` at every existing
     /// directory, and stops at the first segment that is a file or missing (apache-semantics §3).
     func directoryWalk(_ filename: String) -> WalkResult {
-        let root = site.documentRoot
+        let root = site.mountedRoot
         guard filename == root || filename.hasPrefix(root + "/") else {
             return WalkResult(filename: filename, pathInfo: "",
                               config: .vhostDefaults(site), files: [], fatal: nil,
@@ -77,7 +77,7 @@ extension Origin {
     /// the same for every request that reaches it, so it is computed once and cached.
     func mergedConfiguration(deepest: String) -> MergedWalk {
         if let cached = walkCache.get(deepest) { return cached }
-        let root = site.documentRoot
+        let root = site.mountedRoot
         var config = MergedConfig.vhostDefaults(site)
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
         var files: [ConfigFile] = []

@@ -171,9 +171,9 @@ public final class Origin: @unchecked Sendable {
                     handler: r.handler)
     }
 
-    /// Filenames are reported relative to the document root when under it.
+    /// Filenames are reported relative to where the files are mounted (the oracle's logs do).
     func relativeToRoot(_ path: String) -> String {
-        let root = site.documentRoot
+        let root = site.mountedRoot
         if path == root { return "/" }
         if path.hasPrefix(root + "/") { return String(path.dropFirst(root.count)) }
         return path

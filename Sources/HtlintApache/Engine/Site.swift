@@ -7,7 +7,12 @@ public final class Site: @unchecked Sendable {
     /// `ServerName` as written (may carry a scheme and port: `https://example.org:8443`).
     public let serverName: String
     public let serverAliases: [String]
+    /// The effective `DocumentRoot`: the vhost's own when it sets one, else `mountedRoot`.
     public let documentRoot: String
+    /// Where the site's files are mounted (`${DOCROOT}`): the main server's document root, whose
+    /// `<Directory>` grants access and AllowOverride All. The directory walk starts here even
+    /// when the vhost moves its DocumentRoot below it, as Apache's walk reads every level.
+    public let mountedRoot: String
     public let files: SiteFileSystem
     public let modules: ModuleSet
     /// Server/virtual-host configuration (server context).
@@ -28,7 +33,7 @@ public final class Site: @unchecked Sendable {
                 modules: ModuleSet = .standard,
                 directoryIndex: [String] = ["index.html", "index.cgi", "index.pl", "index.php", "index.xhtml", "index.htm"],
                 processEnvironment: [String: String] = ["PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C"]) {
-        self.documentRoot = SiteFileSystem.normalize(documentRoot)
+        self.mountedRoot = SiteFileSystem.normalize(documentRoot)
         self.files = files
         self.modules = modules
         self.defaultDirectoryIndex = directoryIndex
@@ -38,6 +43,7 @@ public final class Site: @unchecked Sendable {
         let vhost = ConfigReader.read(source, context: .server, modules: modules)
         self.vhost = vhost
         let server = vhost.block.server ?? ServerSettings()
+        self.documentRoot = server.documentRoot.map(SiteFileSystem.normalize) ?? mountedRoot
         self.serverName = server.serverName ?? serverName
         self.serverAliases = aliases + server.serverAliases
         let parsed = Site.parseServerName(self.serverName)
@@ -50,7 +56,7 @@ public final class Site: @unchecked Sendable {
         self.useCanonicalName = server.useCanonicalName == "on"
         var configs: [String: ConfigFile] = [:]
         for (dir, file) in files.accessFiles {
-            let allowed = Site.allowedOverrides(forDirectory: dir, documentRoot: self.documentRoot, vhost: vhost.block)
+            let allowed = Site.allowedOverrides(forDirectory: dir, documentRoot: mountedRoot, vhost: vhost.block)
             // AllowOverride None (and no AllowOverrideList): Apache never opens the file.
             guard allowed.readsFiles else { continue }
             configs[dir] = ConfigReader.read(file, context: .htaccess, modules: modules, overrides: allowed)
@@ -62,7 +68,7 @@ public final class Site: @unchecked Sendable {
     /// root All (the oracle harness's set-up; Debian's stock /var/www has None), then the vhost's
     /// `<Directory>` blocks from `/` down, the nearest setting winning.
     public func allowedOverrides(forDirectory directory: String) -> AllowedOverrides {
-        Site.allowedOverrides(forDirectory: directory, documentRoot: documentRoot, vhost: vhost.block)
+        Site.allowedOverrides(forDirectory: directory, documentRoot: mountedRoot, vhost: vhost.block)
     }
 
     static func allowedOverrides(forDirectory directory: String, documentRoot: String, vhost: ConfigBlock) -> AllowedOverrides {
