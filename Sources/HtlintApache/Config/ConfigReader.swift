@@ -494,6 +494,11 @@ public struct ConfigReader {
         case "AllowOverrideList":
             let names = words.map { $0.value.lowercased() }
             block.allowOverrideList = names == ["none"] ? [] : Set(names)
+        case "AccessFileName":
+            guard !words.isEmpty else {
+                error(ConfigCode.badArguments, "AccessFileName requires at least one argument", d.argumentsRange); return
+            }
+            block.server?.accessFileNames = words.map(\.value)
         case "Alias", "AliasMatch", "ScriptAlias", "ScriptAliasMatch":
             guard arity(2...2, "\(key) takes two arguments, a fakename and a realname") else { return }
             var regex: Regex? = nil

@@ -55,13 +55,24 @@ public final class Site: @unchecked Sendable {
         self.encodedSlashes = server.encodedSlashes ?? .forbid
         self.useCanonicalName = server.useCanonicalName == "on"
         var configs: [String: ConfigFile] = [:]
-        for (dir, file) in files.accessFiles {
+        for (dir, file) in Site.accessFiles(files, names: server.accessFileNames) {
             let allowed = Site.allowedOverrides(forDirectory: dir, documentRoot: mountedRoot, vhost: vhost.block)
             // AllowOverride None (and no AllowOverrideList): Apache never opens the file.
             guard allowed.readsFiles else { continue }
             configs[dir] = ConfigReader.read(file, context: .htaccess, modules: modules, overrides: allowed)
         }
         self.accessConfigs = configs
+    }
+
+    /// The per-directory configuration file of each directory: with `AccessFileName` the first
+    /// of its names that is a file there (a `.htaccess` next to it is then just a file).
+    static func accessFiles(_ files: SiteFileSystem, names: [String]?) -> [(String, SourceFile)] {
+        guard let names, names != [".htaccess"] else { return files.accessFiles.map { ($0.key, $0.value) } }
+        return files.nodes.compactMap { path, node in
+            guard node == .directory, path == files.root || path.hasPrefix(files.root + "/") else { return nil }
+            let dir = path + "/"
+            return names.lazy.compactMap { files.accessFile(in: dir, named: $0) }.first.map { (dir, $0) }
+        }
     }
 
     /// What a `.htaccess` in `directory` may contain: `<Directory />` has None and the document

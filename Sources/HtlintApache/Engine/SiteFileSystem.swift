@@ -14,6 +14,11 @@ public struct SiteFileSystem: Sendable {
     public private(set) var nodes: [String: Node] = [:]
     /// `.htaccess` text by directory path (with trailing slash).
     public private(set) var accessFiles: [String: SourceFile] = [:]
+    /// Texts of other files added in memory (`addTextFile`), by absolute path.
+    private var texts: [String: SourceFile] = [:]
+    /// The real directory `load` read, and the display prefix: files that were not read then
+    /// (another `AccessFileName`) are read from there on demand.
+    private var loadedFrom: (directory: String, display: String?)? = nil
     public let root: String
 
     public init(root: String) {
@@ -63,6 +68,25 @@ public struct SiteFileSystem: Sendable {
         addParents(of: dir + "/x")
         nodes[key + ".htaccess"] = .file(size: file.bytes.count)
         accessFiles[key == "//" ? "/" : key] = file
+    }
+
+    /// Adds a file with its text (for `AccessFileName` other than `.htaccess`).
+    public mutating func addTextFile(_ relative: String, displayPath: String, text: String) {
+        addFile(relative, size: text.utf8.count)
+        texts[root + SiteFileSystem.normalize(relative)] = SourceFile(path: displayPath, text: text)
+    }
+
+    /// The configuration file `name` in `directory` (absolute, trailing slash), if it is a file:
+    /// `.htaccess` was read at load time, another name is read now.
+    public func accessFile(in directory: String, named name: String) -> SourceFile? {
+        if name == ".htaccess" { return accessFiles[directory] }
+        let path = directory + name
+        guard case .file? = stat(path) else { return nil }
+        if let text = texts[path] { return text }
+        guard let (base, display) = loadedFrom, let resolved = resolve(path), resolved.hasPrefix(root + "/") else { return nil }
+        let relative = String(resolved.dropFirst(root.count))
+        guard let data = FileManager.default.contents(atPath: base + relative), data.count <= SourceFile.sizeLimit else { return nil }
+        return SourceFile(path: (display.map { $0 + relative }) ?? base + relative, bytes: [UInt8](data))
     }
 
     private mutating func addParents(of path: String) {
@@ -117,6 +141,7 @@ public struct SiteFileSystem: Sendable {
         var fs = SiteFileSystem(root: root)
         let fm = FileManager.default
         let base = URL(fileURLWithPath: directory).standardizedFileURL.path
+        fs.loadedFrom = (base, displayPrefix)
         guard let walker = fm.enumerator(atPath: base) else {
             throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: directory])
         }
