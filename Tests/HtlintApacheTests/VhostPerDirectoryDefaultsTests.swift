@@ -41,5 +41,9 @@ struct VhostPerDirectoryDefaultsTests {
         let inDir = respond("/a", vhost: ["<Directory /var/www/html>", "RedirectRelative On", "</Directory>",
                                           "Redirect 302 /a /x.html"], files: ["/x.html"])
         #expect(inDir.location == "http://shop.example/x.html")
+        // <Location> is merged before translate_name, so it does (alias-redirect-relative-location).
+        let inLocation = respond("/a", vhost: ["<Location /a>", "RedirectRelative On", "</Location>",
+                                               "Redirect 302 /a /x.html"], files: ["/x.html"])
+        #expect(inLocation.location == "/x.html")
     }
 }
