@@ -26,9 +26,12 @@ struct ReplayInput {
     private func request(bytes b: UnsafeBufferPointer<UInt8>) -> ReplayRequest? {
         func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
         func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
-        func starts(_ prefix: String, at i: Int, before end: Int) -> Bool {
-            let p = Array(prefix.utf8)
-            return end - i >= p.count && zip(b[i..<(i + p.count)], p).allSatisfy { $0 == $1 }
+        func starts(_ prefix: StaticString, at i: Int, before end: Int) -> Bool {
+            let n = prefix.utf8CodeUnitCount
+            guard end - i >= n else { return false }
+            let p = prefix.utf8Start
+            for k in 0..<n where b[i + k] != p[k] { return false }
+            return true
         }
         /// End of the run of non-space bytes from `i`.
         func wordEnd(_ i: Int, _ end: Int) -> Int {

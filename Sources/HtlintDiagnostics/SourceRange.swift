@@ -11,6 +11,13 @@ public struct SourceRange: Hashable, Sendable, Codable {
         self.end = max(start, end)
     }
 
+    /// Hashes the offsets only: ranges are counted per request in bulk replay, where hashing
+    /// the file path each time dominated. Equality still compares the file.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(start)
+        hasher.combine(end)
+    }
+
     /// A zero-length range at `offset`.
     public static func point(_ file: String, _ offset: Int) -> SourceRange {
         SourceRange(file: file, start: offset, end: offset)
