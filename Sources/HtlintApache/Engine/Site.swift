@@ -40,7 +40,14 @@ public final class Site: @unchecked Sendable {
         self.processEnvironment = processEnvironment
         let text = vhostLines.map { $0.replacingOccurrences(of: "${DOCROOT}", with: documentRoot) }.joined(separator: "\n")
         let source = vhostFile ?? SourceFile(path: "<vhost>", text: text)
-        let vhost = ConfigReader.read(source, context: .server, modules: modules)
+        // `<IfFile>` sees the simulated site, and outside it a fixed list of Debian paths.
+        let root = self.documentRoot
+        let fileExists: (String) -> Bool = { path in
+            path == root || path.hasPrefix(root + "/") ? files.stat(path) != nil : ConfigReader.systemFileExists(path)
+        }
+        // `${NAME}`: a Define'd variable, else the httpd process environment (apache-semantics §2.5).
+        let vhost = ConfigReader.read(source, context: .server, modules: modules, variables: processEnvironment,
+                                      fileExists: fileExists)
         self.vhost = vhost
         let server = vhost.block.server ?? ServerSettings()
         self.documentRoot = server.documentRoot.map(SiteFileSystem.normalize) ?? mountedRoot
@@ -59,7 +66,8 @@ public final class Site: @unchecked Sendable {
             let allowed = Site.allowedOverrides(forDirectory: dir, documentRoot: mountedRoot, vhost: vhost.block)
             // AllowOverride None (and no AllowOverrideList): Apache never opens the file.
             guard allowed.readsFiles else { continue }
-            configs[dir] = ConfigReader.read(file, context: .htaccess, modules: modules, overrides: allowed)
+            configs[dir] = ConfigReader.read(file, context: .htaccess, modules: modules, defines: vhost.defines,
+                                             variables: vhost.variables, overrides: allowed, fileExists: fileExists)
         }
         self.accessConfigs = configs
     }
