@@ -157,6 +157,8 @@ public struct ServerSettings: Sendable {
     public var locations: [LocationBlock] = []
     /// `<Directory path>` blocks, in order.
     public var directories: [(path: String, block: ConfigBlock)] = []
+    /// `RewriteMap name type:source`, by name (the last definition wins).
+    public var rewriteMaps: [String: RewriteMapDefinition] = [:]
     public init() {}
 }
 

@@ -549,6 +549,16 @@ public struct ConfigReader {
             guard arity(1...1, "UnDefine takes one argument") else { return }
             defines.remove(words[0].value)
             variables[words[0].value] = nil
+        case "RewriteMap":
+            guard arity(2...3, "RewriteMap takes two or three arguments, a mapname and a filename and optional DBM type") else { return }
+            switch RewriteMapDefinition.parse(words[1].value) {
+            case .success(let map):
+                if case .unsupported(let type) = map.kind {
+                    warning(ConfigCode.ignored, "RewriteMap type \(type): is not simulated: lookups give the default", words[1].range)
+                }
+                block.server?.rewriteMaps[words[0].value] = map
+            case .failure(let message): error(ConfigCode.badArguments, message.text, words[1].range)
+            }
         case "AllowOverrideList":
             let names = words.map { $0.value.lowercased() }
             block.allowOverrideList = names == ["none"] ? [] : Set(names)

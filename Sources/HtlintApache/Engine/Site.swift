@@ -27,6 +27,8 @@ public final class Site: @unchecked Sendable {
     public let processEnvironment: [String: String]
     /// Parsed `.htaccess` files by directory path (with trailing slash).
     public let accessConfigs: [String: ConfigFile]
+    /// The virtual host's `RewriteMap`s by name, usable from `.htaccess` too.
+    public let rewriteMaps: [String: RewriteMapTable]
 
     public init(serverName: String, aliases: [String] = [], documentRoot: String = "/var/www/html",
                 files: SiteFileSystem, vhostLines: [String] = [], vhostFile: SourceFile? = nil,
@@ -70,6 +72,16 @@ public final class Site: @unchecked Sendable {
                                              variables: vhost.variables, overrides: allowed, fileExists: fileExists)
         }
         self.accessConfigs = configs
+        self.rewriteMaps = server.rewriteMaps.mapValues { map in
+            switch map.kind {
+            case .internalFunction(let name): return .internalFunction(name)
+            case .unsupported: return .unsupported
+            case .text(let path):
+                // Only a file of the simulated site can be read; any other map finds nothing.
+                let bytes = files.contents(Conditionals.absolutePath(path)) ?? []
+                return .text(RewriteMapTable.parseText(String(decoding: bytes, as: UTF8.self)))
+            }
+        }
     }
 
     /// The per-directory configuration file of each directory: with `AccessFileName` the first
