@@ -43,7 +43,7 @@ public final class Site: @unchecked Sendable {
         let text = vhostLines.map { $0.replacingOccurrences(of: "${DOCROOT}", with: documentRoot) }.joined(separator: "\n")
         let source = vhostFile ?? SourceFile(path: "<vhost>", text: text)
         // `<IfFile>` sees the simulated site, and outside it a fixed list of Debian paths.
-        let root = self.documentRoot
+        let root = files.root
         let fileExists: (String) -> Bool = { path in
             path == root || path.hasPrefix(root + "/") ? files.stat(path) != nil : ConfigReader.systemFileExists(path)
         }
