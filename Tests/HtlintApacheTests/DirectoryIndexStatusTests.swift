@@ -22,7 +22,12 @@ struct DirectoryIndexStatusTests {
     }
 
     @Test func missingCandidatesStay404() {
-        let r = respond("/e/", access: [("/e", "DirectoryIndex index.html")], files: ["/e/x"])
+        // With mod_autoindex (standard modules) and no `Options Indexes` it would be 403.
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/e/x")
+        fs.addAccessFile("/e", displayPath: "/var/www/html/e/.htaccess", text: "DirectoryIndex index.html")
+        let site = Site(serverName: "shop.example", files: fs, modules: AutoindexTests.without)
+        let r = Origin(site: site).respond(to: OriginRequest(target: "/e/", headers: [HTTPHeader("Host", "shop.example")]))
         #expect(r.status == 404)
     }
 }

@@ -157,6 +157,8 @@ public struct ServerSettings: Sendable {
     public var locations: [LocationBlock] = []
     /// `<Directory path>` blocks, in order.
     public var directories: [(path: String, block: ConfigBlock)] = []
+    /// `RewriteMap name type:source`, by name (the last definition wins).
+    public var rewriteMaps: [String: RewriteMapDefinition] = [:]
     public init() {}
 }
 
@@ -194,6 +196,10 @@ public struct ConfigFile: Sendable {
     public var block: ConfigBlock
     /// Everything found while reading, in file order.
     public var diagnostics: [Diagnostic]
+    /// Names `Define`d by the end of the file (with those passed in), for the `.htaccess` files.
+    public var defines: Set<String> = []
+    /// `Define NAME value` variables by the end of the file (with those passed in).
+    public var variables: [String: String] = [:]
     /// The first error Apache would stop at; requests whose walk reads this file answer 500.
     /// An unterminated quote is reported as an error (it is almost always a typo) but Apache
     /// accepts it, so it does not make the file fail.

@@ -7,6 +7,10 @@ import HtlintSyntax
 public struct ConfigReader {
     public var modules: ModuleSet
     public var defines: Set<String>
+    /// `Define NAME value` variables, for `${NAME}` (read order matters only for `<IfDefine>`).
+    public var variables: [String: String]
+    /// `<IfFile>`: whether an absolute path exists (the simulated site, else a fixed system list).
+    public var fileExists: (String) -> Bool
     public let context: ConfigContext
     /// For `.htaccess`: what the directory's AllowOverride permits (nil: everything, as `All`).
     public var overrides: AllowedOverrides?
@@ -21,31 +25,52 @@ public struct ConfigReader {
     private var objectDepth = 0
 
     public init(context: ConfigContext, modules: ModuleSet = .standard, defines: Set<String> = [],
-                overrides: AllowedOverrides? = nil) {
+                variables: [String: String] = [:], overrides: AllowedOverrides? = nil,
+                fileExists: @escaping (String) -> Bool = ConfigReader.systemFileExists) {
         self.context = context
         self.overrides = overrides
         self.modules = modules
         self.defines = defines
+        self.variables = variables
+        self.fileExists = fileExists
     }
 
-    /// Reads a whole file.
+    /// `<IfFile>` without a simulated site: only the fixed list of Debian paths exists.
+    public static func systemFileExists(_ path: String) -> Bool { Conditionals.systemPaths.contains(path) }
+
+    /// Reads a whole file. `${NAME}` is replaced by `variables` and the file's own `Define`s
+    /// before tokenising (apache-semantics §2.5); htlint does it for the whole file at once, so
+    /// a `${NAME}` above its `Define` is expanded too (Apache would leave it).
     public static func read(_ file: SourceFile, context: ConfigContext, modules: ModuleSet = .standard,
-                            defines: Set<String> = [], overrides: AllowedOverrides? = nil) -> ConfigFile {
-        read(tree: Parser.parse(file, context: context), context: context, modules: modules, defines: defines,
-             overrides: overrides)
+                            defines: Set<String> = [], variables: [String: String] = [:],
+                            overrides: AllowedOverrides? = nil,
+                            fileExists: @escaping (String) -> Bool = ConfigReader.systemFileExists) -> ConfigFile {
+        func once(_ f: SourceFile) -> ConfigFile {
+            read(tree: Parser.parse(f, context: context), context: context, modules: modules, defines: defines,
+                 variables: variables, overrides: overrides, fileExists: fileExists)
+        }
+        let first = once(file)
+        guard file.bytes.count <= SourceFile.sizeLimit, file.text(0..<file.bytes.count).contains("${") else { return first }
+        let text = file.text(0..<file.bytes.count)
+        let expanded = Conditionals.expandVariables(text, first.variables)
+        return expanded == text ? first : once(SourceFile(path: file.path, text: expanded))
     }
 
     /// Reads an already parsed file (callers that keep the tree parse only once).
     public static func read(tree: SyntaxTree, context: ConfigContext, modules: ModuleSet = .standard,
-                            defines: Set<String> = [], overrides: AllowedOverrides? = nil) -> ConfigFile {
+                            defines: Set<String> = [], variables: [String: String] = [:],
+                            overrides: AllowedOverrides? = nil,
+                            fileExists: @escaping (String) -> Bool = ConfigReader.systemFileExists) -> ConfigFile {
         let file = tree.file
-        var reader = ConfigReader(context: context, modules: modules, defines: defines, overrides: overrides)
+        var reader = ConfigReader(context: context, modules: modules, defines: defines, variables: variables,
+                                  overrides: overrides, fileExists: fileExists)
         var block = ConfigBlock()
         if context == .server { block.server = ServerSettings() }
         var pending: [RewriteCondition] = []
         reader.read(tree.nodes, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
         let all = (tree.diagnostics + reader.diagnostics).sorted { $0.range.start < $1.range.start }
-        return ConfigFile(path: file.path, block: block, diagnostics: all)
+        return ConfigFile(path: file.path, block: block, diagnostics: all, defines: reader.defines,
+                          variables: reader.variables)
     }
 
     /// Reads a section that is a configuration object of its own (`<Files>`, `<If>`,
@@ -107,21 +132,24 @@ public struct ConfigReader {
     /// Whether Apache reads the contents of a conditional section (`<IfModule>`, `<IfDefine>`,
     /// `<IfVersion>`, `<IfFile>`, `<IfDirective>`, `<IfSection>`, with `!` negation); nil for
     /// any other section. Shared with rules that walk the syntax tree.
-    public static func conditionHolds(_ s: SectionNode, modules: ModuleSet, defines: Set<String> = []) -> Bool? {
-        let test: (String) -> Bool
+    public static func conditionHolds(_ s: SectionNode, modules: ModuleSet, defines: Set<String> = [],
+                                      fileExists: (String) -> Bool = ConfigReader.systemFileExists) -> Bool? {
+        func check(_ test: (String) -> Bool) -> Bool {
+            var a = s.arguments.first?.value ?? s.argumentText
+            var negate = false
+            if a.hasPrefix("!") { negate = true; a.removeFirst() }
+            return test(a) != negate
+        }
         switch s.key {
-        case "ifmodule": test = { modules.ifModuleTest($0) }
-        case "ifdefine": test = { defines.contains($0) }
-        case "ifversion": test = { _ in true }
-        case "iffile": test = { _ in false }
-        case "ifdirective": test = { DirectiveCatalog.info($0).map { modules.contains($0.module) } ?? false }
-        case "ifsection": test = { _ in true }
+        case "ifmodule": return check { modules.ifModuleTest($0) }
+        case "ifdefine": return check { defines.contains($0) }
+        // An invalid <IfVersion> stops Apache; htlint reads it as false.
+        case "ifversion": return Conditionals.versionHolds(s.arguments.map(\.value)) ?? false
+        case "iffile": return check { fileExists(Conditionals.absolutePath($0)) }
+        case "ifdirective": return check { DirectiveCatalog.info($0).map { modules.contains($0.module) } ?? false }
+        case "ifsection": return check { Conditionals.sectionExists($0, modules: modules) }
         default: return nil
         }
-        var a = s.arguments.first?.value ?? s.argumentText
-        var negate = false
-        if a.hasPrefix("!") { negate = true; a.removeFirst() }
-        return test(a) != negate
     }
 
     private mutating func section(_ s: SectionNode, into block: inout ConfigBlock, pending: inout [RewriteCondition],
@@ -135,8 +163,11 @@ public struct ConfigReader {
             }
             return true
         }
-        let truth = ConfigReader.conditionHolds(s, modules: modules, defines: defines)
+        let truth = ConfigReader.conditionHolds(s, modules: modules, defines: defines, fileExists: fileExists)
         guard overrideAllows(sectionCategory(key, conditional: truth != nil), name: "<" + s.name, s.nameRange) else { return }
+        if let category = sectionCategory(key, conditional: false).first, category != .any {
+            guard serverLevelAllows(category, name: "<" + s.name, s.nameRange) else { return }
+        }
         // Conditional sections are read inline (EXEC_ON_READ): they are nobody's parent context.
         if truth == nil { sectionNames.append(s.name) }
         defer { if truth == nil { sectionNames.removeLast() } }
@@ -302,6 +333,24 @@ public struct ConfigReader {
         return false
     }
 
+    /// Sections that open a per-directory scope in the server configuration.
+    private static let directoryScopes: Set<String> = ["directory", "directorymatch", "location", "locationmatch",
+                                                        "files", "filesmatch", "if", "elseif", "else", "proxy",
+                                                        "proxymatch"]
+
+    /// Outside `<Directory>`-like sections Apache reads with `RSRC_CONF|OR_ALL` minus
+    /// `OR_AUTHCFG|OR_LIMIT` (config.c ap_process_config_tree), and `ACCESS_CONF`-only
+    /// directives (AllowOverride) are refused too: the server does not start. htlint reads
+    /// server-context files as the inside of a `<VirtualHost>`, as Site does with vhost lines.
+    private mutating func serverLevelAllows(_ category: OverrideCategory, name: String, _ range: SourceRange) -> Bool {
+        guard context == .server,
+              category == .authConfig || category == .limit || name == "AllowOverride" || name == "AllowOverrideList",
+              !sectionNames.contains(where: { ConfigReader.directoryScopes.contains($0.lowercased()) }) else { return true }
+        let parent = sectionNames.last ?? "VirtualHost"
+        error(ConfigCode.notAllowedHere, "\(name) not allowed in <\(parent)> context", range)
+        return false
+    }
+
     /// Runtime sections must be closed (apache-semantics §2.7).
     private mutating func checkClosed(_ s: SectionNode) -> Bool {
         if s.closeRange == nil {
@@ -331,6 +380,7 @@ public struct ConfigReader {
             return
         }
         guard overrideAllows([info.category], name: info.name, d.nameRange) else { return }
+        guard serverLevelAllows(info.category, name: info.name, d.nameRange) else { return }
         // RewriteRule/RewriteCond tokenise themselves; only the others need the generic words.
         let key = info.name
         let words = key == "RewriteRule" || key == "RewriteCond" ? [] : d.words
@@ -490,6 +540,24 @@ public struct ConfigReader {
             switch AllowedOverrides.parse(words.map(\.value)) {
             case .success(let setting): block.allowOverride = setting
             case .failure(let bad): error(ConfigCode.badArguments, "Illegal override option \(bad.word)", d.argumentsRange)
+            }
+        case "Define":
+            guard arity(1...2, "Define takes 1-2 arguments") else { return }
+            defines.insert(words[0].value)
+            if words.count == 2 { variables[words[0].value] = words[1].value }
+        case "UnDefine":
+            guard arity(1...1, "UnDefine takes one argument") else { return }
+            defines.remove(words[0].value)
+            variables[words[0].value] = nil
+        case "RewriteMap":
+            guard arity(2...3, "RewriteMap takes two or three arguments, a mapname and a filename and optional DBM type") else { return }
+            switch RewriteMapDefinition.parse(words[1].value) {
+            case .success(let map):
+                if case .unsupported(let type) = map.kind {
+                    warning(ConfigCode.ignored, "RewriteMap type \(type): is not simulated: lookups give the default", words[1].range)
+                }
+                block.server?.rewriteMaps[words[0].value] = map
+            case .failure(let message): error(ConfigCode.badArguments, message.text, words[1].range)
             }
         case "AllowOverrideList":
             let names = words.map { $0.value.lowercased() }

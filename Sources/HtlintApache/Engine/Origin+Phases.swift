@@ -228,6 +228,11 @@ extension Origin {
         return nil
     }
 
+    /// mod_autoindex is loaded and `Options Indexes` is on: a directory without index is listed.
+    func autoindexLists(_ r: RequestRecord, _ config: MergedConfig) -> Bool {
+        site.modules.contains("autoindex") && r.handler == "httpd/unix-directory" && config.options.contains("indexes")
+    }
+
     /// The handler phase for a record that was not redirected: serve the file, or 404/403.
     func serve(_ r: RequestRecord, chain: RequestChain) -> (Int, String?) {
         if let decided = defaultHandlerMethod(r, chain) { return (decided, nil) }
@@ -244,6 +249,24 @@ extension Origin {
             chain.note(.served, "serves \(content)")
             return (200, content)
         case .directory?:
+            // mod_autoindex handles what mod_dir left (no index found, or DirectorySlash Off):
+            // a listing with `Options Indexes` (the filename gains its slash), else 403 (AH01276).
+            if site.modules.contains("autoindex"), r.handler == "httpd/unix-directory" {
+                if let config = r.config, autoindexLists(r, config) {
+                    // Each entry is looked up; the `.ht*` ones are denied (logged, left out).
+                    let dir = path + "/"
+                    for entry in site.files.nodes.keys.sorted() where entry.hasPrefix(dir + ".ht")
+                        && !entry.dropFirst(dir.count).contains("/") {
+                        chain.log("AH01630", "error", "client denied by server configuration: \(entry)")
+                    }
+                    chain.note(.status, "200: mod_autoindex lists the directory (Options Indexes)")
+                    return (200, nil)
+                }
+                let names = (r.config?.directoryIndex ?? []).joined(separator: ",")
+                chain.log("AH01276", "error", "Cannot serve directory \(f): No matching DirectoryIndex (\(names.isEmpty ? "none" : names)) found, and server-generated directory index forbidden by Options directive")
+                chain.note(.status, "403: no index file and Options without Indexes (mod_autoindex, AH01276)")
+                return (403, nil)
+            }
             chain.note(.status, "404: directory without an index file")
             return (404, nil)
         default:

@@ -27,6 +27,8 @@ public final class Site: @unchecked Sendable {
     public let processEnvironment: [String: String]
     /// Parsed `.htaccess` files by directory path (with trailing slash).
     public let accessConfigs: [String: ConfigFile]
+    /// The virtual host's `RewriteMap`s by name, usable from `.htaccess` too.
+    public let rewriteMaps: [String: RewriteMapTable]
 
     public init(serverName: String, aliases: [String] = [], documentRoot: String = "/var/www/html",
                 files: SiteFileSystem, vhostLines: [String] = [], vhostFile: SourceFile? = nil,
@@ -40,7 +42,14 @@ public final class Site: @unchecked Sendable {
         self.processEnvironment = processEnvironment
         let text = vhostLines.map { $0.replacingOccurrences(of: "${DOCROOT}", with: documentRoot) }.joined(separator: "\n")
         let source = vhostFile ?? SourceFile(path: "<vhost>", text: text)
-        let vhost = ConfigReader.read(source, context: .server, modules: modules)
+        // `<IfFile>` sees the simulated site, and outside it a fixed list of Debian paths.
+        let root = files.root
+        let fileExists: (String) -> Bool = { path in
+            path == root || path.hasPrefix(root + "/") ? files.stat(path) != nil : ConfigReader.systemFileExists(path)
+        }
+        // `${NAME}`: a Define'd variable, else the httpd process environment (apache-semantics §2.5).
+        let vhost = ConfigReader.read(source, context: .server, modules: modules, variables: processEnvironment,
+                                      fileExists: fileExists)
         self.vhost = vhost
         let server = vhost.block.server ?? ServerSettings()
         self.documentRoot = server.documentRoot.map(SiteFileSystem.normalize) ?? mountedRoot
@@ -59,9 +68,20 @@ public final class Site: @unchecked Sendable {
             let allowed = Site.allowedOverrides(forDirectory: dir, documentRoot: mountedRoot, vhost: vhost.block)
             // AllowOverride None (and no AllowOverrideList): Apache never opens the file.
             guard allowed.readsFiles else { continue }
-            configs[dir] = ConfigReader.read(file, context: .htaccess, modules: modules, overrides: allowed)
+            configs[dir] = ConfigReader.read(file, context: .htaccess, modules: modules, defines: vhost.defines,
+                                             variables: vhost.variables, overrides: allowed, fileExists: fileExists)
         }
         self.accessConfigs = configs
+        self.rewriteMaps = server.rewriteMaps.mapValues { map in
+            switch map.kind {
+            case .internalFunction(let name): return .internalFunction(name)
+            case .unsupported: return .unsupported
+            case .text(let path):
+                // Only a file of the simulated site can be read; any other map finds nothing.
+                let bytes = files.contents(Conditionals.absolutePath(path)) ?? []
+                return .text(RewriteMapTable.parseText(String(decoding: bytes, as: UTF8.self)))
+            }
+        }
     }
 
     /// The per-directory configuration file of each directory: with `AccessFileName` the first

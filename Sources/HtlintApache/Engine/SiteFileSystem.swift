@@ -120,6 +120,19 @@ public struct SiteFileSystem: Sendable {
         return nil
     }
 
+    /// The contents of the site file at `path` (links followed within the site), read from
+    /// the loaded directory (or given with `addTextFile`); nil when it is not a regular file there
+    /// or exceeds the 16 MiB limit.
+    public func contents(_ path: String) -> [UInt8]? {
+        guard let real = resolve(path), case .file(let size)? = nodes[real], size <= SourceFile.sizeLimit,
+              real.hasPrefix(root + "/") else { return nil }
+        if let text = texts[real] { return text.bytes }
+        guard let disk = loadedFrom?.directory,
+              let data = FileManager.default.contents(atPath: disk + real.dropFirst(root.count)),
+              data.count <= SourceFile.sizeLimit else { return nil }
+        return [UInt8](data)
+    }
+
     public func isDirectory(_ path: String) -> Bool { stat(path) == .directory }
     public func isFile(_ path: String) -> Bool { if case .file = stat(path) { true } else { false } }
 

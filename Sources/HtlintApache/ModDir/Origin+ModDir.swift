@@ -8,7 +8,11 @@ extension Origin {
         if isDirectory {
             guard r.pathInfo.isEmpty else { return nil }
             if !r.uri.hasSuffix("/") {
-                guard config.directorySlash else { return nil }
+                guard config.directorySlash else {
+                    // mod_autoindex will list it and first appends the slash to the filename.
+                    if autoindexLists(r, config), r.stagedRedirect == nil { r.filename = f + "/" }
+                    return nil
+                }
                 let location = fullyQualify(escapePath(r.uri) + "/", chain) + (r.query.map { "?" + $0 } ?? "")
                 chain.note(.directorySlash, "DirectorySlash: 301 to \(location)")
                 return .final(status: 301, location: location)

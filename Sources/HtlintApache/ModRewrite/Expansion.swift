@@ -30,9 +30,12 @@ extension Origin {
             case .ruleCapture(let i): return capture(scope.ruleCaptures, i)
             case .conditionCapture(let i): return capture(scope.conditionCaptures, i)
             case .variable: return self.value(of: variables.next()!, r, chain, serverContext: serverContext)
-            case .map(_, _, let fallback):
-                // Maps can only be defined in server configuration, which htlint does not load yet:
-                // an unknown map yields the default (apache-semantics §6.1).
+            case .map(let name, let key, let fallback):
+                // An unknown map or key yields the default (apache-semantics §6.1).
+                if let map = site.rewriteMaps[name],
+                   let v = map.lookup(expand(key, scope, r, chain, escaping: escaping, serverContext: serverContext).text) {
+                    return v
+                }
                 return fallback.map { expand($0, scope, r, chain, serverContext: serverContext).text } ?? ""
             }
         }

@@ -1,0 +1,131 @@
+import HtlintRegex
+
+/// What the conditional sections `<IfVersion>`, `<IfFile>`, `<IfSection>` and `${VAR}`
+/// substitution test against, for the simulated server (Debian's Apache 2.4.71).
+public enum Conditionals {
+    /// The simulated httpd version (SERVER_SOFTWARE says `Apache/2.4.71 (Debian)`).
+    public static let version = (major: 2, minor: 4, patch: 71)
+    public static var versionString: String { "\(version.major).\(version.minor).\(version.patch)" }
+
+    /// `ServerRoot` on Debian: relative `<IfFile>` paths are resolved against it.
+    public static let serverRoot = "/etc/apache2"
+
+    /// Paths that exist on a Debian system with apache2 installed. htlint never reads the real
+    /// disk (results must not depend on the machine running it); any other path outside the
+    /// simulated site counts as missing.
+    public static let systemPaths: Set<String> = [
+        "/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib64", "/media", "/mnt", "/opt", "/proc",
+        "/root", "/run", "/sbin", "/srv", "/sys", "/tmp", "/usr", "/var",
+        "/etc/passwd", "/etc/group", "/etc/hosts", "/etc/hostname", "/etc/os-release", "/etc/debian_version",
+        "/etc/mime.types", "/etc/ssl", "/etc/ssl/certs",
+        "/etc/apache2", "/etc/apache2/apache2.conf", "/etc/apache2/ports.conf", "/etc/apache2/envvars",
+        "/etc/apache2/magic", "/etc/apache2/mods-available", "/etc/apache2/mods-enabled",
+        "/etc/apache2/conf-available", "/etc/apache2/conf-enabled", "/etc/apache2/sites-available",
+        "/etc/apache2/sites-enabled", "/usr/bin", "/usr/sbin", "/usr/sbin/apache2", "/usr/lib", "/usr/share",
+        "/usr/lib/apache2", "/usr/lib/apache2/modules", "/usr/local", "/var/log", "/var/log/apache2", "/var/lib",
+        "/var/www", "/var/www/html", "/var/run", "/run/apache2", "/var/cache", "/var/tmp", "/usr/share/apache2",
+    ]
+
+    /// The absolute path `<IfFile>` tests: relative to ServerRoot, `.`/`..` and repeated slashes folded.
+    public static func absolutePath(_ path: String) -> String {
+        let full = path.hasPrefix("/") ? path : serverRoot + "/" + path
+        var parts: [Substring] = []
+        for seg in full.split(separator: "/") {
+            if seg == "." { continue }
+            if seg == ".." { _ = parts.popLast(); continue }
+            parts.append(seg)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// Section names each module registers (`<IfSection>` looks them up case-insensitively).
+    static let sectionsByModule: [String: [String]] = [
+        "core": ["Directory", "DirectoryMatch", "Files", "FilesMatch", "Location", "LocationMatch", "VirtualHost",
+                 "Limit", "LimitExcept", "If", "ElseIf", "Else", "IfModule", "IfDefine", "IfFile", "IfDirective",
+                 "IfSection"],
+        "version": ["IfVersion"],
+        "authz_core": ["RequireAll", "RequireAny", "RequireNone", "AuthzProviderAlias"],
+        "authn_core": ["AuthnProviderAlias"],
+        "proxy": ["Proxy", "ProxyMatch"],
+        "macro": ["Macro"],
+    ]
+
+    /// `<IfSection name>`: the section exists in a loaded module. Core is always there.
+    public static func sectionExists(_ name: String, modules: ModuleSet) -> Bool {
+        let n = name.lowercased()
+        return sectionsByModule.contains { module, names in
+            (module == "core" || modules.contains(module)) && names.contains { $0.lowercased() == n }
+        }
+    }
+
+    /// `<IfVersion [[!]op] version>` against 2.4.71, as mod_version reads it; nil when the
+    /// arguments are invalid (Apache refuses the section).
+    public static func versionHolds(_ words: [String]) -> Bool? {
+        var op: String
+        var operand: String
+        switch words.count {
+        case 1:
+            op = "="; operand = words[0]
+            if operand.hasPrefix("!") { op = "!="; operand.removeFirst() }
+            if operand.count >= 2, operand.hasPrefix("/"), operand.hasSuffix("/") {
+                op = op == "!=" ? "!~" : "~"
+                operand = String(operand.dropFirst().dropLast())
+            }
+        case 2: op = words[0]; operand = words[1]
+        default: return nil
+        }
+        var negate = false
+        if op.hasPrefix("!") { negate = true; op.removeFirst() }
+        if op == "~", operand.count >= 2, operand.hasPrefix("/"), operand.hasSuffix("/") {
+            operand = String(operand.dropFirst().dropLast())
+        }
+        if (op == "=" || op == "==" || op.isEmpty), operand.count >= 2, operand.hasPrefix("/"), operand.hasSuffix("/") {
+            op = "~"; operand = String(operand.dropFirst().dropLast())
+        }
+        let result: Bool
+        if op == "~" {
+            guard let regex = try? Regex(operand) else { return nil }
+            result = regex.firstMatch(in: versionString) != nil
+        } else {
+            guard let wanted = parseVersion(operand) else { return nil }
+            let have = [version.major, version.minor, version.patch]
+            let order = have.lexicographicallyPrecedes(wanted) ? -1 : (have == wanted ? 0 : 1)
+            switch op {
+            case "=", "==": result = order == 0
+            case "<": result = order < 0
+            case "<=": result = order <= 0
+            case ">": result = order > 0
+            case ">=": result = order >= 0
+            default: return nil
+            }
+        }
+        return result != negate
+    }
+
+    /// `major[.minor[.patch]]`, omitted parts zero (mod_version docs).
+    static func parseVersion(_ s: String) -> [Int]? {
+        let parts = s.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count) else { return nil }
+        var numbers = parts.compactMap { Int($0) }
+        guard numbers.count == parts.count, numbers.allSatisfy({ $0 >= 0 }) else { return nil }
+        while numbers.count < 3 { numbers.append(0) }
+        return numbers
+    }
+
+    /// Replaces `${NAME}` by the variable's value (core's ap_resolve_env: the first `}` closes,
+    /// unknown names stay as written). `${map:key}` has a `:` and is never a variable.
+    public static func expandVariables(_ text: String, _ variables: [String: String]) -> String {
+        guard !variables.isEmpty, text.contains("${") else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let open = rest.range(of: "${") {
+            out += rest[..<open.lowerBound]
+            let after = rest[open.upperBound...]
+            guard let close = after.firstIndex(of: "}") else { out += rest[open.lowerBound...]; return out }
+            let name = String(after[..<close])
+            if let value = variables[name] { out += value } else { out += rest[open.lowerBound...close] }
+            rest = after[after.index(after: close)...]
+        }
+        return out + rest
+    }
+}

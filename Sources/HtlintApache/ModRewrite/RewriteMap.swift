@@ -1,0 +1,101 @@
+/// A `RewriteMap` definition (server or virtual-host context only) and its lookups
+/// (mod_rewrite's cmd_rewritemap / lookup_map; apache-semantics §6.1).
+public struct RewriteMapDefinition: Sendable {
+    public enum Kind: Sendable, Equatable {
+        /// `int:tolower`, `int:toupper`, `int:escape`, `int:unescape`.
+        case internalFunction(String)
+        /// `txt:path` (also a source without a type): the file's path, ServerRoot-relative.
+        case text(path: String)
+        /// `rnd:`, `dbm:`, `prg:`, `dbd:`, `fastdbd:`: not simulated, lookups give the default.
+        case unsupported(String)
+    }
+
+    public var kind: Kind
+
+    public struct Failure: Error { public var text: String }
+
+    static let internalFunctions: Set<String> = ["tolower", "toupper", "escape", "unescape"]
+
+    /// `type:source` as cmd_rewritemap reads it (types case-insensitively, function names not).
+    public static func parse(_ source: String) -> Result<RewriteMapDefinition, Failure> {
+        let lower = source.lowercased()
+        func rest(_ prefix: String) -> String { String(source.dropFirst(prefix.count)) }
+        if lower.hasPrefix("int:") {
+            let name = rest("int:")
+            guard internalFunctions.contains(name) else { return .failure(Failure(text: "RewriteMap: internal map not found:\(name)")) }
+            return .success(RewriteMapDefinition(kind: .internalFunction(name)))
+        }
+        if lower.hasPrefix("txt:") { return .success(RewriteMapDefinition(kind: .text(path: rest("txt:")))) }
+        for type in ["rnd", "dbm", "prg", "dbd", "fastdbd"] where lower.hasPrefix(type + ":") || lower.hasPrefix(type + "=") {
+            return .success(RewriteMapDefinition(kind: .unsupported(type)))
+        }
+        return .success(RewriteMapDefinition(kind: .text(path: source)))
+    }
+}
+
+/// A map ready for lookups: the text map's entries are read once, when the site is loaded.
+public enum RewriteMapTable: Sendable {
+    case internalFunction(String)
+    case text([String: String])
+    case unsupported
+
+    /// The value for `key`; nil means "not found" (the `|default` is used).
+    public func lookup(_ key: String) -> String? {
+        switch self {
+        case .internalFunction(let name):
+            switch name {
+            case "tolower": return key.lowercased()
+            case "toupper": return key.uppercased()
+            case "escape": return escapePath(key)
+            default: return unescapeForMap(key)
+            }
+        case .text(let entries):
+            // An empty value counts as not found (lookup_map's cache stores "" for misses).
+            guard let v = entries[key], !v.isEmpty else { return nil }
+            return v
+        case .unsupported: return nil
+        }
+    }
+
+    /// `txt:` file contents: `key value` per line; lines starting with `#` or whitespace are
+    /// skipped; the first entry for a key wins; words after the value are ignored.
+    public static func parseText(_ text: String) -> [String: String] {
+        var entries: [String: String] = [:]
+        for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+            guard let first = line.first, first != "#", first != " ", first != "\t" else { continue }
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard words.count >= 2 else { continue }
+            let key = String(words[0])
+            if entries[key] == nil { entries[key] = String(words[1]) }
+        }
+        return entries
+    }
+}
+
+/// `int:unescape` (ap_unescape_url): `%xx` decoded, a malformed escape kept as `%`, and the
+/// value ends at a decoded NUL byte.
+func unescapeForMap(_ s: String) -> String {
+    func hex(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 0x30...0x39: c - 0x30
+        case 0x41...0x46: c - 0x37
+        case 0x61...0x66: c - 0x57
+        default: nil
+        }
+    }
+    let b = Array(s.utf8)
+    var out: [UInt8] = []
+    var i = 0
+    while i < b.count {
+        if b[i] == UInt8(ascii: "%"), i + 2 < b.count, let h = hex(b[i + 1]), let l = hex(b[i + 2]) {
+            let v = h << 4 | l
+            if v == 0 { break }
+            out.append(v)
+            i += 3
+        } else {
+            out.append(b[i])
+            i += 1
+        }
+    }
+    return String(decoding: out, as: UTF8.self)
+}

@@ -1,0 +1,90 @@
+import Testing
+import HtlintDiagnostics
+@testable import HtlintApache
+
+// Conditional sections and `Define` as Apache 2.4.71 (Debian) reads them; recorded in
+// fixtures/apache/conditional-*.
+
+/// Whether the body of `<open>` … `</close>` is read, in server context.
+private func holds(_ open: String, modules: ModuleSet = .standard, fileExists: @escaping (String) -> Bool = ConfigReader.systemFileExists) -> Bool {
+    let name = open.dropFirst().prefix { $0 != " " }
+    let text = "\(open)\nRewriteEngine On\n</\(name)>"
+    let file = ConfigReader.read(SourceFile(path: "<vhost>", text: text), context: .server, modules: modules,
+                                 fileExists: fileExists)
+    return file.block.rewrite?.engine == true
+}
+
+private func serverErrors(_ text: String) -> [String] {
+    ConfigReader.read(SourceFile(path: "<vhost>", text: text), context: .server).diagnostics
+        .filter { $0.severity == .error }.map(\.message)
+}
+
+@Suite struct ConditionalSectionTests {
+    @Test func ifVersionComparesWith2_4_71() {
+        #expect(!holds("<IfVersion < 2.4>"))
+        #expect(!holds("<IfVersion > 3>"))
+        #expect(holds("<IfVersion <= 2.4.99>"))
+        #expect(holds("<IfVersion >= 2.4>"))
+        #expect(holds("<IfVersion 2.4.71>"))
+        #expect(holds("<IfVersion = 2.4.71>"))
+        #expect(!holds("<IfVersion == 2.4>"))   // omitted parts are zero
+        #expect(holds("<IfVersion != 2.4>"))
+        #expect(!holds("<IfVersion /^2\\.5/>"))
+        #expect(holds("<IfVersion ~ ^2\\.4\\.>"))
+        #expect(!holds("<IfVersion !~ ^2\\.4>"))
+    }
+
+    @Test func falseIfVersionBodyIsNotParsed() {
+        #expect(serverErrors("<IfVersion < 2.4>\nNoSuchDirective\n</IfVersion>").isEmpty)
+        #expect(serverErrors("<IfVersion >= 2.4>\nNoSuchDirective\n</IfVersion>").count == 1)
+    }
+
+    @Test func ifFileUsesSiteAndFixedSystemPaths() {
+        #expect(holds("<IfFile /etc/passwd>"))
+        #expect(!holds("<IfFile !/etc/passwd>"))
+        #expect(holds("<IfFile apache2.conf>"))          // relative to ServerRoot /etc/apache2
+        #expect(!holds("<IfFile /nonexistent/x>"))
+        #expect(holds("<IfFile /var/www/html/flag>", fileExists: { $0 == "/var/www/html/flag" }))
+    }
+
+    @Test func ifSectionDependsOnLoadedModules() {
+        #expect(!holds("<IfSection Proxy>"))
+        #expect(holds("<IfSection !Proxy>"))
+        #expect(holds("<IfSection directory>"))
+        var modules = ModuleSet.standard
+        modules.insert("proxy")
+        #expect(holds("<IfSection Proxy>", modules: modules))
+    }
+
+    @Test func defineFeedsIfDefineAndVariables() throws {
+        let vhost = ConfigReader.read(SourceFile(path: "<vhost>", text: """
+            Define FLAG
+            Define VAL hello
+            <IfDefine FLAG>
+            RewriteEngine On
+            </IfDefine>
+            RewriteRule ^/b$ /ok.html?v=${VAL}&u=${NOPE} [R=302,L]
+            """), context: .server)
+        #expect(vhost.block.rewrite?.engine == true)
+        #expect(vhost.defines == ["FLAG", "VAL"])
+        #expect(vhost.variables == ["VAL": "hello"])
+        let rule = try #require(vhost.block.rewrite?.rules.first)
+        #expect(rule.rawSubstitution.contains("?v=hello&u=${NOPE}"))
+        let htaccess = ConfigReader.read(SourceFile(path: "/var/www/html/.htaccess", text: "RewriteRule ^b$ /x?${VAL}"),
+                                         context: .htaccess, defines: vhost.defines, variables: vhost.variables)
+        #expect(htaccess.block.rewrite?.rules.first?.rawSubstitution.contains("/x?hello") == true)
+    }
+
+    @Test func expandVariablesLeavesUnknownAndMapReferences() {
+        #expect(Conditionals.expandVariables("a${X}b${Y}c${m:k}${X", ["X": "1"]) == "a1b${Y}c${m:k}${X")
+    }
+
+    @Test func authAndAccessConfigDirectivesAreRefusedAtVhostLevel() {
+        #expect(serverErrors("AllowOverride None") == ["AllowOverride not allowed in <VirtualHost> context"])
+        #expect(serverErrors("Require all denied") == ["Require not allowed in <VirtualHost> context"])
+        #expect(serverErrors("<RequireAll>\nRequire all granted\n</RequireAll>")
+                == ["<RequireAll not allowed in <VirtualHost> context"])
+        #expect(serverErrors("<Directory /x>\nAllowOverride None\nRequire all denied\n</Directory>").isEmpty)
+        #expect(serverErrors("<Files x>\nRequire all denied\n</Files>").isEmpty)
+    }
+}
