@@ -202,6 +202,9 @@ struct LintCommand {
         let root = site.documentRoot
         var files: [LintFile] = []
         for (dir, source) in site.files.accessFiles.sorted(by: { $0.key < $1.key }) {
+            // `AllowOverride None` (and no AllowOverrideList) for this directory: Apache never
+            // opens the file, so nothing in it — not even a syntax error — has any effect.
+            guard site.allowedOverrides(forDirectory: dir).readsFiles else { continue }
             let url = dir == root + "/" ? "/" : String(dir.dropFirst(root.count))
             files.append(LintFile(source: source, directory: url, modules: site.modules, config: site.accessConfigs[dir]))
         }

@@ -35,15 +35,17 @@ enum RulePage {
         s += "## Example\n\n"
         for e in d.triggering {
             if let edge = e.edge { s += "With `--edge \(edge)`:\n\n" }
+            s += vhost(e)
             if let parent = e.parent { s += "Root `.htaccess`:\n\n```apache\n\(parent)\n```\n\nSubdirectory `.htaccess`:\n\n" }
-            if !e.pages.isEmpty, e.parent == nil { s += "`.htaccess`:\n\n" }
+            if !e.pages.isEmpty, e.parent == nil, e.vhost == nil { s += "`.htaccess`:\n\n" }
             s += "```apache\n\(e.code.replacingOccurrences(of: "↓", with: ""))\n```\n\n"
             s += pages(e)
         }
         s += "## Use instead\n\n"
         for e in d.nonTriggering {
             if let edge = e.edge { s += "With `--edge \(edge)`:\n\n" }
-            if !e.pages.isEmpty, e.parent == nil { s += "`.htaccess`:\n\n" }
+            s += vhost(e)
+            if !e.pages.isEmpty, e.parent == nil, e.vhost == nil { s += "`.htaccess`:\n\n" }
             s += "```apache\n\(e.code)\n```\n\n"
             s += pages(e)
         }
@@ -55,6 +57,13 @@ enum RulePage {
         }
         s += "## Suppressing it\n\n`# htlint disable=\(d.id)` on the line before the directive, or `# htlint disable-file=\(d.id)`.\n"
         return s
+    }
+
+    /// The example's virtual host, when it has one, and the heading of the `.htaccess` after it.
+    private static func vhost(_ e: Example) -> String {
+        guard let v = e.vhost else { return "" }
+        let next = e.parent != nil ? "" : "`.htaccess`:\n\n"
+        return "Virtual host (document root `/var/www/html`):\n\n```apache\n\(v.replacingOccurrences(of: "${DOCROOT}", with: "/var/www/html"))\n```\n\n" + next
     }
 
     /// The example's other files (pages, style sheets, `wp-config.php`), each in its own block.

@@ -38,7 +38,7 @@ struct RuleExampleTests {
     static func findings(_ rule: any LintRule, _ code: String, _ example: Example) -> [Diagnostic] {
         let edge = example.edge.flatMap(Edge.init(name:)) ?? Edge(mode: .none)
         let pages = example.pages.mapValues { stripMarkers($0).0 }
-        let context = LintContext(htaccess: code, parent: example.parent, edge: edge, pages: pages)
+        let context = LintContext(htaccess: code, parent: example.parent, edge: edge, pages: pages, vhost: example.vhost)
         let examplePath = example.parent == nil ? ".htaccess" : "sub/.htaccess"
         // Page files are shown as their URL-path without the leading `/` (SiteContent).
         let pageFiles = Set(example.pages.keys.map { String($0.drop { $0 == "/" }) })

@@ -243,7 +243,7 @@ public struct ConfigReader {
             let parent = authzParents.last ?? .any
             // A negated container can only deny, which changes nothing where one grant is enough.
             if logic == .none, parent == .any {
-                error(ConfigCode.badSection, "<RequireNone> directive has no effect in <RequireAny> directive", s.openRange)
+                error(ConfigCode.badArguments, "<RequireNone> directive has no effect in <RequireAny> directive", s.openRange)
                 return
             }
             // Other directives inside stay in this block; the authorization lines become children.
@@ -254,7 +254,7 @@ public struct ConfigReader {
             let children = Array(block.access[before...])
             block.access.removeSubrange(before...)
             guard children.contains(where: \.isAuthorization) else {
-                error(ConfigCode.badSection, "<\(logic.rawValue)> directive contains no authorization directives", s.openRange)
+                error(ConfigCode.badArguments, "<\(logic.rawValue)> directive contains no authorization directives", s.openRange)
                 return
             }
             block.access.append(.requireSection(logic: logic, children: children, methods: methods))

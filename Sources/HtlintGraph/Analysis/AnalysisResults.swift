@@ -91,6 +91,10 @@ public struct DeadRule: Sendable, Hashable, Codable {
     public var involvesUnknownVariable: Bool
     /// Why, in words.
     public var explanation: String
+    /// Only values the edge in front sets make the conditions fail (`%{HTTP:X-Forwarded-Proto}`
+    /// is always `https`, `%{SERVER_PORT}` always `443`): the rule is redundant behind the edge
+    /// but still guards a request that reaches the origin directly. Nil otherwise.
+    public var redundantBehindEdge: Bool? = nil
 }
 
 /// A redirect whose targets nothing on the site serves: no file, no directory with an index,

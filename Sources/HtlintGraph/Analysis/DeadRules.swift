@@ -59,6 +59,7 @@ extension SiteAnalyzer {
         // Otherwise the conditions: in each alternative, the one that makes it impossible.
         var involved: [RewriteCondition] = []
         var reasons: [String] = []
+        var onlyEdge = edge.mode != .none
         func note(_ conditions: [RewriteCondition], _ reason: String) {
             for c in conditions where !involved.contains(where: { $0.range == c.range }) { involved.append(c) }
             if !reasons.contains(reason) { reasons.append(reason) }
@@ -71,10 +72,12 @@ extension SiteAnalyzer {
                     switch topology.effect(of: c, scheme: space.scheme, internalRedirect: space.internalRedirect,
                                            serverContext: ctx.isServer) {
                     case .never:
+                        if !edgeDerived(c, scheme: space.scheme) { onlyEdge = false }
                         note([c], valueExplanation(c))
                         break conditions
                     case .expansion:
                         if semantics.decide(c, Firing(occurrence: o, space: space, conditions: held)) == false {
+                            onlyEdge = false
                             note([c], "`\(c.rawTestString) \(c.rawPattern)` never holds for the requests this rule matches")
                             break conditions
                         }
@@ -86,6 +89,7 @@ extension SiteAnalyzer {
                         case .theRequest: break
                         }
                         if space.isEmpty {
+                            onlyEdge = false
                             let same = (held + [c]).filter { sameDimension($0, dim, topology, scheme: space.scheme, server: ctx.isServer) }
                             let what = dim == .host ? "`%{HTTP_HOST}`" : dim == .query ? "`%{QUERY_STRING}`" : "URL-path"
                             note(same, "no \(what) satisfies \(same.count > 1 ? "these conditions together" : "this condition") and the pattern")
@@ -98,9 +102,31 @@ extension SiteAnalyzer {
             }
         }
         guard !involved.isEmpty else { return nil }
-        return DeadRule(rule: me, reason: .conditions, shadowedBy: [], conditions: involved.map { reference($0) },
-                        involvesUnknownVariable: involved.contains { usesUnknownVariable($0) },
-                        explanation: reasons.joined(separator: "; "))
+        var dead = DeadRule(rule: me, reason: .conditions, shadowedBy: [], conditions: involved.map { reference($0) },
+                            involvesUnknownVariable: involved.contains { usesUnknownVariable($0) },
+                            explanation: reasons.joined(separator: "; "))
+        if onlyEdge { dead.redundantBehindEdge = true }
+        return dead
+    }
+
+    /// Whether every variable of `c` has its value from the edge in front (the connection's
+    /// scheme and port, or a header the edge sets): without the edge the condition could hold.
+    private func edgeDerived(_ c: RewriteCondition, scheme: String) -> Bool {
+        guard edge.mode != .none else { return false }
+        let set = Set(edge.forwardedHeaders(scheme: scheme).map { $0.name.lowercased() })
+        var names: [String] = []
+        for part in c.testString.parts {
+            switch part {
+            case .variable(let name): names.append(name)
+            case .literal: continue
+            default: return false
+            }
+        }
+        return !names.isEmpty && names.allSatisfy { name in
+            let upper = name.uppercased()
+            if ["HTTPS", "SERVER_PORT", "REQUEST_SCHEME"].contains(upper) { return true }
+            return upper.hasPrefix("HTTP:") && set.contains(String(name.dropFirst(5)).lowercased())
+        }
     }
 
     /// Whether a condition reads a name mod_rewrite does not know (HT208's finding, not ours).

@@ -29,6 +29,9 @@ struct Topology: @unchecked Sendable {
     private(set) var indexedDirectories: DFA?
     /// `SetEnvIf`/`BrowserMatch` directives in the order they run.
     let setEnvIf: [SetEnvIfDirective]
+    /// Some `ErrorDocument` of the site names a local URL: error responses become internal
+    /// redirects that carry REDIRECT_STATUS.
+    let hasLocalErrorDocuments: Bool
     /// Names set by `[E=]` flags; nil when a flag computes its name.
     let ruleEnvironmentNames: Set<String>?
 
@@ -92,6 +95,14 @@ struct Topology: @unchecked Sendable {
         var setEnvIf = site.vhost.block.setEnvIf
         for dir in site.accessConfigs.keys.sorted() { setEnvIf += site.accessConfigs[dir]!.block.setEnvIf }
         self.setEnvIf = setEnvIf
+        func localErrorDocuments(_ b: ConfigBlock) -> Bool {
+            b.errorDocuments.values.contains { $0.hasPrefix("/") }
+                || b.files.contains { localErrorDocuments($0.block) }
+                || b.ifChains.contains { $0.branches.contains { localErrorDocuments($0.block) } }
+        }
+        hasLocalErrorDocuments = localErrorDocuments(site.vhost.block)
+            || (site.vhost.block.server?.directories ?? []).contains { localErrorDocuments($0.block) }
+            || site.accessConfigs.values.contains { localErrorDocuments($0.block) }
         var envNames: Set<String>? = []
         var rules = site.vhost.block.rewrite?.rules ?? []
         for config in site.accessConfigs.values { rules += config.block.rewrite?.rules ?? [] }
@@ -209,12 +220,13 @@ extension Topology {
                 if let h = edge.forwardedHeaders(scheme: scheme).first(where: { $0.name.lowercased() == header }) {
                     return .values([h.value])
                 }
-                // Forwarding headers come from the layers only; anything else a client may send.
-                if Topology.forwardingHeaders.contains(header) || header.hasPrefix("x-forwarded-") || header.hasPrefix("cf-") {
-                    return .values([""])
-                }
+                // A header no layer sets is whatever the client sends: with no edge, or an edge
+                // that passes it through, anyone can send `X-Forwarded-Proto: https`.
                 return .free("%{HTTP:\(arg)}")
             case "ENV":
+                // A local `ErrorDocument` is an internal redirect too: REDIRECT_STATUS is then its
+                // status (404 for `ErrorDocument 404 /index.php`), and REDIRECT_ variables are set.
+                if arg.hasPrefix("REDIRECT_"), hasLocalErrorDocuments { return .free("%{ENV:\(arg)}") }
                 if arg == "REDIRECT_STATUS" { return .values([internalRedirect ? "200" : ""]) }
                 if arg.hasPrefix("REDIRECT_") {
                     // Set only by an internal redirect from a request that had the variable.

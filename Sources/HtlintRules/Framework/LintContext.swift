@@ -106,10 +106,11 @@ public struct LintContext: Sendable {
     /// `index.html`, as rule examples and `htlint lint FILE` use it.
     /// With `parent`, `text` is the `.htaccess` of `/sub/` and `parent` the root's.
     /// `pages` are further files of the site with their text, by URL-path (`/index.html`,
-    /// `/wp-config.php`): Apache serves them and content rules read them.
+    /// `/wp-config.php`): Apache serves them and content rules read them. `vhost` is the
+    /// virtual host's configuration (`${DOCROOT}` stands for the document root).
     public init(htaccess text: String, path: String = ".htaccess", parent: String? = nil, edge: Edge = Edge(mode: .none),
                 host: String = "example.com", aliases: [String] = ["www.example.com"], extraFiles: [String] = [],
-                pages: [String: String] = [:]) {
+                pages: [String: String] = [:], vhost: String? = nil) {
         let source = SourceFile(path: parent == nil ? path : "sub/" + path, text: text)
         var fs = SiteFileSystem(root: "/var/www/html")
         fs.addFile("/index.html")
@@ -126,7 +127,8 @@ public struct LintContext: Sendable {
             fs.addAccessFile("/", file: source)
             files = [LintFile(source: source)]
         }
-        let site = Site(serverName: host, aliases: aliases, files: fs)
+        let site = Site(serverName: host, aliases: aliases, files: fs,
+                        vhostLines: vhost.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } ?? [])
         self.init(files: files, simulator: ChainSimulator(origin: Origin(site: site), edge: edge), edge: edge,
                   hosts: [host] + aliases)
         if !pages.isEmpty { content = SiteContent(files: pages) }

@@ -16,15 +16,19 @@ public struct Example: Sendable {
     /// (`/index.html`, `/css/site.css`, `/wp-config.php`), for rules that read pages, style
     /// sheets or `wp-config.php`. `↓` markers may stand in them too.
     public var pages: [String: String]
+    /// Virtual-host configuration of the example's site (`${DOCROOT}` is the document root),
+    /// for rules that read what the vhost sets (RewriteEngine, AllowOverride, ErrorDocument).
+    public var vhost: String?
     public var file: String
     public var line: Int
 
     public init(_ code: String, edge: String? = nil, parent: String? = nil, pages: [String: String] = [:],
-                file: String = #filePath, line: Int = #line) {
+                vhost: String? = nil, file: String = #filePath, line: Int = #line) {
         self.code = code
         self.edge = edge
         self.parent = parent
         self.pages = pages
+        self.vhost = vhost
         self.file = file
         self.line = line
     }

@@ -10,8 +10,8 @@ struct CredentialsRedirectToHTTP: LintRule {
         summary: "an https request redirected to a login or admin page over http: credentials sent in clear",
         rationale: """
         Found by simulation, for the URLs the rules match and for the usual login and admin paths \
-        (`/wp-login.php`, `/wp-admin/`, `/admin/`, `/login`, `/user/login`, `/administrator/`, also \
-        under a subdirectory). When an https request ends on one of them over `http://`, the login \
+        the site has (`/wp-login.php`, `/wp-admin/` on a WordPress site, `/admin/`, `/login`, \
+        `/user/login`, `/administrator/`). When an https request ends on one of them over `http://`, the login \
         form is served and submitted in clear: passwords and session cookies can be read and \
         changed by anyone on the network path. HT303 reports every https→http redirect as a \
         warning; this one is an error because credentials are at stake. Redirect to \
@@ -24,7 +24,7 @@ struct CredentialsRedirectToHTTP: LintRule {
                 RewriteEngine On
                 RewriteCond %{HTTPS} on
                 ↓RewriteRule ^(.*)$ http://%{HTTP_HOST}/$1 [R=301,L]
-                """),
+                """, pages: ["/wp-login.php": "<?php require __DIR__ . '/wp-load.php';"]),
         ],
         nonTriggering: [
             Example("RewriteEngine On\nRewriteRule ^signin$ https://example.com/wp-login.php [R=301,L]"),
@@ -32,6 +32,12 @@ struct CredentialsRedirectToHTTP: LintRule {
                 RewriteEngine On
                 RewriteCond %{HTTPS} on
                 RewriteCond %{REQUEST_URI} !(^|/)(wp-admin|wp-login\\.php|admin|login|administrator)(/|$)
+                RewriteRule ^(.*)$ http://%{HTTP_HOST}/$1 [R=301,L]
+                """),
+            // A site without login pages: the made-up /wp-login.php and /admin/ are not probed (HT303 reports the downgrade).
+            Example("""
+                RewriteEngine On
+                RewriteCond %{HTTPS} on
                 RewriteRule ^(.*)$ http://%{HTTP_HOST}/$1 [R=301,L]
                 """),
         ],
@@ -51,7 +57,16 @@ struct CredentialsRedirectToHTTP: LintRule {
     func check(_ context: LintContext) -> [Diagnostic] {
         guard let sim = context.simulator else { return [] }
         let host = context.hosts.first ?? sim.origin.site.canonicalHost
-        let extra = Self.credentialPaths.map { path in
+        // Made-up login paths only where they exist (WordPress's on a WordPress site): elsewhere
+        // they are 404s nobody logs in at, and the https→http redirect itself is HT303's.
+        let site = sim.origin.site
+        let root = site.documentRoot
+        func exists(_ path: String) -> Bool { site.files.isFile(root + path) || site.files.isDirectory(root + path) }
+        let wordPress = ["/wp-config.php", "/wp-login.php", "/wp-admin", "/wp-includes"].contains(where: exists)
+        let paths = Self.credentialPaths.filter { path in
+            (path.hasPrefix("/wp-") && wordPress) || exists(path.hasSuffix("/") ? String(path.dropLast()) : path)
+        }
+        let extra = paths.map { path in
             ProbeResult(url: "https://\(host)\(path)", chain: sim.run("https://\(host)\(path)"))
         }
         var items: [(range: SourceRange, probe: ProbeResult)] = []
@@ -64,9 +79,9 @@ struct CredentialsRedirectToHTTP: LintRule {
         }
         return groupedByDirective(items).map { group in
             let hop = hops[group.first.url]!
-            let via = hop.redirectSource == nil ? " (the trailing-slash redirect of DirectorySlash)" : ""
+            let via = hop.redirectSource == nil ? " (\(HTTPSDowngrade.producer(of: hop, context).what))" : ""
             return finding("\(hop.url) redirects to \(hop.location ?? "") over http\(via): credentials sent in clear",
-                           at: SourceRange(file: group.range.file, start: group.range.start, end: group.range.start))
+                           at: group.range)
         }
     }
 

@@ -37,7 +37,7 @@ struct HSTSMissing: LintRule {
               let origin = last.origin, origin.header("Strict-Transport-Security") == nil else { return [] }
         // A header that exists but did not reach this answer is the place to fix; else the redirect.
         let location = HSTSHeader.all(in: context).first.map { $0.header.range }
-            ?? redirect.redirectSource.map { SourceRange(file: $0.file, start: $0.start, end: $0.start) }
+            ?? redirect.redirectSource
             ?? context.siteWideLocation
         guard let location else { return [] }
         var fixes: [FixIt] = []
