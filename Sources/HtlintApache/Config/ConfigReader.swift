@@ -50,7 +50,11 @@ public struct ConfigReader {
                  variables: variables, overrides: overrides, fileExists: fileExists)
         }
         let first = once(file)
-        guard file.bytes.count <= SourceFile.sizeLimit, file.text(0..<file.bytes.count).contains("${") else { return first }
+        // A byte scan: a copy of a large file as a String (and Foundation's search) cost more
+        // than reading it.
+        let b = file.bytes
+        guard b.count <= SourceFile.sizeLimit,
+              b.indices.dropLast().contains(where: { b[$0] == UInt8(ascii: "$") && b[$0 + 1] == UInt8(ascii: "{") }) else { return first }
         let text = file.text(0..<file.bytes.count)
         let expanded = Conditionals.expandVariables(text, first.variables)
         return expanded == text ? first : once(SourceFile(path: file.path, text: expanded))
