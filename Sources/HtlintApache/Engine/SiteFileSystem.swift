@@ -81,7 +81,8 @@ public struct SiteFileSystem: Sendable {
     public func accessFile(in directory: String, named name: String) -> SourceFile? {
         if name == ".htaccess" { return accessFiles[directory] }
         let path = directory + name
-        guard case .file? = stat(path) else { return nil }
+        // Bounded work: an oversized file is never read (its size is known from the listing).
+        guard case .file(let size)? = stat(path), size <= SourceFile.sizeLimit else { return nil }
         if let text = texts[path] { return text }
         guard let (base, display) = loadedFrom, let resolved = resolve(path), resolved.hasPrefix(root + "/") else { return nil }
         let relative = String(resolved.dropFirst(root.count))
