@@ -49,7 +49,7 @@ enum RulePage {
             s += "```apache\n\(e.code)\n```\n\n"
             s += pages(e)
         }
-        if d.triggering.contains(where: { !$0.pages.isEmpty }) {
+        if d.triggering.contains(where: { $0.pages.values.contains { $0.contains("↓") } }) {
             // Findings in pages and wp-config.php follow the configuration's file-wide suppressions (Linter).
             s += "## Suppressing it\n\n`# htlint disable-file=\(d.id)` in the site's `.htaccess` (it also covers the site's "
                 + "pages, style sheets and `wp-config.php`), or `--disable \(d.id)`.\n"

@@ -15,7 +15,10 @@ struct RedirectLoop: LintRule {
         """,
         severity: .error,
         triggering: [Example("RewriteEngine On\nRewriteCond %{HTTPS} !=on\n↓RewriteRule ^(.*)$ https://%{HTTP_HOST}/$1 [R=301,L]",
-                             edge: "cloudflare-flexible")],
+                             edge: "cloudflare-flexible"),
+                     // Every URL is rewritten to the directory without its slash; mod_dir adds it
+                     // with a 301, and /blog/ is rewritten to /blog again.
+                     Example("RewriteEngine On\n↓RewriteRule ^(.*)$ blog [L]", pages: ["/blog/index.html": "<p>blog</p>"])],
         nonTriggering: [Example("RewriteEngine On\nRewriteCond %{HTTPS} !=on\nRewriteRule ^(.*)$ https://%{HTTP_HOST}/$1 [R=301,L]"),
                         Example("RewriteEngine On\nRewriteCond %{HTTP:X-Forwarded-Proto} !https\nRewriteCond %{HTTPS} !=on\nRewriteRule ^(.*)$ https://%{HTTP_HOST}/$1 [R=301,L]",
                                 edge: "cloudflare-flexible")],
@@ -26,8 +29,12 @@ struct RedirectLoop: LintRule {
             let chain = probe.chain
             guard chain.outcome == .loop || chain.outcome == .tooManyHops else { return nil }
             let cycle = chain.loopStart.map { Array(chain.hops[$0...]) } ?? chain.hops
+            // A redirect no directive issued (mod_dir's DirectorySlash after a rewrite into a
+            // directory) is pinned on the rule that rewrote the request in the cycle.
             guard let source = cycle.lazy.compactMap(\.redirectSource).first
-                    ?? chain.hops.lazy.compactMap(\.redirectSource).first else { return nil }
+                    ?? chain.hops.lazy.compactMap(\.redirectSource).first
+                    ?? cycle.lazy.compactMap(\.rewriteSources.last).first
+                    ?? chain.hops.lazy.compactMap(\.rewriteSources.last).first else { return nil }
             return (source, probe)
         }
         return groupedByDirective(items).map { group in
@@ -40,7 +47,11 @@ struct RedirectLoop: LintRule {
             let what = chain.outcome == .loop
                 ? (cycle.count == 1 ? "redirects to itself" : "loops through \(cycle.count) URLs")
                 : "is redirected more than \(chain.hops.count) times"
-            return finding("redirect loop: \(group.first.url) \(what)\(edgeNote(context))\(moreRequests(group.count))",
+            // Name the URL that loops when the probe only leads to it.
+            let start = cycle.first?.url ?? group.first.url
+            let subject = chain.outcome == .loop && start != group.first.url
+                ? "\(group.first.url) leads to \(start), which" : group.first.url
+            return finding("redirect loop: \(subject) \(what)\(edgeNote(context))\(moreRequests(group.count))",
                            at: group.range, notes: notes)
         }
     }
