@@ -3,9 +3,10 @@ import HtlintDiagnostics
 extension Origin {
     /// One pass over a request record: translate_name, map_to_storage, access, fixups
     /// (apache-semantics §1.1). The handler phase is left to the caller.
-    func runPass(_ r: RequestRecord, chain: RequestChain, redirects: Int) -> PassResult {
+    /// `translate: false` is a file look-up whose `r.filename` is already set.
+    func runPass(_ r: RequestRecord, chain: RequestChain, redirects: Int, translate: Bool = true) -> PassResult {
         applySetEnvIf(site.vhost.block.setEnvIf, r, chain)          // post_read_request
-        if let decided = translateName(r, chain) { return decided }  // translate_name
+        if translate, let decided = translateName(r, chain) { return decided }  // translate_name
         var walk = directoryWalk(r.filename ?? site.documentRoot)    // map_to_storage
         r.filename = walk.filename
         r.pathInfo = walk.pathInfo

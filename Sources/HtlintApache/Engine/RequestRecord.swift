@@ -19,6 +19,8 @@ final class RequestRecord {
     var env: [String: String] = [:]
     var responseHeaders: [HTTPHeader] = []
     let isSubrequest: Bool
+    /// `r->main->uri` of a subrequest: mod_rewrite's -U/-F look-ups only run while it differs from `uri`.
+    var mainURI: String?
     /// Alias/userdir context (`CONTEXT_PREFIX`, `CONTEXT_DOCUMENT_ROOT`).
     var contextPrefix = ""
     var contextDocumentRoot: String

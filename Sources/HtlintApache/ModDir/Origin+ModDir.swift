@@ -23,7 +23,7 @@ extension Origin {
             var failed: Int? = nil
             for name in config.directoryIndex {
                 let url = (name.hasPrefix("/") ? name : r.uri + name) + (r.query.map { "?" + $0 } ?? "")
-                guard let (sub, result) = subrequest(url, chain) else { return .final(status: 500, location: nil) }
+                guard let (sub, result) = subrequest(url, chain, parent: r) else { return .final(status: 500, location: nil) }
                 switch result {
                 case .final(let status, let location) where (300...399).contains(status) && location != nil:
                     return .final(status: status, location: location)
@@ -46,7 +46,7 @@ extension Origin {
         }
         if site.files.stat(mapped) == nil, r.handler == nil, r.stagedRedirect == nil,
            let fallback = config.fallbackResource {
-            guard let (sub, result) = subrequest(fallback + (r.query.map { "?" + $0 } ?? ""), chain) else {
+            guard let (sub, result) = subrequest(fallback + (r.query.map { "?" + $0 } ?? ""), chain, parent: r) else {
                 return .final(status: 500, location: nil)
             }
             switch result {
@@ -89,7 +89,10 @@ extension Origin {
     /// A subrequest for `url` (phases up to the fixups), bounded by the nesting limit (AH00125)
     /// and by the work budget: nested DirectoryIndex lists make a tree of subrequests that grows
     /// as entries^10 (Apache walks it too; htlint stops and says so).
-    func subrequest(_ url: String, _ chain: RequestChain) -> (RequestRecord, PassResult)? {
+    /// `file` makes it a file look-up (`ap_sub_req_lookup_file`): no translate_name, the walk
+    /// starts at that path.
+    func subrequest(_ url: String, _ chain: RequestChain, parent: RequestRecord?,
+                    file: String? = nil) -> (RequestRecord, PassResult)? {
         guard spend(Origin.subrequestCost, chain, range: nil) else { return nil }
         if chain.subrequestDepth >= 10 {
             chain.log("AH00125", "error", "Request exceeded the limit of 10 subrequest nesting levels due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
@@ -104,8 +107,10 @@ extension Origin {
             chain.endSeen = endSeen
         }
         let (sub, early) = makeRecord(url: url, method: "GET", isSubrequest: true, chain: chain)
+        sub.mainURI = parent?.uri
         if let early { return (sub, .final(status: early, location: nil)) }
-        let result = runPass(sub, chain: chain, redirects: 0)
+        sub.filename = file
+        let result = runPass(sub, chain: chain, redirects: 0, translate: file == nil)
         return (sub, result)
     }
 }

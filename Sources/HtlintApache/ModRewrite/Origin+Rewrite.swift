@@ -388,8 +388,8 @@ extension Origin {
         case "s": if case .file(let size)? = fs.stat(path) { return size > 0 } else { return false }
         case "l", "L", "h": if case .symlink? = fs.lstat(path) { return true } else { return false }
         case "x": return false
-        case "F": return !path.isEmpty && fs.isFile(path)
-        case "U": return !path.isEmpty
+        case "F": return lookupFile(path, r, chain)
+        case "U": return lookupURI(path, r, chain)
         default: return false
         }
     }

@@ -1,0 +1,51 @@
+import Testing
+@testable import HtlintApache
+
+// `RewriteCond … -U` / `-F` run a look-up subrequest and read its status
+// (fixtures/apache/rewrite-cond-U-lookup-*, rewrite-cond-F-lookup-denied-directory).
+struct RewriteLookupConditionTests {
+    static func rules(_ cond: String, _ pattern: String = "^u/(.*)$") -> String {
+        "RewriteEngine On\nRewriteCond \(cond)\nRewriteRule \(pattern) show.html?yes [L]\nRewriteRule \(pattern) show.html?no [L]"
+    }
+
+    @Test func goneTargetIsFalse() {
+        let r = respond("/u", access: [("/", "Redirect gone /g\n" + Self.rules("/g -U", "^u$"))], files: ["/show.html"])
+        #expect(r.final.query == "?no")
+    }
+
+    @Test func missingFileIsTrueDeniedFileFalse() {
+        let access = "<Files secret.html>\nRequire all denied\n</Files>\n" + Self.rules("/$1 -U")
+        let files = ["/show.html", "/secret.html"]
+        #expect(respond("/u/missing.html", access: [("/", access)], files: files).final.query == "?yes")
+        let denied = respond("/u/secret.html", access: [("/", access)], files: files)
+        #expect(denied.final.query == "?no")
+        #expect(denied.errorCodes == ["AH01630"])
+    }
+
+    @Test func forbiddingRuleIsFalse() {
+        let access = "RewriteEngine On\nRewriteRule ^blocked$ - [F]\n" + Self.rules("/$1 -U").dropFirst("RewriteEngine On\n".count)
+        #expect(respond("/u/blocked", access: [("/", access)], files: ["/show.html"]).final.query == "?no")
+    }
+
+    @Test func temporaryRedirectIsTrue() {
+        let r = respond("/u/old", access: [("/", "Redirect /old /show.html\n" + Self.rules("/$1 -U"))], files: ["/show.html"])
+        #expect(r.final.query == "?yes")
+    }
+
+    @Test func fileLookupNeedsAccessAndAFile() {
+        let access = "<Files secret.html>\nRequire all denied\n</Files>\n" + Self.rules("%{DOCUMENT_ROOT}/$1 -F", "^f/(.*)$")
+        let files = ["/show.html", "/secret.html", "/ok.html", "/docs/index.html"]
+        #expect(respond("/f/ok.html", access: [("/", access)], files: files).final.query == "?yes")
+        #expect(respond("/f/secret.html", access: [("/", access)], files: files).final.query == "?no")
+        // The directory look-up gets mod_dir's 301 (no trailing slash).
+        #expect(respond("/f/docs", access: [("/", access)], files: files).final.query == "?no")
+        #expect(respond("/f/none.html", access: [("/", access)], files: files).final.query == "?no")
+    }
+
+    @Test func lookupOfTheSameURIDoesNotNest() {
+        // Inside the subrequest for /x the condition is false (subreq_ok), so no AH00125.
+        let r = respond("/x", access: [("/", Self.rules("%{REQUEST_URI} -U", "^x$"))], files: ["/show.html"])
+        #expect(r.final.query == "?yes")
+        #expect(r.errorCodes.isEmpty)
+    }
+}
