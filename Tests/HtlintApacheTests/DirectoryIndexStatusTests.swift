@@ -31,3 +31,14 @@ struct DirectoryIndexStatusTests {
         #expect(r.status == 404)
     }
 }
+
+// ap_internal_fast_redirect overlays the index subrequest's environment on the main request
+// (fixtures/apache/dirindex-subrequest-env-and-cookie).
+struct DirectoryIndexEnvironmentTests {
+    @Test func subrequestEnvironmentReachesHeader() {
+        let access = "RewriteEngine On\nRewriteRule ^index\\.html$ - [E=IDX:1]\nHeader set X-I \"%{IDX}e\""
+        let r = respond("/", access: [("/", access)], files: ["/index.html"])
+        #expect(r.status == 200)
+        #expect(r.headers.first { $0.name == "X-I" }?.value == "1")
+    }
+}

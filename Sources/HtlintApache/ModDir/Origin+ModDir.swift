@@ -81,6 +81,8 @@ extension Origin {
         r.config = sub.config
         r.handler = sub.handler
         r.originalURIOverride = sub.uri
+        // ap_internal_fast_redirect overlays the subrequest's environment ([E=] set there counts).
+        r.env.merge(sub.env) { _, new in new }
     }
 
     /// Work units a subrequest costs (a whole pass up to the fixups).
