@@ -792,6 +792,10 @@ public struct ConfigReader {
                 error(ConfigCode.badArguments, "Unknown parameter: \(text)", c.range); return nil
             }
         }
+        // Checked last, as mod_headers parses the format after the condition.
+        if let v = value, case .failure(let e) = parseHeaderFormat(v.value) {
+            error(ConfigCode.badArguments, e.message, v.range); return nil
+        }
         return HeaderDirective(always: always, action: action, name: name, value: value?.value ?? "", editPattern: editPattern,
                                envCondition: condition, expression: expression, early: early, range: d.range)
     }

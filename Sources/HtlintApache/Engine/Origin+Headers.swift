@@ -28,12 +28,12 @@ extension Origin {
         var captures: [String] = []
         if let e = h.expression, !e.evaluate(context, captures: &captures) { return }
         switch h.action {
-        case "set": table.set(h.name, formatHeaderValue(h.value, r))
-        case "setifempty": if table.first(h.name) == nil { table.set(h.name, formatHeaderValue(h.value, r)) }
-        case "add": table.add(h.name, formatHeaderValue(h.value, r))
-        case "append": table.append(h.name, formatHeaderValue(h.value, r))
+        case "set": table.set(h.name, formatHeaderValue(h.value, r, context.chain))
+        case "setifempty": if table.first(h.name) == nil { table.set(h.name, formatHeaderValue(h.value, r, context.chain)) }
+        case "add": table.add(h.name, formatHeaderValue(h.value, r, context.chain))
+        case "append": table.append(h.name, formatHeaderValue(h.value, r, context.chain))
         case "merge":
-            let value = formatHeaderValue(h.value, r)
+            let value = formatHeaderValue(h.value, r, context.chain)
             if let old = table.first(h.name) {
                 if !headerTokens(old).contains(value) { table.append(h.name, value) }
             } else {
@@ -42,7 +42,7 @@ extension Origin {
         case "unset": table.unset(h.name)
         case "edit", "edit*":
             guard let regex = h.editPattern, table.first(h.name) != nil else { return }
-            let replacement = formatHeaderValue(h.value, r)
+            let replacement = formatHeaderValue(h.value, r, context.chain)
             let edited = table.entries.filter { equalsIgnoringASCIICase($0.name, h.name) }.map {
                 HTTPHeader($0.name, editHeaderValue($0.value, regex, replacement, all: h.action == "edit*"))
             }
@@ -74,23 +74,35 @@ extension Origin {
         return String(decoding: out + rest, as: UTF8.self)
     }
 
-    /// mod_headers format strings: `%{VAR}e` and `%%`; other specifiers are left as written.
-    func formatHeaderValue(_ v: String, _ r: RequestRecord) -> String {
+    /// mod_headers format strings: `%{VAR}e` (environment, `(null)` when unset), `%{VAR}s`
+    /// (mod_ssl variables), `%%`; worker counts, load and times (`%i %b %l %t %D`) are not
+    /// simulated and left empty.
+    func formatHeaderValue(_ v: String, _ r: RequestRecord, _ chain: RequestChain) -> String {
+        guard v.contains("%"), case .success(let pieces) = parseHeaderFormat(v) else { return v }
         var out = ""
-        var i = v.startIndex
-        while i < v.endIndex {
-            if v[i] == "%", let open = v.index(i, offsetBy: 1, limitedBy: v.endIndex), open < v.endIndex, v[open] == "{",
-               let close = v[open...].firstIndex(of: "}"), let kind = v.index(close, offsetBy: 1, limitedBy: v.endIndex),
-               kind < v.endIndex {
-                let name = String(v[v.index(after: open)..<close])
-                if v[kind] == "e" { out += r.env[name] ?? "(null)" } else if v[kind] == "i" { out += "" }
-                i = v.index(after: kind)
-                continue
+        for piece in pieces {
+            switch piece {
+            case .literal(let text): out += text
+            case .tag("e", let name): out += r.env[name] ?? "(null)"
+            case .tag("s", let name): out += sslVariable(name, chain) ?? "(null)"
+            case .tag: continue
             }
-            out.append(v[i])
-            i = v.index(after: i)
         }
         return out
+    }
+
+    /// The few mod_ssl variables htlint knows: `HTTPS` always, `SSL_TLS_SNI` over TLS (the
+    /// host asked for). Others depend on the handshake and read as unset.
+    func sslVariable(_ name: String, _ chain: RequestChain) -> String? {
+        switch name {
+        case "HTTPS": return chain.request.tls ? "on" : "off"
+        case "SSL_TLS_SNI":
+            guard chain.request.tls, let host = chain.request.header("Host") else { return nil }
+            // The client names the host of the URL; the Host header carries the same name.
+            let name = host.split(separator: ":", maxSplits: 1).first.map(String.init) ?? host
+            return name.isEmpty ? nil : name.lowercased()
+        default: return nil
+        }
     }
 }
 

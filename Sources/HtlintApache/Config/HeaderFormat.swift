@@ -1,0 +1,43 @@
+/// A mod_headers value format (`Header set X "…"`), split the way parse_format_string does.
+enum HeaderFormatPiece: Equatable {
+    case literal(String)
+    /// `%{arg}c` or `%c`: one of the tags mod_headers registers (D t e s l i b).
+    case tag(Character, arg: String)
+}
+
+/// The pieces of a header value format, or Apache's error text for an unknown tag (which
+/// fails the configuration: `Unrecognized header format %q`).
+func parseHeaderFormat(_ format: String) -> Result<[HeaderFormatPiece], HeaderFormatError> {
+    var pieces: [HeaderFormatPiece] = []
+    var text = ""
+    var s = format[...]
+    while let c = s.first {
+        s.removeFirst()
+        guard c == "%" else { text.append(c); continue }
+        // `%%`, and a `%` at the end, are a literal `%`.
+        if s.isEmpty { text.append("%"); break }
+        if s.first == "%" { text.append("%"); s.removeFirst(); continue }
+        var arg = ""
+        if s.first == "{" {
+            s.removeFirst()
+            // ap_getword: up to the `}` (or the rest when there is none).
+            if let close = s.firstIndex(of: "}") {
+                arg = String(s[..<close]); s = s[s.index(after: close)...]
+            } else {
+                arg = String(s); s = s[s.endIndex...]
+            }
+        }
+        let tag = s.popFirst()
+        guard let tag, "Dteslib".contains(tag) else {
+            return .failure(HeaderFormatError(message: "Unrecognized header format %" + (tag.map(String.init) ?? "")))
+        }
+        if !text.isEmpty { pieces.append(.literal(text)); text = "" }
+        pieces.append(.tag(tag, arg: arg))
+    }
+    if !text.isEmpty { pieces.append(.literal(text)) }
+    return .success(pieces)
+}
+
+struct HeaderFormatError: Error, Equatable {
+    let message: String
+}

@@ -1,0 +1,34 @@
+import Testing
+@testable import HtlintApache
+
+// mod_headers value formats (fixtures/apache/header-format-*).
+struct HeaderFormatTests {
+    func respond(_ htaccess: String, tls: Bool = false) -> OriginResponse {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/x.html")
+        fs.addAccessFile("/", displayPath: "/var/www/html/.htaccess", text: htaccess)
+        return Origin(site: Site(serverName: "shop.example", files: fs))
+            .respond(to: OriginRequest(target: "/x.html", headers: [HTTPHeader("Host", "shop.example")], tls: tls))
+    }
+
+    @Test func sslVariables() {
+        let h = "Header set X-S \"%{HTTPS}s|%{SSL_TLS_SNI}s|%{NOPE}s\""
+        #expect(respond(h).combinedHeader("X-S") == "off|(null)|(null)")
+        #expect(respond(h, tls: true).combinedHeader("X-S") == "on|shop.example|(null)")
+    }
+
+    @Test func percentAndUnsetEnvironment() {
+        #expect(respond("Header set X-P \"100%% [%{NOPE}e]\"").combinedHeader("X-P") == "100% [(null)]")
+    }
+
+    @Test func unknownTagFailsTheFile() {
+        let r = respond("Header set X-P \"a%qb\"")
+        #expect(r.status == 500)
+        #expect(r.errors == ["alert: /var/www/html/.htaccess: Unrecognized header format %q"])
+    }
+
+    @Test func formatPieces() {
+        #expect(parseHeaderFormat("a%{X}eb%") == .success([.literal("a"), .tag("e", arg: "X"), .literal("b%")]))
+        #expect(parseHeaderFormat("%{X}") == .failure(HeaderFormatError(message: "Unrecognized header format %")))
+    }
+}
