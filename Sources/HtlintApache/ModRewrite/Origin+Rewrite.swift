@@ -409,9 +409,10 @@ extension Origin {
         var s = Substring(spec)
         var sep: Character = ":"
         if s.hasPrefix(";") { sep = ";"; s = s.dropFirst() }
-        let parts = s.split(separator: sep, omittingEmptySubsequences: false).map(String.init)
-        guard parts.count >= 3, !parts[0].isEmpty, !parts[2].isEmpty else { return nil }
-        var value = "\(parts[0])=\(parts[1]); path=\(parts.count > 4 && !parts[4].isEmpty ? parts[4] : "/"); domain=\(parts[2])"
+        // apr_strtok skips empty fields: `a:1::0:/` has domain `0` and lifetime `/`.
+        let parts = s.split(separator: sep).map(String.init)
+        guard parts.count >= 3 else { return nil }
+        var value = "\(parts[0])=\(parts[1]); path=\(parts.count > 4 ? parts[4] : "/"); domain=\(parts[2])"
         func on(_ i: Int, _ word: String) -> Bool {
             i < parts.count && [word, "true", "1"].contains(parts[i].lowercased())
         }
@@ -424,7 +425,7 @@ extension Origin {
                 if on(6, "httponly") { value += "; HttpOnly" }
             }
         }
-        if parts.count > 7, !["0", "false"].contains(parts[7].lowercased()), !parts[7].isEmpty { value += "; SameSite=\(parts[7])" }
+        if parts.count > 7, !["0", "false"].contains(parts[7].lowercased()) { value += "; SameSite=\(parts[7])" }
         return (parts[0], value)
     }
 }
