@@ -12,7 +12,7 @@ extension Origin {
         switch ref {
         case .header(let header): return req.header(header) ?? ""
         case .environment(let name): return r.env[name] ?? site.processEnvironment[name] ?? ""
-        case .lookAhead(let inner): return variable(inner, r, chain, serverContext: serverContext)
+        case .lookAhead(let inner, let file): return lookAhead(inner, file: file, r, chain, serverContext: serverContext)
         case .empty: return ""
         case .known(let known, let name):
             switch known {

@@ -2,26 +2,44 @@ extension Origin {
     /// `RewriteCond … -U`: a URI look-up subrequest (translate_name, the rules, access); true
     /// when it answers below 400. No handler runs, so a missing file still counts (mod_rewrite).
     func lookupURI(_ input: String, _ r: RequestRecord, _ chain: RequestChain) -> Bool {
-        guard !input.isEmpty, lookupAllowed(r) else { return false }
-        // A relative URL is resolved against the directory of the current URI.
-        let url = input.hasPrefix("/") ? input : directoryOf(r.uri) + input
-        guard let (_, result) = subrequest(url, chain, parent: r) else { return false }
+        guard !input.isEmpty, lookupAllowed(r), let (_, result) = uriSubrequest(input, r, chain) else { return false }
         return status(of: result) < 400
+    }
+
+    /// ap_sub_req_lookup_uri: a relative URL is resolved against the directory of the current URI.
+    private func uriSubrequest(_ input: String, _ r: RequestRecord, _ chain: RequestChain) -> (RequestRecord, PassResult)? {
+        let url = input.hasPrefix("/") ? input : directoryOf(r.uri) + input
+        return subrequest(url, chain, parent: r)
     }
 
     /// `RewriteCond … -F`: a file look-up subrequest (no translate_name); true when it answers
     /// below 300 and its filename exists.
     func lookupFile(_ input: String, _ r: RequestRecord, _ chain: RequestChain) -> Bool {
-        guard !input.isEmpty, lookupAllowed(r) else { return false }
+        guard !input.isEmpty, lookupAllowed(r), let (sub, result) = fileSubrequest(input, r, chain),
+              status(of: result) < 300, let f = sub.filename else { return false }
+        return site.files.stat(f) != nil
+    }
+
+    /// ap_sub_req_lookup_file: a relative path is resolved against the directory of the current file.
+    private func fileSubrequest(_ input: String, _ r: RequestRecord, _ chain: RequestChain) -> (RequestRecord, PassResult)? {
         let base = r.filename.flatMap { $0.hasPrefix("/") ? directoryOf($0) : nil } ?? site.documentRoot + "/"
         let path = SiteFileSystem.normalize(input.hasPrefix("/") ? input : base + input)
         // The look-up's URI: its path under the document root (Apache derives one only for
         // files beside the current one; what matters here is the trailing-slash check of mod_dir).
         let root = site.documentRoot
         let uri = path == root ? "/" : path.hasPrefix(root + "/") ? String(path.dropFirst(root.count)) : path
-        guard let (sub, result) = subrequest(uri, chain, parent: r, file: path), status(of: result) < 300,
-              let f = sub.filename else { return false }
-        return site.files.stat(f) != nil
+        return subrequest(uri, chain, parent: r, file: path)
+    }
+
+    /// `%{LA-U:NAME}` / `%{LA-F:NAME}`: NAME read from a look-ahead subrequest, URL-based (LA-U)
+    /// or file-based (LA-F), for mod_rewrite's current URI (its ctx->uri: r->filename as the rules
+    /// see it, so in per-directory context a file path, which LA-U then looks up as a URL).
+    /// Inside a look-up whose URI equals its parent's it expands to "" (subreq_ok fails).
+    func lookAhead(_ name: String, file: Bool, _ r: RequestRecord, _ chain: RequestChain, serverContext: Bool) -> String {
+        let current = r.filename ?? r.uri
+        guard !current.isEmpty, lookupAllowed(r),
+              let (sub, _) = file ? fileSubrequest(current, r, chain) : uriSubrequest(current, r, chain) else { return "" }
+        return variable(name, sub, chain, serverContext: serverContext)
     }
 
     /// mod_rewrite's subreq_ok: not inside a subrequest whose URI equals its parent's.

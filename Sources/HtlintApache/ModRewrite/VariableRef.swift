@@ -5,8 +5,9 @@ enum VariableRef: Sendable, Hashable {
     case header(String)
     /// `%{ENV:NAME}`: the request's environment, then the process's.
     case environment(String)
-    /// `%{LA-U:NAME}` / `%{LA-F:NAME}`: htlint reads the variable directly (no lookahead subrequest).
-    case lookAhead(String)
+    /// `%{LA-U:NAME}` / `%{LA-F:NAME}`: NAME read from a look-ahead subrequest, URL-based
+    /// (LA-U) or file-based (LA-F, `file` true).
+    case lookAhead(String, file: Bool)
     /// `%{SSL:…}`, unknown `%{X:…}` prefixes and unknown names: always empty.
     case empty
     /// One of the names in `Origin.variableNames`; `name` in upper case (the `TIME_*` names need it).
@@ -18,7 +19,8 @@ enum VariableRef: Sendable, Hashable {
             switch rawName[..<colon].uppercased() {
             case "HTTP": self = .header(arg)
             case "ENV": self = .environment(arg)
-            case "LA-U", "LA-F": self = .lookAhead(arg)
+            case "LA-U": self = .lookAhead(arg, file: false)
+            case "LA-F": self = .lookAhead(arg, file: true)
             default: self = .empty
             }
             return
