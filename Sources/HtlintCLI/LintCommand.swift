@@ -201,12 +201,13 @@ struct LintCommand {
         let site = simulator.origin.site
         let root = site.documentRoot
         var files: [LintFile] = []
-        for (dir, source) in site.files.accessFiles.sorted(by: { $0.key < $1.key }) {
-            // `AllowOverride None` (and no AllowOverrideList) for this directory: Apache never
-            // opens the file, so nothing in it — not even a syntax error — has any effect.
-            guard site.allowedOverrides(forDirectory: dir).readsFiles else { continue }
+        // The files Apache opens (the vhost's AccessFileName), paired with the site's reading of
+        // each; one the site did not read (`AllowOverride None`) has no effect and is not linted.
+        let names = site.vhost.block.server?.accessFileNames
+        for (dir, source) in Site.accessFiles(site.files, names: names).sorted(by: { $0.0 < $1.0 }) {
+            guard let config = site.accessConfigs[dir] else { continue }
             let url = dir == root + "/" ? "/" : String(dir.dropFirst(root.count))
-            files.append(LintFile(source: source, directory: url, modules: site.modules, config: site.accessConfigs[dir]))
+            files.append(LintFile(source: source, directory: url, modules: site.modules, config: config))
         }
         if let vhost = options.vhost, let source = site.vhost.path == vhost ? try? SourceFile(path: vhost, bytes: io.read(vhost)) : nil {
             files.append(LintFile(source: source, context: .server, modules: site.modules, config: site.vhost))

@@ -44,6 +44,8 @@ struct BrokenHtaccessErrorDocumentTests {
         #expect(r.served == nil)
         #expect(r.final.uri == "/e500.html")
         #expect(r.final.filename == "/")
+        // The broken file is reported for the request and again for its error page.
         #expect(r.errors.count == 2)
+        #expect(r.errors.allSatisfy { $0.hasPrefix("alert: ") && $0.contains("Invalid command 'Bogus'") })
     }
 }

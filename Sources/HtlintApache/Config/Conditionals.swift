@@ -66,11 +66,8 @@ public enum Conditionals {
         switch words.count {
         case 1:
             op = "="; operand = words[0]
+            // `/re/` is turned into a regex below, with the slashes stripped once.
             if operand.hasPrefix("!") { op = "!="; operand.removeFirst() }
-            if operand.count >= 2, operand.hasPrefix("/"), operand.hasSuffix("/") {
-                op = op == "!=" ? "!~" : "~"
-                operand = String(operand.dropFirst().dropLast())
-            }
         case 2: op = words[0]; operand = words[1]
         default: return nil
         }

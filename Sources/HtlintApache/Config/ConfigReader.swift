@@ -255,8 +255,13 @@ public struct ConfigReader {
             authzParents.append(logic)
             read(s.children, into: &block, pendingConditions: &pending, methods: methods, inSection: nil)
             authzParents.removeLast()
-            let children = Array(block.access[before...])
+            // Only authorization lines belong to the container; `Order`/`Allow`/`Deny` read
+            // inside it stay the block's own.
+            let inside = block.access[before...]
+            let children = inside.filter(\.isAuthorization)
+            let others = inside.filter { !$0.isAuthorization }
             block.access.removeSubrange(before...)
+            block.access += others
             guard children.contains(where: \.isAuthorization) else {
                 error(ConfigCode.badArguments, "<\(logic.rawValue)> directive contains no authorization directives", s.openRange)
                 return

@@ -95,8 +95,6 @@ struct WalkResult {
     var filename: String
     var pathInfo: String
     var config: MergedConfig
-    /// The `.htaccess` files read, outermost first.
-    var files: [ConfigFile]
     /// A file Apache could not read: every request through it answers 500.
     var fatal: (file: ConfigFile, diagnostic: Diagnostic)?
     /// The directory whose `.htaccess` failed; the walk stops there (with a trailing slash).
@@ -113,10 +111,9 @@ struct SectionSource {
     var block: ConfigBlock
 }
 
-/// The merged configuration of a directory and the files it came from (cached per directory).
+/// The merged configuration of a directory and its sections (cached per directory).
 struct MergedWalk {
     var config: MergedConfig
-    var files: [ConfigFile]
     var fatal: (file: ConfigFile, diagnostic: Diagnostic)?
     var fatalDirectory: String?
     var sections: [SectionSource] = []

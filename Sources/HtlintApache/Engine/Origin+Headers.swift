@@ -5,7 +5,7 @@ extension Origin {
     /// `Header always` the error table (where mod_rewrite's cookies are too), plain `Header`
     /// the normal one. Redirects and errors go out with the error table only; other responses
     /// with both, error table first (apr_table_overlay).
-    func responseHeaders(_ r: RequestRecord, status: Int, hasLocation: Bool, chain: RequestChain) -> [HTTPHeader] {
+    func responseHeaders(_ r: RequestRecord, status: Int, chain: RequestChain) -> [HTTPHeader] {
         var always = HeaderTable(entries: chain.cookies)
         var onSuccess = HeaderTable()
         let success = (200...299).contains(status)

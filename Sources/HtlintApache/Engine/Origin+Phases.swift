@@ -110,7 +110,8 @@ extension Origin {
         }
         // mod_alias tries a one-argument `Redirect` from `<Location>`/`<If>` (merged by the
         // location and if walks that run before translate_name) ahead of the server's list.
-        if let decided = locationRedirect(r, chain) ?? serverRedirect(r, chain) {
+        let preTranslate = preTranslateConfig(r, chain)
+        if let decided = locationRedirect(r, preTranslate, chain) ?? serverRedirect(r, preTranslate, chain) {
             r.filename = declinedFilename
             return decided
         }
@@ -155,18 +156,18 @@ extension Origin {
     }
 
     /// The one-argument `Redirect` of a matching `<Location>` or vhost `<If>` (translate_name).
-    private func locationRedirect(_ r: RequestRecord, _ chain: RequestChain) -> PassResult? {
-        guard let config = preTranslateConfig(r, chain), let expression = config.redirectExpression else { return nil }
+    private func locationRedirect(_ r: RequestRecord, _ config: MergedConfig?, _ chain: RequestChain) -> PassResult? {
+        guard let config, let expression = config.redirectExpression else { return nil }
         return aliasRedirect(r, [], expression: expression, relative: config.redirectRelative, chain, serverContext: true)
     }
 
     /// Server-level `Redirect`/`RedirectMatch` (translate_name).
-    private func serverRedirect(_ r: RequestRecord, _ chain: RequestChain) -> PassResult? {
+    private func serverRedirect(_ r: RequestRecord, _ preTranslate: MergedConfig?, _ chain: RequestChain) -> PassResult? {
         // translate_name reads RedirectRelative from the per-directory configuration of that
         // moment: the vhost defaults with <Location>/<If> merged, never a <Directory> or .htaccess.
         let redirects = site.vhost.block.redirects
         let relative = redirects.isEmpty ? false
-            : preTranslateConfig(r, chain)?.redirectRelative ?? site.vhost.block.redirectRelative ?? false
+            : preTranslate?.redirectRelative ?? site.vhost.block.redirectRelative ?? false
         return aliasRedirect(r, redirects, expression: nil, relative: relative, chain, serverContext: true)
     }
 
@@ -313,7 +314,7 @@ extension Origin {
 /// Segment-aware prefix match used by `Redirect` and `Alias` (apache-semantics §8.3): each `/`
 /// in the configured path matches one or more `/`; the match ends at a segment boundary.
 /// Returns the unmatched rest of the URI.
-func prefixMatch(_ configured: String, _ uri: String) -> String? {
+public func prefixMatch(_ configured: String, _ uri: String) -> String? {
     let c = Array(configured.utf8), u = Array(uri.utf8)
     var i = 0, j = 0
     while i < c.count {

@@ -7,7 +7,7 @@ extension Origin {
         let root = site.mountedRoot
         guard filename == root || filename.hasPrefix(root + "/") else {
             return WalkResult(filename: filename, pathInfo: "",
-                              config: .vhostDefaults(site), files: [], fatal: nil,
+                              config: .vhostDefaults(site), fatal: nil,
                               sections: vhostSections)
         }
         // One pass over the path's bytes: each directory tried is a prefix of `filename` (a new
@@ -62,7 +62,7 @@ extension Origin {
             return (filename, "", current, nil)
         }
         let merged = mergedConfiguration(deepest: current)
-        return WalkResult(filename: resolved, pathInfo: pathInfo, config: merged.config, files: merged.files,
+        return WalkResult(filename: resolved, pathInfo: pathInfo, config: merged.config,
                           fatal: merged.fatal, fatalDirectory: merged.fatalDirectory, danglingLink: danglingLink,
                           sections: merged.sections)
     }
@@ -80,7 +80,6 @@ extension Origin {
         let root = site.mountedRoot
         var config = MergedConfig.vhostDefaults(site)
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
-        var files: [ConfigFile] = []
         var fatal: (file: ConfigFile, diagnostic: Diagnostic)? = nil
         var fatalDirectory: String? = nil
         var sections = vhostSections
@@ -94,7 +93,6 @@ extension Origin {
             }
             let key = dir == "/" ? "/" : dir + "/"
             if let file = site.accessConfigs[key] {
-                files.append(file)
                 if !file.block.files.isEmpty || !file.block.ifChains.isEmpty {
                     sections.append(SectionSource(key: file.path, block: file.block))
                 }
@@ -108,7 +106,7 @@ extension Origin {
             current += "/" + seg
             readLevel(current)
         }
-        let result = MergedWalk(config: config, files: files, fatal: fatal, fatalDirectory: fatalDirectory,
+        let result = MergedWalk(config: config, fatal: fatal, fatalDirectory: fatalDirectory,
                                 sections: sections)
         walkCache.set(deepest, result)
         return result
@@ -172,7 +170,7 @@ extension Origin {
     func preTranslateConfig(_ r: RequestRecord, _ chain: RequestChain) -> MergedConfig? {
         let locations = matchingLocations(r.uri)
         let ifBlocks = (site.vhost.block.ifChains.isEmpty ? [] : [site.vhost.block]) + locations.map(\.1.block)
-        guard !locations.isEmpty || !ifBlocks.isEmpty else { return nil }
+        guard !ifBlocks.isEmpty else { return nil }
         var config = MergedConfig.vhostDefaults(site)
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
         for (k, location) in locations {
@@ -190,10 +188,7 @@ func locationMatches(_ matcher: LocationBlock.Matcher, _ uri: String) -> Bool {
     switch matcher {
     case .regex(let regex): return regex.matches(uri)
     case .wildcard(let pattern): return wildcardMatch(pattern, uri, pathname: true)
-    case .prefix(let path):
-        guard uri.hasPrefix(path) else { return false }
-        if path.hasSuffix("/") || uri.utf8.count == path.utf8.count { return true }
-        return uri.utf8[uri.utf8.index(uri.utf8.startIndex, offsetBy: path.utf8.count)] == UInt8(ascii: "/")
+    case .prefix(let path): return prefixMatch(path, uri) != nil
     }
 }
 

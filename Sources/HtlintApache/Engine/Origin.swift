@@ -129,7 +129,7 @@ public final class Origin: @unchecked Sendable {
         final.status = status
         var original = originalState ?? final
         if redirects == 0 { original.status = status }
-        let headers = responseHeaders(record, status: status, hasLocation: location != nil, chain: chain)
+        let headers = responseHeaders(record, status: status, chain: chain)
         return OriginResponse(status: status, location: location, headers: headers, served: served,
                               final: final, original: original, recursionLimitExceeded: recursionExceeded,
                               errors: chain.errors, errorCodes: chain.errorCodes, trace: chain.trace,

@@ -86,7 +86,7 @@ public final class Site: @unchecked Sendable {
 
     /// The per-directory configuration file of each directory: with `AccessFileName` the first
     /// of its names that is a file there (a `.htaccess` next to it is then just a file).
-    static func accessFiles(_ files: SiteFileSystem, names: [String]?) -> [(String, SourceFile)] {
+    public static func accessFiles(_ files: SiteFileSystem, names: [String]?) -> [(String, SourceFile)] {
         guard let names, names != [".htaccess"] else { return files.accessFiles.map { ($0.key, $0.value) } }
         return files.nodes.compactMap { path, node in
             guard node == .directory, path == files.root || path.hasPrefix(files.root + "/") else { return nil }

@@ -40,9 +40,7 @@ struct RedirectRunsAfterRewrite: LintRule {
         switch r.matcher {
         case .everything: return true
         case .regex(let re): return re.matches(path)
-        case .prefix(let p):
-            if p.hasSuffix("/") { return path.hasPrefix(p) }
-            return path == p || path.hasPrefix(p + "/")
+        case .prefix(let p): return prefixMatch(p, path) != nil  // mod_alias's own matching
         }
     }
 

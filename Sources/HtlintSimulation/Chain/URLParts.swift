@@ -132,9 +132,8 @@ public struct URLParts: Sendable, Hashable {
 
     /// Starts with `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`.
     public static func hasScheme(_ s: String) -> Bool {
-        let u = Array(s.utf8.prefix(64))
-        guard let first = u.first, isLetter(first) else { return false }
-        for c in u.dropFirst() {
+        guard let first = s.utf8.first, isLetter(first) else { return false }
+        for c in s.utf8.dropFirst().prefix(63) {
             if c == UInt8(ascii: ":") { return true }
             guard isLetter(c) || (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: "+") || c == UInt8(ascii: "-")
                 || c == UInt8(ascii: ".") else { return false }
@@ -148,13 +147,13 @@ public struct URLParts: Sendable, Hashable {
     /// from DEL up, and `"<>`{}` are percent-encoded; in the query the same but `{}` (WHATWG
     /// URL's path and query percent-encode sets). URLs without `scheme://` stay as they are.
     public static func browserEncoded(_ url: String) -> String {
-        guard let sep = schemeSeparator(in: url) else { return url }
-        let bytes = Array(url.utf8)
         func needs(_ c: UInt8, path: Bool) -> Bool {
             c <= 0x20 || c >= 0x7F || c == UInt8(ascii: "\"") || c == UInt8(ascii: "<") || c == UInt8(ascii: ">")
                 || c == UInt8(ascii: "`") || (path && (c == UInt8(ascii: "{") || c == UInt8(ascii: "}")))
         }
-        guard bytes.contains(where: { needs($0, path: true) }) else { return url }
+        // Almost every Location needs nothing: decided without a copy (this runs every hop).
+        guard url.utf8.contains(where: { needs($0, path: true) }), let sep = schemeSeparator(in: url) else { return url }
+        let bytes = Array(url.utf8)
         let start = url.utf8.distance(from: url.utf8.startIndex, to: sep) + 3
         var i = start
         while i < bytes.count, bytes[i] != UInt8(ascii: "/"), bytes[i] != UInt8(ascii: "?"), bytes[i] != UInt8(ascii: "#") { i += 1 }
