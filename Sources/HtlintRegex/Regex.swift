@@ -11,7 +11,7 @@ private typealias PCRE2Size = Int
 /// matches one at a time. Every compile adds `PCRE2_DUPNAMES`, as `ap_regcomp` does.
 ///
 /// PCRE2 documents compiled code (JIT included) and a match context without a JIT stack as
-/// safe to share between threads, and each match uses its own match data. The JIT compile is
+/// safe to share between threads, and each thread matches with its own match data. The JIT compile is
 /// lazy and for hot patterns only: a pattern is JIT-compiled on its `hotSearches`-th search
 /// (a 20,000-rule redirect map tries most rules a handful of times; compiling each would cost
 /// more time and executable memory than interpreting them). Until then matches hold the same
@@ -165,11 +165,10 @@ public final class Regex: @unchecked Sendable {
     /// Same, but distinguishes a limit/error from no match.
     public func search(_ subject: String) -> Result<RegexMatch?, RegexMatchFailure> {
         withSubject(subject) { buffer, length in
-            // Per-call match data keeps concurrent searches on one Regex independent.
-            guard let matchData = pcre2_match_data_create_8(UInt32(captureCount + 1), nil) else {
+            // Per-thread match data keeps concurrent searches on one Regex independent.
+            guard let matchData = ThreadMatchData.acquire(pairs: captureCount + 1) else {
                 return .failure(.other(Regex.errorMessage(PCRE2_ERROR_NOMEMORY)))
             }
-            defer { pcre2_match_data_free_8(matchData) }
             let rc = run(buffer, length: length, matchData: matchData)
             switch rc {
             case PCRE2_ERROR_NOMATCH:
@@ -190,8 +189,7 @@ public final class Regex: @unchecked Sendable {
     /// Builds no captures, so it is the cheap test for rules that end up not matching.
     public func matches(_ subject: String) -> Bool {
         withSubject(subject) { buffer, length in
-            guard let matchData = pcre2_match_data_create_8(UInt32(captureCount + 1), nil) else { return false }
-            defer { pcre2_match_data_free_8(matchData) }
+            guard let matchData = ThreadMatchData.acquire(pairs: captureCount + 1) else { return false }
             return run(buffer, length: length, matchData: matchData) >= 0
         }
     }
@@ -200,10 +198,9 @@ public final class Regex: @unchecked Sendable {
     /// can report that a limit was reached (issue 9) while still treating it as Apache does.
     public func test(_ subject: String) -> Result<Bool, RegexMatchFailure> {
         withSubject(subject) { buffer, length in
-            guard let matchData = pcre2_match_data_create_8(UInt32(captureCount + 1), nil) else {
+            guard let matchData = ThreadMatchData.acquire(pairs: captureCount + 1) else {
                 return .failure(.other(Regex.errorMessage(PCRE2_ERROR_NOMEMORY)))
             }
-            defer { pcre2_match_data_free_8(matchData) }
             let rc = run(buffer, length: length, matchData: matchData)
             switch rc {
             case PCRE2_ERROR_NOMATCH: return .success(false)
@@ -236,6 +233,7 @@ public final class Regex: @unchecked Sendable {
             if rc == PCRE2_ERROR_JIT_STACKLIMIT {
                 rc = pcre2_match_8(code, buffer.baseAddress, PCRE2Size(length), 0, PCRE2_NO_JIT, matchData, matchContext)
             }
+            if rc < 0, rc != PCRE2_ERROR_NOMATCH { ThreadMatchData.discard() }
             return rc
         }
     }

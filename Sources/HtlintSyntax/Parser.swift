@@ -21,15 +21,22 @@ public struct Parser {
 
     public let file: SourceFile
     public let context: ConfigContext
+    /// Rewrites a directive line before it is tokenised, or returns nil to keep it: Apache
+    /// replaces `${NAME}` in each line it reads (`ap_resolve_env`), after comments and the
+    /// line limit. The line keeps the file offsets of what it was made from, so every range
+    /// still points into the file as written.
+    public let expand: ((LogicalLine) -> LogicalLine?)?
 
-    public init(file: SourceFile, context: ConfigContext) {
+    public init(file: SourceFile, context: ConfigContext, expand: ((LogicalLine) -> LogicalLine?)? = nil) {
         self.file = file
         self.context = context
+        self.expand = expand
     }
 
     /// Parses `file`.
-    public static func parse(_ file: SourceFile, context: ConfigContext = .htaccess) -> SyntaxTree {
-        Parser(file: file, context: context).parse()
+    public static func parse(_ file: SourceFile, context: ConfigContext = .htaccess,
+                             expand: ((LogicalLine) -> LogicalLine?)? = nil) -> SyntaxTree {
+        Parser(file: file, context: context, expand: expand).parse()
     }
 
     private struct OpenSection {
@@ -60,8 +67,9 @@ public struct Parser {
 
         diagnostics += binaryContentDiagnostics()
 
-        for line in LineReader(file: file) {
-            let b = line.bytes
+        for read in LineReader(file: file) {
+            var line = read
+            var b = line.bytes
             // Apache's reader enforces the limit before it looks at the text, so comment and
             // blank lines count too, untrimmed (apache-semantics §2.1).
             if context == .htaccess, line.readLength > Parser.htaccessLineLimit {
@@ -75,6 +83,10 @@ public struct Parser {
                 let text = line.text(1..<b.count).trimmingConfigSpace()
                 append(.comment(CommentNode(text: text, range: line.fullRange)))
                 continue
+            }
+            if let expanded = expand?(line) {
+                line = expanded
+                b = line.bytes
             }
             // The directive name is the first word, read like any argument; Apache skips a
             // line whose first word is empty (`""`).

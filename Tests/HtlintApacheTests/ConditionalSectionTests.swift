@@ -1,6 +1,7 @@
 import Testing
 import HtlintDiagnostics
 @testable import HtlintApache
+import HtlintSyntax
 
 // Conditional sections and `Define` as Apache 2.4.71 (Debian) reads them; recorded in
 // fixtures/apache/conditional-*.
@@ -75,8 +76,31 @@ private func serverErrors(_ text: String) -> [String] {
         #expect(htaccess.block.rewrite?.rules.first?.rawSubstitution.contains("/x?hello") == true)
     }
 
-    @Test func expandVariablesLeavesUnknownAndMapReferences() {
-        #expect(Conditionals.expandVariables("a${X}b${Y}c${m:k}${X", ["X": "1"]) == "a1b${Y}c${m:k}${X")
+    @Test func expandVariablesLeavesUnknownAndMapReferences() throws {
+        let line = try #require(LineReader(file: SourceFile(path: "f", text: "a${X}b${Y}c${m:k}${X")).lines().first)
+        #expect(Conditionals.expandVariables(in: line, ["X": "1"])?.text == "a1b${Y}c${m:k}${X")
+        #expect(Conditionals.expandVariables(in: line, ["Z": "1"]) == nil)
+    }
+
+    /// Ranges stay in the file as written: a diagnostic after a `${NAME}` whose value has
+    /// another length keeps its column, and a word made from a value covers the reference.
+    @Test func diagnosticsAfterAVariableKeepTheirColumns() throws {
+        let text = """
+            Define LONG averyveryverylongvalue
+            Define TWO "^a$ /b"
+            RewriteEngine On
+            RewriteRule ${LONG} /x [BOGUS]
+            RewriteRule ${TWO} [R=302,L]
+            """
+        let source = SourceFile(path: "<vhost>", text: text)
+        let file = ConfigReader.read(source, context: .server)
+        let flag = try #require(file.diagnostics.first { $0.message.contains("BOGUS") })
+        let lines = LineIndex(Array(text.utf8))
+        #expect(lines.position(of: flag.range.start) == SourcePosition(line: 4, column: 25))
+        let rule = try #require(file.block.rewrite?.rules.last)
+        #expect(rule.pattern == "^a$")
+        #expect(rule.rawSubstitution == "/b")
+        #expect(lines.position(of: rule.range.start) == SourcePosition(line: 5, column: 1))
     }
 
     @Test func authAndAccessConfigDirectivesAreRefusedAtVhostLevel() {

@@ -1,4 +1,5 @@
 import HtlintRegex
+import HtlintSyntax
 
 /// What the conditional sections `<IfVersion>`, `<IfFile>`, `<IfSection>` and `${VAR}`
 /// substitution test against, for the simulated server (Debian's Apache 2.4.71).
@@ -109,20 +110,48 @@ public enum Conditionals {
         return numbers
     }
 
-    /// Replaces `${NAME}` by the variable's value (core's ap_resolve_env: the first `}` closes,
-    /// unknown names stay as written). `${map:key}` has a `:` and is never a variable.
-    public static func expandVariables(_ text: String, _ variables: [String: String]) -> String {
-        guard !variables.isEmpty, text.contains("${") else { return text }
-        var out = ""
-        var rest = Substring(text)
-        while let open = rest.range(of: "${") {
-            out += rest[..<open.lowerBound]
-            let after = rest[open.upperBound...]
-            guard let close = after.firstIndex(of: "}") else { out += rest[open.lowerBound...]; return out }
-            let name = String(after[..<close])
-            if let value = variables[name] { out += value } else { out += rest[open.lowerBound...close] }
-            rest = after[after.index(after: close)...]
+    /// Replaces `${NAME}` in one logical line by the variable's value (core's ap_resolve_env:
+    /// the first `}` closes, unknown names stay as written; `${map:key}` has a `:` and is never
+    /// a variable), or returns nil when nothing changes. A value's bytes take the file offsets
+    /// of the `${NAME}` they replace (its last byte that of the `}`), so a word made from a
+    /// value points at the reference as written.
+    public static func expandVariables(in line: LogicalLine, _ variables: [String: String]) -> LogicalLine? {
+        let b = line.bytes
+        guard !variables.isEmpty else { return nil }
+        var bytes: [UInt8] = []
+        var offsets: [Int] = []
+        var changed = false
+        var i = 0
+        while i < b.count {
+            guard b[i] == UInt8(ascii: "$"), i + 1 < b.count, b[i + 1] == UInt8(ascii: "{"),
+                  let close = b[(i + 2)...].firstIndex(of: UInt8(ascii: "}")) else {
+                if i + 1 < b.count, b[i] == UInt8(ascii: "$"), b[i + 1] == UInt8(ascii: "{") {
+                    // An unclosed `${`: the rest of the line stays as written.
+                    bytes += b[i...]
+                    offsets += (i..<b.count).map(line.offset(at:))
+                    break
+                }
+                bytes.append(b[i])
+                offsets.append(line.offset(at: i))
+                i += 1
+                continue
+            }
+            guard let value = variables[String(decoding: b[(i + 2)..<close], as: UTF8.self)] else {
+                bytes += b[i...close]
+                offsets += (i...close).map(line.offset(at:))
+                i = close + 1
+                continue
+            }
+            let reference = (i...close).map(line.offset(at:))
+            for (k, byte) in value.utf8.enumerated() {
+                bytes.append(byte)
+                offsets.append(k == value.utf8.count - 1 ? reference[reference.count - 1] : reference[min(k, reference.count - 1)])
+            }
+            changed = true
+            i = close + 1
         }
-        return out + rest
+        guard changed else { return nil }
+        return LogicalLine(bytes: bytes, offsets: offsets, endOffset: line.endOffset, line: line.line,
+                           file: line.file, readLength: line.readLength)
     }
 }

@@ -39,25 +39,25 @@ public struct ConfigReader {
     public static func systemFileExists(_ path: String) -> Bool { Conditionals.systemPaths.contains(path) }
 
     /// Reads a whole file. `${NAME}` is replaced by `variables` and the file's own `Define`s
-    /// before tokenising (apache-semantics §2.5); htlint does it for the whole file at once, so
-    /// a `${NAME}` above its `Define` is expanded too (Apache would leave it).
+    /// in each line before it is tokenised (apache-semantics §2.5), keeping the ranges of the
+    /// file as written; htlint collects the file's `Define`s first, so a `${NAME}` above its
+    /// `Define` is expanded too (Apache would leave it).
     public static func read(_ file: SourceFile, context: ConfigContext, modules: ModuleSet = .standard,
                             defines: Set<String> = [], variables: [String: String] = [:],
                             overrides: AllowedOverrides? = nil,
                             fileExists: @escaping (String) -> Bool = ConfigReader.systemFileExists) -> ConfigFile {
-        func once(_ f: SourceFile) -> ConfigFile {
-            read(tree: Parser.parse(f, context: context), context: context, modules: modules, defines: defines,
-                 variables: variables, overrides: overrides, fileExists: fileExists)
+        func once(_ expand: ((LogicalLine) -> LogicalLine?)?) -> ConfigFile {
+            read(tree: Parser.parse(file, context: context, expand: expand), context: context, modules: modules,
+                 defines: defines, variables: variables, overrides: overrides, fileExists: fileExists)
         }
-        let first = once(file)
+        let first = once(nil)
         // A byte scan: a copy of a large file as a String (and Foundation's search) cost more
         // than reading it.
         let b = file.bytes
-        guard b.count <= SourceFile.sizeLimit,
+        guard !first.variables.isEmpty, b.count <= SourceFile.sizeLimit,
               b.indices.dropLast().contains(where: { b[$0] == UInt8(ascii: "$") && b[$0 + 1] == UInt8(ascii: "{") }) else { return first }
-        let text = file.text(0..<file.bytes.count)
-        let expanded = Conditionals.expandVariables(text, first.variables)
-        return expanded == text ? first : once(SourceFile(path: file.path, text: expanded))
+        let known = first.variables
+        return once { Conditionals.expandVariables(in: $0, known) }
     }
 
     /// Reads an already parsed file (callers that keep the tree parse only once).
