@@ -62,13 +62,35 @@ public struct URLParts: Sendable, Hashable {
     public var hasDefaultPort: Bool { port == nil || port == defaultPort }
 
     /// `Host` header value.
-    public var hostHeader: String { hasDefaultPort ? host : "\(host):\(port!)" }
+    public var hostHeader: String { hasDefaultPort ? host : host + ":" + String(port!) }
 
     /// The URL as the browser shows it (default port omitted).
-    public var text: String { "\(scheme)://\(hostHeader)\(target)" + (fragment.map { "#" + $0 } ?? "") }
+    public var text: String {
+        // Appends, not interpolation: this runs for every hop, and interpolation costs several
+        // times as much.
+        var s = String()
+        s.reserveCapacity(scheme.utf8.count + host.utf8.count + target.utf8.count + 10 + (fragment?.utf8.count ?? 0))
+        s += scheme
+        s += "://"
+        s += host
+        if !hasDefaultPort { s += ":" + String(port!) }
+        s += target
+        if let fragment { s += "#" + fragment }
+        return s
+    }
 
     /// Identity for loop detection: scheme and host case-insensitive, default port ignored.
-    public var identity: String { "\(scheme)://\(host.lowercased())\(hasDefaultPort ? "" : ":\(port!)")\(target)" }
+    public var identity: String {
+        var s = String()
+        s.reserveCapacity(scheme.utf8.count + host.utf8.count + target.utf8.count + 10)
+        s += scheme
+        s += "://"
+        // Only upper-case ASCII and non-ASCII bytes can change when lower-cased.
+        s += host.utf8.contains(where: { ($0 >= 0x41 && $0 <= 0x5A) || $0 >= 0x80 }) ? host.lowercased() : host
+        if !hasDefaultPort { s += ":" + String(port!) }
+        s += target
+        return s
+    }
 
     /// The port the connection goes to.
     public var effectivePort: Int { port ?? defaultPort }
