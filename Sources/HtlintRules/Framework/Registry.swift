@@ -14,6 +14,7 @@ public let builtInRules: [any LintRule] = (readErrorRules + [
     ChildDisablesParentRules(),
     RewriteWithoutFollowSymLinks(),
     DeadRuleByAnalysis(),
+    SubdirectoryRedirectDropsDirectory(),
     RedirectLoop(),
     InternalRecursion(),
     HTTPSDowngrade(),
