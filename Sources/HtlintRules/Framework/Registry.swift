@@ -23,6 +23,7 @@ public let builtInRules: [any LintRule] = (readErrorRules + [
     RedirectToMissing(),
     LoopForSomeURLs(),
     UnconfirmedLoop(),
+    WellKnownBlocked(),
     WordPressHTTPSiteAddress(),
     WordPressProxySchemeUndetected(),
     UnservedRedirectTarget(),
