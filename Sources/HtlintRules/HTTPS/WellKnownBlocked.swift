@@ -51,6 +51,9 @@ struct WellKnownBlocked: LintRule {
         guard let sim = context.simulator else { return [] }
         let site = sim.origin.site
         let host = context.hosts.first ?? site.canonicalHost
+        let blockers = blockingDirectives(context)
+        // Nothing that could refuse the path spares rebuilding the site (costly for a large file).
+        guard blockers.values.contains(where: \.mayMatchChallenge) || denyingSection(context) != nil else { return [] }
         // The challenge file and its twin exist, below the DocumentRoot (which may lie below the mount).
         let below = site.documentRoot.hasPrefix(site.files.root + "/") ? String(site.documentRoot.dropFirst(site.files.root.count)) : ""
         var placed = ChainSimulator(origin: Origin(site: site.adding(files: [below + Self.challenge, below + Self.twin])),
@@ -63,7 +66,6 @@ struct WellKnownBlocked: LintRule {
         let url = "http://\(host)/.well-known/acme-challenge/…"
 
         // A rewrite rule or a mod_alias redirect that answered the error.
-        let blockers = blockingDirectives(context)
         if let fired = last.origin?.firedRules.last(where: { blockers[$0] != nil }) {
             guard !twinFired.contains(fired) else { return [] }
             let what = blockers[fired]!
@@ -83,7 +85,12 @@ struct WellKnownBlocked: LintRule {
         var kind: String
         var advice: String
         var fixes: [FixIt]
+        /// Whether its pattern matches the challenge's path in some form (per-directory or URL-path).
+        var mayMatchChallenge: Bool
     }
+
+    /// The forms of the challenge's path a pattern may be matched against.
+    static let challengeSubjects = [challenge, String(challenge.dropFirst()), "acme-challenge/htlint-acme-token", "htlint-acme-token"]
 
     /// Directives that answer an error themselves, by range: `[F]`, `[G]`, `[R=4xx]`, and
     /// `Redirect`/`RedirectMatch` with a 4xx status.
@@ -94,8 +101,10 @@ struct WellKnownBlocked: LintRule {
                 || rule.flags.statusOverride.map({ (400...499).contains($0) }) == true
                 || rule.flags.redirect.map({ (400...499).contains($0) }) == true {
                 let condition = "RewriteCond %{REQUEST_URI} !^/\\.well-known/"
+                let matches = Self.challengeSubjects.contains { rule.regex.matches($0) != rule.negated }
                 out[rule.range] = Blocker(kind: "`RewriteRule`", advice: "exclude it with `\(condition)` before the rule",
-                                          fixes: [insertion(condition, before: rule.conditions.first?.range ?? rule.range, file)])
+                                          fixes: [insertion(condition, before: rule.conditions.first?.range ?? rule.range, file)],
+                                          mayMatchChallenge: matches)
             }
             for r in file.redirects where (400...499).contains(r.status) {
                 var advice = "exclude it in the pattern, as in `(^|/)\\.(?!well-known/)`"
@@ -105,7 +114,13 @@ struct WellKnownBlocked: LintRule {
                     advice = "exclude it in the pattern: `\(fixed)`"
                 }
                 let name = file.directivesByRange[r.range]?.name ?? "Redirect"
-                out[r.range] = Blocker(kind: "`\(name)`", advice: advice, fixes: [])
+                let matches: Bool
+                switch r.matcher {
+                case .regex(let re): matches = Self.challengeSubjects.contains { re.matches($0) }
+                case .prefix(let p): matches = Self.challenge.hasPrefix(p) || Self.challenge.hasPrefix("/" + p)
+                case .everything: matches = true
+                }
+                out[r.range] = Blocker(kind: "`\(name)`", advice: advice, fixes: [], mayMatchChallenge: matches)
             }
         }
         return out
