@@ -84,6 +84,35 @@ public final class Site: @unchecked Sendable {
         }
     }
 
+    /// The same site with more plain files (URL-paths below the document root, such as
+    /// `/.well-known/acme-challenge/token`): the configuration is not read again.
+    public func adding(files extra: [String]) -> Site {
+        var fs = files
+        for f in extra { fs.addFile(f) }
+        return Site(copying: self, files: fs)
+    }
+
+    private init(copying s: Site, files: SiteFileSystem) {
+        serverName = s.serverName
+        serverAliases = s.serverAliases
+        documentRoot = s.documentRoot
+        mountedRoot = s.mountedRoot
+        self.files = files
+        modules = s.modules
+        vhost = s.vhost
+        defaultDirectoryIndex = s.defaultDirectoryIndex
+        limitInternalRecursion = s.limitInternalRecursion
+        encodedSlashes = s.encodedSlashes
+        useCanonicalName = s.useCanonicalName
+        processEnvironment = s.processEnvironment
+        accessConfigs = s.accessConfigs
+        rewriteMaps = s.rewriteMaps
+        canonicalHost = s.canonicalHost
+        canonicalPort = s.canonicalPort
+        serverNameScheme = s.serverNameScheme
+        lowercasedAliases = s.lowercasedAliases
+    }
+
     /// The per-directory configuration file of each directory: with `AccessFileName` the first
     /// of its names that is a file there (a `.htaccess` next to it is then just a file).
     public static func accessFiles(_ files: SiteFileSystem, names: [String]?) -> [(String, SourceFile)] {

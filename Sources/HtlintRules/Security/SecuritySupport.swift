@@ -66,3 +66,133 @@ func isIPLiteral(_ host: String) -> Bool {
 extension Character {
     var isASCIIDigit: Bool { isASCII && isNumber }
 }
+
+/// What an `ap_expr` (`<If>`, `SetEnvIfExpr`) reads, for the forwarded-scheme rules.
+enum ExpressionReads {
+    /// Request headers the expression reads (`%{HTTP:X}`, `req('X')`, `http('X')`), as written.
+    static func headers(_ e: ApExpression) -> [String] {
+        words(e).flatMap(headers(in:))
+    }
+
+    /// The forwarded-scheme headers it reads (`X-Forwarded-Proto`, `CF-Visitor`, …), as written.
+    static func forwardedHeaders(_ e: ApExpression) -> [String] {
+        headers(e).filter { ForwardedHeaders.names.contains($0.lowercased()) }
+    }
+
+    /// Whether it looks at the client's address (`-R`, `-ipmatch`, `%{REMOTE_ADDR}`): the
+    /// header is then believed only from the proxy.
+    static func testsAddress(_ e: ApExpression) -> Bool {
+        switch e {
+        case .constant: return false
+        case .not(let a): return testsAddress(a)
+        case .and(let a, let b), .or(let a, let b): return testsAddress(a) || testsAddress(b)
+        case .unary(let op, let w): return op == "-R" || variables(in: w).contains { ForwardedHeaders.addressVariables.contains($0) }
+        case .compare(let op, let l, let r):
+            return op == "-ipmatch" || (variables(in: l) + variables(in: r)).contains { ForwardedHeaders.addressVariables.contains($0) }
+        case .match(let w, _, _): return variables(in: w).contains { ForwardedHeaders.addressVariables.contains($0) }
+        case .inList(let w, let list):
+            return ([w] + list).flatMap(variables(in:)).contains { ForwardedHeaders.addressVariables.contains($0) }
+        }
+    }
+
+    /// Whether an `||` puts the connection's own scheme (`%{HTTPS}`, `%{SERVER_PORT}`,
+    /// `%{REQUEST_SCHEME}`) beside the header: a forged header alone then decides nothing.
+    static func connectionSchemeInOr(_ e: ApExpression) -> Bool {
+        switch e {
+        case .constant, .compare, .match, .inList, .unary: return false
+        case .not(let a): return connectionSchemeInOr(a)
+        case .and(let a, let b): return connectionSchemeInOr(a) || connectionSchemeInOr(b)
+        case .or(let a, let b):
+            let readsConnection = { (x: ApExpression) in
+                words(x).flatMap(variables(in:)).contains { ForwardedHeaders.connectionVariables.contains($0) }
+            }
+            return readsConnection(a) || readsConnection(b)
+        }
+    }
+
+    static func words(_ e: ApExpression) -> [ExprWord] {
+        switch e {
+        case .constant: return []
+        case .not(let a): return words(a)
+        case .and(let a, let b), .or(let a, let b): return words(a) + words(b)
+        case .compare(_, let l, let r): return [l, r]
+        case .match(let w, _, _), .unary(_, let w): return [w]
+        case .inList(let w, let list): return [w] + list
+        }
+    }
+
+    static func headers(in w: ExprWord) -> [String] {
+        switch w {
+        case .header(let name): return [name]
+        case .function(let fn, let arg):
+            if ["req", "http", "req_novary"].contains(fn.lowercased()), case .literal(let name) = arg { return [name] }
+            return headers(in: arg)
+        case .concat(let parts): return parts.flatMap(headers(in:))
+        case .literal, .variable, .capture: return []
+        }
+    }
+
+    static func variables(in w: ExprWord) -> [String] {
+        switch w {
+        case .variable(let v): return [v.uppercased()]
+        case .function(_, let arg): return variables(in: arg)
+        case .concat(let parts): return parts.flatMap(variables(in:))
+        case .literal, .header, .capture: return []
+        }
+    }
+}
+
+extension LintFile {
+    /// The `<If>`/`<ElseIf>`/`<Else>` (or other) section whose whole range is `range`, as the
+    /// configuration's `IfChain` branches record it.
+    func section(at range: SourceRange) -> SectionNode? {
+        func find(_ nodes: [ConfigNode]) -> SectionNode? {
+            for node in nodes {
+                guard case .section(let s) = node else { continue }
+                if s.range == range { return s }
+                if s.range.start <= range.start && range.end <= s.range.end, let inner = find(s.children) { return inner }
+            }
+            return nil
+        }
+        return find(tree.nodes)
+    }
+}
+
+/// One `<If>` branch with what decides it: its own condition and those of the branches before it
+/// (which must have been false), and whether an enclosing `<If>` tests the client's address.
+struct IfBranchContext {
+    var block: ConfigBlock
+    var range: SourceRange
+    /// Conditions of this branch and the earlier ones of its chain, with their branch's range.
+    var conditions: [(expression: ApExpression, range: SourceRange)]
+    var addressGuarded: Bool
+
+    /// The first condition that reads a forwarded-scheme header, unless the client's address
+    /// is tested or the connection's scheme is OR-ed beside it.
+    var forwardedTest: (header: String, range: SourceRange)? {
+        guard !addressGuarded, !conditions.contains(where: { ExpressionReads.testsAddress($0.expression) }) else { return nil }
+        for c in conditions where !ExpressionReads.connectionSchemeInOr(c.expression) {
+            if let h = ExpressionReads.forwardedHeaders(c.expression).first { return (h, c.range) }
+        }
+        return nil
+    }
+
+    /// Every `<If>` branch of a block, nested ones included (`<Files>` and `<If>` inside `<If>`).
+    static func all(in block: ConfigBlock, guarded: Bool = false) -> [IfBranchContext] {
+        var out: [IfBranchContext] = []
+        for f in block.files { out += all(in: f.block, guarded: guarded) }
+        for chain in block.ifChains {
+            var earlier: [(expression: ApExpression, range: SourceRange)] = []
+            for branch in chain.branches {
+                let own = branch.condition.map { [(expression: $0, range: branch.range)] } ?? []
+                let context = IfBranchContext(block: branch.block, range: branch.range, conditions: earlier + own,
+                                              addressGuarded: guarded)
+                out.append(context)
+                let byAddress = guarded || context.conditions.contains { ExpressionReads.testsAddress($0.expression) }
+                out += all(in: branch.block, guarded: byAddress)
+                earlier += own
+            }
+        }
+        return out
+    }
+}
