@@ -11,11 +11,12 @@ private typealias PCRE2Size = Int
 /// matches one at a time. Every compile adds `PCRE2_DUPNAMES`, as `ap_regcomp` does.
 ///
 /// PCRE2 documents compiled code (JIT included) and a match context without a JIT stack as
-/// safe to share between threads, and each thread matches with its own match data. The JIT compile is
-/// lazy and for hot patterns only: a pattern is JIT-compiled on its `hotSearches`-th search
-/// (a 20,000-rule redirect map tries most rules a handful of times; compiling each would cost
-/// more time and executable memory than interpreting them). Until then matches hold the same
-/// lock as the compile, so no match overlaps it. Hence `@unchecked Sendable`.
+/// safe to share between threads, and each thread matches with its own match data. The JIT
+/// compile is lazy and for hot patterns only: a pattern is JIT-compiled on its
+/// `hotSearches`-th search (a 20,000-rule redirect map tries most rules a handful of times;
+/// compiling each would cost more time and executable memory than interpreting them). Until
+/// then matches hold the same lock as the compile, so no match overlaps it. Hence
+/// `@unchecked Sendable`.
 public final class Regex: @unchecked Sendable {
     /// The pattern exactly as given.
     public let pattern: String
