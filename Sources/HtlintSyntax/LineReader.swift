@@ -3,7 +3,8 @@ import HtlintDiagnostics
 /// Splits a file into logical lines (apache-semantics §2.1):
 /// LF ends a line and a CR right before it is dropped; a backslash right before the line end
 /// removes itself and glues the next physical line on directly (no space, even for `\\`);
-/// the joined line is trimmed. A UTF-8 byte-order mark is skipped, as editors add it silently.
+/// the joined line is trimmed. A UTF-8 byte-order mark is kept: Apache reads it as part of the
+/// first word (`Invalid command '\xef\xbb\xbfRewriteEngine'`, so the whole file fails).
 public struct LineReader: Sequence {
     public let file: SourceFile
 
@@ -24,7 +25,6 @@ public struct LineReader: Sequence {
         init(bytes: [UInt8], path: String) {
             self.bytes = bytes
             self.path = path
-            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
         }
 
         public mutating func next() -> LogicalLine? {

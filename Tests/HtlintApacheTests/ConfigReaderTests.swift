@@ -101,6 +101,33 @@ func badRegexPointsInsideThePattern(_ htaccess: String, _ position: String) {
     #expect(located("Redirect 301 /sub/file.txt /x # comment") == [message])
 }
 
+@Test func aByteOrderMarkIsPartOfTheFirstDirectiveName() {
+    // Recorded: fixtures/apache/syntax-utf8-bom and syntax-utf8-bom-before-comment answer 500.
+    #expect(located("\u{FEFF}RewriteEngine On\nRewriteRule ^a$ b.html") ==
+            ["1:1 Invalid command '\\xef\\xbb\\xbfRewriteEngine', perhaps misspelled or defined by a module not included in the server configuration"])
+    #expect(located("\u{FEFF}# BEGIN\nRewriteEngine On").first?.hasPrefix("1:1 Invalid command '\\xef\\xbb\\xbf#'") == true)
+}
+
+@Test func requireProvidersAreLookedUpAsWrittenAndMustBeLoaded() {
+    // Recorded: fixtures/apache/allowoverride-require-unknown-provider.
+    #expect(located("Require All granted") == ["1:9 Unknown Authz provider: All"])
+    let oracleModules = ModuleSet(["authz_core", "authz_host", "rewrite", "alias", "dir", "mime", "headers", "setenvif"])
+    let file = ConfigReader.read(SourceFile(path: htaccessPath, text: "<Files nope.html>\nRequire valid-user\n</Files>"),
+                                 context: .htaccess, modules: oracleModules)
+    #expect(file.diagnostics.map(\.message) == ["Unknown Authz provider: valid-user"])
+    #expect(located("Require valid-user").isEmpty)  // Debian's stock modules include mod_authz_user
+    #expect(located("<RequireAll>\nRequire local\nRequire not ip 10.0.0.1\n</RequireAll>").isEmpty)
+}
+
+@Test func authTypeNeedsAuthnCoreAndRequireAllNeedsItsArgument() {
+    // Recorded: fixtures/apache/allowoverride-authtype-needs-authn-core.
+    let withoutAuthn = ConfigReader.read(SourceFile(path: htaccessPath, text: "AuthType Basic"), context: .htaccess,
+                                         modules: ModuleSet(["authz_core", "authz_host"]))
+    #expect(withoutAuthn.diagnostics.first?.message.hasPrefix("Invalid command 'AuthType'") == true)
+    #expect(located("Require all") == ["1:9 Argument for 'Require all' must be 'granted' or 'denied'"])
+    #expect(located("Require all Granted").isEmpty)
+}
+
 @Test func unknownDirectiveInsideATrueSectionIsStillAnError() {
     #expect(located("<IfModule mod_rewrite.c>\n  FooBar\n</IfModule>") ==
             ["2:3 Invalid command 'FooBar', perhaps misspelled or defined by a module not included in the server configuration"])

@@ -46,6 +46,16 @@ struct ChainSimulatorTests {
         #expect(r.offsiteURL == "https://elsewhere.example/x")
     }
 
+    @Test func httpsOnThePlainHTTPPortIsOffsite() {
+        // `https://%{HTTP_HOST}` with `Host: example.org:80` keeps the port: no TLS listener there.
+        let rules = "RewriteEngine On\nRewriteCond %{HTTPS} off\nRewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]"
+        let r = simulator(rules).run("http://example.org/x", headers: [HTTPHeader("Host", "example.org:80")])
+        #expect(r.outcome == .offsite)
+        #expect(r.offsiteURL == "https://example.org:80/x")
+        let viaEdge = simulator(rules, edge: "cloudflare-full").run("http://example.org/x", headers: [HTTPHeader("Host", "example.org:80")])
+        #expect(viaEdge.outcome == .offsite)
+    }
+
     @Test func postBecomesGetAfter302() {
         let s = simulator("RewriteEngine On\nRewriteRule ^form$ /index.html [R=302,L]")
         let r = s.run("http://example.org/form", method: "POST")

@@ -51,12 +51,14 @@ public struct HeaderDirective: Sendable {
     public var range: SourceRange
 }
 
-/// `SetEnvIf attribute regex [!]VAR[=value]...`.
+/// `SetEnvIf attribute regex [!]VAR[=value]...`, or `SetEnvIfExpr expr [!]VAR[=value]...`
+/// (then `expression` is set, `attribute` empty and `regex` unused).
 public struct SetEnvIfDirective: Sendable {
     public var attribute: String
     public var regex: Regex
     public var assignments: [(name: String, value: String, unset: Bool)]
     public var range: SourceRange
+    public var expression: ApExpression? = nil
 }
 
 /// Access control in a block (mod_authz_core `Require`, mod_access_compat `Order/Allow/Deny`).

@@ -371,6 +371,22 @@ public struct ConfigReader {
 
     // MARK: Directives
 
+    /// A directive name as Apache's error log shows it where it matters: the invisible UTF-8
+    /// byte-order mark an editor put in front of the first directive.
+    /// `Require` providers and the module registering each. The name is looked up as written:
+    /// `Require All granted` is an unknown provider (500), as is `valid-user` without mod_authz_user.
+    static let authzProviders: [String: String] = [
+        "all": "authz_core", "env": "authz_core", "method": "authz_core", "expr": "authz_core",
+        "ip": "authz_host", "host": "authz_host", "local": "authz_host", "forward-dns": "authz_host",
+        "user": "authz_user", "valid-user": "authz_user", "group": "authz_groupfile",
+        "dbm-group": "authz_dbm", "dbm-file-group": "authz_dbm", "file-owner": "authz_owner", "file-group": "authz_owner",
+        "dbd-group": "authz_dbd", "ssl": "ssl", "ssl-verify-client": "ssl",
+    ]
+
+    static func shownLikeApache(_ name: String) -> String {
+        name.hasPrefix("\u{FEFF}") ? "\\xef\\xbb\\xbf" + name.dropFirst() : name
+    }
+
     private mutating func directive(_ d: DirectiveNode, into block: inout ConfigBlock, pending: inout [RewriteCondition],
                                     methods: Set<String>?, inSection: String?) {
         guard let info = DirectiveCatalog.info(d.name), modules.contains(info.module) else {
@@ -380,7 +396,7 @@ public struct ConfigReader {
                 return
             }
             error(ConfigCode.unknownDirective,
-                  "Invalid command '\(d.name)', perhaps misspelled or defined by a module not included in the server configuration",
+                  "Invalid command '\(Self.shownLikeApache(d.name))', perhaps misspelled or defined by a module not included in the server configuration",
                   d.nameRange)
             return
         }
@@ -474,6 +490,8 @@ public struct ConfigReader {
             if let h = parseHeader(d, words) { block.headers.append(h) }
         case "SetEnvIf", "SetEnvIfNoCase", "BrowserMatch", "BrowserMatchNoCase":
             parseSetEnvIf(info.name, d, words, into: &block)
+        case "SetEnvIfExpr":
+            parseSetEnvIfExpr(d, words, into: &block)
         case "SetEnv":
             guard arity(1...2, "SetEnv takes 1-2 arguments, an environment variable name and optional value to pass to CGI") else { return }
             block.setEnv.append((words[0].value, words.count > 1 ? words[1].value : ""))
@@ -493,10 +511,19 @@ public struct ConfigReader {
             }
         case "Require":
             guard !words.isEmpty else { error(ConfigCode.badArguments, "Require requires at least one argument", d.argumentsRange); return }
-            var kind = words[0].value.lowercased()
+            var provider = words[0].value
             var negated = false
             var rest = Array(words.dropFirst()).map(\.value)
-            if kind == "not", let k = rest.first { negated = true; kind = k.lowercased(); rest.removeFirst() }
+            if provider.lowercased() == "not", let k = rest.first { negated = true; provider = k; rest.removeFirst() }
+            guard let module = Self.authzProviders[provider], modules.contains(module) else {
+                error(ConfigCode.badArguments, "Unknown Authz provider: \(provider)", d.argumentsRange)
+                return
+            }
+            let kind = provider
+            if kind == "all", !["granted", "denied"].contains(rest.first?.lowercased() ?? "") {
+                error(ConfigCode.badArguments, "Argument for 'Require all' must be 'granted' or 'denied'", d.argumentsRange)
+                return
+            }
             // A negated line can only deny (or stay neutral): useless where one grant is enough.
             if negated, (authzParents.last ?? .any) == .any {
                 error(ConfigCode.badArguments, "negative Require directive has no effect in <RequireAny> directive", d.range)
@@ -819,16 +846,33 @@ public struct ConfigReader {
         guard let regex = try? Regex(pattern, options: options) else {
             error(ConfigCode.badRegex, "Regular expression could not be compiled.", d.argumentsRange); return
         }
-        var assignments: [(String, String, Bool)] = []
-        for item in w.dropFirst(2) {
-            if item.hasPrefix("!") { assignments.append((String(item.dropFirst()), "", true)); continue }
-            if let eq = item.firstIndex(of: "=") {
-                assignments.append((String(item[..<eq]), String(item[item.index(after: eq)...]), false))
-            } else {
-                assignments.append((item, "1", false))
-            }
+        block.setEnvIf.append(SetEnvIfDirective(attribute: attribute, regex: regex, assignments: Self.envAssignments(w.dropFirst(2)),
+                                                range: d.range))
+    }
+
+    /// `SetEnvIfExpr "expression" [!]VAR[=value]...`: the expression is one argument.
+    private mutating func parseSetEnvIfExpr(_ d: DirectiveNode, _ words: [Word], into block: inout ConfigBlock) {
+        guard words.count >= 2 else {
+            error(ConfigCode.badArguments, "SetEnvIfExpr requires at least two arguments", d.argumentsRange); return
         }
-        block.setEnvIf.append(SetEnvIfDirective(attribute: attribute, regex: regex, assignments: assignments, range: d.range))
+        let expression: ApExpression
+        do { expression = try ApExpression(parsing: words[0].value) } catch {
+            self.error(ConfigCode.badExpression, "Could not parse expression \"\(words[0].value)\": \(error.message)", words[0].range)
+            return
+        }
+        block.setEnvIf.append(SetEnvIfDirective(attribute: "", regex: Self.emptyPattern, assignments: Self.envAssignments(words.dropFirst().map(\.value)),
+                                                range: d.range, expression: expression))
+    }
+
+    private static let emptyPattern = try! Regex("")
+
+    /// `!VAR` unsets, `VAR=value` sets, `VAR` sets to 1.
+    private static func envAssignments(_ items: some Sequence<String>) -> [(name: String, value: String, unset: Bool)] {
+        items.map { item in
+            if item.hasPrefix("!") { return (String(item.dropFirst()), "", true) }
+            if let eq = item.firstIndex(of: "=") { return (String(item[..<eq]), String(item[item.index(after: eq)...]), false) }
+            return (item, "1", false)
+        }
     }
 }
 

@@ -44,7 +44,6 @@ public enum DirectiveCatalog {
                                              "AddDefaultCharset", "FileETag", "SetInputFilter", "SetOutputFilter",
                                              "CGIPassAuth", "CGIVar", "Define", "UnDefine"])
         list += entries("core", .options, ["Options"])
-        list += entries("core", .authConfig, ["AuthName", "AuthType"])
         list += entries("core", .any, ["LimitRequestBody", "LimitXMLRequestBody", "EnableSendfile", "EnableMMAP",
                                         "ContentDigest", "ServerSignature", "LogLevel", "UnDefine",
                                         "LimitRequestFieldSize"])
@@ -57,8 +56,10 @@ public enum DirectiveCatalog {
             "User", "Group", "LogFormat", "CustomLog", "TransferLog", "ScriptLog",
         ])
         list += entries("authz_core", .authConfig, ["Require", "AuthMerging", "AuthzSendForbiddenOnFailure"])
-        list += entries("authn_core", .authConfig, ["AuthBasicProvider"])
-        list += entries("auth_basic", .authConfig, ["AuthBasicAuthoritative", "AuthBasicFake", "AuthBasicUseDigestAlgorithm"])
+        // AuthType and AuthName moved from core to mod_authn_core in 2.4.
+        list += entries("authn_core", .authConfig, ["AuthName", "AuthType"])
+        list += entries("auth_basic", .authConfig, ["AuthBasicProvider", "AuthBasicAuthoritative", "AuthBasicFake",
+                                                    "AuthBasicUseDigestAlgorithm"])
         list += entries("authn_file", .authConfig, ["AuthUserFile"])
         list += entries("authz_groupfile", .authConfig, ["AuthGroupFile"])
         list += entries("access_compat", .limit, ["Order", "Allow", "Deny", "Satisfy"])

@@ -32,6 +32,9 @@ struct MergedConfig {
     var errorDocuments: [Int: String] = [:]
     var acceptPathInfo: Bool?
     var setEnv: [(String, String)] = []
+    /// The configuration objects merged, in order. Apache's walk caches hand an internal
+    /// redirect that matches the same objects the very same merged configuration.
+    var objectKeys: [String] = []
 
     init(directoryIndex: [String]) {
         self.directoryIndex = directoryIndex
@@ -39,6 +42,7 @@ struct MergedConfig {
 
     /// Merges `block` (a configuration object for `directory`) over what is here.
     mutating func merge(_ block: ConfigBlock, directory: String, key: String, defaultEngine: Bool) {
+        objectKeys.append(key)
         if let rw = block.rewrite {
             let parent = rewrite
             let engine = rw.engine ?? parent?.engine ?? defaultEngine

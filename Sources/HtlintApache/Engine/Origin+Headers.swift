@@ -5,19 +5,29 @@ extension Origin {
     /// `Header always` the error table (where mod_rewrite's cookies are too), plain `Header`
     /// the normal one. Redirects and errors go out with the error table only; other responses
     /// with both, error table first (apr_table_overlay).
-    func responseHeaders(_ r: RequestRecord, status: Int, chain: RequestChain) -> [HTTPHeader] {
+    func responseHeaders(_ r: RequestRecord, status: Int, servedErrorPage: Bool = false, chain: RequestChain) -> [HTTPHeader] {
         var always = HeaderTable(entries: chain.cookies)
         var onSuccess = HeaderTable()
-        let success = (200...299).contains(status)
+        // Error responses Apache generates itself drop the onsuccess table; an ErrorDocument
+        // page keeps it (its request's fixups filled it and the handler sends it).
+        let success = (200...299).contains(status) || servedErrorPage
         if success, let type = r.forcedType ?? r.filename.flatMap(MimeTypes.type(forPath:)) {
             onSuccess.add("Content-Type", type)
         }
         // Answered before the directory walk (a virtual-host redirect): the host's own lines.
         let directives = r.config?.headers ?? site.vhost.block.headers
         let context = ExpressionContext(origin: self, record: r, chain: chain, status: status)
+        guard success else {
+            // ap_send_error_response moves the error table (mod_rewrite's cookies) into the normal
+            // one before mod_headers' error filter runs: `always` starts empty and cannot unset or
+            // edit what was there; the sent headers are the error table, then the moved ones.
+            var errorTable = HeaderTable()
+            for h in directives where h.always { apply(h, to: &errorTable, r, context) }
+            if let allow = r.allow { errorTable.set("Allow", allow) }
+            return errorTable.entries + chain.cookies
+        }
         for h in directives where h.always { apply(h, to: &always, r, context) }
         if let allow = r.allow { always.set("Allow", allow) }
-        guard success else { return always.entries }
         for h in directives where !h.always { apply(h, to: &onSuccess, r, context) }
         return always.entries + onSuccess.entries
     }

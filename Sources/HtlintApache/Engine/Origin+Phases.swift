@@ -1,3 +1,4 @@
+import HtlintRegex
 import HtlintDiagnostics
 
 extension Origin {
@@ -28,8 +29,15 @@ extension Origin {
         }
         applySections(&walk, record: r, chain: chain)
         r.config = walk.config
+        r.configIdentity = configurationIdentity(walk)
         applySetEnvIf(walk.config.setEnvIf, r, chain)                // header_parser
-        if let denied = checkAccess(r, walk.config, chain) { return .final(status: denied, location: nil) }
+        // Authn/authz are skipped when an internal redirect lands on the configuration of the
+        // request it came from (r->prev->per_dir_config == r->per_dir_config): an ErrorDocument
+        // 403 page under the same `Require` is served.
+        if r.previousConfigIdentity == nil || r.previousConfigIdentity != r.configIdentity,
+           let denied = checkAccess(r, walk.config, chain) {
+            return .final(status: denied, location: nil)
+        }
         // type_checker: directories get their own handler name (what `%R` logs).
         if r.handler == nil, site.files.isDirectory(walk.filename) { r.handler = "httpd/unix-directory" }
         // fixups; an answer decided here is sent without running a handler (`%R` logs none).
@@ -42,29 +50,61 @@ extension Origin {
         return .serve
     }
 
-    /// `SetEnvIf` / `BrowserMatch` (apache-semantics §12).
+    /// `SetEnvIf` / `BrowserMatch` / `SetEnvIfExpr` (apache-semantics §12), in configuration order.
     func applySetEnvIf(_ list: [SetEnvIfDirective], _ r: RequestRecord, _ chain: RequestChain) {
         for d in list {
-            let value: String
-            switch d.attribute.lowercased() {
-            case "request_uri": value = r.uri
-            case "request_method": value = r.method
-            case "request_protocol": value = "HTTP/1.1"
-            case "remote_addr", "remote_host": value = chain.request.remoteAddress
-            case "server_addr": value = "127.0.0.1"
-            case "query_string": value = r.query ?? ""
-            default:
-                guard let v = chain.request.header(d.attribute) ?? r.env[d.attribute] else { continue }
-                value = v
-            }
-            guard let m = d.regex.firstMatch(in: value) else { continue }
+            guard let groups = setEnvIfMatch(d, r, chain) else { continue }
             for a in d.assignments {
                 if a.unset { r.env[a.name] = nil; continue }
                 var v = a.value
-                for i in (0...9).reversed() { v = v.replacingOccurrences(of: "$\(i)", with: m[i]) }
+                for i in (0...9).reversed() { v = v.replacingOccurrences(of: "$\(i)", with: i < groups.count ? groups[i] : "") }
                 r.env[a.name] = v
             }
         }
+    }
+
+    /// The groups ($0…$9) when the directive's condition holds, nil when it does not.
+    private func setEnvIfMatch(_ d: SetEnvIfDirective, _ r: RequestRecord, _ chain: RequestChain) -> [String]? {
+        if let e = d.expression {
+            var captures: [String] = []
+            return e.evaluate(ExpressionContext(origin: self, record: r, chain: chain), captures: &captures) ? captures : nil
+        }
+        let value: String
+        switch d.attribute.lowercased() {
+        case "request_uri": value = r.uri
+        case "request_method": value = r.method
+        case "request_protocol": value = "HTTP/1.1"
+        case "remote_addr", "remote_host": value = chain.request.remoteAddress
+        case "server_addr": value = "127.0.0.1"
+        default:
+            if Self.namesHeadersByPattern(d.attribute) { return firstHeaderMatch(d, chain) }
+            // Any other name (`Query_String` too: mod_setenvif has no such attribute) is a request
+            // header, else a variable set earlier; both tables ignore case.
+            guard let v = chain.request.header(d.attribute) ?? envValueIgnoringCase(d.attribute, r) else { return nil }
+            value = v
+        }
+        return d.regex.firstMatch(in: value).map { m in (0...9).map { m[$0] } }
+    }
+
+    /// mod_setenvif takes an attribute with characters outside `[-A-Za-z0-9_]` as a regular
+    /// expression over request header names.
+    static func namesHeadersByPattern(_ attribute: String) -> Bool {
+        !attribute.utf8.allSatisfy { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0)
+            || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+    }
+
+    /// The first request header whose name matches the attribute (caseless) and whose value
+    /// matches the directive's expression.
+    private func firstHeaderMatch(_ d: SetEnvIfDirective, _ chain: RequestChain) -> [String]? {
+        guard let names = try? Regex(d.attribute, options: RegexOptions.apacheDefault.union(.caseless)) else { return nil }
+        for h in chain.request.headers where names.matches(h.name) {
+            if let m = d.regex.firstMatch(in: h.value) { return (0...9).map { m[$0] } }
+        }
+        return nil
+    }
+
+    func envValueIgnoringCase(_ name: String, _ r: RequestRecord) -> String? {
+        r.env[name] ?? r.env.first { equalsIgnoringASCIICase($0.key, name) }?.value
     }
 
     /// translate_name: server-context rewrite, then server `Redirect`, `Alias`, DocumentRoot
@@ -80,7 +120,7 @@ extension Origin {
             let q0 = r.query
             r.filename = r.uri
             let result = runRuleSet(graph.server, r, chain, directory: nil, base: nil)
-            if let s = result.status { return .final(status: s, location: nil) }
+            if let s = result.status { return rewriteAnswer(r, status: s, location: nil) }
             if result.changed, let f = r.filename {
                 if let bad = badQuery(r, chain, external: absoluteURLScheme(f) != nil && !result.noEscape, code: "AH10410") {
                     return bad
@@ -93,7 +133,7 @@ extension Origin {
                     let location = redirectLocation(f, query: r.query, originalQuery: q0, noEscape: result.noEscape)
                     chain.note(.externalRedirect, "server rules redirect to \(location)", range: result.lastRule?.range)
                     r.filename = location
-                    return .final(status: result.redirectStatus ?? 302, location: location)
+                    return rewriteAnswer(r, status: result.redirectStatus ?? 302, location: location)
                 }
                 if result.passThrough {
                     r.uri = f
@@ -189,6 +229,13 @@ extension Origin {
             location += "?" + (noEscape || q == originalQuery ? q : escapePath(q))
         }
         return location
+    }
+
+    /// What makes two passes share one merged configuration: the objects merged, plus the
+    /// server's `<Files ~ "^\.ht">` section that every `.ht*` name matches.
+    func configurationIdentity(_ walk: WalkResult) -> [String] {
+        let isHt = lastPathComponent(walk.filename).hasPrefix(".ht")
+        return walk.config.objectKeys + (isHt ? ["server-files:^.ht"] : [])
     }
 
     /// Access control: `.ht*` files, `Require`, `Order/Allow/Deny` (simplified; apache-semantics §1.1 row 8).

@@ -47,6 +47,8 @@ public final class Origin: @unchecked Sendable {
         var location: String? = nil
         var served: String? = nil
         var errorDocumentStatus: Int? = nil
+        /// What `%>s` logs when it differs from the status sent: the failing ErrorDocument request's own.
+        var loggedStatus: Int? = nil
         /// ErrorDocument with a local path: an internal redirect that keeps the error status.
         func redirectToErrorDocument(_ doc: String, status s: Int) {
             chain.note(.internalRedirect, "ErrorDocument \(s) → \(doc)")
@@ -54,6 +56,7 @@ public final class Origin: @unchecked Sendable {
             if redirects == 0 { originalState?.status = s }
             let next = makeRecord(url: doc, method: "GET", isSubrequest: false, chain: chain)
             next.0.env = renamedEnvironment(record.env, status: s)
+            next.0.previousConfigIdentity = record.configIdentity
             record = next.0
             early = next.1
             redirects += 1
@@ -69,10 +72,19 @@ public final class Origin: @unchecked Sendable {
             if originalState == nil { originalState = state(of: record) }
             switch result {
             case .final(let s, let loc):
-                status = errorDocumentStatus ?? s
-                location = loc
                 record.status = s
-                if loc == nil, errorDocumentStatus == nil, s >= 400, let doc = errorDocument(for: s, record: record),
+                if let first = errorDocumentStatus, !record.answeredByRewrite {
+                    // A recursive error (ap_die_r): the first error goes out canned, without the
+                    // failing ErrorDocument request's Location.
+                    status = first
+                    location = nil
+                    loggedStatus = s
+                    break
+                }
+                errorDocumentStatus = nil
+                status = s
+                location = loc
+                if loc == nil, s >= 400, let doc = errorDocument(for: s, record: record),
                    redirects < site.limitInternalRecursion {
                     if doc.hasPrefix("/") {
                         redirectToErrorDocument(doc, status: s)
@@ -119,6 +131,7 @@ public final class Origin: @unchecked Sendable {
                 next.0.env = renamedEnvironment(record.env, status: record.status)
                 // A status set by `[R]` without `[L]` travels with the internal redirect (§4.9 CT-RW-R-02).
                 next.0.status = record.status
+                next.0.previousConfigIdentity = record.configIdentity
                 record = next.0
                 early = next.1
                 continue
@@ -126,10 +139,12 @@ public final class Origin: @unchecked Sendable {
             break
         }
         var final = state(of: record)
-        final.status = status
+        final.status = loggedStatus ?? status
         var original = originalState ?? final
         if redirects == 0 { original.status = status }
-        let headers = responseHeaders(record, status: status, chain: chain)
+        // An ErrorDocument page is sent by its handler like any page, not by ap_send_error_response.
+        let servedErrorPage = errorDocumentStatus != nil && served != nil
+        let headers = responseHeaders(record, status: status, servedErrorPage: servedErrorPage, chain: chain)
         return OriginResponse(status: status, location: location, headers: headers, served: served,
                               final: final, original: original, recursionLimitExceeded: recursionExceeded,
                               errors: chain.errors, errorCodes: chain.errorCodes, trace: chain.trace,

@@ -14,6 +14,10 @@ final class RequestRecord {
     var pathInfo = ""
     var handler: String?
     var status = 200
+    /// mod_rewrite answered this pass with a status or a redirect. It resets `r->status` to 200
+    /// before returning its code, so inside an ErrorDocument request `ap_die` takes the answer
+    /// as a fresh one, not as a recursive error.
+    var answeredByRewrite = false
     /// `Allow` sent by the default handler (OPTIONS, 405, 501).
     var allow: String?
     var env: [String: String] = [:]
@@ -30,6 +34,10 @@ final class RequestRecord {
     var forcedType: String?
     /// The per-directory configuration after the walk (set in map_to_storage).
     var config: MergedConfig?
+    /// Which configuration objects this pass merged (see `Origin.configurationIdentity`).
+    var configIdentity: [String]?
+    /// `configIdentity` of the request this internal redirect or ErrorDocument request came from.
+    var previousConfigIdentity: [String]?
     /// The filesystem path the walk found, kept when `filename` becomes `redirect:…`.
     var mappedFilename: String?
     /// DirectoryIndex replaces the original record's path in place (what `%<U` logs).

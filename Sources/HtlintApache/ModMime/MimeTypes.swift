@@ -8,7 +8,8 @@ enum MimeTypes {
         "webmanifest": "application/manifest+json", "gif": "image/gif", "jpg": "image/jpeg", "jpeg": "image/jpeg",
         "png": "image/png", "svg": "image/svg+xml", "ico": "image/vnd.microsoft.icon", "webp": "image/webp",
         "woff": "font/woff", "woff2": "font/woff2", "ttf": "font/ttf", "otf": "font/otf", "mp4": "video/mp4",
-        "mp3": "audio/mpeg", "php": "application/x-httpd-php", "phtml": "application/x-httpd-php",
+        "mp3": "audio/mpeg",
+        // No `php`: Debian's mime.types has none, so a static .php goes out without Content-Type.
     ]
 
     /// Content type for a file name; mod_mime looks at every extension, the last known one wins.

@@ -1,4 +1,10 @@
 extension Origin {
+    /// A status or redirect decided by mod_rewrite's rules (see `RequestRecord.answeredByRewrite`).
+    func rewriteAnswer(_ r: RequestRecord, status: Int, location: String?) -> PassResult {
+        r.answeredByRewrite = true
+        return .final(status: status, location: location)
+    }
+
     /// mod_rewrite's fixup hook: per-directory rules and what their result means
     /// (apache-semantics §4.6, §4.9, §4.11).
     func perDirectoryRewrite(_ r: RequestRecord, _ walk: WalkResult, _ chain: RequestChain) -> PassResult? {
@@ -18,7 +24,7 @@ extension Origin {
         let f0 = r.filename ?? ""
         let q0 = r.query
         let result = runRuleSet(graph.ruleSet(rw), r, chain, directory: d, base: rw.base)
-        if let s = result.status { return .final(status: s, location: nil) }
+        if let s = result.status { return rewriteAnswer(r, status: s, location: nil) }
         if let t = result.type { r.forcedType = t }
         if let h = result.handler { r.handler = h }
         guard result.changed, let f = r.filename else {
@@ -39,7 +45,7 @@ extension Origin {
             chain.note(.externalRedirect, "\(status) to \(location)", range: result.lastRule?.range)
             r.filename = location
             r.handler = nil
-            return .final(status: status, location: location)
+            return rewriteAnswer(r, status: status, location: location)
         }
         guard f.hasPrefix("/") else {
             chain.note(.status, "400: rewrite result `\(f)` is not a path")

@@ -123,6 +123,7 @@ struct Topology: @unchecked Sendable {
         if ruleEnvironmentNames?.contains(name) ?? true { return .free("%{ENV:\(name)}") }
         var value = site.processEnvironment[name]
         for d in setEnvIf where d.assignments.contains(where: { $0.name == name }) {
+            if d.expression != nil { return .free("%{ENV:\(name)}") }
             let attribute: String
             switch d.attribute.lowercased() {
             case "request_protocol": attribute = "HTTP/1.1"

@@ -76,13 +76,19 @@ public struct ChainSimulator: Sendable {
     }
 
     /// Whether a URL is served by this site: http/https, one of its host names, a port the
-    /// front component listens on.
+    /// front component listens on. `https://` needs a TLS port: `https://host:80` (a force-https
+    /// rule copying `Host: host:80`) cannot even start. Plain http to a TLS port gets an answer
+    /// (nginx's 400), so it stays on the site.
     public func isOnSite(_ u: URLParts) -> Bool {
         guard u.scheme == "http" || u.scheme == "https" else { return false }
         let h = u.host.lowercased()
         guard origin.site.isOwnHost(h) || extraHosts.contains(where: { $0.lowercased() == h }) else { return false }
-        if let front = layers.first { return front.listens(on: u.effectivePort) }
-        return u.hasDefaultPort || originServer.listens(on: u.effectivePort)
+        let port = u.effectivePort
+        if let front = layers.first {
+            return front.listens(on: port) && (u.scheme == "http" || front.speaksTLS(on: port))
+        }
+        if u.hasDefaultPort { return true }
+        return originServer.listens(on: port) && (u.scheme == "http" || originServer.speaksTLS(on: port))
     }
 
     /// Follows one URL until a final answer, a repeated state (loop), an offsite redirect, an

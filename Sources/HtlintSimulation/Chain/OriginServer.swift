@@ -33,6 +33,9 @@ public struct OriginServer: Sendable, Hashable {
     /// Whether a browser connecting directly finds a listener on this port.
     func listens(on port: Int) -> Bool { port == httpPort || (port == httpsPort && tls != .none) }
 
+    /// Whether the listener on this port speaks TLS.
+    func speaksTLS(on port: Int) -> Bool { port == httpsPort && tls != .none }
+
     /// Why a connection with this scheme to this port fails; nil when it works. Layers connect
     /// to whatever HTTP port they are configured with, so any port but the TLS one serves HTTP.
     func failure(scheme: String, port: Int, verifying: Bool) -> ConnectionFailure? {
