@@ -10,11 +10,26 @@ struct ReadErrorRule: LintRule {
     func check(_ context: LintContext) -> [Diagnostic] {
         // The catalog's severity caps the reader's: an unterminated quote is an error to the
         // reader (almost always a typo) but Apache answers normally, so HT103 is a warning.
-        context.files.flatMap { $0.config.diagnostics.filter { $0.code == description.id } }.map { d in
-            var d = d
-            if description.severity < d.severity { d.severity = description.severity }
-            return d
+        context.files.flatMap { file in
+            file.config.diagnostics.filter { $0.code == description.id }.map { d in
+                var d = d
+                if description.severity < d.severity { d.severity = description.severity }
+                if d.code == ConfigCode.unknownDirective { explainByteOrderMark(&d, file.source) }
+                return d
+            }
         }
+    }
+
+    /// An editor's invisible UTF-8 byte-order mark glued to the first directive's name: the
+    /// message alone shows `\xef\xbb\xbf` before a name that looks right in the editor.
+    private func explainByteOrderMark(_ d: inout Diagnostic, _ source: SourceFile) {
+        let b = source.bytes, at = d.range.start
+        guard at + 3 <= b.count, b[at] == 0xEF, b[at + 1] == 0xBB, b[at + 2] == 0xBF else { return }
+        d.notes.append(Note(message: "the line starts with an invisible UTF-8 byte-order mark (BOM), which Apache reads as part of "
+                            + "the directive's name; save the file as UTF-8 without BOM"))
+        d.fixIts.append(FixIt(title: "Remove the byte-order mark",
+                              edits: [TextEdit(range: SourceRange(file: d.range.file, start: at, end: at + 3), replacement: "")],
+                              applicability: .safe))
     }
 }
 
@@ -53,9 +68,11 @@ let readErrorRules: [any LintRule] = [
     ReadErrorRule(description: RuleDescription(
         id: "HT110", name: "unknown-directive", family: .syntax,
         summary: "a directive Apache does not know, or whose module is not loaded",
-        rationale: "`Invalid command 'X', perhaps misspelled or defined by a module not included in the server configuration`. \(fiveHundred) Wrap directives of optional modules in `<IfModule>`.",
+        rationale: "`Invalid command 'X', perhaps misspelled or defined by a module not included in the server configuration`. \(fiveHundred) Wrap directives of optional modules in `<IfModule>`. A file saved with a UTF-8 byte-order mark fails the same way: Apache reads the invisible mark as part of the first directive's name (`Invalid command '\\xef\\xbb\\xbfRewriteEngine'`).",
         severity: .error,
-        triggering: [Example("↓RewriteEngien On"), Example("↓php_value upload_max_filesize 10M")],
+        triggering: [Example("↓RewriteEngien On"), Example("↓php_value upload_max_filesize 10M"),
+                     // A byte-order mark (U+FEFF, saved by some Windows editors) before the first directive.
+                     Example("↓\u{FEFF}RewriteEngine On")],
         nonTriggering: [Example("RewriteEngine On"), Example("<IfModule mod_php.c>\nphp_value upload_max_filesize 10M\n</IfModule>")])),
     ReadErrorRule(description: RuleDescription(
         id: "HT111", name: "directive-not-allowed-here", family: .syntax,
