@@ -59,6 +59,15 @@ public struct SetEnvIfDirective: Sendable {
     public var assignments: [(name: String, value: String, unset: Bool)]
     public var range: SourceRange
     public var expression: ApExpression? = nil
+    /// An attribute with characters outside `[-A-Za-z0-9_]` is, for mod_setenvif, a regular
+    /// expression over request header names (caseless), compiled when the file is read.
+    public var headerNames: Regex? = nil
+
+    /// Whether mod_setenvif takes `attribute` as a pattern over header names.
+    public static func namesHeadersByPattern(_ attribute: String) -> Bool {
+        !attribute.utf8.allSatisfy { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0)
+            || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+    }
 }
 
 /// Access control in a block (mod_authz_core `Require`, mod_access_compat `Order/Allow/Deny`).

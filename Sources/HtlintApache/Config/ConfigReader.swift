@@ -846,8 +846,10 @@ public struct ConfigReader {
         guard let regex = try? Regex(pattern, options: options) else {
             error(ConfigCode.badRegex, "Regular expression could not be compiled.", d.argumentsRange); return
         }
+        let headerNames = SetEnvIfDirective.namesHeadersByPattern(attribute)
+            ? try? Regex(attribute, options: RegexOptions.apacheDefault.union(.caseless)) : nil
         block.setEnvIf.append(SetEnvIfDirective(attribute: attribute, regex: regex, assignments: Self.envAssignments(w.dropFirst(2)),
-                                                range: d.range))
+                                                range: d.range, headerNames: headerNames))
     }
 
     /// `SetEnvIfExpr "expression" [!]VAR[=value]...`: the expression is one argument.

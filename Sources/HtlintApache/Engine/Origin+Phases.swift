@@ -77,7 +77,7 @@ extension Origin {
         case "remote_addr", "remote_host": value = chain.request.remoteAddress
         case "server_addr": value = "127.0.0.1"
         default:
-            if Self.namesHeadersByPattern(d.attribute) { return firstHeaderMatch(d, chain) }
+            if SetEnvIfDirective.namesHeadersByPattern(d.attribute) { return firstHeaderMatch(d, chain) }
             // Any other name (`Query_String` too: mod_setenvif has no such attribute) is a request
             // header, else a variable set earlier; both tables ignore case.
             guard let v = chain.request.header(d.attribute) ?? envValueIgnoringCase(d.attribute, r) else { return nil }
@@ -86,17 +86,10 @@ extension Origin {
         return d.regex.firstMatch(in: value).map { m in (0...9).map { m[$0] } }
     }
 
-    /// mod_setenvif takes an attribute with characters outside `[-A-Za-z0-9_]` as a regular
-    /// expression over request header names.
-    static func namesHeadersByPattern(_ attribute: String) -> Bool {
-        !attribute.utf8.allSatisfy { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0)
-            || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
-    }
-
     /// The first request header whose name matches the attribute (caseless) and whose value
     /// matches the directive's expression.
     private func firstHeaderMatch(_ d: SetEnvIfDirective, _ chain: RequestChain) -> [String]? {
-        guard let names = try? Regex(d.attribute, options: RegexOptions.apacheDefault.union(.caseless)) else { return nil }
+        guard let names = d.headerNames else { return nil }
         for h in chain.request.headers where names.matches(h.name) {
             if let m = d.regex.firstMatch(in: h.value) { return (0...9).map { m[$0] } }
         }
