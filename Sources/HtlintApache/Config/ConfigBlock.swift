@@ -189,6 +189,9 @@ public struct ConfigBlock: Sendable {
     public var access: [AccessDirective] = []
     public var errorDocuments: [Int: String] = [:]
     public var acceptPathInfo: Bool? = nil
+    /// `AuthType` and `AuthName` (mod_authn_core): how a `Require` that needs a user asks for one.
+    public var authType: String? = nil
+    public var authName: String? = nil
     public var files: [FilesBlock] = []
     public var ifChains: [IfChain] = []
     /// `SetEnv` (mod_env): visible to the handler only, never to rewrite conditions (§12).

@@ -371,8 +371,6 @@ public struct ConfigReader {
 
     // MARK: Directives
 
-    /// A directive name as Apache's error log shows it where it matters: the invisible UTF-8
-    /// byte-order mark an editor put in front of the first directive.
     /// `Require` providers and the module registering each. The name is looked up as written:
     /// `Require All granted` is an unknown provider (500), as is `valid-user` without mod_authz_user.
     static let authzProviders: [String: String] = [
@@ -383,6 +381,8 @@ public struct ConfigReader {
         "dbd-group": "authz_dbd", "ssl": "ssl", "ssl-verify-client": "ssl",
     ]
 
+    /// A directive name as Apache's error log shows it where it matters: the invisible UTF-8
+    /// byte-order mark an editor put in front of the first directive.
     static func shownLikeApache(_ name: String) -> String {
         name.hasPrefix("\u{FEFF}") ? "\\xef\\xbb\\xbf" + name.dropFirst() : name
     }
@@ -501,6 +501,12 @@ public struct ConfigReader {
                 error(ConfigCode.badArguments, "Unsupported HTTP response code \(words[0].value)", words[0].range); return
             }
             block.errorDocuments[code] = words[1].value
+        case "AuthType":
+            guard arity(1...1, "AuthType takes one argument, an HTTP authorization type (e.g., \"Basic\")") else { return }
+            block.authType = words[0].value
+        case "AuthName":
+            guard arity(1...1, "AuthName takes one argument, the authentication realm (e.g. \"Members Only\")") else { return }
+            block.authName = words[0].value
         case "AcceptPathInfo":
             guard arity(1...1, "AcceptPathInfo takes one argument") else { return }
             switch words[0].value.lowercased() {

@@ -31,6 +31,8 @@ struct MergedConfig {
     var access: [AccessDirective] = []
     var errorDocuments: [Int: String] = [:]
     var acceptPathInfo: Bool?
+    var authType: String?
+    var authName: String?
     var setEnv: [(String, String)] = []
     /// The configuration objects merged, in order. Apache's walk caches hand an internal
     /// redirect that matches the same objects the very same merged configuration.
@@ -90,6 +92,8 @@ struct MergedConfig {
         if !block.access.isEmpty { access = block.access }
         errorDocuments.merge(block.errorDocuments) { _, new in new }
         if let a = block.acceptPathInfo { acceptPathInfo = a }
+        if let t = block.authType { authType = t }
+        if let n = block.authName { authName = n }
         setEnv += block.setEnv
     }
 }

@@ -1,6 +1,8 @@
 /// mod_authz_core's evaluation of `Require` lines and `<RequireAll/Any/None>` containers.
 enum AuthzResult {
     case granted, denied
+    /// Denied for want of an authenticated user (AUTHZ_DENIED_NO_USER): a user might be granted.
+    case deniedNoUser
     /// Neither: a line limited to other methods, a negated line that did not match.
     case neutral
 }
@@ -9,13 +11,17 @@ extension Origin {
     /// Whether the block's authorization grants the request; nil when it has no `Require` for
     /// this method (nothing to decide here). Top-level lines form an implicit `<RequireAny>`
     /// limited to the union of their methods; anything but a grant is a 403.
-    func authorize(_ lines: [AccessDirective], _ r: RequestRecord, _ chain: RequestChain) -> Bool? {
+    func authorize(_ lines: [AccessDirective], _ r: RequestRecord, _ chain: RequestChain) -> AuthzResult? {
         guard !lines.isEmpty else { return nil }
         // The implicit container covers the methods its lines cover: a method outside them is not checked.
         let covered = lines.contains { methods(of: $0).map { $0.contains(r.method) } ?? true }
         guard covered else { return nil }
         let root = AccessDirective.requireSection(logic: .any, children: lines, methods: nil)
-        return evaluate(root, parent: .all, r, chain) == .granted
+        switch evaluate(root, parent: .all, r, chain) {
+        case .granted: return .granted
+        case .deniedNoUser: return .deniedNoUser
+        case .denied, .neutral: return .denied
+        }
     }
 
     private func methods(of a: AccessDirective) -> Set<String>? {
@@ -35,7 +41,8 @@ extension Origin {
         switch a {
         case .require(let n, let kind, let values, _):
             negated = n
-            result = provider(kind, values, r, chain) ? .granted : .denied
+            // No request here carries credentials: user-based providers never see a user.
+            result = Origin.userProviders.contains(kind) ? .deniedNoUser : provider(kind, values, r, chain) ? .granted : .denied
         case .requireExpr(let n, let expression, _):
             negated = n
             var captures: [String] = []
@@ -44,13 +51,19 @@ extension Origin {
         case .requireSection(let logic, let children, _):
             negated = logic == .none
             let and = logic == .all
+            // apply_authz_sections: a denial for want of a user survives where a user could
+            // still change the outcome.
             var combined = AuthzResult.neutral
             for child in children where child.isAuthorization {
                 let c = evaluate(child, parent: logic, r, chain)
                 if c == .neutral { continue }
-                if and, c == .denied { combined = .denied; break }
-                if !and, c == .granted { combined = .granted; break }
-                if combined == .neutral { combined = c }
+                if and {
+                    if c == .denied { combined = .denied; break }
+                    if (c == .deniedNoUser && combined != .denied) || combined == .neutral { combined = c }
+                } else {
+                    if c == .granted { combined = .granted; break }
+                    if (c == .deniedNoUser && combined == .denied) || combined == .neutral { combined = c }
+                }
             }
             result = combined
         case .order, .allow, .deny:
@@ -61,6 +74,33 @@ extension Origin {
     }
 
     /// An authorization provider's answer (mod_authz_core, mod_authz_host).
+    /// Providers that decide on the authenticated user.
+    static let userProviders: Set<String> = ["user", "valid-user", "group", "dbm-group", "dbm-file-group", "file-owner",
+                                             "file-group", "dbd-group"]
+
+    /// A `Require` needs a user and the request has none: mod_auth_basic asks the browser for
+    /// credentials (401 with a challenge); without a usable `AuthType`, Apache answers 500.
+    func authenticationRequired(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain) -> Int {
+        guard let type = config.authType, type.lowercased() != "none" else {
+            chain.log("AH00027", "error", "No authentication done but request not allowed without authentication for \(r.uri). Authentication not configured?")
+            chain.note(.status, "500: a `Require` needs an authenticated user, but no `AuthType` is set")
+            return 500
+        }
+        guard type.lowercased() == "basic", site.modules.contains("auth_basic") else {
+            chain.log("AH01796", "error", "AuthType \(type) configured without corresponding module")
+            chain.note(.status, "500: no loaded module handles `AuthType \(type)`")
+            return 500
+        }
+        guard let realm = config.authName else {
+            chain.log("AH01615", "error", "need AuthName: \(r.uri)")
+            chain.note(.status, "500: `AuthType Basic` without `AuthName`")
+            return 500
+        }
+        r.wwwAuthenticate = "Basic realm=\"\(realm)\""
+        chain.note(.status, "401: a `Require` needs a user; the browser asks for credentials (realm \(realm))")
+        return 401
+    }
+
     private func provider(_ kind: String, _ values: [String], _ r: RequestRecord, _ chain: RequestChain) -> Bool {
         switch kind {
         case "all": values.first?.lowercased() == "granted"

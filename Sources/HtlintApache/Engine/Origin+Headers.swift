@@ -24,10 +24,12 @@ extension Origin {
             var errorTable = HeaderTable()
             for h in directives where h.always { apply(h, to: &errorTable, r, context) }
             if let allow = r.allow { errorTable.set("Allow", allow) }
+            if let challenge = r.wwwAuthenticate { errorTable.set("WWW-Authenticate", challenge) }
             return errorTable.entries + chain.cookies
         }
         for h in directives where h.always { apply(h, to: &always, r, context) }
         if let allow = r.allow { always.set("Allow", allow) }
+        if let challenge = r.wwwAuthenticate { always.set("WWW-Authenticate", challenge) }
         for h in directives where !h.always { apply(h, to: &onSuccess, r, context) }
         return always.entries + onSuccess.entries
     }

@@ -259,7 +259,11 @@ extension Origin {
             case .require, .requireExpr, .requireSection: continue
             }
         }
-        if authorize(config.access.filter(\.isAuthorization), r, chain) == false { return deny("Require") }
+        switch authorize(config.access.filter(\.isAuthorization), r, chain) {
+        case .denied?: return deny("Require")
+        case .deniedNoUser?: return authenticationRequired(r, config, chain)
+        default: break
+        }
         if compat {
             let addr = chain.request.remoteAddress
             let allowed = allows.contains { $0.lowercased() == "all" || ipMatches($0, addr) }

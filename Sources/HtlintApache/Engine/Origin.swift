@@ -57,6 +57,7 @@ public final class Origin: @unchecked Sendable {
             let next = makeRecord(url: doc, method: "GET", isSubrequest: false, chain: chain)
             next.0.env = renamedEnvironment(record.env, status: s)
             next.0.previousConfigIdentity = record.configIdentity
+            next.0.wwwAuthenticate = record.wwwAuthenticate
             record = next.0
             early = next.1
             redirects += 1

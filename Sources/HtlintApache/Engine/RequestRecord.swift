@@ -20,6 +20,9 @@ final class RequestRecord {
     var answeredByRewrite = false
     /// `Allow` sent by the default handler (OPTIONS, 405, 501).
     var allow: String?
+    /// `WWW-Authenticate` of a 401 (mod_auth_basic puts it in the error table, which an
+    /// ErrorDocument request inherits).
+    var wwwAuthenticate: String?
     var env: [String: String] = [:]
     var responseHeaders: [HTTPHeader] = []
     let isSubrequest: Bool
