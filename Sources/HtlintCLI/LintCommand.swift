@@ -136,7 +136,7 @@ struct LintCommand {
         var sources: [SourceFile] = []
         for context in contexts {
             diagnostics += linter.run(context)
-            sources += context.files.map(\.source) + context.content.loadedFiles
+            sources += context.files.map(\.source) + context.content.loadedFiles + (context.anchor.map { [$0] } ?? [])
         }
         if a.has("--fix") || a.has("--diff") {
             let (applied, diff) = FixApplier.apply(diagnostics, sources: sources)
@@ -215,6 +215,16 @@ struct LintCommand {
         // The edge comes from the simulator, which knows layers given in a --site file too.
         var context = LintContext(files: files, simulator: simulate ? simulator : nil, edge: simulator.edge,
                                   hosts: [site.serverName.contains("://") ? site.canonicalHost : site.serverName] + site.serverAliases)
+        // Without a configuration file, findings the layers or mod_dir make alone (a loop with the
+        // browser's HSTS, a DirectorySlash downgrade behind a TLS-terminating edge) point at the
+        // site file, or at the document root.
+        if files.isEmpty {
+            if let path = options.siteFile, let bytes = try? io.read(path) {
+                context.anchor = SourceFile(path: path, bytes: bytes)
+            } else {
+                context.anchor = SourceFile(path: options.docroot.hasSuffix("/") ? options.docroot : options.docroot + "/", text: "")
+            }
+        }
         // Pages, style sheets and wp-config.php for the content rules (HT5xx, HT310, HT311).
         context.content = SiteContent.documentRoot(SiteContent.documentRootPath(of: context) ?? options.docroot, io: io)
         return context

@@ -14,7 +14,9 @@ extension Origin {
                     return nil
                 }
                 let location = fullyQualify(escapePath(r.uri) + "/", chain) + (r.query.map { "?" + $0 } ?? "")
-                chain.note(.directorySlash, "DirectorySlash: 301 to \(location)")
+                // After a rewrite the trace says "internal redirect follows": say why it does not.
+                let staged = r.stagedRedirect.map { "; mod_dir answers first (\(r.uri) is a directory), so the internal redirect to \($0) never runs" } ?? ""
+                chain.note(.directorySlash, "DirectorySlash: 301 to \(location)\(staged)")
                 return .final(status: 301, location: location)
             }
             if r.stagedRedirect != nil { return nil }

@@ -131,7 +131,13 @@ struct RewriteParser {
     private mutating func flagItems(_ word: Word, directive: String) -> [(String, String?, SourceRange)]? {
         let bytes = Array(word.value.utf8)
         guard bytes.count >= 2, bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") else {
-            fail(ConfigCode.badFlag, "\(directive): bad flag delimiters", word.range)
+            // Not a flag list at all: most often a space left in the pattern or substitution.
+            let what = directive == "RewriteRule" ? "substitution" : "pattern"
+            let notes = bytes.first == UInt8(ascii: "[") ? [] : [Note(
+                message: "Apache reads `\(word.value)` as the flags: an unescaped space ends the \(what) before it; escape the space (`\\ `) or quote the \(what)",
+                range: word.range)]
+            diagnostics.append(Diagnostic(code: ConfigCode.badFlag, severity: .error,
+                                          message: "\(directive): bad flag delimiters", range: word.range, notes: notes))
             return nil
         }
         var items: [(String, String?, SourceRange)] = []

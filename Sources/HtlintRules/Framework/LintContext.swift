@@ -92,8 +92,27 @@ public struct LintContext: Sendable {
     /// Mixed-content findings of all pages, computed on first use and shared by the HT5xx rules.
     let contentCache = ContentAnalysisCache()
 
+    /// Where a finding no directive produced (a loop or downgrade made by a layer, mod_dir's
+    /// slash redirect) is reported when the site has no configuration file to point at: the
+    /// `--site` file, say. Nil when unknown; such findings are then dropped.
+    public var anchor: SourceFile?
+
     /// The probe set's chains (empty without a simulator).
     public var probes: [ProbeResult] { probeCache.results(self) }
+
+    /// The layers in front of Apache as findings name them: the `--edge` name for a Cloudflare
+    /// mode, otherwise the layers themselves (`nginx`, `CloudFront (…) → load balancer (ALB)`)
+    /// rather than the generic `proxy`.
+    public var edgeName: String {
+        guard edge.mode == .terminatingProxy, let layers = simulator?.layers, !layers.isEmpty else { return edge.mode.rawValue }
+        return layers.map(\.label).joined(separator: " → ")
+    }
+
+    /// The position of a finding no directive produced: the start of the server configuration,
+    /// else of the first `.htaccess`, else of the `anchor`.
+    public var fallbackRange: SourceRange? {
+        (files.first { $0.context == .server } ?? files.first).map { $0.source.range(0, 0) } ?? anchor?.range(0, 0)
+    }
 
     public init(files: [LintFile], simulator: ChainSimulator? = nil, edge: Edge = Edge(mode: .none), hosts: [String] = []) {
         self.files = files

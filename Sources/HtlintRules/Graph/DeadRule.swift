@@ -60,7 +60,7 @@ struct DeadRuleByAnalysis: LintRule {
                 + dead.conditions.map { Note(message: "`\($0.text)`", range: $0.range) }
             if dead.redundantBehindEdge == true {
                 // Defence in depth: the edge makes it redundant, a direct request still meets it.
-                var d = finding("rule is redundant behind the \(context.edge.mode.rawValue) edge: \(dead.explanation) (it still guards requests that reach the origin directly)",
+                var d = finding("rule is redundant behind the \(context.edgeName) edge: \(dead.explanation) (it still guards requests that reach the origin directly)",
                                 at: dead.rule.range, notes: notes)
                 d.severity = .note
                 return d

@@ -41,7 +41,7 @@ struct HTTPSDowngrade: LintRule {
     /// edge (Cloudflare with SSL off), an `ErrorDocument` with a full URL, or mod_dir's
     /// `DirectorySlash`. Without a directive to point at, the first configuration file's start.
     static func producer(of hop: Hop, _ context: LintContext) -> (what: String, range: SourceRange?) {
-        let fallback = (context.files.first { $0.context == .server } ?? context.files.first).map { $0.source.range(0, 0) }
+        let fallback = context.fallbackRange
         if hop.answerer != .origin {
             return ("answered by \(hop.producer)\(hop.reason.map { ": \($0)" } ?? ""), not by Apache", fallback)
         }

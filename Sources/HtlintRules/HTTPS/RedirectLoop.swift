@@ -18,8 +18,12 @@ struct RedirectLoop: LintRule {
                              edge: "cloudflare-flexible"),
                      // Every URL is rewritten to the directory without its slash; mod_dir adds it
                      // with a 301, and /blog/ is rewritten to /blog again.
-                     Example("RewriteEngine On\n↓RewriteRule ^(.*)$ blog [L]", pages: ["/blog/index.html": "<p>blog</p>"])],
+                     Example("RewriteEngine On\n↓RewriteRule ^(.*)$ blog [L]", pages: ["/blog/index.html": "<p>blog</p>"]),
+                     // RedirectMatch searches the whole URL-path: its own target matches again and
+                     // grows by one segment per hop (/credits/software-credits/software-credits/…).
+                     Example("↓RedirectMatch 301 ^/credits/(.*) /credits/software-credits/$1")],
         nonTriggering: [Example("RewriteEngine On\nRewriteCond %{HTTPS} !=on\nRewriteRule ^(.*)$ https://%{HTTP_HOST}/$1 [R=301,L]"),
+                        Example("RedirectMatch 301 ^/credits/(?!software-credits/)(.*) /credits/software-credits/$1"),
                         Example("RewriteEngine On\nRewriteCond %{HTTP:X-Forwarded-Proto} !https\nRewriteCond %{HTTPS} !=on\nRewriteRule ^(.*)$ https://%{HTTP_HOST}/$1 [R=301,L]",
                                 edge: "cloudflare-flexible")],
         usesSimulation: true)
@@ -34,15 +38,23 @@ struct RedirectLoop: LintRule {
             guard let source = cycle.lazy.compactMap(\.redirectSource).first
                     ?? chain.hops.lazy.compactMap(\.redirectSource).first
                     ?? cycle.lazy.compactMap(\.rewriteSources.last).first
-                    ?? chain.hops.lazy.compactMap(\.rewriteSources.last).first else { return nil }
+                    ?? chain.hops.lazy.compactMap(\.rewriteSources.last).first
+                    // Made by the layers alone (Cloudflare with SSL off against the browser's
+                    // HSTS, conflicting edge redirects): reported at the configuration's start.
+                    ?? context.fallbackRange else { return nil }
             return (source, probe)
         }
         return groupedByDirective(items).map { group in
             let chain = group.first.chain
             let cycle = chain.loopStart.map { Array(chain.hops[$0...]) } ?? chain.hops
-            let notes = cycle.map { hop in
+            // A path that grows each hop: the first hops show the pattern, not all twenty.
+            let shown = chain.outcome == .tooManyHops && cycle.count > 3 ? Array(cycle.prefix(3)) : cycle
+            var notes = shown.map { hop in
                 Note(message: "\(hop.url) → \(hop.status) \(hop.location ?? "")" + (hop.answeredBy == "edge" ? " (edge)" : ""),
                      range: hop.redirectSource)
+            }
+            if shown.count < cycle.count {
+                notes.append(Note(message: "… \(cycle.count - shown.count) more redirects of the same kind, each URL longer than the last"))
             }
             let what = chain.outcome == .loop
                 ? (cycle.count == 1 ? "redirects to itself" : "loops through \(cycle.count) URLs")
@@ -51,12 +63,27 @@ struct RedirectLoop: LintRule {
             let start = cycle.first?.url ?? group.first.url
             let subject = chain.outcome == .loop && start != group.first.url
                 ? "\(group.first.url) leads to \(start), which" : group.first.url
-            return finding("redirect loop: \(subject) \(what)\(edgeNote(context))\(moreRequests(group.count))",
+            // Name the redirects a layer, the browser or the application adds to the cycle, and say
+            // when no directive of these files takes part at all.
+            let producers = cycle.filter { $0.redirectSource == nil && $0.location != nil && $0.answerer != .origin }
+            let directiveless = !cycle.contains(where: { $0.redirectSource != nil || !$0.rewriteSources.isEmpty })
+            let via = producers.isEmpty ? ""
+                : " (" + producers.map { "\($0.status) by \($0.answerer == .app && !$0.producer.hasPrefix("WordPress") ? "WordPress's " : "")\($0.producer)\($0.reason.map { ": \($0)" } ?? "")" }.uniqued().joined(separator: ", then ")
+                    + (directiveless ? "; no directive of these files takes part)" : ")")
+            return finding("redirect loop: \(subject) \(what)\(edgeNote(context))\(via)\(moreRequests(group.count))",
                            at: group.range, notes: notes)
         }
     }
 
     private func edgeNote(_ context: LintContext) -> String {
-        context.edge.mode == .none ? "" : " behind the \(context.edge.mode.rawValue) edge"
+        context.edge.mode == .none ? "" : " behind the \(context.edgeName) edge"
+    }
+}
+
+private extension Array where Element == String {
+    /// The strings in order, each once.
+    func uniqued() -> [String] {
+        var seen = Set<String>()
+        return filter { seen.insert($0).inserted }
     }
 }

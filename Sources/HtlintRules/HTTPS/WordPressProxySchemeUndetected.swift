@@ -59,7 +59,7 @@ struct WordPressProxySchemeUndetected: LintRule {
             let range = config.file.range(at, at)
             let fix = FixIt(title: "Set `$_SERVER['HTTPS']` from `X-Forwarded-Proto` before `wp-settings.php` is loaded",
                             edits: [TextEdit(range: range, replacement: Self.snippet)], applicability: .unsafe)
-            return finding("WordPress runs behind `\(context.edge.mode.rawValue)`, which reaches Apache over http, "
+            return finding("WordPress runs behind `\(context.edgeName)`, which reaches Apache over http, "
                            + "and nothing sets `$_SERVER['HTTPS']`: `is_ssl()` is false for https visitors", at: range, fixes: [fix])
         }
     }

@@ -72,7 +72,7 @@ extension LintContext {
     /// The root `.htaccess` (or the first file), where a site-wide finding without a directive of
     /// its own is reported: at its first directive, so a comment above does not move it.
     var siteWideLocation: SourceRange? {
-        guard let file = files.first(where: { $0.context == .htaccess && $0.directory == "/" }) ?? files.first else { return nil }
+        guard let file = files.first(where: { $0.context == .htaccess && $0.directory == "/" }) ?? files.first else { return anchor?.range(0, 0) }
         if let first = file.directives.first { return file.source.range(first.range.start, first.range.start) }
         return file.source.range(0, 0)
     }

@@ -14,7 +14,7 @@ public struct ProbeResult: Sendable {
 }
 
 /// Generates requests that exercise a site — both schemes, every host, `/`, a URL matching each
-/// rule's pattern, each `Redirect` path, directories with and without their trailing slash —
+/// rule's pattern, each `Redirect` path and `RedirectMatch` pattern, directories with and without their trailing slash —
 /// and simulates them once for all simulation-backed rules.
 public enum ProbeSet {
     /// Upper bound on probes, so a 20,000-rule file stays fast; rules are sampled evenly beyond it.
@@ -32,7 +32,13 @@ public enum ProbeSet {
                 paths.append(file.context == .server ? w : base + w)
             }
             for r in file.redirects {
-                if case .prefix(let p) = r.matcher { paths.append(p) }
+                switch r.matcher {
+                case .prefix(let p): paths.append(p)
+                // RedirectMatch sees the whole URL-path in every context.
+                case .regex(let re):
+                    if let w = RegexWitness.witnesses(for: re, shape: .absolutePath).first?.text { paths.append(w) }
+                case .everything: break
+                }
             }
         }
         if let site = context.simulator?.origin.site {

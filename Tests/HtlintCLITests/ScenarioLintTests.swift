@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+import HtlintCLI
+
+/// User-reported failures (shared spec S03, S10) where no `.htaccess` takes part: the findings
+/// point at the site file instead of disappearing with no file to point at.
+struct ScenarioLintTests {
+    func run(_ args: [String]) -> CommandOutput {
+        runCLI(args, environment: CLIEnvironment.live)
+    }
+
+    static let inputs = "Tests/HtlintCLITests/Inputs/scenarios"
+
+    /// S10 / L21: `/docs` behind Cloudflare Flexible, no rules: mod_dir's slash redirect goes to http.
+    @Test func directorySlashDowngradeWithoutHtaccess() throws {
+        let o = run(["lint", "--site", "\(Self.inputs)/dirslash-flexible/site.yml", "--format", "concise"])
+        #expect(o.stdout.contains("\(Self.inputs)/dirslash-flexible/site.yml:1:1: warning: https→http downgrade: https://example.com/docs redirects to http://example.com/docs/ (the trailing-slash redirect of mod_dir's DirectorySlash, not a directive of these files) [HT303]"))
+        try assertGolden("lint-scenario-dirslash-flexible.txt", snapshot(run(["lint", "--site", "\(Self.inputs)/dirslash-flexible/site.yml"])))
+    }
+
+    /// S03 / L07: Cloudflare with SSL off redirects https to http, the browser's HSTS sends it back.
+    @Test func layerOnlyLoopIsReported() throws {
+        let o = run(["lint", "--site", "\(Self.inputs)/cloudflare-off-hsts/site.yml", "--format", "concise"])
+        #expect(o.status == .findings)
+        #expect(o.stdout.contains("\(Self.inputs)/cloudflare-off-hsts/site.yml:1:1: error: redirect loop: http://example.com/ leads to https://example.com/, which loops through 2 URLs behind the cloudflare-off edge (301 by Cloudflare (SSL off)"))
+        #expect(o.stdout.contains("no directive of these files takes part)"))
+        try assertGolden("lint-scenario-cloudflare-off-hsts.txt", snapshot(run(["lint", "--site", "\(Self.inputs)/cloudflare-off-hsts/site.yml"])))
+    }
+}
