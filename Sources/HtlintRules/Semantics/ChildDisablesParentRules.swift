@@ -1,36 +1,91 @@
+import HtlintApache
 import HtlintDiagnostics
 
-/// A child `.htaccess` with a mod_rewrite directive but no rules switches the parent's rules off
-/// for its directory.
+/// A child `.htaccess` with mod_rewrite directives gets its own rule list, which replaces the
+/// parent's for its directory: without rules it switches them off outright; with rules of its
+/// own it silently drops the parent's https/host redirects and blocking rules there.
 struct ChildDisablesParentRules: LintRule {
     let description = RuleDescription(
         id: "HT213", name: "child-replaces-parent-rules", family: .semantics,
-        summary: "a subdirectory `.htaccess` with `RewriteEngine On` but no rules disables the parent's rules there",
+        summary: "a subdirectory `.htaccess` with mod_rewrite directives replaces the parent's rules there: without rules of its own, or dropping the parent's https/host redirect or blocking rule",
         rationale: """
         A `.htaccess` that contains any mod_rewrite directive gets its own rule list, which replaces \
         the parent's: the parent's rules stop running for this directory (apache-semantics §4.4, \
-        CT-RW-INH-02). Remove the stray directive, or add `RewriteOptions Inherit`.
+        CT-RW-INH-02). A stray `RewriteEngine On` switches them off outright. A subdirectory \
+        application with its own rules (a CMS in `/shop/`) quietly loses the site's "force https", \
+        canonical-host and `[F]` security rules for every URL below it. Add `RewriteOptions Inherit` \
+        (the parent's rules then run after this file's), or repeat the rules here.
         """,
         severity: .warning,
-        triggering: [Example("↓RewriteEngine On", parent: "RewriteEngine On\nRewriteRule ^(.*)\\.htm$ /$1.html [R=301,L]")],
+        triggering: [Example("↓RewriteEngine On", parent: "RewriteEngine On\nRewriteRule ^(.*)\\.htm$ /$1.html [R=301,L]"),
+                     Example("↓RewriteEngine On\nRewriteRule ^x$ index.php [L]",
+                             parent: "RewriteEngine On\nRewriteCond %{HTTPS} off\nRewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]"),
+                     Example("↓RewriteEngine On\nRewriteRule ^x$ index.php [L]", parent: "RewriteEngine On\nRewriteRule (^|/)\\.git - [F]")],
         nonTriggering: [Example("RewriteEngine On\nRewriteOptions Inherit", parent: "RewriteEngine On\nRewriteRule ^a$ /b [L]"),
                         Example("Options -Indexes", parent: "RewriteEngine On\nRewriteRule ^a$ /b [L]"),
-                        Example("RewriteEngine On")])
+                        Example("RewriteEngine On"),
+                        // The parent's rules are ordinary rewrites: replacing them is the point.
+                        Example("RewriteEngine On\nRewriteRule ^x$ index.php [L]", parent: "RewriteEngine On\nRewriteRule ^old$ /new [R=301,L]"),
+                        Example("RewriteEngine On\nRewriteOptions Inherit\nRewriteRule ^x$ index.php [L]",
+                                parent: "RewriteEngine On\nRewriteCond %{HTTPS} off\nRewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]"),
+                        // The parent's https redirect never covered this directory.
+                        Example("RewriteEngine On\nRewriteRule ^x$ index.php [L]",
+                                parent: "RewriteEngine On\nRewriteCond %{HTTPS} off\nRewriteRule ^admin/ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]")])
 
     func check(_ context: LintContext) -> [Diagnostic] {
         context.files.compactMap { file -> Diagnostic? in
             guard file.context == .htaccess, let dir = file.directory, let rw = file.config.block.rewrite,
-                  rw.rules.isEmpty, rw.engine != false, !(rw.options ?? []).contains("inherit"),
+                  rw.engine != false, !(rw.options ?? []).contains("inherit"),
                   !(rw.options ?? []).contains("inheritbefore") else { return nil }
-            // Only meaningful when a parent directory has rules.
-            let parentHasRules = context.files.contains { p in
+            let parents = context.files.filter { p in
                 guard let pd = p.directory, pd != dir, dir.hasPrefix(pd) else { return false }
-                return !p.rules.isEmpty
+                return !p.rules.isEmpty && !(p.config.block.rewrite?.options ?? []).contains("inheritdown")
             }
-            guard parentHasRules else { return nil }
-            let at = rw.engineRange ?? rw.baseRange ?? file.source.range(0, 0)
-            return finding("this file's mod_rewrite directives replace the parent's rules for \(dir) without adding any",
-                           at: at)
+            guard !parents.isEmpty else { return nil }
+            let at = rw.engineRange ?? rw.baseRange ?? file.rules.first?.range ?? file.source.range(0, 0)
+            if rw.rules.isEmpty {
+                return finding("this file's mod_rewrite directives replace the parent's rules for \(dir) without adding any",
+                               at: at)
+            }
+            // With rules of its own, only the parent's rules that guard the whole site matter.
+            let dropped = parents.flatMap { p in p.rules.filter { guards($0) && covers($0, p.directory!, dir) } }
+            guard let first = dropped.first else { return nil }
+            let names = dropped.prefix(3).map { "\(kind(of: $0) ?? "rule") (line \($0.line))" }.joined(separator: ", ")
+            return finding("this file's rules replace the parent's for \(dir): the parent's \(names) no longer run for any URL "
+                           + "below \(dir); add `RewriteOptions Inherit` or repeat \(dropped.count == 1 ? "it" : "them") here",
+                           at: at, notes: [Note(message: "dropped for \(dir)", range: first.range)])
         }
+    }
+
+    /// A redirect to https or to the canonical host, or a rule that refuses requests.
+    private func guards(_ rule: RewriteRule) -> Bool {
+        kind(of: rule) != nil
+    }
+
+    private func kind(of rule: RewriteRule) -> String? {
+        if rule.flags.forbidden || rule.flags.gone { return "blocking rule" }
+        guard let code = rule.flags.redirect, (300...399).contains(code) else { return nil }
+        let tests = rule.conditions.map { $0.rawTestString.uppercased() }
+        let schemeTests = ["%{HTTPS}", "X-FORWARDED-PROTO", "%{SERVER_PORT}", "%{REQUEST_SCHEME}", "CF-VISITOR", "%{ENV:HTTPS}"]
+        if tests.contains(where: { t in schemeTests.contains { t.contains($0) } }) { return "https redirect" }
+        if tests.contains(where: { $0.contains("%{HTTP_HOST}") }) { return "canonical-host redirect" }
+        return nil
+    }
+
+    /// Whether the parent's rule can see URLs of the child directory. Its per-directory input
+    /// there starts with the child's path relative to the parent; a pattern anchored on another
+    /// literal start (`^admin/`) never does, any other pattern may.
+    private func covers(_ rule: RewriteRule, _ parentDirectory: String, _ child: String) -> Bool {
+        guard !rule.negated, rule.pattern.hasPrefix("^") else { return true }
+        let metacharacters = Set(".[]()*+?{}|\\$^".utf8)
+        let literal = rule.pattern.utf8.dropFirst().prefix { !metacharacters.contains($0) }
+        var start = String(decoding: literal, as: UTF8.self)
+        // A quantifier after the literal makes its last character optional.
+        if let next = rule.pattern.utf8.dropFirst(1 + literal.count).first, [UInt8(ascii: "*"), UInt8(ascii: "?"), UInt8(ascii: "{")].contains(next) {
+            start = String(start.dropLast())
+        }
+        var relative = String(child.dropFirst(parentDirectory.count))
+        if rule.flags.noCase { start = start.lowercased(); relative = relative.lowercased() }
+        return relative.hasPrefix(start) || start.hasPrefix(relative)
     }
 }
