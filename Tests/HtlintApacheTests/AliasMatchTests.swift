@@ -43,3 +43,14 @@ struct AliasMatchTests {
         #expect(site.vhost.fatal?.message == "Regular expression could not be compiled.")
     }
 }
+
+/// RedirectMatch targets go through apr_uri_parse/unparse and ap_escape_uri
+/// (fixtures/apache/alias-redirectmatch-escapes-whole-url).
+struct RedirectMatchTargetEscapingTests {
+    @Test func defaultPortDisappearsAndTheHostIsEscaped() {
+        let access = [("/", "RedirectMatch 301 ^/a$ https://shop.example:443/b\nRedirectMatch 302 ^/v$ https://%{HTTP_HOST}/x\nRedirect 301 /p https://shop.example:443/q")]
+        #expect(respond("/a?x=1", access: access).location == "https://shop.example/b?x=1")
+        #expect(respond("/v", access: access).location == "https://%25%7bHTTP_HOST%7d/x")
+        #expect(respond("/p/x", access: access).location == "https://shop.example:443/q/x")
+    }
+}

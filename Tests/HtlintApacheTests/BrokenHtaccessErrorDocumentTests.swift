@@ -24,6 +24,17 @@ struct BrokenHtaccessErrorDocumentTests {
         #expect(r.original.filename == "/c/")
     }
 
+    @Test func fiveHundredCarriesOnlyTheVirtualHostsHeaders() {
+        // fixtures/apache/syntax-error-500-vhost-headers-only
+        let vhost = ["Header always set X-V vhost", "<Directory ${DOCROOT}>", "Header always set X-D dir", "</Directory>"]
+        let access = [("/", "Header always set X-Parent parent"), ("/bad", "Bogus")]
+        let r = Self.respond("/bad/b.html", vhost: vhost, access: access, files: ["/bad/b.html"])
+        #expect(r.status == 500)
+        #expect(r.combinedHeader("X-V") == "vhost")
+        #expect(r.combinedHeader("X-D") == nil)
+        #expect(r.combinedHeader("X-Parent") == nil)
+    }
+
     @Test func parentHtaccessErrorDocumentIsNotUsed() {
         let access = [("/d", "ErrorDocument 500 /ok/d500.html"), ("/d/e", "Bogus")]
         let files = ["/ok/e500.html", "/ok/d500.html"]

@@ -14,6 +14,16 @@ struct HeaderDirectiveTests {
             .respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "example.org")]))
     }
 
+    @Test func exprValueIsAStringExpressionNotAFormat() {
+        let r = respond("""
+            Header set X-Where "expr=%{HTTP_HOST}%{REQUEST_URI}?%{QUERY_STRING}"
+            Header set X-Lit "expr=100%"
+            """, "/a.html?q=1")
+        #expect(r.combinedHeader("X-Where") == "example.org/a.html?q=1")
+        #expect(r.combinedHeader("X-Lit") == "100%")
+        #expect(respond(#"Header set X-Bad "expr=%{NO_SUCH_VAR}""#, "/a.html").status == 500)
+    }
+
     @Test func appendMergeAndAddAccumulate() {
         let r = respond("""
             Header append X-Ap x

@@ -40,6 +40,8 @@ public struct HeaderDirective: Sendable {
     public var name: String
     /// The value format; for `edit`/`edit*` the replacement.
     public var value: String
+    /// A value written `expr=…`: a string expression evaluated per response instead of `value`.
+    public var valueExpression: ExprWord? = nil
     /// `edit`/`edit*`: what the replacement replaces.
     public var editPattern: Regex?
     /// `env=VAR` / `env=!VAR` condition.

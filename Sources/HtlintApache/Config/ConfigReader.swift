@@ -830,12 +830,21 @@ public struct ConfigReader {
                 error(ConfigCode.badArguments, "Unknown parameter: \(text)", c.range); return nil
             }
         }
-        // Checked last, as mod_headers parses the format after the condition.
-        if let v = value, case .failure(let e) = parseHeaderFormat(v.value) {
+        // Checked last, as mod_headers parses the format after the condition. `expr=` (case
+        // as written) makes the value a string expression instead of a format.
+        var valueExpression: ExprWord? = nil
+        if let v = value, v.value.hasPrefix("expr=") {
+            do { valueExpression = try ApExpression.parsingString(String(v.value.dropFirst(5))) } catch {
+                self.error(ConfigCode.badExpression, "Can't parse value expression : \(error.message)", v.range)
+                return nil
+            }
+        } else if let v = value, case .failure(let e) = parseHeaderFormat(v.value) {
             error(ConfigCode.badArguments, e.message, v.range); return nil
         }
-        return HeaderDirective(always: always, action: action, name: name, value: value?.value ?? "", editPattern: editPattern,
-                               envCondition: condition, expression: expression, early: early, range: d.range)
+        var header = HeaderDirective(always: always, action: action, name: name, value: value?.value ?? "", editPattern: editPattern,
+                                     envCondition: condition, expression: expression, early: early, range: d.range)
+        header.valueExpression = valueExpression
+        return header
     }
 
     private mutating func parseSetEnvIf(_ name: String, _ d: DirectiveNode, _ words: [Word], into block: inout ConfigBlock) {

@@ -40,21 +40,21 @@ extension Origin {
         var captures: [String] = []
         if let e = h.expression, !e.evaluate(context, captures: &captures) { return }
         switch h.action {
-        case "set": table.set(h.name, formatHeaderValue(h.value, r, context.chain))
-        case "setifempty": if table.first(h.name) == nil { table.set(h.name, formatHeaderValue(h.value, r, context.chain)) }
-        case "add": table.add(h.name, formatHeaderValue(h.value, r, context.chain))
-        case "append": table.append(h.name, formatHeaderValue(h.value, r, context.chain))
+        case "set": table.set(h.name, value(of: h, r, context))
+        case "setifempty": if table.first(h.name) == nil { table.set(h.name, value(of: h, r, context)) }
+        case "add": table.add(h.name, value(of: h, r, context))
+        case "append": table.append(h.name, value(of: h, r, context))
         case "merge":
-            let value = formatHeaderValue(h.value, r, context.chain)
+            let merged = value(of: h, r, context)
             if let old = table.first(h.name) {
-                if !headerTokens(old).contains(value) { table.append(h.name, value) }
+                if !headerTokens(old).contains(merged) { table.append(h.name, merged) }
             } else {
-                table.add(h.name, value)
+                table.add(h.name, merged)
             }
         case "unset": table.unset(h.name)
         case "edit", "edit*":
             guard let regex = h.editPattern, table.first(h.name) != nil else { return }
-            let replacement = formatHeaderValue(h.value, r, context.chain)
+            let replacement = value(of: h, r, context)
             let edited = table.entries.filter { equalsIgnoringASCIICase($0.name, h.name) }.map {
                 HTTPHeader($0.name, editHeaderValue($0.value, regex, replacement, all: h.action == "edit*"))
             }
@@ -63,6 +63,12 @@ extension Origin {
             table.entries += edited
         default: return // echo and note do not change response headers from configuration alone
         }
+    }
+
+    /// The value a directive writes: its `expr=` string expression, or its format.
+    private func value(of h: HeaderDirective, _ r: RequestRecord, _ context: ExpressionContext) -> String {
+        if let e = h.valueExpression { return e.evaluate(context, []) }
+        return formatHeaderValue(h.value, r, context.chain)
     }
 
     /// `Header edit`: the first match replaced; `edit*` goes on in the rest, searching it

@@ -17,7 +17,9 @@ extension Origin {
             chain.log("", "alert", "\(fatal.file.path): \(fatal.diagnostic.message)")
             chain.note(.configError, "Apache cannot read \(fatal.file.path): \(fatal.diagnostic.message)",
                                           range: fatal.diagnostic.range)
-            r.config = walk.config
+            // A failed walk never installs its per-directory configuration: the 500 carries
+            // the virtual host's headers only, none from a parent `.htaccess` or `<Directory>`.
+            r.config = nil
             return .final(status: 500, location: nil)
         }
         if let link = walk.danglingLink {

@@ -37,6 +37,13 @@ public indirect enum ApExpression: Sendable {
         if !p.atEnd { throw ParseError(message: "syntax error near '\(p.rest)'") }
     }
 
+    /// A string-mode expression (`Header set X "expr=…"`): the whole text is a string with
+    /// `%{…}` variables and functions, no quotes needed.
+    public static func parsingString(_ text: String) throws(ParseError) -> ExprWord {
+        var p = ExprParser(Array(text.utf8))
+        return try p.parseStringBody(until: nil)
+    }
+
     /// Evaluates; `captures` receives `$0…$9` of the last successful regex match.
     public func evaluate(_ env: ExpressionEnvironment, captures: inout [String]) -> Bool {
         switch self {
@@ -290,27 +297,10 @@ struct ExprParser {
         let c = b[i]
         if c == UInt8(ascii: "'") || c == UInt8(ascii: "\"") {
             i += 1
-            var parts: [ExprWord] = []
-            var literal: [UInt8] = []
-            while i < b.count, b[i] != c {
-                if b[i] == UInt8(ascii: "\\"), i + 1 < b.count { literal.append(b[i + 1]); i += 2; continue }
-                if b[i] == UInt8(ascii: "%"), i + 1 < b.count, b[i + 1] == UInt8(ascii: "{") {
-                    if !literal.isEmpty { parts.append(.literal(String(decoding: literal, as: UTF8.self))); literal = [] }
-                    parts.append(try parseVariable())
-                    continue
-                }
-                if b[i] == UInt8(ascii: "$"), i + 1 < b.count, b[i + 1] >= 0x30, b[i + 1] <= 0x39 {
-                    if !literal.isEmpty { parts.append(.literal(String(decoding: literal, as: UTF8.self))); literal = [] }
-                    parts.append(.capture(Int(b[i + 1] - 0x30)))
-                    i += 2
-                    continue
-                }
-                literal.append(b[i]); i += 1
-            }
+            let word = try parseStringBody(until: c)
             guard i < b.count else { throw .init(message: "unterminated string") }
             i += 1
-            if !literal.isEmpty || parts.isEmpty { parts.append(.literal(String(decoding: literal, as: UTF8.self))) }
-            return parts.count == 1 ? parts[0] : .concat(parts)
+            return word
         }
         if c == UInt8(ascii: "%"), i + 1 < b.count, b[i + 1] == UInt8(ascii: "{") { return try parseVariable() }
         if c == UInt8(ascii: "$"), i + 1 < b.count, b[i + 1] >= 0x30, b[i + 1] <= 0x39 {
@@ -332,6 +322,33 @@ struct ExprParser {
             return .function(name, arg)
         }
         throw .init(message: "syntax error near '\(rest)'")
+    }
+
+    /// Literal text with `%{…}` variables, `$0`–`$9` and backslash escapes, up to `terminator`
+    /// (a quote) or the end of the text (string-mode expressions).
+    mutating func parseStringBody(until terminator: UInt8?) throws(ApExpression.ParseError) -> ExprWord {
+        var parts: [ExprWord] = []
+        var literal: [UInt8] = []
+        func flush() {
+            if !literal.isEmpty { parts.append(.literal(String(decoding: literal, as: UTF8.self))); literal = [] }
+        }
+        while i < b.count, b[i] != terminator {
+            if b[i] == UInt8(ascii: "\\"), i + 1 < b.count { literal.append(b[i + 1]); i += 2; continue }
+            if b[i] == UInt8(ascii: "%"), i + 1 < b.count, b[i + 1] == UInt8(ascii: "{") {
+                flush()
+                parts.append(try parseVariable())
+                continue
+            }
+            if b[i] == UInt8(ascii: "$"), i + 1 < b.count, b[i + 1] >= 0x30, b[i + 1] <= 0x39 {
+                flush()
+                parts.append(.capture(Int(b[i + 1] - 0x30)))
+                i += 2
+                continue
+            }
+            literal.append(b[i]); i += 1
+        }
+        if !literal.isEmpty || parts.isEmpty { parts.append(.literal(String(decoding: literal, as: UTF8.self))) }
+        return parts.count == 1 ? parts[0] : .concat(parts)
     }
 
     mutating func parseVariable() throws(ApExpression.ParseError) -> ExprWord {

@@ -65,22 +65,34 @@ extension Origin {
         return out
     }
 
-    /// Splits a target into path, query and fragment and escapes the path only (§8.3).
+    /// mod_alias's clean-up of a `RedirectMatch` or expression target (apr_uri_parse, then
+    /// apr_uri_unparse without the query, then ap_escape_uri): everything before `?`/`#` is
+    /// escaped, host included (`%{HTTP_HOST}` becomes `%25%7bHTTP_HOST%7d`), and a default
+    /// port disappears; query and fragment are kept as they are (§8.3).
     private func escapeRedirectTarget(_ t: String) -> String {
-        var rest = Substring(t)
-        var prefix = ""
-        if let r = schemeSeparator(in: t) {
-            let after = t[t.utf8.index(r, offsetBy: 3)...]
-            let slash = after.firstIndex(of: "/") ?? after.endIndex
-            prefix = String(t[..<slash])
-            rest = t[slash...]
-        }
+        var head = Substring(t)
         var tail = ""
-        if let q = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) {
-            tail = String(rest[q...])
-            rest = rest[..<q]
+        if let q = head.firstIndex(where: { $0 == "?" || $0 == "#" }) {
+            tail = String(head[q...])
+            head = head[..<q]
         }
-        return prefix + escapePath(String(rest)) + tail
+        return escapePath(withoutDefaultPort(String(head))) + tail
+    }
+
+    /// `scheme://host:port/…` without `:port` when it is the scheme's default (or empty), as
+    /// apr_uri_unparse writes it.
+    private func withoutDefaultPort(_ url: String) -> String {
+        guard let sep = schemeSeparator(in: url) else { return url }
+        let scheme = url[..<sep].lowercased()
+        let authorityStart = url.utf8.index(sep, offsetBy: 3)
+        let authorityEnd = url[authorityStart...].firstIndex(of: "/") ?? url.endIndex
+        let authority = url[authorityStart..<authorityEnd]
+        guard let colon = authority.lastIndex(of: ":"), !authority[colon...].contains("]") else { return url }
+        let port = authority[authority.index(after: colon)...]
+        guard port.allSatisfy(\.isASCII) && port.allSatisfy(\.isNumber) else { return url }
+        let defaults = ["http": 80, "https": 443, "ftp": 21]
+        guard port.isEmpty || Int(port) == 0 || Int(port) == defaults[scheme] else { return url }
+        return String(url[..<colon]) + url[authorityEnd...]
     }
 
     /// Expression-form targets may contain `%{VAR}`.

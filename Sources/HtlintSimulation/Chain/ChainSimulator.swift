@@ -21,6 +21,13 @@ public struct ChainSimulator: Sendable {
     public var userAgent = "Mozilla/5.0 (compatible; htlint/0.1)"
     /// Public host names the layers serve besides the site's ServerName and aliases.
     public var extraHosts: [String] = []
+    /// The recording client's rule (conformance README): a Location on any non-default port is
+    /// offsite and not followed, whatever listens there (`http://host:443/`, `http://host:8080/`).
+    public var followsDefaultPortsOnly = false
+    /// The recording client's loop rule: a URL already requested in the chain is a loop whatever
+    /// the method. A browser includes the method: a form that posts to `/contact` and is answered
+    /// `303 /contact` (post/redirect/get) then loads the page with GET.
+    public var loopIgnoresMethod = false
     /// How to rebuild the site with a change (needed to verify fixes); nil when unknown.
     public var source: SiteSource?
 
@@ -83,6 +90,7 @@ public struct ChainSimulator: Sendable {
         guard u.scheme == "http" || u.scheme == "https" else { return false }
         let h = u.host.lowercased()
         guard origin.site.isOwnHost(h) || extraHosts.contains(where: { $0.lowercased() == h }) else { return false }
+        if followsDefaultPortsOnly { return u.hasDefaultPort }
         let port = u.effectivePort
         if let front = layers.first {
             return front.listens(on: port) && (u.scheme == "http" || front.speaksTLS(on: port))
@@ -124,7 +132,7 @@ public struct ChainSimulator: Sendable {
                 url = upgraded
                 current = upgraded.text
             }
-            let state = "\(method) \(url.identity) \(hsts.digest) \(caches.digest)"
+            let state = "\(loopIgnoresMethod ? "" : method) \(url.identity) \(hsts.digest) \(caches.digest)"
             if let index = seen[state] { return result(.loop, loopStart: index) }
             if hops.count >= maxHops { return result(.tooManyHops) }
             seen[state] = hops.count

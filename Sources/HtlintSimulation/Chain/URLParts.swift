@@ -61,10 +61,14 @@ public struct URLParts: Sendable, Hashable {
     /// No port, or the scheme's default one.
     public var hasDefaultPort: Bool { port == nil || port == defaultPort }
 
+    /// Host and port as written; relative Locations resolve against it (an explicit `:80` stays).
+    public var authority: String { port.map { host + ":" + String($0) } ?? host }
+
     /// `Host` header value.
     public var hostHeader: String { hasDefaultPort ? host : host + ":" + String(port!) }
 
-    /// The URL as the browser shows it (default port omitted).
+    /// The URL as written: an explicit port stays even when it is the default one (a Location
+    /// `http://host:80/x` is requested, and recorded, as such; only `Host` and loop identity drop it).
     public var text: String {
         // Appends, not interpolation: this runs for every hop, and interpolation costs several
         // times as much.
@@ -73,7 +77,7 @@ public struct URLParts: Sendable, Hashable {
         s += scheme
         s += "://"
         s += host
-        if !hasDefaultPort { s += ":" + String(port!) }
+        if let port { s += ":" + String(port) }
         s += target
         if let fragment { s += "#" + fragment }
         return s
@@ -100,7 +104,8 @@ public struct URLParts: Sendable, Hashable {
     public var upgradedToHTTPS: URLParts {
         var u = self
         u.scheme = "https"
-        if port == 80 { u.port = nil }
+        // The browser builds this URL itself, so https's default port is not written either.
+        if port == 80 || port == 443 { u.port = nil }
         return u
     }
 
@@ -144,12 +149,12 @@ public struct URLParts: Sendable, Hashable {
         // Any `scheme:` makes it absolute (RFC 3986 §3.1): `mailto:…` is not a relative path.
         if URLParts.hasScheme(location) { return location }
         if location.hasPrefix("//") { return scheme + ":" + location }
-        if location.hasPrefix("/") { return "\(scheme)://\(hostHeader)\(location)" }
+        if location.hasPrefix("/") { return "\(scheme)://\(authority)\(location)" }
         var base = target
         if let q = base.utf8.firstIndex(of: UInt8(ascii: "?")) { base = String(base[..<q]) }
-        if location.hasPrefix("?") { return "\(scheme)://\(hostHeader)\(base)\(location)" }
+        if location.hasPrefix("?") { return "\(scheme)://\(authority)\(base)\(location)" }
         let dir = base[...(base.utf8.lastIndex(of: UInt8(ascii: "/")) ?? base.startIndex)]
-        return "\(scheme)://\(hostHeader)\(dir)\(location)"
+        return "\(scheme)://\(authority)\(dir)\(location)"
     }
 
     /// Starts with `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`.

@@ -49,7 +49,9 @@ public struct ConformanceCase {
         let e = (try? json("expected.json")) ?? [:]
         guard let host = c["host"] as? String else { throw LoadError.invalid(directory, "no host") }
         let edgeName = c["edge"] as? String ?? "none"
-        guard let edge = Edge(name: edgeName) else { throw LoadError.invalid(directory, "unknown edge '\(edgeName)'") }
+        guard var edge = Edge(name: edgeName) else { throw LoadError.invalid(directory, "unknown edge '\(edgeName)'") }
+        // The recordings' nginx sets `X-Forwarded-For $remote_addr` where Cloudflare appends.
+        edge.replacesForwardedFor = true
         var requests: [Request] = []
         for item in c["requests"] as? [Any] ?? [] {
             if let s = item as? String {
@@ -86,6 +88,9 @@ public struct ConformanceCase {
         }
         let http = Origin(site: site(vhostHTTP))
         let https = vhostHTTPS.isEmpty && vhostHTTP.isEmpty ? http : Origin(site: site(vhostHTTPS))
-        return ChainSimulator(origin: http, tlsOrigin: https, edge: edge)
+        var simulator = ChainSimulator(origin: http, tlsOrigin: https, edge: edge)
+        simulator.followsDefaultPortsOnly = true
+        simulator.loopIgnoresMethod = true
+        return simulator
     }
 }

@@ -34,6 +34,9 @@ public struct Edge: Sendable, Hashable {
     public var offRedirectStatus: Int
     /// Cloudflare's default cache: by file extension, keyed on the origin connection's scheme (§2.8).
     public var cache: Bool
+    /// `X-Forwarded-For` replaced by the visitor's address instead of appended to (an nginx edge
+    /// with `proxy_set_header X-Forwarded-For $remote_addr`, as in the recordings).
+    public var replacesForwardedFor = false
 
     /// An edge; everything but the mode is off by default.
     public init(mode: Mode, alwaysHTTPS: Bool = false, hsts: String? = nil, redirectRules: [EdgeRedirectRule] = [],
@@ -154,7 +157,7 @@ extension Edge: Layer {
         next.port = port
         // Cloudflare overwrites a client's X-Forwarded-Proto and appends to X-Forwarded-For (§2.6).
         for h in forwardedHeaders(scheme: request.scheme) {
-            if h.name == "X-Forwarded-For" { next.appendForwardedFor(h.value) } else { next.setHeader(h.name, h.value) }
+            if h.name == "X-Forwarded-For", !replacesForwardedFor { next.appendForwardedFor(h.value) } else { next.setHeader(h.name, h.value) }
         }
         var notes: [String] = []
         if scheme != request.scheme {

@@ -52,10 +52,12 @@ public struct HopRequest: Sendable, Hashable {
         }
     }
 
-    /// `Host` without its port, lower case (nginx's `$host`).
+    /// `Host` without its port and one trailing dot, lower case (nginx's `$host`, as
+    /// `ngx_http_validate_host` leaves it).
     public var hostName: String {
         var h = host.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? host.lowercased() : host
         if h.utf8.first != UInt8(ascii: "["), let colon = h.utf8.lastIndex(of: UInt8(ascii: ":")) { h = String(h[..<colon]) }
+        if h.utf8.count > 1, h.utf8.last == UInt8(ascii: ".") { h.removeLast() }
         return h
     }
 

@@ -1,0 +1,78 @@
+import Testing
+import HtlintApache
+@testable import HtlintSimulation
+
+/// How the recorded browser and edge walk a chain (fixtures/apache/www-add-explicit-port-80-url,
+/// rewrite-flags-r303-self-loop-ignores-method, https-edge-host-trailing-dot).
+struct RecordedBrowserChainTests {
+    func simulator(_ htaccess: String, edge: String = "none", files: [String] = ["/a.html", "/form.php"]) -> ChainSimulator {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for f in files { fs.addFile(f) }
+        fs.addAccessFile("/", displayPath: ".htaccess", text: htaccess)
+        let site = Site(serverName: "shop.example", aliases: ["www.shop.example"], files: fs)
+        return ChainSimulator(origin: Origin(site: site), edge: Edge(name: edge)!)
+    }
+
+    @Test func anExplicitDefaultPortStaysInTheURLButNotInHost() {
+        let u = URLParts("http://www.shop.example:80/dir")!
+        #expect(u.text == "http://www.shop.example:80/dir")
+        #expect(u.hostHeader == "www.shop.example")
+        #expect(u.identity == URLParts("http://www.shop.example/dir")!.identity)
+        #expect(u.resolve("/dir/") == "http://www.shop.example:80/dir/")
+        #expect(URLParts("http://shop.example/a")!.text == "http://shop.example/a")
+    }
+
+    @Test func wwwRuleCopyingAPortKeepsItInTheNextHopURL() {
+        let www = "RewriteEngine On\nRewriteCond %{HTTP_HOST} !^www\\. [NC]\nRewriteRule ^ http://www.%{HTTP_HOST}%{REQUEST_URI} [R=301,L]"
+        let r = simulator(www).run("http://shop.example/a.html", headers: [HTTPHeader("Host", "shop.example:80")])
+        #expect(r.hops.map(\.url) == ["http://shop.example/a.html", "http://www.shop.example:80/a.html"])
+        #expect(r.finalStatus == 200)
+    }
+
+    /// The recording client stops at a URL it requested before, whatever the method; a browser
+    /// (htlint's own model) follows a post/redirect/get to the same URL and loads the page.
+    @Test func aURLSeenBeforeIsALoopForTheRecordingClientOnly() {
+        let selfRedirect = "RewriteEngine On\nRewriteCond %{REQUEST_METHOD} =POST\nRewriteRule ^form\\.php$ /form.php [R=303,L]"
+        var recording = simulator(selfRedirect)
+        recording.loopIgnoresMethod = true
+        let r = recording.run("http://shop.example/form.php", method: "POST")
+        #expect(r.outcome == .loop)
+        #expect(r.hops.count == 1)
+        let browser = simulator(selfRedirect).run("http://shop.example/form.php", method: "POST")
+        #expect(browser.outcome == .final)
+        #expect(browser.hops.map(\.method) == ["POST", "GET"])
+        #expect(browser.finalStatus == 200)
+    }
+
+    @Test func edgeHostDropsATrailingDot() {
+        let request = HopRequest(scheme: "http", port: 80, host: "WWW.Shop.Example.:80", method: "GET", target: "/", headers: [])
+        #expect(request.hostName == "www.shop.example")
+        let r = simulator("", edge: "flexible+always-https").run("http://shop.example/a.html", headers: [HTTPHeader("Host", "www.shop.example.")])
+        #expect(r.hops.first?.location == "https://www.shop.example/a.html")
+    }
+
+    @Test func recordingClientLeavesTheSiteOnAnyNonDefaultPort() {
+        var sim = simulator("RewriteEngine On\nRewriteRule ^old$ /a.html [R=301,L]", edge: "flexible")
+        let start = "http://shop.example/old"
+        let hostWithPort = [HTTPHeader("Host", "shop.example:8080")]
+        // Cloudflare listens on 8080: the general model follows the Location there.
+        #expect(sim.run(start, headers: hostWithPort).outcome == .final)
+        sim.followsDefaultPortsOnly = true
+        let r = sim.run(start, headers: hostWithPort)
+        #expect(r.outcome == .offsite)
+        #expect(r.offsiteURL == "http://shop.example:8080/a.html")
+    }
+
+    @Test func recordingEdgeReplacesForwardedFor() {
+        var edge = Edge(name: "flexible")!
+        let request = HopRequest(scheme: "https", port: 443, host: "shop.example", method: "GET", target: "/",
+                                 headers: [HTTPHeader("X-Forwarded-For", "1.2.3.4")])
+        func forwardedFor() -> String? {
+            guard case .forward(let next, _) = edge.receive(request) else { return nil }
+            return next.headers.first { $0.name == "X-Forwarded-For" }?.value
+        }
+        #expect(forwardedFor() == "1.2.3.4, 127.0.0.1")
+        edge.replacesForwardedFor = true
+        #expect(forwardedFor() == "127.0.0.1")
+    }
+}
