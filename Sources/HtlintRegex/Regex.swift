@@ -244,8 +244,9 @@ public final class Regex: @unchecked Sendable {
         let unset = ~PCRE2Size(0)
         let ovector = pcre2_get_ovector_pointer_8(matchData)!
         let pairs = Int(pcre2_get_ovector_count_8(matchData))
-        // rc == 0 would mean the ovector was too small; it cannot be with match data sized
-        // from the pattern, but treat it as "all pairs valid" rather than trusting nothing.
+        // rc == 0 would mean the ovector was too small; it cannot be, as the thread's match data
+        // has at least the pattern's pairs, but treat it as "all pairs valid" rather than trusting
+        // nothing.
         let setPairs = rc == 0 ? pairs : min(Int(rc), pairs)
 
         var captureBytes: [[UInt8]?] = []

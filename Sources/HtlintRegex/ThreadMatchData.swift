@@ -1,6 +1,8 @@
 import CPCRE2
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// One reusable PCRE2 match data per thread.
@@ -12,9 +14,8 @@ import Glibc
 enum ThreadMatchData {
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
-        pthread_key_create(&key) { pointer in
-            if let pointer { pcre2_match_data_free_8(OpaquePointer(pointer)) }
-        }
+        // The destructor's argument is optional on Linux and not on Darwin; freeing NULL is a no-op.
+        pthread_key_create(&key) { pcre2_match_data_free_8(OpaquePointer($0)) }
         return key
     }()
 
@@ -33,7 +34,9 @@ enum ThreadMatchData {
     }
 
     /// Drops the thread's match data after a search that hit a limit: its backtracking frames
-    /// may have grown towards the heap limit, which no ordinary search needs to keep.
+    /// may have grown towards the heap limit, which no ordinary search needs to keep. (A heavy
+    /// search that succeeds keeps its frames until the thread ends; PCRE2 10.42 cannot report
+    /// their size.)
     static func discard() {
         guard let raw = pthread_getspecific(key) else { return }
         pcre2_match_data_free_8(OpaquePointer(raw))

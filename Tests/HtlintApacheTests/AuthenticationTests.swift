@@ -28,6 +28,15 @@ struct AuthenticationTests {
         #expect(status("RequireAny", "all denied") == 401)
     }
 
+    /// mod_access_compat refuses in the access_checker phase, before credentials are asked for.
+    @Test func denyFromAllRefusesBeforeRequireAsksForCredentials() {
+        let denied = respond("/x.html", access: [("/", Self.basic + "Order deny,allow\nDeny from all\nRequire valid-user")], files: ["/x.html"])
+        #expect(denied.status == 403)
+        #expect(denied.errorCodes == ["AH01797"])
+        let allowed = respond("/x.html", access: [("/", Self.basic + "Order allow,deny\nAllow from all\nRequire valid-user")], files: ["/x.html"])
+        #expect(allowed.status == 401)
+    }
+
     @Test func withoutUsableAuthTypeOrRealmApacheAnswers500() {
         let cases: [(String, String)] = [
             ("Require valid-user", "AH00027"),

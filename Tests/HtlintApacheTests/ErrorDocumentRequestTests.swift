@@ -75,6 +75,24 @@ struct ErrorDocumentRequestTests {
         #expect(rewritten.combinedHeader("X-E") == "(null)|(null)|1")
     }
 
+    /// mod_setenvif keeps the value of the last header whose name matches (names compare without
+    /// case in every form) and reads a missing header as "" (fixtures/apache/env-setenvif-last-header-and-missing).
+    @Test func setEnvIfHeaderNamePatternTestsTheLastMatchingHeader() {
+        let header = "Header set X-E \"%{L}e|%{C}e|%{M}e\""
+        let rules = "SetEnvIf ^X-Test yes L\nSetEnvIf ^x-test . C\nSetEnvIf X-Missing ^$ M\n" + header
+        let r = respond("/a.html", access: [("/", rules)], files: ["/a.html"],
+                        headers: [HTTPHeader("X-Test-A", "no"), HTTPHeader("X-Test-B", "yes")])
+        #expect(r.combinedHeader("X-E") == "1|1|1")
+        let first = respond("/a.html", access: [("/", rules)], files: ["/a.html"],
+                            headers: [HTTPHeader("X-Test-A", "yes"), HTTPHeader("X-Test-B", "no")])
+        #expect(first.combinedHeader("X-E") == "(null)|1|1")
+    }
+
+    @Test func setEnvIfHeaderNamePatternThatDoesNotCompileFailsTheFile() {
+        let r = respond("/a.html", access: [("/", "SetEnvIf ^X-(Test yes L")], files: ["/a.html"])
+        #expect(r.status == 500)
+    }
+
     @Test func alwaysUnsetCannotRemoveARewriteCookieFromARedirect() {
         let r = respond("/a", access: [("/", "RewriteEngine On\nRewriteRule ^a$ /b.html [R,L,CO=x:1:shop.example]\nHeader always unset Set-Cookie\nHeader always set X-Always yes")],
                         files: ["/b.html"])

@@ -106,6 +106,11 @@ struct WellKnownAndRedirectScopeTests {
         let found = Self.run("HT313", denyIf)
         #expect(found.map { Self.position($0, in: denyIf) } == [SourcePosition(line: 2, column: 3)])
         #expect(found.first?.message.contains("answers 403 because of this access control") == true)
+        // A section naming a file (`.env`, `wp-config.php`) is no dotfile test: the finding
+        // points at the `<If>` that refuses, even when such a section comes first.
+        let namedFirst = "<Files \".env\">\nRequire all denied\n</Files>\n<Files wp-config.php>\nRequire all denied\n</Files>\n" + denyIf
+        let pinned = Self.run("HT313", namedFirst)
+        #expect(pinned.map { Self.position($0, in: namedFirst) } == [SourcePosition(line: 8, column: 3)])
     }
 
     // MARK: HT216

@@ -22,11 +22,17 @@ struct RecordedBrowserChainTests {
         #expect(URLParts("http://shop.example/a")!.text == "http://shop.example/a")
     }
 
-    @Test func wwwRuleCopyingAPortKeepsItInTheNextHopURL() {
+    /// The recording client requests `http://host:80/x` as written; a browser drops the port.
+    @Test func wwwRuleCopyingAPortKeepsItInTheNextHopURLForTheRecordingClient() {
         let www = "RewriteEngine On\nRewriteCond %{HTTP_HOST} !^www\\. [NC]\nRewriteRule ^ http://www.%{HTTP_HOST}%{REQUEST_URI} [R=301,L]"
-        let r = simulator(www).run("http://shop.example/a.html", headers: [HTTPHeader("Host", "shop.example:80")])
+        var recording = simulator(www)
+        recording.recordingClient = true
+        let r = recording.run("http://shop.example/a.html", headers: [HTTPHeader("Host", "shop.example:80")])
         #expect(r.hops.map(\.url) == ["http://shop.example/a.html", "http://www.shop.example:80/a.html"])
         #expect(r.finalStatus == 200)
+        let browser = simulator(www).run("http://shop.example/a.html", headers: [HTTPHeader("Host", "shop.example:80")])
+        #expect(browser.hops.map(\.url) == ["http://shop.example/a.html", "http://www.shop.example/a.html"])
+        #expect(browser.finalStatus == 200)
     }
 
     /// The recording client stops at a URL it requested before, whatever the method; a browser
@@ -34,7 +40,7 @@ struct RecordedBrowserChainTests {
     @Test func aURLSeenBeforeIsALoopForTheRecordingClientOnly() {
         let selfRedirect = "RewriteEngine On\nRewriteCond %{REQUEST_METHOD} =POST\nRewriteRule ^form\\.php$ /form.php [R=303,L]"
         var recording = simulator(selfRedirect)
-        recording.loopIgnoresMethod = true
+        recording.recordingClient = true
         let r = recording.run("http://shop.example/form.php", method: "POST")
         #expect(r.outcome == .loop)
         #expect(r.hops.count == 1)
@@ -57,7 +63,7 @@ struct RecordedBrowserChainTests {
         let hostWithPort = [HTTPHeader("Host", "shop.example:8080")]
         // Cloudflare listens on 8080: the general model follows the Location there.
         #expect(sim.run(start, headers: hostWithPort).outcome == .final)
-        sim.followsDefaultPortsOnly = true
+        sim.recordingClient = true
         let r = sim.run(start, headers: hostWithPort)
         #expect(r.outcome == .offsite)
         #expect(r.offsiteURL == "http://shop.example:8080/a.html")

@@ -117,7 +117,8 @@ public enum Conditionals {
     /// value points at the reference as written.
     public static func expandVariables(in line: LogicalLine, _ variables: [String: String]) -> LogicalLine? {
         let b = line.bytes
-        guard !variables.isEmpty else { return nil }
+        guard !variables.isEmpty, b.indices.dropLast().contains(where: { b[$0] == UInt8(ascii: "$") && b[$0 + 1] == UInt8(ascii: "{") })
+        else { return nil }
         var bytes: [UInt8] = []
         var offsets: [Int] = []
         var changed = false

@@ -861,8 +861,14 @@ public struct ConfigReader {
         guard let regex = try? Regex(pattern, options: options) else {
             error(ConfigCode.badRegex, "Regular expression could not be compiled.", d.argumentsRange); return
         }
-        let headerNames = SetEnvIfDirective.namesHeadersByPattern(attribute)
-            ? try? Regex(attribute, options: RegexOptions.apacheDefault.union(.caseless)) : nil
+        var headerNames: Regex? = nil
+        if SetEnvIfDirective.namesHeadersByPattern(attribute) {
+            // Header names compare without case, whichever form (recorded: env-setenvif-last-header-and-missing).
+            guard let names = try? Regex(attribute, options: RegexOptions.apacheDefault.union(.caseless)) else {
+                error(ConfigCode.badRegex, "Header name regex could not be compiled.", d.argumentsRange); return
+            }
+            headerNames = names
+        }
         block.setEnvIf.append(SetEnvIfDirective(attribute: attribute, regex: regex, assignments: Self.envAssignments(w.dropFirst(2)),
                                                 range: d.range, headerNames: headerNames))
     }

@@ -73,7 +73,6 @@ extension Origin {
         return result == .granted ? .denied : .neutral
     }
 
-    /// An authorization provider's answer (mod_authz_core, mod_authz_host).
     /// Providers that decide on the authenticated user.
     static let userProviders: Set<String> = ["user", "valid-user", "group", "dbm-group", "dbm-file-group", "file-owner",
                                              "file-group", "dbd-group"]
@@ -101,6 +100,7 @@ extension Origin {
         return 401
     }
 
+    /// An authorization provider's answer (mod_authz_core, mod_authz_host).
     private func provider(_ kind: String, _ values: [String], _ r: RequestRecord, _ chain: RequestChain) -> Bool {
         switch kind {
         case "all": values.first?.lowercased() == "granted"

@@ -3,8 +3,9 @@ import HtlintRegex
 extension Origin {
     /// Headers the response carries (apache-semantics §13). mod_headers edits two tables:
     /// `Header always` the error table (where mod_rewrite's cookies are too), plain `Header`
-    /// the normal one. Redirects and errors go out with the error table only; other responses
-    /// with both, error table first (apr_table_overlay).
+    /// the normal one. Redirects and errors Apache generates go out with the error table only;
+    /// other responses, an ErrorDocument page included, with both, error table first
+    /// (apr_table_overlay).
     func responseHeaders(_ r: RequestRecord, status: Int, servedErrorPage: Bool = false, chain: RequestChain) -> [HTTPHeader] {
         var always = HeaderTable(entries: chain.cookies)
         var onSuccess = HeaderTable()

@@ -36,7 +36,7 @@ extension Origin {
         // Authn/authz are skipped when an internal redirect lands on the configuration of the
         // request it came from (r->prev->per_dir_config == r->per_dir_config): an ErrorDocument
         // 403 page under the same `Require` is served.
-        if r.previousConfigIdentity == nil || r.previousConfigIdentity != r.configIdentity,
+        if r.previousConfigIdentity != r.configIdentity,
            let denied = checkAccess(r, walk.config, chain) {
             return .final(status: denied, location: nil)
         }
@@ -59,7 +59,9 @@ extension Origin {
             for a in d.assignments {
                 if a.unset { r.env[a.name] = nil; continue }
                 var v = a.value
-                for i in (0...9).reversed() { v = v.replacingOccurrences(of: "$\(i)", with: i < groups.count ? groups[i] : "") }
+                if v.utf8.contains(UInt8(ascii: "$")) {
+                    for i in (0...9).reversed() { v = v.replacingOccurrences(of: "$\(i)", with: i < groups.count ? groups[i] : "") }
+                }
                 r.env[a.name] = v
             }
         }
@@ -79,23 +81,17 @@ extension Origin {
         case "remote_addr", "remote_host": value = chain.request.remoteAddress
         case "server_addr": value = "127.0.0.1"
         default:
-            if SetEnvIfDirective.namesHeadersByPattern(d.attribute) { return firstHeaderMatch(d, chain) }
-            // Any other name (`Query_String` too: mod_setenvif has no such attribute) is a request
-            // header, else a variable set earlier; both tables ignore case.
-            guard let v = chain.request.header(d.attribute) ?? envValueIgnoringCase(d.attribute, r) else { return nil }
-            value = v
+            if let names = d.headerNames {
+                // mod_setenvif's loop keeps the value of the last header whose name matches.
+                value = chain.request.headers.last { names.matches($0.name) }?.value ?? ""
+            } else {
+                // Any other name (`Query_String` too: mod_setenvif has no such attribute) is a request
+                // header, else a variable set earlier; both tables ignore case. Neither present reads
+                // as the empty string, so `^$` matches a missing header.
+                value = chain.request.header(d.attribute) ?? envValueIgnoringCase(d.attribute, r) ?? ""
+            }
         }
         return d.regex.firstMatch(in: value).map { m in (0...9).map { m[$0] } }
-    }
-
-    /// The first request header whose name matches the attribute (caseless) and whose value
-    /// matches the directive's expression.
-    private func firstHeaderMatch(_ d: SetEnvIfDirective, _ chain: RequestChain) -> [String]? {
-        guard let names = d.headerNames else { return nil }
-        for h in chain.request.headers where names.matches(h.name) {
-            if let m = d.regex.firstMatch(in: h.value) { return (0...9).map { m[$0] } }
-        }
-        return nil
     }
 
     func envValueIgnoringCase(_ name: String, _ r: RequestRecord) -> String? {
@@ -261,17 +257,19 @@ extension Origin {
             case .require, .requireExpr, .requireSection: continue
             }
         }
-        switch authorize(config.access.filter(\.isAuthorization), r, chain) {
-        case .denied?: return deny("Require")
-        case .deniedNoUser?: return authenticationRequired(r, config, chain)
-        default: break
-        }
+        // mod_access_compat checks in the access_checker phase, before mod_authz_core's
+        // `Require` (access_checker_ex) and before any authentication is asked for.
         if compat {
             let addr = chain.request.remoteAddress
             let allowed = allows.contains { $0.lowercased() == "all" || ipMatches($0, addr) }
             let denied = denies.contains { $0.lowercased() == "all" || ipMatches($0, addr) }
             let ok = order.hasPrefix("allow") ? (allowed && !denied) : (!denied || allowed)
             if !ok { return deny("Order/Allow/Deny", code: "AH01797") }
+        }
+        switch authorize(config.access.filter(\.isAuthorization), r, chain) {
+        case .denied?: return deny("Require")
+        case .deniedNoUser?: return authenticationRequired(r, config, chain)
+        default: break
         }
         return nil
     }

@@ -54,7 +54,8 @@ struct RedirectLoop: LintRule {
                      range: hop.redirectSource)
             }
             if shown.count < cycle.count {
-                notes.append(Note(message: "… \(cycle.count - shown.count) more redirects of the same kind, each URL longer than the last"))
+                let growing = zip(cycle, cycle.dropFirst()).allSatisfy { $1.url.utf8.count > $0.url.utf8.count }
+                notes.append(Note(message: "… \(cycle.count - shown.count) more redirects" + (growing ? " of the same kind, each URL longer than the last" : "")))
             }
             let what = chain.outcome == .loop
                 ? (cycle.count == 1 ? "redirects to itself" : "loops through \(cycle.count) URLs")

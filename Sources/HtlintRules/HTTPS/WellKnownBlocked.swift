@@ -55,10 +55,10 @@ struct WellKnownBlocked: LintRule {
         // Nothing that could refuse the path spares rebuilding the site (costly for a large file).
         guard blockers.values.contains(where: \.mayMatchChallenge) || denyingSection(context) != nil else { return [] }
         // The challenge file and its twin exist, below the DocumentRoot (which may lie below the mount).
-        let below = site.documentRoot.hasPrefix(site.files.root + "/") ? String(site.documentRoot.dropFirst(site.files.root.count)) : ""
-        var placed = ChainSimulator(origin: Origin(site: site.adding(files: [below + Self.challenge, below + Self.twin])),
-                                    layers: sim.layers, originServer: sim.originServer)
-        placed.extraHosts = sim.extraHosts
+        let placed = sim.with { s in
+            let below = s.documentRoot.hasPrefix(s.files.root + "/") ? String(s.documentRoot.dropFirst(s.files.root.count)) : ""
+            return s.adding(files: [below + Self.challenge, below + Self.twin])
+        }
         let chain = placed.run("http://\(host)\(Self.challenge)")
         guard chain.outcome == .final, let last = chain.hops.last, (400...499).contains(last.status) else { return [] }
         let twin = placed.run("http://\(host)\(Self.twin)")
@@ -138,7 +138,7 @@ struct WellKnownBlocked: LintRule {
                      applicability: .safe)
     }
 
-    /// The `Require all denied` (or `Deny from all`) of a section whose test mentions a dot.
+    /// The `Require all denied` (or `Deny from all`) of a section whose test is a dotfile pattern.
     private func denyingSection(_ context: LintContext) -> SourceRange? {
         let sections: Set<String> = ["files", "filesmatch", "if", "elseif", "else", "directorymatch", "directory", "location", "locationmatch"]
         func denial(_ nodes: [ConfigNode]) -> SourceRange? {
@@ -157,7 +157,9 @@ struct WellKnownBlocked: LintRule {
         func search(_ nodes: [ConfigNode]) -> SourceRange? {
             for node in nodes {
                 guard case .section(let s) = node else { continue }
-                if sections.contains(s.key), s.argumentText.contains("."), let r = denial(s.children) { return r }
+                // A dotfile test is a pattern with an escaped dot (`^\.`, `m#/\.#`); a name such as
+                // `wp-config.php` or a host comparison is not one.
+                if sections.contains(s.key), s.argumentText.contains("\\."), let r = denial(s.children) { return r }
                 if let r = search(s.children) { return r }
             }
             return nil

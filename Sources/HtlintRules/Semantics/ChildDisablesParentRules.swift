@@ -39,7 +39,9 @@ struct ChildDisablesParentRules: LintRule {
                   !(rw.options ?? []).contains("inheritbefore") else { return nil }
             let parents = context.files.filter { p in
                 guard let pd = p.directory, pd != dir, dir.hasPrefix(pd) else { return false }
-                return !p.rules.isEmpty && !(p.config.block.rewrite?.options ?? []).contains("inheritdown")
+                // A parent with `InheritDown`/`InheritDownBefore` hands its rules down itself.
+                let options = p.config.block.rewrite?.options ?? []
+                return !p.rules.isEmpty && !options.contains("inheritdown") && !options.contains("inheritdownbefore")
             }
             guard !parents.isEmpty else { return nil }
             let at = rw.engineRange ?? rw.baseRange ?? file.rules.first?.range ?? file.source.range(0, 0)
@@ -66,7 +68,7 @@ struct ChildDisablesParentRules: LintRule {
         if rule.flags.forbidden || rule.flags.gone { return "blocking rule" }
         guard let code = rule.flags.redirect, (300...399).contains(code) else { return nil }
         let tests = rule.conditions.map { $0.rawTestString.uppercased() }
-        let schemeTests = ["%{HTTPS}", "X-FORWARDED-PROTO", "%{SERVER_PORT}", "%{REQUEST_SCHEME}", "CF-VISITOR", "%{ENV:HTTPS}"]
+        let schemeTests = ["%{HTTPS}", "X-FORWARDED-PROTO", "X-FORWARDED-SSL", "%{SERVER_PORT}", "%{REQUEST_SCHEME}", "CF-VISITOR", "%{ENV:HTTPS}"]
         if tests.contains(where: { t in schemeTests.contains { t.contains($0) } }) { return "https redirect" }
         if tests.contains(where: { $0.contains("%{HTTP_HOST}") }) { return "canonical-host redirect" }
         return nil
@@ -76,14 +78,8 @@ struct ChildDisablesParentRules: LintRule {
     /// there starts with the child's path relative to the parent; a pattern anchored on another
     /// literal start (`^admin/`) never does, any other pattern may.
     private func covers(_ rule: RewriteRule, _ parentDirectory: String, _ child: String) -> Bool {
-        guard !rule.negated, rule.pattern.hasPrefix("^") else { return true }
-        let metacharacters = Set(".[]()*+?{}|\\$^".utf8)
-        let literal = rule.pattern.utf8.dropFirst().prefix { !metacharacters.contains($0) }
-        var start = String(decoding: literal, as: UTF8.self)
-        // A quantifier after the literal makes its last character optional.
-        if let next = rule.pattern.utf8.dropFirst(1 + literal.count).first, [UInt8(ascii: "*"), UInt8(ascii: "?"), UInt8(ascii: "{")].contains(next) {
-            start = String(start.dropLast())
-        }
+        guard !rule.negated, rule.pattern.hasPrefix("^"),
+              var start = LeadingSlashPattern.literalPrefix(rule.pattern.dropFirst()) else { return true }
         var relative = String(child.dropFirst(parentDirectory.count))
         if rule.flags.noCase { start = start.lowercased(); relative = relative.lowercased() }
         return relative.hasPrefix(start) || start.hasPrefix(relative)

@@ -21,13 +21,13 @@ public struct ChainSimulator: Sendable {
     public var userAgent = "Mozilla/5.0 (compatible; htlint/0.1)"
     /// Public host names the layers serve besides the site's ServerName and aliases.
     public var extraHosts: [String] = []
-    /// The recording client's rule (conformance README): a Location on any non-default port is
-    /// offsite and not followed, whatever listens there (`http://host:443/`, `http://host:8080/`).
-    public var followsDefaultPortsOnly = false
-    /// The recording client's loop rule: a URL already requested in the chain is a loop whatever
-    /// the method. A browser includes the method: a form that posts to `/contact` and is answered
-    /// `303 /contact` (post/redirect/get) then loads the page with GET.
-    public var loopIgnoresMethod = false
+    /// Walk chains as the client of the real-Apache recordings does (conformance README), not as
+    /// a browser: a Location on any non-default port is offsite, whatever listens there
+    /// (`http://host:443/`, `:8080`); a URL already requested is a loop whatever the method; an
+    /// explicit default port (`http://host:80/x`) is requested as written. A browser drops the
+    /// default port and includes the method in its loop check: a form posting to `/contact` and
+    /// answered `303 /contact` (post/redirect/get) then loads the page with GET.
+    public var recordingClient = false
     /// How to rebuild the site with a change (needed to verify fixes); nil when unknown.
     public var source: SiteSource?
 
@@ -68,6 +68,20 @@ public struct ChainSimulator: Sendable {
         s.maxHops = maxHops
         s.userAgent = userAgent
         s.extraHosts = extraHosts
+        s.recordingClient = recordingClient
+        return s
+    }
+
+    /// The same topology and client in front of a changed copy of the site (both virtual hosts).
+    public func with(siteChange change: (Site) -> Site) -> ChainSimulator {
+        let http = Origin(site: change(origin.site))
+        let tls = tlsOrigin === origin ? http : Origin(site: change(tlsOrigin.site))
+        var s = ChainSimulator(origin: http, tlsOrigin: tls, layers: layers, originServer: originServer, app: app,
+                               browser: browser, source: source)
+        s.maxHops = maxHops
+        s.userAgent = userAgent
+        s.extraHosts = extraHosts
+        s.recordingClient = recordingClient
         return s
     }
 
@@ -90,7 +104,7 @@ public struct ChainSimulator: Sendable {
         guard u.scheme == "http" || u.scheme == "https" else { return false }
         let h = u.host.lowercased()
         guard origin.site.isOwnHost(h) || extraHosts.contains(where: { $0.lowercased() == h }) else { return false }
-        if followsDefaultPortsOnly { return u.hasDefaultPort }
+        if recordingClient { return u.hasDefaultPort }
         let port = u.effectivePort
         if let front = layers.first {
             return front.listens(on: port) && (u.scheme == "http" || front.speaksTLS(on: port))
@@ -122,6 +136,8 @@ public struct ChainSimulator: Sendable {
         }
         while true {
             guard var url = URLParts(current) else { return result(.error, url: current, error: "not an absolute URL: \(current)") }
+            // A browser's URL parser drops a default port (`http://host:80/x` is `http://host/x`).
+            if !recordingClient, url.port != nil, url.hasDefaultPort { url.port = nil }
             // §13.3: a known HSTS host is never contacted over http; the browser shows a 307.
             if browser.usesHSTS, url.scheme == "http", hsts.covers(url.host) {
                 if hops.count >= maxHops { return result(.tooManyHops) }
@@ -132,7 +148,7 @@ public struct ChainSimulator: Sendable {
                 url = upgraded
                 current = upgraded.text
             }
-            let state = "\(loopIgnoresMethod ? "" : method) \(url.identity) \(hsts.digest) \(caches.digest)"
+            let state = "\(recordingClient ? "" : method) \(url.identity) \(hsts.digest) \(caches.digest)"
             if let index = seen[state] { return result(.loop, loopStart: index) }
             if hops.count >= maxHops { return result(.tooManyHops) }
             seen[state] = hops.count

@@ -89,8 +89,7 @@ public struct ConformanceCase {
         let http = Origin(site: site(vhostHTTP))
         let https = vhostHTTPS.isEmpty && vhostHTTP.isEmpty ? http : Origin(site: site(vhostHTTPS))
         var simulator = ChainSimulator(origin: http, tlsOrigin: https, edge: edge)
-        simulator.followsDefaultPortsOnly = true
-        simulator.loopIgnoresMethod = true
+        simulator.recordingClient = true
         return simulator
     }
 }
