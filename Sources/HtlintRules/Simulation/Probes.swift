@@ -22,33 +22,36 @@ public enum ProbeSet {
 
     public static func paths(_ context: LintContext) -> [String] {
         var paths: [String] = ["/"]
-        // What to find a matching URL for. A large file is sampled evenly first: a witness costs
-        // a regex analysis, and only `limit / 4` paths are kept in the end anyway.
-        var sources: [() -> String?] = []
-        for file in context.files {
-            let base = file.directory ?? "/"
-            for rule in file.rules where !rule.negated {
-                // A subject of the right shape: `/…` in server context, relative in .htaccess;
-                // verified with PCRE2 (the fallback covers lookarounds and backreferences).
-                let shape: RegexWitness.Shape = file.context == .server ? .absolutePath : .relativePath
-                sources.append {
-                    RegexWitness.witnesses(for: rule.regex, shape: shape).first.map { file.context == .server ? $0.text : base + $0.text }
-                }
-            }
-            for r in file.redirects {
-                switch r.matcher {
-                case .prefix(let p): sources.append { p }
-                // RedirectMatch sees the whole URL-path in every context.
-                case .regex(let re): sources.append { RegexWitness.witnesses(for: re, shape: .absolutePath).first?.text }
-                case .everything: break
-                }
-            }
+        // What to find a matching URL for: (file, rule) or (file, redirect) by index. A large
+        // file is sampled evenly first: a witness costs a regex analysis, and only `limit / 4`
+        // paths are kept in the end anyway.
+        var sources: [(file: Int, rule: Int?, redirect: Int?)] = []
+        for (f, file) in context.files.enumerated() {
+            for (i, rule) in file.rules.enumerated() where !rule.negated { sources.append((f, i, nil)) }
+            for i in file.redirects.indices { sources.append((f, nil, i)) }
         }
         if sources.count > limit {
             let step = Double(sources.count) / Double(limit)
             sources = (0..<limit).map { sources[Int(Double($0) * step)] }
         }
-        paths += sources.compactMap { $0() }
+        for source in sources {
+            let file = context.files[source.file]
+            if let i = source.rule {
+                // A subject of the right shape: `/…` in server context, relative in .htaccess;
+                // verified with PCRE2 (the fallback covers lookarounds and backreferences).
+                let shape: RegexWitness.Shape = file.context == .server ? .absolutePath : .relativePath
+                guard let w = RegexWitness.witnesses(for: file.rules[i].regex, shape: shape).first?.text else { continue }
+                paths.append(file.context == .server ? w : (file.directory ?? "/") + w)
+            } else if let i = source.redirect {
+                switch file.redirects[i].matcher {
+                case .prefix(let p): paths.append(p)
+                // RedirectMatch sees the whole URL-path in every context.
+                case .regex(let re):
+                    if let w = RegexWitness.witnesses(for: re, shape: .absolutePath).first?.text { paths.append(w) }
+                case .everything: break
+                }
+            }
+        }
         if let site = context.simulator?.origin.site {
             let root = site.documentRoot
             for (path, node) in site.files.nodes where node == .directory && path.hasPrefix(root + "/") {
