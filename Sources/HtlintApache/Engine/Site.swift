@@ -92,6 +92,8 @@ public final class Site: @unchecked Sendable {
         return Site(copying: self, files: fs)
     }
 
+    /// Every stored property but `files`, copied as read (nothing is read or compiled again).
+    /// A stored property added to `Site` must be added here too.
     private init(copying s: Site, files: SiteFileSystem) {
         serverName = s.serverName
         serverAliases = s.serverAliases
