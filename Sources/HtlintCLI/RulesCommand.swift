@@ -45,6 +45,8 @@ enum RulePage {
         for e in d.nonTriggering {
             if let edge = e.edge { s += "With `--edge \(edge)`:\n\n" }
             s += vhost(e)
+            // Without its parent a subdirectory example reads like the flagged one.
+            if let parent = e.parent { s += "Root `.htaccess`:\n\n```apache\n\(parent)\n```\n\nSubdirectory `.htaccess`:\n\n" }
             if !e.pages.isEmpty, e.parent == nil, e.vhost == nil { s += "`.htaccess`:\n\n" }
             s += "```apache\n\(e.code)\n```\n\n"
             s += pages(e)

@@ -102,6 +102,8 @@ struct WellKnownAndRedirectScopeTests {
     /// `<FilesMatch "^\.">` with a top-level `Require` for the rest: the token is served (as real Apache does).
     @Test func filesMatchOnNamesDoesNotReachTheToken() {
         #expect(Self.run("HT313", "<FilesMatch \"^\\.\">\n  Require all denied\n</FilesMatch>\n<Files \".env\">\nDeny from all\n</Files>").isEmpty)
+        // Not about dots: the whole site is closed, the dot-less twin path too.
+        #expect(Self.run("HT313", "Require all denied").isEmpty)
         let denyIf = "<If \"%{REQUEST_URI} =~ m#/\\.#\">\n  Deny from all\n</If>"
         let found = Self.run("HT313", denyIf)
         #expect(found.map { Self.position($0, in: denyIf) } == [SourcePosition(line: 2, column: 3)])

@@ -36,8 +36,6 @@ struct WellKnownBlocked: LintRule {
             Example("RedirectMatch 404 /\\.(?!well-known/)"),
             // <FilesMatch> tests the token's own name: Apache serves the challenge.
             Example("<FilesMatch \"^\\.\">\nRequire all denied\n</FilesMatch>"),
-            // Not about dots: the whole site is closed.
-            Example("Require all denied"),
             Example("RewriteEngine On\nRewriteRule ^\\.(git|svn|env) - [F]"),
         ],
         usesSimulation: true)
