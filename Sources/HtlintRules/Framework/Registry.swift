@@ -24,6 +24,7 @@ public let builtInRules: [any LintRule] = (readErrorRules + [
     LoopForSomeURLs(),
     UnconfirmedLoop(),
     WellKnownBlocked(),
+    ForwardedProtoExactTest(),
     WordPressHTTPSiteAddress(),
     WordPressProxySchemeUndetected(),
     UnservedRedirectTarget(),
