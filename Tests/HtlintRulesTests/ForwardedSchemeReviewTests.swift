@@ -1,6 +1,7 @@
 import Testing
 import HtlintApache
 import HtlintDiagnostics
+import HtlintSimulation
 @testable import HtlintRules
 
 /// Scenario S09 (HT314) and the review fixes of HT407/HT408: messages and positions.
@@ -105,5 +106,63 @@ struct ForwardedSchemeReviewTests {
         // Guarded by the client's address: nothing.
         let guarded = "<If \"-R '10.0.0.0/8'\">\n" + text + "\n</If>\n"
         #expect(Self.run("HT408", guarded).isEmpty)
+    }
+}
+
+/// Scenario S06: HT301 on a `%{HTTPS}` test behind a TLS-terminating layer, on a host that sets
+/// `HTTPS=on` in the environment, suggests `%{ENV:HTTPS}`.
+struct EnvHTTPSHintTests {
+    static let rule = """
+        RewriteEngine On
+        RewriteCond %{HTTPS} !=on
+        RewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]
+        """
+
+    static func loops(_ context: LintContext) -> [Diagnostic] {
+        Linter(rules: [HtlintRules.rule(named: "HT301")!]).run(context)
+    }
+
+    @Test func hostSettingHTTPSInTheEnvironmentGetsTheHint() {
+        // The hosting's virtual host sets the variable (nginx in front, no mod_ssl).
+        let context = LintContext(htaccess: Self.rule, edge: Edge(mode: .terminatingProxy),
+                                  vhost: "SetEnvIf X-Forwarded-Proto ^https$ HTTPS=on")
+        let found = Self.loops(context)
+        #expect(found.count == 1)
+        guard let d = found.first else { return }
+        #expect(SourceFile(path: "", text: Self.rule).lines.position(of: d.range.start) == SourcePosition(line: 3, column: 1))
+        #expect(d.message.hasSuffix("; `%{HTTPS}` is mod_ssl's connection state, off behind a layer that ends TLS, while this host sets "
+                                    + "`HTTPS=on` in the environment: test `%{ENV:HTTPS}` instead (`RewriteCond %{ENV:HTTPS} !=on`)"))
+        let edit = d.fixIts.first?.edits.first
+        #expect(edit?.replacement == "%{ENV:HTTPS}")
+        #expect(edit.map { SourceFile(path: "", text: Self.rule).lines.position(of: $0.range.start) } == SourcePosition(line: 2, column: 13))
+    }
+
+    @Test func withoutTheEnvironmentVariableThereIsNoHint() {
+        let found = Self.loops(LintContext(htaccess: Self.rule, edge: Edge(mode: .terminatingProxy)))
+        #expect(found.count == 1)
+        #expect(found.first.map { !$0.message.contains("ENV:HTTPS") && $0.fixIts.isEmpty } == true)
+        // The variable set from a header the layer does not send: nothing in the environment.
+        let other = LintContext(htaccess: Self.rule, edge: Edge(mode: .terminatingProxy),
+                                vhost: "SetEnvIf X-Forwarded-SSL ^on$ HTTPS=on")
+        #expect(Self.loops(other).first.map { !$0.message.contains("ENV:HTTPS") } == true)
+    }
+
+    @Test func theChangedConditionIsReSimulated() {
+        // With `%{ENV:HTTPS}` the host test still redirects example.com to itself: no hint.
+        let text = "RewriteEngine On\nRewriteCond %{HTTPS} !=on [OR]\nRewriteCond %{HTTP_HOST} !^www\\. [NC]\n"
+            + "RewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]"
+        let found = Self.loops(LintContext(htaccess: text, edge: Edge(mode: .terminatingProxy),
+                                           vhost: "SetEnvIf X-Forwarded-Proto ^https$ HTTPS=on"))
+        #expect(found.count == 1)
+        #expect(found.first.map { !$0.message.contains("ENV:HTTPS") } == true)
+    }
+
+    @Test func anotherConnectionTestKeepsLoopingSoNoHint() {
+        let text = "RewriteEngine On\nRewriteCond %{HTTPS} !=on [OR]\nRewriteCond %{SERVER_PORT} ^80$\n"
+            + "RewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]"
+        let found = Self.loops(LintContext(htaccess: text, edge: Edge(mode: .terminatingProxy),
+                                           vhost: "SetEnvIf X-Forwarded-Proto ^https$ HTTPS=on"))
+        #expect(found.count == 1)
+        #expect(found.first.map { !$0.message.contains("ENV:HTTPS") } == true)
     }
 }
