@@ -34,6 +34,7 @@ public let builtInRules: [any LintRule] = (readErrorRules + [
     HSTSOverHTTP(),
     HSTSMaxAgeTooShort(),
     HSTSPreloadWithoutSubdomains(),
+    HSTSIncludeSubdomains(),
     ForwardedSchemeOnlyTest(),
     ForwardedSchemeSetsHTTPS(),
     RedirectToIPAddress(),
