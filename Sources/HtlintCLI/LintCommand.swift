@@ -189,8 +189,12 @@ struct LintCommand {
                         modules: options.modules)
         // The site's only .htaccess is this file: lint reads the site's reading of it.
         let file = LintFile(source: source, modules: options.modules, config: site.accessConfigs.values.first)
-        return LintContext(files: [file], simulator: ChainSimulator(origin: Origin(site: site), edge: options.edge),
-                           edge: options.edge, hosts: [host] + options.aliases)
+        // The source lets a rule re-simulate a changed copy of the file (HT301's %{ENV:HTTPS}).
+        let rebuild = SiteSource(serverName: host, aliases: options.aliases, documentRoot: options.serverDocroot, files: fs,
+                                 modules: options.modules)
+        let simulator = ChainSimulator(origin: Origin(site: site), layers: options.edge.mode == .none ? [] : [options.edge],
+                                       source: rebuild)
+        return LintContext(files: [file], simulator: simulator, edge: options.edge, hosts: [host] + options.aliases)
     }
 
     /// The whole document root as one site; `defaultHost` names it when neither `--host` nor the

@@ -146,10 +146,12 @@ public struct LintContext: Sendable {
             fs.addAccessFile("/", file: source)
             files = [LintFile(source: source)]
         }
-        let site = Site(serverName: host, aliases: aliases, files: fs,
-                        vhostLines: vhost.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } ?? [])
-        self.init(files: files, simulator: ChainSimulator(origin: Origin(site: site), edge: edge), edge: edge,
-                  hosts: [host] + aliases)
+        let vhostLines = vhost.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } ?? []
+        let site = Site(serverName: host, aliases: aliases, files: fs, vhostLines: vhostLines)
+        // The source lets a rule re-simulate a changed copy of the site (HT301's %{ENV:HTTPS}).
+        let siteSource = SiteSource(serverName: host, aliases: aliases, files: fs, vhostLines: vhostLines)
+        self.init(files: files, simulator: ChainSimulator(origin: Origin(site: site), layers: edge.mode == .none ? [] : [edge], source: siteSource),
+                  edge: edge, hosts: [host] + aliases)
         if !pages.isEmpty { content = SiteContent(files: pages) }
     }
 

@@ -1,3 +1,4 @@
+import HtlintApache
 import HtlintDiagnostics
 import HtlintSimulation
 
@@ -11,6 +12,10 @@ struct RedirectLoop: LintRule {
         rule and each directory, through the configured edge, and follows the redirects like a \
         browser. The classic cause is an https redirect keyed on `%{HTTPS}` behind a CDN that \
         reaches the origin over plain HTTP (Cloudflare Flexible): `%{HTTPS}` is always `off` there. \
+        Where the configuration puts `HTTPS=on` into the environment instead (`SetEnvIf \
+        X-Forwarded-Proto ^https$ HTTPS=on`, as hosts with an nginx front end and no mod_ssl do), the \
+        finding says to test `%{ENV:HTTPS}`: mod_rewrite's `%{HTTPS}` is mod_ssl's connection state, \
+        not that variable (the changed condition is re-simulated when the site can be rebuilt). \
         Run `htlint explain URL` with the witness for the hop-by-hop story and verified fixes.
         """,
         severity: .error,
@@ -21,9 +26,15 @@ struct RedirectLoop: LintRule {
                      Example("RewriteEngine On\n↓RewriteRule ^(.*)$ blog [L]", pages: ["/blog/index.html": "<p>blog</p>"]),
                      // RedirectMatch searches the whole URL-path: its own target matches again and
                      // grows by one segment per hop (/credits/software-credits/software-credits/…).
-                     Example("↓RedirectMatch 301 ^/credits/(.*) /credits/software-credits/$1")],
+                     Example("↓RedirectMatch 301 ^/credits/(.*) /credits/software-credits/$1"),
+                     // The environment says https, mod_ssl's %{HTTPS} does not (S06): the finding
+                     // suggests %{ENV:HTTPS}.
+                     Example("SetEnvIf X-Forwarded-Proto ^https$ HTTPS=on\nRewriteEngine On\nRewriteCond %{HTTPS} !=on\n↓RewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]",
+                             edge: "proxy")],
         nonTriggering: [Example("RewriteEngine On\nRewriteCond %{HTTPS} !=on\nRewriteRule ^(.*)$ https://%{HTTP_HOST}/$1 [R=301,L]"),
                         Example("RedirectMatch 301 ^/credits/(?!software-credits/)(.*) /credits/software-credits/$1"),
+                        Example("SetEnvIf X-Forwarded-Proto ^https$ HTTPS=on\nRewriteEngine On\nRewriteCond %{ENV:HTTPS} !=on\nRewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]",
+                                edge: "proxy"),
                         Example("RewriteEngine On\nRewriteCond %{HTTP:X-Forwarded-Proto} !https\nRewriteCond %{HTTPS} !=on\nRewriteRule ^(.*)$ https://%{HTTP_HOST}/$1 [R=301,L]",
                                 edge: "cloudflare-flexible")],
         usesSimulation: true)
@@ -71,9 +82,49 @@ struct RedirectLoop: LintRule {
             let via = producers.isEmpty ? ""
                 : " (" + producers.map { "\($0.status) by \($0.answerer == .app && !$0.producer.hasPrefix("WordPress") ? "WordPress's " : "")\($0.producer)\($0.reason.map { ": \($0)" } ?? "")" }.uniqued().joined(separator: ", then ")
                     + (directiveless ? "; no directive of these files takes part)" : ")")
-            return finding("redirect loop: \(subject) \(what)\(edgeNote(context))\(via)\(moreRequests(group.count))",
-                           at: group.range, notes: notes)
+            let envHTTPS = envHTTPSFix(cycle, probe: group.first.url, context)
+            return finding("redirect loop: \(subject) \(what)\(edgeNote(context))\(via)\(moreRequests(group.count))"
+                           + (envHTTPS.map { "; " + $0.hint } ?? ""),
+                           at: group.range, notes: notes, fixes: envHTTPS.map { [$0.fix] } ?? [])
         }
+    }
+
+    /// Scenario S06: a redirect keyed on `%{HTTPS}` behind a layer that ends TLS, on a host whose
+    /// configuration sets `HTTPS=on` in the environment (`SetEnvIf X-Forwarded-Proto …`, as
+    /// hosts with an nginx front end do). mod_rewrite's `%{HTTPS}` is mod_ssl's connection state,
+    /// always off there; `%{ENV:HTTPS}` reads the environment. Offered when the looping https
+    /// request had `HTTPS` on in the environment and, when the site can be rebuilt, the changed
+    /// condition ends the loop.
+    private func envHTTPSFix(_ cycle: [Hop], probe: String, _ context: LintContext) -> (hint: String, fix: FixIt)? {
+        guard context.tlsTerminatedInFront, let simulator = context.simulator else { return nil }
+        for hop in cycle where hop.url.lowercased().hasPrefix("https://") {
+            guard let source = hop.redirectSource, let request = hop.originRequest,
+                  let file = context.file(containing: source),
+                  let rule = file.rules.first(where: { $0.range == source }),
+                  let condition = rule.conditions.first(where: { $0.variables == ["HTTPS"] && $0.rawTestString.uppercased() == "%{HTTPS}" }),
+                  let word = file.directivesByRange[condition.range]?.words.first,
+                  word.range.file == file.source.path else { continue }
+            let env = OriginVariables(request: request, site: simulator.origin.site, uri: "/", query: nil).value("ENV:HTTPS") ?? ""
+            guard !["", "off", "0"].contains(env.lowercased()) else { continue }
+            let replacement = "%{ENV:HTTPS}"
+            if let siteSource = simulator.source, siteSource.accessFile(file.source.path) != nil {
+                var bytes = file.source.bytes
+                bytes.replaceSubrange(word.range.start..<word.range.end, with: Array(replacement.utf8))
+                let changed = simulator.with(source: siteSource.replacingAccessFile(file.source.path, text: String(decoding: bytes, as: UTF8.self)))
+                let outcome = changed.run(probe).outcome
+                guard outcome != .loop, outcome != .tooManyHops else { continue }
+            } else {
+                // Not verifiable: offered only when no other condition reads the connection's scheme or port.
+                let others = rule.conditions.filter { $0.range != condition.range }.flatMap(\.variables)
+                guard Set(others).isDisjoint(with: ["HTTPS", "SERVER_PORT", "REQUEST_SCHEME"]) else { continue }
+            }
+            let hint = "`%{HTTPS}` is mod_ssl's connection state, off behind a layer that ends TLS, while this host sets `HTTPS=\(env)` "
+                + "in the environment: test `\(replacement)` instead (`RewriteCond \(replacement) \(condition.rawPattern)`)"
+            let fix = FixIt(title: "Test `\(replacement)`, the environment variable, instead of mod_ssl's `%{HTTPS}`",
+                            edits: [TextEdit(range: word.range, replacement: replacement)], applicability: .unsafe)
+            return (hint, fix)
+        }
+        return nil
     }
 
     private func edgeNote(_ context: LintContext) -> String {

@@ -60,36 +60,34 @@ struct ForwardedSchemeSetsHTTPS: LintRule {
     /// and `SetEnvIfExpr` on such a header: the same claim as `SetEnvIf X-Forwarded-Proto`.
     private func ifFindings(_ file: LintFile) -> [Diagnostic] {
         var found: [Diagnostic] = []
-        for branch in IfBranchContext.all(in: file.config.block) {
+        let branches = IfBranchContext.all(in: file.config.block)
+        for branch in branches {
             guard let test = branch.forwardedTest, let section = file.section(at: branch.range) else { continue }
-            let setsHTTPS = branch.block.setEnv.contains { $0.0.uppercased() == "HTTPS" && Self.isOn($0.1) }
-                || branch.block.setEnvIf.contains { d in
-                    // One on the forwarded header itself is reported as such, above.
-                    !ForwardedHeaders.names.contains(d.attribute.lowercased())
-                        && d.assignments.contains { $0.name.uppercased() == "HTTPS" && !$0.unset && Self.isOn($0.value) }
-                }
-            guard setsHTTPS else { continue }
-            // The directive itself, when it stands directly in the section.
-            let directive = section.children.lazy.compactMap { node -> DirectiveNode? in
-                guard case .directive(let d) = node, ["setenv", "setenvif", "setenvifnocase"].contains(d.key),
-                      !(d.key != "setenv" && d.words.first.map { ForwardedHeaders.names.contains($0.value.lowercased()) } == true),
-                      d.words.contains(where: { $0.value.uppercased() == "HTTPS" || $0.value.uppercased().hasPrefix("HTTPS=") }) else { return nil }
+            // One on the forwarded header itself (`SetEnvIf X-Forwarded-Proto …`, or a
+            // `SetEnvIfExpr` that reads it) is reported as such, once, at the directive.
+            let setEnvIf = branch.block.setEnvIf.first { d in
+                !ForwardedHeaders.names.contains(d.attribute.lowercased()) && !Self.readsForwardedHeader(d)
+                    && d.assignments.contains { $0.name.uppercased() == "HTTPS" && !$0.unset && Self.isOn($0.value) }
+            }
+            let setsEnv = branch.block.setEnv.contains { $0.0.uppercased() == "HTTPS" && Self.isOn($0.1) }
+            guard setEnvIf != nil || setsEnv else { continue }
+            // The directive itself: the `SetEnvIf`, or a `SetEnv` standing directly in the section.
+            let setEnvDirective = !setsEnv ? nil : section.children.lazy.compactMap { node -> DirectiveNode? in
+                guard case .directive(let d) = node, d.key == "setenv",
+                      d.words.first.map({ $0.value.uppercased() == "HTTPS" }) == true else { return nil }
                 return d
             }.first
+            let location = [setEnvIf?.range, setEnvDirective?.range].compactMap { $0 }.min { $0.start < $1.start }
             found.append(finding("`HTTPS` is set inside an `<If>` that trusts the `\(test.header)` header, which a client reaching the origin "
                                  + "directly can send over plain http; safe only when the origin accepts connections from the proxy alone",
-                                 at: directive?.range ?? section.openRange))
+                                 at: location ?? section.openRange))
         }
-        for d in file.directives where d.key == "setenvifexpr" {
-            let words = d.words
-            guard words.count >= 2, let e = try? ApExpression(parsing: words[0].value),
-                  let header = ExpressionReads.forwardedHeaders(e).first, !ExpressionReads.testsAddress(e),
-                  words.dropFirst().contains(where: { w in
-                      let v = w.value, upper = v.uppercased()
-                      return upper == "HTTPS" || (upper.hasPrefix("HTTPS=") && Self.isOn(String(v.dropFirst(6))))
-                  }) else { continue }
+        // `SetEnvIfExpr` reading the header, with the expression the reader already parsed.
+        for d in Self.allSetEnvIf(file.config.block) {
+            guard let e = d.expression, let header = ExpressionReads.forwardedHeaders(e).first, !ExpressionReads.testsAddress(e),
+                  d.assignments.contains(where: { $0.name.uppercased() == "HTTPS" && !$0.unset && Self.isOn($0.value) }) else { continue }
             // An enclosing `<If>` on the client's address makes it safe.
-            let guarded = IfBranchContext.all(in: file.config.block).contains { b in
+            let guarded = branches.contains { b in
                 b.range.start < d.range.start && d.range.end <= b.range.end
                     && b.conditions.contains { ExpressionReads.testsAddress($0.expression) }
             }
@@ -98,6 +96,23 @@ struct ForwardedSchemeSetsHTTPS: LintRule {
                                  + "over plain http; safe only when the origin accepts connections from the proxy alone", at: d.range))
         }
         return found
+    }
+
+    /// Whether a `SetEnvIfExpr` reads a forwarded-scheme header.
+    static func readsForwardedHeader(_ d: SetEnvIfDirective) -> Bool {
+        d.expression.map { !ExpressionReads.forwardedHeaders($0).isEmpty } ?? false
+    }
+
+    /// Every `SetEnvIf`/`SetEnvIfExpr` of a block and the sections inside it, in no particular order.
+    static func allSetEnvIf(_ b: ConfigBlock) -> [SetEnvIfDirective] {
+        var out = b.setEnvIf
+        for f in b.files { out += allSetEnvIf(f.block) }
+        for chain in b.ifChains { for branch in chain.branches { out += allSetEnvIf(branch.block) } }
+        if let server = b.server {
+            for d in server.directories { out += allSetEnvIf(d.block) }
+            for l in server.locations { out += allSetEnvIf(l.block) }
+        }
+        return out.sorted { $0.range.start < $1.range.start }
     }
 
     /// A value that claims https (anything but empty or `off`).

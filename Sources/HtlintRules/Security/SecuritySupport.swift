@@ -97,16 +97,21 @@ enum ExpressionReads {
 
     /// Whether an `||` puts the connection's own scheme (`%{HTTPS}`, `%{SERVER_PORT}`,
     /// `%{REQUEST_SCHEME}`) beside the header: a forged header alone then decides nothing.
-    static func connectionSchemeInOr(_ e: ApExpression) -> Bool {
+    /// Under a `!` the operators swap (De Morgan): `!(a || b)` is `!a && !b`, an AND, and
+    /// `!(a && b)` is `!a || !b`, an OR.
+    static func connectionSchemeInOr(_ e: ApExpression, negated: Bool = false) -> Bool {
+        let readsConnection = { (x: ApExpression) in
+            words(x).flatMap(variables(in:)).contains { ForwardedHeaders.connectionVariables.contains($0) }
+        }
         switch e {
         case .constant, .compare, .match, .inList, .unary: return false
-        case .not(let a): return connectionSchemeInOr(a)
-        case .and(let a, let b): return connectionSchemeInOr(a) || connectionSchemeInOr(b)
+        case .not(let a): return connectionSchemeInOr(a, negated: !negated)
+        case .and(let a, let b):
+            if negated { return readsConnection(a) || readsConnection(b) }
+            return connectionSchemeInOr(a, negated: negated) || connectionSchemeInOr(b, negated: negated)
         case .or(let a, let b):
-            let readsConnection = { (x: ApExpression) in
-                words(x).flatMap(variables(in:)).contains { ForwardedHeaders.connectionVariables.contains($0) }
-            }
-            return readsConnection(a) || readsConnection(b)
+            if !negated { return readsConnection(a) || readsConnection(b) }
+            return connectionSchemeInOr(a, negated: negated) || connectionSchemeInOr(b, negated: negated)
         }
     }
 
@@ -163,15 +168,16 @@ extension LintFile {
 struct IfBranchContext {
     var block: ConfigBlock
     var range: SourceRange
-    /// Conditions of this branch and the earlier ones of its chain, with their branch's range.
-    var conditions: [(expression: ApExpression, range: SourceRange)]
+    /// Conditions of this branch and the earlier ones of its chain, with their branch's range;
+    /// `holds` is false for an earlier branch's condition, which must have been false.
+    var conditions: [(expression: ApExpression, range: SourceRange, holds: Bool)]
     var addressGuarded: Bool
 
     /// The first condition that reads a forwarded-scheme header, unless the client's address
     /// is tested or the connection's scheme is OR-ed beside it.
     var forwardedTest: (header: String, range: SourceRange)? {
         guard !addressGuarded, !conditions.contains(where: { ExpressionReads.testsAddress($0.expression) }) else { return nil }
-        for c in conditions where !ExpressionReads.connectionSchemeInOr(c.expression) {
+        for c in conditions where !ExpressionReads.connectionSchemeInOr(c.expression, negated: !c.holds) {
             if let h = ExpressionReads.forwardedHeaders(c.expression).first { return (h, c.range) }
         }
         return nil
@@ -182,15 +188,15 @@ struct IfBranchContext {
         var out: [IfBranchContext] = []
         for f in block.files { out += all(in: f.block, guarded: guarded) }
         for chain in block.ifChains {
-            var earlier: [(expression: ApExpression, range: SourceRange)] = []
+            var earlier: [(expression: ApExpression, range: SourceRange, holds: Bool)] = []
             for branch in chain.branches {
-                let own = branch.condition.map { [(expression: $0, range: branch.range)] } ?? []
+                let own = branch.condition.map { [(expression: $0, range: branch.range, holds: true)] } ?? []
                 let context = IfBranchContext(block: branch.block, range: branch.range, conditions: earlier + own,
                                               addressGuarded: guarded)
                 out.append(context)
                 let byAddress = guarded || context.conditions.contains { ExpressionReads.testsAddress($0.expression) }
                 out += all(in: branch.block, guarded: byAddress)
-                earlier += own
+                earlier += own.map { (expression: $0.expression, range: $0.range, holds: false) }
             }
         }
         return out
