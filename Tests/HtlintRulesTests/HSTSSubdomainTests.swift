@@ -19,7 +19,7 @@ struct HSTSSubdomainTests {
         #expect(found.first?.message == "`includeSubDomains` makes browsers use https for every subdomain of the host that sends it for 1 year: "
                 + "one served only over http becomes unreachable; once every subdomain serves https, say so with "
                 + "`# htlint disable=HT414` above the directive")
-        #expect(found.first?.severity == .warning)
+        #expect(found.first?.severity == .note)
     }
 
     @Test func preloadAndDurationsAreNamed() {

@@ -18,7 +18,8 @@ struct HSTSIncludeSubdomains: LintRule {
         subdomain, so `preload` does not silence this rule. A `max-age=0` header, which removes the \
         policy, is not reported.
         """,
-        severity: .warning,
+        // A note: `includeSubDomains` is recommended practice; the risk is a subdomain htlint cannot see.
+        severity: .note,
         triggering: [
             Example("Header always set Strict-Transport-Security \"max-age=31536000; ↓includeSubDomains\""),
             Example("Header always set Strict-Transport-Security \"max-age=63072000; ↓includeSubDomains; preload\""),
