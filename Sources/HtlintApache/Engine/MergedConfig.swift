@@ -94,7 +94,12 @@ struct MergedConfig {
         if let a = block.acceptPathInfo { acceptPathInfo = a }
         if let t = block.authType { authType = t }
         if let n = block.authName { authName = n }
-        setEnv += block.setEnv
+        // mod_env's merge: the parent's variables less this block's `UnsetEnv`, then its `SetEnv`.
+        setEnv.removeAll { v in block.unsetEnv.contains { equalsIgnoringASCIICase($0, v.0) } }
+        for (name, value) in block.setEnv {
+            setEnv.removeAll { equalsIgnoringASCIICase($0.0, name) }
+            setEnv.append((name, value))
+        }
     }
 }
 

@@ -45,11 +45,27 @@ extension Origin {
         // fixups; an answer decided here is sent without running a handler (`%R` logs none).
         if let decided = perDirectoryRewrite(r, walk, chain) ?? aliasRedirect(r, walk.config, chain, serverContext: false) {
             if r.handler == "httpd/unix-directory" { r.handler = nil }
+            // A per-dir internal rewrite returns OK: the later fixups (mod_env) still run.
+            if case .internalRedirect = decided { applySetEnv(walk.config.setEnv, r) }
             return decided
         }
+        applySetEnv(walk.config.setEnv, r)                           // fixups: mod_env (MIDDLE)
         if let decided = modDir(r, walk.config, chain) { return decided }
         if let staged = r.stagedRedirect { return .internalRedirect(staged) }
         return .serve
+    }
+
+    /// mod_env's fixup: `SetEnv` values overlaid under the environment, so a variable already set
+    /// (`SetEnvIf`, `[E]`) keeps its value. Runs after mod_rewrite's and mod_alias's fixups; an
+    /// answer decided there ([R], [F], `Redirect`) never gets these variables.
+    func applySetEnv(_ list: [(String, String)], _ r: RequestRecord) {
+        for (name, value) in list {
+            if let existing = r.env.first(where: { equalsIgnoringASCIICase($0.key, name) })?.key {
+                r.envShadowed[existing] = value
+            } else {
+                r.env[name] = value
+            }
+        }
     }
 
     /// `SetEnvIf` / `BrowserMatch` / `SetEnvIfExpr` (apache-semantics §12), in configuration order.

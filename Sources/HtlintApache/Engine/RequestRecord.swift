@@ -24,6 +24,9 @@ final class RequestRecord {
     /// ErrorDocument request inherits).
     var wwwAuthenticate: String?
     var env: [String: String] = [:]
+    /// `SetEnv` values overlaid behind a variable already set: the environment table then holds
+    /// the name twice; look-ups see the first, the REDIRECT_ copy of an internal redirect the last.
+    var envShadowed: [String: String] = [:]
     var responseHeaders: [HTTPHeader] = []
     let isSubrequest: Bool
     /// `r->main->uri` of a subrequest: mod_rewrite's -U/-F look-ups only run while it differs from `uri`.
