@@ -277,8 +277,19 @@ extension Origin {
         // `Require` (access_checker_ex) and before any authentication is asked for.
         if compat {
             let addr = chain.request.remoteAddress
-            let allowed = allows.contains { $0.lowercased() == "all" || ipMatches($0, addr) }
-            let denied = denies.contains { $0.lowercased() == "all" || ipMatches($0, addr) }
+            // `env=NAME` / `env=!NAME` test the environment (SetEnvIf ran in header_parser).
+            func matches(_ from: String) -> Bool {
+                if from.lowercased() == "all" { return true }
+                if from.lowercased().hasPrefix("env=") {
+                    var name = String(from.dropFirst(4))
+                    let negated = name.hasPrefix("!")
+                    if negated { name.removeFirst() }
+                    return (envValueIgnoringCase(name, r) != nil) != negated
+                }
+                return ipMatches(from, addr)
+            }
+            let allowed = allows.contains(where: matches)
+            let denied = denies.contains(where: matches)
             let ok = order.hasPrefix("allow") ? (allowed && !denied) : (!denied || allowed)
             if !ok { return deny("Order/Allow/Deny", code: "AH01797") }
         }
