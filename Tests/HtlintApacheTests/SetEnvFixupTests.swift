@@ -52,3 +52,26 @@ struct SetEnvFixupTests {
         #expect(r.combinedHeader("X-A") == "sub|(null)|(null)")
     }
 }
+
+/// Environment names are case-insensitive (fixtures/apache/env-names-case-insensitive).
+struct EnvironmentNameCaseTests {
+    let htaccess = """
+        SetEnv MixedCase one
+        SetEnvIf Request_URI ^/q$ Gate=open
+        RewriteEngine On
+        RewriteRule ^p$ - [E=MIXEDCASE:two]
+        RewriteCond %{ENV:GATE} =open
+        RewriteRule ^q$ real.html [E=gate:closed,L]
+        Header always set X-A "%{mixedcase}e|%{MixedCase}e"
+        Header always set X-B "%{REDIRECT_GATE}e"
+        """
+
+    @Test func lookupsAndReplacementsIgnoreCase() {
+        let t = SetEnvFixupTests()
+        #expect(t.respond(htaccess, "/p").combinedHeader("X-A") == "two|two")
+        #expect(t.respond(htaccess, "/real.html").combinedHeader("X-A") == "one|one")
+        let q = t.respond(htaccess, "/q")
+        #expect(q.served == "/real.html")
+        #expect(q.combinedHeader("X-B") == "closed")
+    }
+}

@@ -73,12 +73,12 @@ extension Origin {
         for d in list {
             guard let groups = setEnvIfMatch(d, r, chain) else { continue }
             for a in d.assignments {
-                if a.unset { r.env[a.name] = nil; continue }
+                if a.unset { r.setEnvValue(a.name, nil); continue }
                 var v = a.value
                 if v.utf8.contains(UInt8(ascii: "$")) {
                     for i in (0...9).reversed() { v = v.replacingOccurrences(of: "$\(i)", with: i < groups.count ? groups[i] : "") }
                 }
-                r.env[a.name] = v
+                r.setEnvValue(a.name, v)
             }
         }
     }
@@ -111,7 +111,7 @@ extension Origin {
     }
 
     func envValueIgnoringCase(_ name: String, _ r: RequestRecord) -> String? {
-        r.env[name] ?? r.env.first { equalsIgnoringASCIICase($0.key, name) }?.value
+        r.envValue(name)
     }
 
     /// translate_name: server-context rewrite, then server `Redirect`, `Alias`, DocumentRoot

@@ -57,6 +57,19 @@ final class RequestRecord {
         self.contextDocumentRoot = documentRoot
     }
 
+    /// The environment is an APR table: names are case-insensitive.
+    func envValue(_ name: String) -> String? {
+        env[name] ?? env.first { equalsIgnoringASCIICase($0.key, name) }?.value
+    }
+
+    /// `apr_table_set` / `apr_table_unset`: a name already there (in any case) keeps its spelling,
+    /// and a `SetEnv` value overlaid behind it goes.
+    func setEnvValue(_ name: String, _ value: String?) {
+        let key = env[name] != nil ? name : (env.keys.first { equalsIgnoringASCIICase($0, name) } ?? name)
+        env[key] = value
+        envShadowed[key] = nil
+    }
+
     /// `%q` as the access log prints it.
     var loggedQuery: String { query.map { "?" + $0 } ?? "" }
 }
