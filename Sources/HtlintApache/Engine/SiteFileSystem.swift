@@ -111,7 +111,7 @@ public struct SiteFileSystem: Sendable {
     /// What the kernel's path walk does: `//` and `.` are skipped, `..` climbs the path resolved
     /// so far, a link met on the way (or at the end, when `followFinal`) is replaced by its
     /// target, a regular file followed by anything (`a.html/`, `a.html/.`) is ENOTDIR, and a
-    /// trailing slash demands a directory. At most 8 links are followed.
+    /// trailing slash demands a directory. At most 7 links are followed (as before).
     private func walk(_ path: String, followFinal: Bool) -> String? {
         let u = path.utf8
         let plain = u.first == UInt8(ascii: "/") && (u.count == 1 || u.last != UInt8(ascii: "/"))
@@ -140,7 +140,7 @@ public struct SiteFileSystem: Sendable {
             case .symlink(let target):
                 if pending.isEmpty && !followFinal { resolved.append(c); continue }
                 follows += 1
-                guard follows <= 8 else { return nil }
+                guard follows < 8 else { return nil }
                 if target.hasPrefix("/") { resolved = [] }
                 pending.append(contentsOf: target.split(separator: "/", omittingEmptySubsequences: false).reversed())
             case .directory:
