@@ -196,8 +196,12 @@ public struct ConfigBlock: Sendable {
     public var authName: String? = nil
     public var files: [FilesBlock] = []
     public var ifChains: [IfChain] = []
-    /// `SetEnv` (mod_env): visible to the handler only, never to rewrite conditions (§12).
+    /// `SetEnv` (mod_env): set in the fixups after mod_rewrite and mod_alias, so never visible to
+    /// rewrite conditions (§12); a value already in the environment wins. Last one of a name wins.
     public var setEnv: [(String, String)] = []
+    /// `UnsetEnv` names (mod_env): drop what enclosing configurations `SetEnv`; a `SetEnv` of the
+    /// same name later in the same configuration sets it again.
+    public var unsetEnv: [String] = []
     /// `AllowOverride` / `AllowOverrideList` of a `<Directory>` block (nil when it sets none).
     public var allowOverride: AllowOverrideSetting? = nil
     public var allowOverrideList: Set<String>? = nil

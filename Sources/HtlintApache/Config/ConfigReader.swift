@@ -494,7 +494,14 @@ public struct ConfigReader {
             parseSetEnvIfExpr(d, words, into: &block)
         case "SetEnv":
             guard arity(1...2, "SetEnv takes 1-2 arguments, an environment variable name and optional value to pass to CGI") else { return }
+            block.setEnv.removeAll { equalsIgnoringASCIICase($0.0, words[0].value) }
             block.setEnv.append((words[0].value, words.count > 1 ? words[1].value : ""))
+        case "UnsetEnv":
+            guard !words.isEmpty else { error(ConfigCode.badArguments, "UnsetEnv requires at least one argument", d.argumentsRange); return }
+            for w in words {
+                block.unsetEnv.append(w.value)
+                block.setEnv.removeAll { equalsIgnoringASCIICase($0.0, w.value) }
+            }
         case "ErrorDocument":
             guard arity(2...2, "ErrorDocument takes two arguments, Change responses for HTTP errors") else { return }
             guard let code = Int(words[0].value), (400...599).contains(code) else {

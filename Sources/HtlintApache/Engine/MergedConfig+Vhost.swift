@@ -16,6 +16,7 @@ extension MergedConfig {
         perDirectory.redirectRelative = vhost.redirectRelative
         perDirectory.acceptPathInfo = vhost.acceptPathInfo
         perDirectory.setEnv = vhost.setEnv
+        perDirectory.unsetEnv = vhost.unsetEnv
         config.merge(perDirectory, directory: site.documentRoot + "/", key: "vhost", defaultEngine: false)
         return config
     }

@@ -89,12 +89,26 @@ struct MergedConfig {
         // `early` headers are applied before the directory walk: never from here.
         headers += block.headers.filter { !$0.early }
         setEnvIf += block.setEnvIf
-        if !block.access.isEmpty { access = block.access }
+        // mod_access_compat (Order/Allow/Deny) and mod_authz_core (Require) are separate modules:
+        // a configuration without any line of one keeps the enclosing one's lines of it, so
+        // `Require all granted` below does not lift an inherited `Deny from all`.
+        if !block.access.isEmpty {
+            let compat = block.access.contains { !$0.isAuthorization }
+                ? block.access.filter { !$0.isAuthorization } : access.filter { !$0.isAuthorization }
+            let authz = block.access.contains(where: \.isAuthorization)
+                ? block.access.filter(\.isAuthorization) : access.filter(\.isAuthorization)
+            access = compat + authz
+        }
         errorDocuments.merge(block.errorDocuments) { _, new in new }
         if let a = block.acceptPathInfo { acceptPathInfo = a }
         if let t = block.authType { authType = t }
         if let n = block.authName { authName = n }
-        setEnv += block.setEnv
+        // mod_env's merge: the parent's variables less this block's `UnsetEnv`, then its `SetEnv`.
+        setEnv.removeAll { v in block.unsetEnv.contains { equalsIgnoringASCIICase($0, v.0) } }
+        for (name, value) in block.setEnv {
+            setEnv.removeAll { equalsIgnoringASCIICase($0.0, name) }
+            setEnv.append((name, value))
+        }
     }
 }
 

@@ -107,7 +107,7 @@ extension Origin {
         case "ip": values.contains { ipMatches($0, chain.request.remoteAddress) }
         case "host": values.contains { "localhost".hasSuffix($0.lowercased()) }
         case "method": values.map { $0.uppercased() }.contains(r.method)
-        case "env": values.contains { r.env[$0] != nil }
+        case "env": values.contains { r.envValue($0) != nil }
         case "local": chain.request.remoteAddress.hasPrefix("127.") || chain.request.remoteAddress == "::1"
         default: false
         }

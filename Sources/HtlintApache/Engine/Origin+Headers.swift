@@ -37,7 +37,7 @@ extension Origin {
 
     /// One directive on one table, as mod_headers' do_headers_fixup.
     private func apply(_ h: HeaderDirective, to table: inout HeaderTable, _ r: RequestRecord, _ context: ExpressionContext) {
-        if let c = h.envCondition, (r.env[c.name] != nil) == c.negated { return }
+        if let c = h.envCondition, (r.envValue(c.name) != nil) == c.negated { return }
         var captures: [String] = []
         if let e = h.expression, !e.evaluate(context, captures: &captures) { return }
         switch h.action {
@@ -102,7 +102,7 @@ extension Origin {
         for piece in pieces {
             switch piece {
             case .literal(let text): out += text
-            case .tag("e", let name): out += r.env[name] ?? "(null)"
+            case .tag("e", let name): out += r.envValue(name) ?? "(null)"
             case .tag("s", let name): out += sslVariable(name, chain) ?? "(null)"
             case .tag: continue
             }

@@ -45,11 +45,27 @@ extension Origin {
         // fixups; an answer decided here is sent without running a handler (`%R` logs none).
         if let decided = perDirectoryRewrite(r, walk, chain) ?? aliasRedirect(r, walk.config, chain, serverContext: false) {
             if r.handler == "httpd/unix-directory" { r.handler = nil }
+            // A per-dir internal rewrite returns OK: the later fixups (mod_env) still run.
+            if case .internalRedirect = decided { applySetEnv(walk.config.setEnv, r) }
             return decided
         }
+        applySetEnv(walk.config.setEnv, r)                           // fixups: mod_env (MIDDLE)
         if let decided = modDir(r, walk.config, chain) { return decided }
         if let staged = r.stagedRedirect { return .internalRedirect(staged) }
         return .serve
+    }
+
+    /// mod_env's fixup: `SetEnv` values overlaid under the environment, so a variable already set
+    /// (`SetEnvIf`, `[E]`) keeps its value. Runs after mod_rewrite's and mod_alias's fixups; an
+    /// answer decided there ([R], [F], `Redirect`) never gets these variables.
+    func applySetEnv(_ list: [(String, String)], _ r: RequestRecord) {
+        for (name, value) in list {
+            if let existing = r.env.first(where: { equalsIgnoringASCIICase($0.key, name) })?.key {
+                r.envShadowed[existing] = value
+            } else {
+                r.env[name] = value
+            }
+        }
     }
 
     /// `SetEnvIf` / `BrowserMatch` / `SetEnvIfExpr` (apache-semantics §12), in configuration order.
@@ -57,12 +73,12 @@ extension Origin {
         for d in list {
             guard let groups = setEnvIfMatch(d, r, chain) else { continue }
             for a in d.assignments {
-                if a.unset { r.env[a.name] = nil; continue }
+                if a.unset { r.setEnvValue(a.name, nil); continue }
                 var v = a.value
                 if v.utf8.contains(UInt8(ascii: "$")) {
                     for i in (0...9).reversed() { v = v.replacingOccurrences(of: "$\(i)", with: i < groups.count ? groups[i] : "") }
                 }
-                r.env[a.name] = v
+                r.setEnvValue(a.name, v)
             }
         }
     }
@@ -95,7 +111,7 @@ extension Origin {
     }
 
     func envValueIgnoringCase(_ name: String, _ r: RequestRecord) -> String? {
-        r.env[name] ?? r.env.first { equalsIgnoringASCIICase($0.key, name) }?.value
+        r.envValue(name)
     }
 
     /// translate_name: server-context rewrite, then server `Redirect`, `Alias`, DocumentRoot
@@ -261,8 +277,19 @@ extension Origin {
         // `Require` (access_checker_ex) and before any authentication is asked for.
         if compat {
             let addr = chain.request.remoteAddress
-            let allowed = allows.contains { $0.lowercased() == "all" || ipMatches($0, addr) }
-            let denied = denies.contains { $0.lowercased() == "all" || ipMatches($0, addr) }
+            // `env=NAME` / `env=!NAME` test the environment (SetEnvIf ran in header_parser).
+            func matches(_ from: String) -> Bool {
+                if from.lowercased() == "all" { return true }
+                if from.lowercased().hasPrefix("env=") {
+                    var name = String(from.dropFirst(4))
+                    let negated = name.hasPrefix("!")
+                    if negated { name.removeFirst() }
+                    return (envValueIgnoringCase(name, r) != nil) != negated
+                }
+                return ipMatches(from, addr)
+            }
+            let allowed = allows.contains(where: matches)
+            let denied = denies.contains(where: matches)
             let ok = order.hasPrefix("allow") ? (allowed && !denied) : (!denied || allowed)
             if !ok { return deny("Order/Allow/Deny", code: "AH01797") }
         }

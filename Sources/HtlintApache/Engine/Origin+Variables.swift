@@ -11,7 +11,7 @@ extension Origin {
         let req = chain.request
         switch ref {
         case .header(let header): return req.header(header) ?? ""
-        case .environment(let name): return r.env[name] ?? site.processEnvironment[name] ?? ""
+        case .environment(let name): return r.envValue(name) ?? site.processEnvironment[name] ?? ""
         case .lookAhead(let inner, let file): return lookAhead(inner, file: file, r, chain, serverContext: serverContext)
         case .empty: return ""
         case .known(let known, let name):
@@ -106,7 +106,7 @@ struct ExpressionContext: ExpressionEnvironment {
 
     func requestHeader(_ name: String) -> String { chain.request.header(name) ?? "" }
 
-    func environment(_ name: String) -> String { record.env[name] ?? origin.site.processEnvironment[name] ?? "" }
+    func environment(_ name: String) -> String { record.envValue(name) ?? origin.site.processEnvironment[name] ?? "" }
 
     func fileTest(_ op: Character, _ path: String) -> Bool {
         let fs = origin.site.files

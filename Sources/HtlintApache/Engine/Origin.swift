@@ -55,7 +55,7 @@ public final class Origin: @unchecked Sendable {
             errorDocumentStatus = s
             if redirects == 0 { originalState?.status = s }
             let next = makeRecord(url: doc, method: "GET", isSubrequest: false, chain: chain)
-            next.0.env = renamedEnvironment(record.env, status: s)
+            next.0.env = renamedEnvironment(record, status: s)
             next.0.previousConfigIdentity = record.configIdentity
             next.0.wwwAuthenticate = record.wwwAuthenticate
             record = next.0
@@ -129,7 +129,7 @@ public final class Origin: @unchecked Sendable {
                 redirects += 1
                 chain.note(.internalRedirect, "internal redirect #\(redirects) to \(url)")
                 let next = makeRecord(url: url, method: request.method, isSubrequest: false, chain: chain)
-                next.0.env = renamedEnvironment(record.env, status: record.status)
+                next.0.env = renamedEnvironment(record, status: record.status)
                 // A status set by `[R]` without `[L]` travels with the internal redirect (§4.9 CT-RW-R-02).
                 next.0.status = record.status
                 next.0.previousConfigIdentity = record.configIdentity
@@ -153,9 +153,10 @@ public final class Origin: @unchecked Sendable {
     }
 
     /// REDIRECT_ renaming across an internal redirect (apache-semantics §1.3).
-    func renamedEnvironment(_ env: [String: String], status: Int) -> [String: String] {
-        var out = [String: String](minimumCapacity: env.count + 1)
-        for (k, v) in env { out["REDIRECT_" + k] = v }
+    /// A name the table holds twice (see `RequestRecord.envShadowed`) is copied with its later value.
+    func renamedEnvironment(_ record: RequestRecord, status: Int) -> [String: String] {
+        var out = [String: String](minimumCapacity: record.env.count + 1)
+        for (k, v) in record.env { out["REDIRECT_" + k] = record.envShadowed[k] ?? v }
         out["REDIRECT_STATUS"] = String(status)
         return out
     }

@@ -24,6 +24,9 @@ final class RequestRecord {
     /// ErrorDocument request inherits).
     var wwwAuthenticate: String?
     var env: [String: String] = [:]
+    /// `SetEnv` values overlaid behind a variable already set: the environment table then holds
+    /// the name twice; look-ups see the first, the REDIRECT_ copy of an internal redirect the last.
+    var envShadowed: [String: String] = [:]
     var responseHeaders: [HTTPHeader] = []
     let isSubrequest: Bool
     /// `r->main->uri` of a subrequest: mod_rewrite's -U/-F look-ups only run while it differs from `uri`.
@@ -52,6 +55,19 @@ final class RequestRecord {
         self.query = query
         self.isSubrequest = isSubrequest
         self.contextDocumentRoot = documentRoot
+    }
+
+    /// The environment is an APR table: names are case-insensitive.
+    func envValue(_ name: String) -> String? {
+        env[name] ?? env.first { equalsIgnoringASCIICase($0.key, name) }?.value
+    }
+
+    /// `apr_table_set` / `apr_table_unset`: a name already there (in any case) keeps its spelling,
+    /// and a `SetEnv` value overlaid behind it goes.
+    func setEnvValue(_ name: String, _ value: String?) {
+        let key = env[name] != nil ? name : (env.keys.first { equalsIgnoringASCIICase($0, name) } ?? name)
+        env[key] = value
+        envShadowed[key] = nil
     }
 
     /// `%q` as the access log prints it.

@@ -99,26 +99,60 @@ public struct SiteFileSystem: Sendable {
     }
 
     /// The node at `path` without following a final symbolic link (lstat).
-    public func lstat(_ path: String) -> Node? { nodes[SiteFileSystem.normalize(path)] }
+    public func lstat(_ path: String) -> Node? { walk(path, followFinal: false).flatMap { nodes[$0] } }
 
     /// The node at `path`, following symbolic links (stat), bounded against cycles.
     public func stat(_ path: String) -> Node? { resolve(path).flatMap { nodes[$0] } }
 
     /// The path `path` leads to after following symbolic links: nil when nothing is there, a
     /// link dangles, or links go round more than 8 times.
-    public func resolve(_ path: String) -> String? {
-        var p = SiteFileSystem.normalize(path)
-        for _ in 0..<8 {
-            guard let n = nodes[p] else { return nil }
-            guard case .symlink(let target) = n else { return p }
-            if target.hasPrefix("/") {
-                p = SiteFileSystem.normalize(target)
-            } else {
-                let dir = p[..<(p.utf8.lastIndex(of: UInt8(ascii: "/")) ?? p.startIndex)]
-                p = SiteFileSystem.normalize(String(dir) + "/" + target)
+    public func resolve(_ path: String) -> String? { walk(path, followFinal: true) }
+
+    /// What the kernel's path walk does: `//` and `.` are skipped, `..` climbs the path resolved
+    /// so far, a link met on the way (or at the end, when `followFinal`) is replaced by its
+    /// target, a regular file followed by anything (`a.html/`, `a.html/.`) is ENOTDIR, and a
+    /// trailing slash demands a directory. At most 7 links are followed (as before).
+    private func walk(_ path: String, followFinal: Bool) -> String? {
+        let u = path.utf8
+        let plain = u.first == UInt8(ascii: "/") && (u.count == 1 || u.last != UInt8(ascii: "/"))
+            && !path.contains("//") && !path.contains("/.")
+        if plain, let n = nodes[path] {
+            guard case .symlink = n, followFinal else { return path }
+        }
+        var resolved: [Substring] = []
+        var pending = Array(path.split(separator: "/", omittingEmptySubsequences: false).reversed())
+        var follows = 0
+        var mustBeDirectory = false
+        while let c = pending.popLast() {
+            if c.isEmpty || c == "." {
+                if !resolved.isEmpty { mustBeDirectory = true }
+                continue
+            }
+            if c == ".." {
+                if !resolved.isEmpty { resolved.removeLast() }
+                mustBeDirectory = true
+                continue
+            }
+            mustBeDirectory = false
+            let candidate = "/" + (resolved + [c]).joined(separator: "/")
+            guard let node = nodes[candidate] else { return nil }
+            switch node {
+            case .symlink(let target):
+                if pending.isEmpty && !followFinal { resolved.append(c); continue }
+                follows += 1
+                guard follows < 8 else { return nil }
+                if target.hasPrefix("/") { resolved = [] }
+                pending.append(contentsOf: target.split(separator: "/", omittingEmptySubsequences: false).reversed())
+            case .directory:
+                resolved.append(c)
+            case .file:
+                guard pending.isEmpty else { return nil }
+                resolved.append(c)
             }
         }
-        return nil
+        let result = "/" + resolved.joined(separator: "/")
+        if mustBeDirectory, !resolved.isEmpty, nodes[result] != .directory { return nil }
+        return result
     }
 
     /// The contents of the site file at `path` (links followed within the site), read from

@@ -218,11 +218,11 @@ extension Origin {
         func sideEffects() {
             for e in rule.flags.env {
                 let v = expand(e, scope, r, chain, serverContext: serverContext).text
-                if v.utf8.first == UInt8(ascii: "!") { r.env[dropLeadingBytes(v, 1)] = nil; continue }
+                if v.utf8.first == UInt8(ascii: "!") { r.setEnvValue(dropLeadingBytes(v, 1), nil); continue }
                 if let colon = v.utf8.firstIndex(of: UInt8(ascii: ":")) {
-                    r.env[String(v[..<colon])] = String(v[v.utf8.index(after: colon)...])
+                    r.setEnvValue(String(v[..<colon]), String(v[v.utf8.index(after: colon)...]))
                 } else {
-                    r.env[v] = ""
+                    r.setEnvValue(v, "")
                 }
             }
             for c in rule.flags.cookies {
