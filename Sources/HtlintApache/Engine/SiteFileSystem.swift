@@ -12,6 +12,8 @@ public struct SiteFileSystem: Sendable {
     }
 
     public private(set) var nodes: [String: Node] = [:]
+    /// Whether any node is a symbolic link: without one, a plain path is found by a lookup alone.
+    private var hasSymlinks = false
     /// `.htaccess` text by directory path (with trailing slash).
     public private(set) var accessFiles: [String: SourceFile] = [:]
     /// Texts of other files added in memory (`addTextFile`), by absolute path.
@@ -55,6 +57,7 @@ public struct SiteFileSystem: Sendable {
         let path = root + SiteFileSystem.normalize(relative)
         addParents(of: path)
         nodes[path] = .symlink(target: target)
+        hasSymlinks = true
     }
 
     /// Registers a `.htaccess` for the directory `relativeDirectory` (`/` or `/sub`).
@@ -113,11 +116,15 @@ public struct SiteFileSystem: Sendable {
     /// target, a regular file followed by anything (`a.html/`, `a.html/.`) is ENOTDIR, and a
     /// trailing slash demands a directory. At most 7 links are followed (as before).
     private func walk(_ path: String, followFinal: Bool) -> String? {
-        let u = path.utf8
-        let plain = u.first == UInt8(ascii: "/") && (u.count == 1 || u.last != UInt8(ascii: "/"))
-            && !path.contains("//") && !path.contains("/.")
-        if plain, let n = nodes[path] {
-            guard case .symlink = n, followFinal else { return path }
+        // Fast path (every request tests several paths): absolute, no `//`, no `/.` segment start,
+        // no trailing slash. Found, it is the answer unless it is a link to follow; missing, it
+        // is missing when no link on the way could lead elsewhere.
+        if SiteFileSystem.isPlain(path) {
+            if let n = nodes[path] {
+                guard case .symlink = n, followFinal else { return path }
+            } else if !hasSymlinks {
+                return nil
+            }
         }
         var resolved: [Substring] = []
         var pending = Array(path.split(separator: "/", omittingEmptySubsequences: false).reversed())
@@ -153,6 +160,23 @@ public struct SiteFileSystem: Sendable {
         let result = "/" + resolved.joined(separator: "/")
         if mustBeDirectory, !resolved.isEmpty, nodes[result] != .directory { return nil }
         return result
+    }
+
+    /// Absolute, without `//`, `.` or `..` segments, without a trailing slash (the root `/`
+    /// itself is plain): the kernel's walk would find exactly this string.
+    static func isPlain(_ path: String) -> Bool {
+        var path = path
+        return path.withUTF8 { b in
+            let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+            guard b.first == slash else { return false }
+            if b.count > 1, b[b.count - 1] == slash { return false }
+            func segmentEnds(_ j: Int) -> Bool { j == b.count || b[j] == slash }
+            for i in 0..<(b.count - 1) where b[i] == slash {
+                if b[i + 1] == slash { return false }
+                if b[i + 1] == dot, segmentEnds(i + 2) || (b[i + 2] == dot && segmentEnds(i + 3)) { return false }
+            }
+            return true
+        }
     }
 
     /// The contents of the site file at `path` (links followed within the site), read from

@@ -1,0 +1,27 @@
+import Testing
+@testable import HtlintApache
+
+// The plain-path fast path of the site's path walk must answer as the full walk does.
+struct SiteFileSystemFastPathTests {
+    @Test func plainPathsAreThoseTheKernelFindsAsWritten() {
+        #expect(SiteFileSystem.isPlain("/"))
+        #expect(SiteFileSystem.isPlain("/var/www/html/a.html"))
+        #expect(SiteFileSystem.isPlain("/var/www/html/.htaccess"))
+        #expect(SiteFileSystem.isPlain("/var/www/html/..x"))
+        #expect(!SiteFileSystem.isPlain("/var/www/html/"))
+        #expect(!SiteFileSystem.isPlain("/var/www//html"))
+        #expect(!SiteFileSystem.isPlain("/var/www/html/./a"))
+        #expect(!SiteFileSystem.isPlain("/var/www/html/.."))
+        #expect(!SiteFileSystem.isPlain("relative"))
+    }
+
+    @Test func missingPlainPathFollowsALinkOnTheWayOnlyWhenThereIsOne() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/real/a.html")
+        #expect(fs.stat("/var/www/html/link/a.html") == nil)
+        #expect(fs.stat("/var/www/html/real/a.html") != nil)
+        fs.addSymlink("/link", target: "/var/www/html/real")
+        #expect(fs.resolve("/var/www/html/link/a.html") == "/var/www/html/real/a.html")
+        #expect(fs.stat("/var/www/html/link/missing.html") == nil)
+    }
+}
