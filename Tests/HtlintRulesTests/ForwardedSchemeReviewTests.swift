@@ -6,14 +6,6 @@ import HtlintSimulation
 
 /// Scenario S09 (HT314) and the review fixes of HT407/HT408: messages and positions.
 struct ForwardedSchemeReviewTests {
-    static func run(_ id: String, _ text: String) -> [Diagnostic] {
-        Linter(rules: [rule(named: id)!]).run(LintContext(htaccess: text))
-    }
-
-    static func position(_ text: String, _ d: Diagnostic) -> SourcePosition {
-        SourceFile(path: "", text: text).lines.position(of: d.range.start)
-    }
-
     @Test func exactForwardedProtoTestIsReportedAtTheCondition() {
         let text = """
             # behind CloudFront and an ALB
@@ -21,10 +13,10 @@ struct ForwardedSchemeReviewTests {
               RewriteCond %{HTTP:X-Forwarded-Proto} !=https
             RewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]
             """
-        let found = Self.run("HT314", text)
+        let found = findings(of: "HT314", in: text)
         #expect(found.count == 1)
         guard let d = found.first else { return }
-        #expect(Self.position(text, d) == SourcePosition(line: 3, column: 3))
+        #expect(position(in: text, d) == SourcePosition(line: 3, column: 3))
         #expect(d.message == "`%{HTTP:X-Forwarded-Proto} !=https` compares the whole header, but chained proxies (a CDN in front of a "
                 + "load balancer) send a list such as `https, http`: the test is then true on every https request and the redirect loops; "
                 + "test the first element with `!^https`")
@@ -36,8 +28,8 @@ struct ForwardedSchemeReviewTests {
 
     @Test func exactHTTPTestMissesListsOfHTTPVisitors() {
         let text = "RewriteEngine On\nRewriteCond %{HTTP:X-Forwarded-Proto} ^http$\nRewriteRule ^ https://example.com/ [R=301,L]\n"
-        let found = Self.run("HT314", text)
-        #expect(found.map { Self.position(text, $0) } == [SourcePosition(line: 2, column: 1)])
+        let found = findings(of: "HT314", in: text)
+        #expect(found.map { position(in: text, $0) } == [SourcePosition(line: 2, column: 1)])
         #expect(found.first?.message.contains("false for every list and http visitors are not sent to https; test the first element with `^http\\b`") == true)
     }
 
@@ -51,8 +43,8 @@ struct ForwardedSchemeReviewTests {
             Redirect 301 / https://example.com/
             </Else>
             """
-        let found = Self.run("HT314", text)
-        #expect(found.map { Self.position(text, $0) } == [SourcePosition(line: 2, column: 1)])
+        let found = findings(of: "HT314", in: text)
+        #expect(found.map { position(in: text, $0) } == [SourcePosition(line: 2, column: 1)])
         #expect(found.first?.message.contains("`%{HTTP:X-Forwarded-Proto} !~ /^https/`") == true)
     }
 
@@ -64,11 +56,11 @@ struct ForwardedSchemeReviewTests {
             Redirect 301 / https://example.com/
             </If>
             """
-        let found = Self.run("HT407", text)
-        #expect(found.map { Self.position(text, $0) } == [SourcePosition(line: 2, column: 1)])
+        let found = findings(of: "HT407", in: text)
+        #expect(found.map { position(in: text, $0) } == [SourcePosition(line: 2, column: 1)])
         // `!(a && b)` is an OR with the connection's scheme: not reported.
         let safe = text.replacingOccurrences(of: " || ", with: " && ")
-        #expect(Self.run("HT407", safe).isEmpty)
+        #expect(findings(of: "HT407", in: safe).isEmpty)
         #expect(ExpressionReads.connectionSchemeInOr(try! ApExpression(parsing: "!(%{HTTP:X-Forwarded-Proto} == 'https' || %{HTTPS} == 'on')")) == false)
         #expect(ExpressionReads.connectionSchemeInOr(try! ApExpression(parsing: "!(%{HTTP:X-Forwarded-Proto} == 'https' && %{HTTPS} == 'on')")) == true)
         #expect(ExpressionReads.connectionSchemeInOr(try! ApExpression(parsing: "!!(%{HTTP:X-Forwarded-Proto} != 'https' || %{HTTPS} != 'on')")) == true)
@@ -84,7 +76,7 @@ struct ForwardedSchemeReviewTests {
             Redirect 301 / https://example.com/
             </Else>
             """
-        #expect(Self.run("HT407", text).map { Self.position(text, $0) } == [SourcePosition(line: 1, column: 1)])
+        #expect(findings(of: "HT407", in: text).map { position(in: text, $0) } == [SourcePosition(line: 1, column: 1)])
     }
 
     // Review 4(b): one finding for a `SetEnvIfExpr` on the header inside an `<If>` on the header.
@@ -94,18 +86,18 @@ struct ForwardedSchemeReviewTests {
                 SetEnvIfExpr "%{HTTP:X-Forwarded-Proto} == 'https'" HTTPS=on
             </If>
             """
-        let found = Self.run("HT408", text)
-        #expect(found.map { Self.position(text, $0) } == [SourcePosition(line: 2, column: 5)])
+        let found = findings(of: "HT408", in: text)
+        #expect(found.map { position(in: text, $0) } == [SourcePosition(line: 2, column: 5)])
         #expect(found.first?.message == "`HTTPS` is set from the `X-Forwarded-Proto` header, which a client reaching the origin directly can send "
                 + "over plain http; safe only when the origin accepts connections from the proxy alone")
         // A `SetEnvIfExpr` on something else inside the `<If>` is reported at itself, as the `<If>`'s claim.
         let other = text.replacingOccurrences(of: "SetEnvIfExpr \"%{HTTP:X-Forwarded-Proto} == 'https'\"", with: "SetEnvIfExpr \"true\"")
-        let inside = Self.run("HT408", other)
-        #expect(inside.map { Self.position(other, $0) } == [SourcePosition(line: 2, column: 5)])
+        let inside = findings(of: "HT408", in: other)
+        #expect(inside.map { position(in: other, $0) } == [SourcePosition(line: 2, column: 5)])
         #expect(inside.first?.message.hasPrefix("`HTTPS` is set inside an `<If>` that trusts the `X-Forwarded-Proto` header") == true)
         // Guarded by the client's address: nothing.
         let guarded = "<If \"-R '10.0.0.0/8'\">\n" + text + "\n</If>\n"
-        #expect(Self.run("HT408", guarded).isEmpty)
+        #expect(findings(of: "HT408", in: guarded).isEmpty)
     }
 }
 

@@ -4,18 +4,10 @@ import HtlintDiagnostics
 
 /// Scenarios S37 (HT414) and S16 (HT306 with HSTS): messages and positions.
 struct HSTSSubdomainTests {
-    static func run(_ id: String, _ text: String) -> [Diagnostic] {
-        Linter(rules: [rule(named: id)!]).run(LintContext(htaccess: text))
-    }
-
-    static func position(_ text: String, _ d: Diagnostic) -> SourcePosition {
-        SourceFile(path: "", text: text).lines.position(of: d.range.start)
-    }
-
     @Test func includeSubDomainsIsReportedAtTheToken() {
         let text = "# HSTS\nHeader always set Strict-Transport-Security \"max-age=31536000; IncludeSubDomains\"\n"
-        let found = Self.run("HT414", text)
-        #expect(found.map { Self.position(text, $0) } == [SourcePosition(line: 2, column: 64)])
+        let found = findings(of: "HT414", in: text)
+        #expect(found.map { position(in: text, $0) } == [SourcePosition(line: 2, column: 64)])
         #expect(found.first?.message == "`includeSubDomains` makes browsers use https for every subdomain of the host that sends it for 1 year: "
                 + "one served only over http becomes unreachable; once every subdomain serves https, say so with "
                 + "`# htlint disable=HT414` above the directive")
@@ -24,7 +16,7 @@ struct HSTSSubdomainTests {
 
     @Test func preloadAndDurationsAreNamed() {
         let text = "Header always set Strict-Transport-Security \"max-age=63072000; includeSubDomains; preload\""
-        #expect(Self.run("HT414", text).first?.message.contains("for 2 years (and, preloaded, for every browser before its first visit)") == true)
+        #expect(findings(of: "HT414", in: text).first?.message.contains("for 2 years (and, preloaded, for every browser before its first visit)") == true)
         #expect(HSTSIncludeSubdomains.duration(86_400 * 30) == "30 days")
         #expect(HSTSIncludeSubdomains.duration(1_000) == "1000 seconds")
     }
@@ -37,7 +29,7 @@ struct HSTSSubdomainTests {
             Header always set Strict-Transport-Security "max-age=31536000; includeSubDomains"
             </If>
             """
-        #expect(Self.run("HT414", text).map { Self.position(text, $0) } == [SourcePosition(line: 4, column: 64)])
+        #expect(findings(of: "HT414", in: text).map { position(in: text, $0) } == [SourcePosition(line: 4, column: 64)])
     }
 
     @Test func oneHopToWWWSkipsTheApexPolicy() {
@@ -48,12 +40,12 @@ struct HSTSSubdomainTests {
             RewriteRule ^(.*)$ https://www.example.com/$1 [R=301,L]
             Header always set Strict-Transport-Security "max-age=31536000; includeSubDomains"
             """
-        let found = Self.run("HT306", text)
-        #expect(found.map { Self.position(text, $0) } == [SourcePosition(line: 4, column: 1)])
+        let found = findings(of: "HT306", in: text)
+        #expect(found.map { position(in: text, $0) } == [SourcePosition(line: 4, column: 1)])
         #expect(found.first?.message.hasPrefix("`http://example.com/` redirects straight to `https://www.example.com/`: visitors never load "
                                                + "`https://example.com/`, so browsers never get its `Strict-Transport-Security`") == true)
         // Without includeSubDomains or preload, one hop is what HT306 recommends.
-        #expect(Self.run("HT306", text.replacingOccurrences(of: "; includeSubDomains", with: "")).isEmpty)
+        #expect(findings(of: "HT306", in: text.replacingOccurrences(of: "; includeSubDomains", with: "")).isEmpty)
     }
 
     @Test func twoHopsNameBothOptionsUnlessPreloadNeedsThem() {
@@ -65,12 +57,12 @@ struct HSTSSubdomainTests {
             RewriteRule ^(.*)$ https://www.%{HTTP_HOST}/$1 [R=301,L]
             Header always set Strict-Transport-Security "max-age=31536000"
             """
-        let found = Self.run("HT306", text)
-        #expect(found.map { Self.position(text, $0) } == [SourcePosition(line: 3, column: 1)])
+        let found = findings(of: "HT306", in: text)
+        #expect(found.map { position(in: text, $0) } == [SourcePosition(line: 3, column: 1)])
         #expect(found.first?.message == "2 redirects before the final page: http://example.com/ → https://example.com/ → https://www.example.com/; "
                 + "this order lets `example.com` send its `Strict-Transport-Security` over https, which `includeSubDomains` and the HSTS "
                 + "preload list need (`redirects.http.www_first`): keep it for those, else redirect in one hop")
         let preload = text.replacingOccurrences(of: "max-age=31536000", with: "max-age=63072000; includeSubDomains; preload")
-        #expect(Self.run("HT306", preload).isEmpty)
+        #expect(findings(of: "HT306", in: preload).isEmpty)
     }
 }
