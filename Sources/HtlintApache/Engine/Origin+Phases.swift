@@ -60,7 +60,7 @@ extension Origin {
     /// answer decided there ([R], [F], `Redirect`) never gets these variables.
     func applySetEnv(_ list: [(String, String)], _ r: RequestRecord) {
         for (name, value) in list {
-            if let existing = r.env.first(where: { equalsIgnoringASCIICase($0.key, name) })?.key {
+            if let existing = r.envKey(name) {
                 r.envShadowed[existing] = value
             } else {
                 r.env[name] = value
@@ -104,15 +104,12 @@ extension Origin {
                 // Any other name (`Query_String` too: mod_setenvif has no such attribute) is a request
                 // header, else a variable set earlier; both tables ignore case. Neither present reads
                 // as the empty string, so `^$` matches a missing header.
-                value = chain.request.header(d.attribute) ?? envValueIgnoringCase(d.attribute, r) ?? ""
+                value = chain.request.header(d.attribute) ?? r.envValue(d.attribute) ?? ""
             }
         }
         return d.regex.firstMatch(in: value).map { m in (0...9).map { m[$0] } }
     }
 
-    func envValueIgnoringCase(_ name: String, _ r: RequestRecord) -> String? {
-        r.envValue(name)
-    }
 
     /// translate_name: server-context rewrite, then server `Redirect`, `Alias`, DocumentRoot
     /// (apache-semantics §4.5, §8.5). Sets `r.filename`; returns a result when the response is decided.
@@ -240,9 +237,11 @@ extension Origin {
 
     /// What makes two passes share one merged configuration: the objects merged, plus the
     /// server's `<Files ~ "^\.ht">` section that every `.ht*` name matches.
+    /// Runs every pass: the merged configuration's own list is shared, not copied, unless the
+    /// marker must be added.
     func configurationIdentity(_ walk: WalkResult) -> [String] {
-        let isHt = lastPathComponent(walk.filename).hasPrefix(".ht")
-        return walk.config.objectKeys + (isHt ? ["server-files:^.ht"] : [])
+        guard lastPathComponent(walk.filename).hasPrefix(".ht") else { return walk.config.objectKeys }
+        return walk.config.objectKeys + ["server-files:^.ht"]
     }
 
     /// Access control: `.ht*` files, `Require`, `Order/Allow/Deny` (simplified; apache-semantics §1.1 row 8).
@@ -284,7 +283,7 @@ extension Origin {
                     var name = String(from.dropFirst(4))
                     let negated = name.hasPrefix("!")
                     if negated { name.removeFirst() }
-                    return (envValueIgnoringCase(name, r) != nil) != negated
+                    return (r.envValue(name) != nil) != negated
                 }
                 return ipMatches(from, addr)
             }

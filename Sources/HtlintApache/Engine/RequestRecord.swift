@@ -59,13 +59,18 @@ final class RequestRecord {
 
     /// The environment is an APR table: names are case-insensitive.
     func envValue(_ name: String) -> String? {
-        env[name] ?? env.first { equalsIgnoringASCIICase($0.key, name) }?.value
+        envKey(name).flatMap { env[$0] }
+    }
+
+    /// How the table spells `name` when it holds it in any case (APR tables ignore case).
+    func envKey(_ name: String) -> String? {
+        env[name] != nil ? name : env.keys.first { equalsIgnoringASCIICase($0, name) }
     }
 
     /// `apr_table_set` / `apr_table_unset`: a name already there (in any case) keeps its spelling,
     /// and a `SetEnv` value overlaid behind it goes.
     func setEnvValue(_ name: String, _ value: String?) {
-        let key = env[name] != nil ? name : (env.keys.first { equalsIgnoringASCIICase($0, name) } ?? name)
+        let key = envKey(name) ?? name
         env[key] = value
         envShadowed[key] = nil
     }
