@@ -14,12 +14,8 @@ struct ChildReplacesParentRulesTests {
         """
     static let child = "# shop\nRewriteEngine On\nRewriteRule ^x$ index.php [L]"
 
-    static func run(_ child: String, parent: String = Self.parent) -> [Diagnostic] {
-        Linter(rules: [rule(named: "HT213")!]).run(LintContext(htaccess: child, parent: parent))
-    }
-
     @Test func namesTheDroppedGuardsAtTheChildsEngineLine() throws {
-        let d = try #require(Self.run(Self.child).first)
+        let d = try #require(findings(of: "HT213", in: Self.child, parent: Self.parent).first)
         #expect(d.message == "this file's rules replace the parent's for /sub/: the parent's https redirect (line 3), blocking rule (line 4) "
                 + "no longer run for any URL below /sub/; add `RewriteOptions Inherit` or repeat them here")
         #expect(d.range.file == "sub/.htaccess")
@@ -29,12 +25,12 @@ struct ChildReplacesParentRulesTests {
 
     @Test func guardsAnchoredOnAnotherDirectoryAreNotDropped() {
         let parent = "RewriteEngine On\nRewriteCond %{HTTPS} off\nRewriteRule ^admin/ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]"
-        #expect(Self.run(Self.child, parent: parent).isEmpty)
+        #expect(findings(of: "HT213", in: Self.child, parent: parent).isEmpty)
         let sub = "RewriteEngine On\nRewriteCond %{HTTP_HOST} !^www\\. [NC]\nRewriteRule ^SUB/ https://www.example.com/$0 [R=301,L,NC]"
-        #expect(Self.run(Self.child, parent: sub).first?.message.contains("canonical-host redirect (line 3)") == true)
+        #expect(findings(of: "HT213", in: Self.child, parent: sub).first?.message.contains("canonical-host redirect (line 3)") == true)
     }
 
     @Test func inheritingChildIsQuiet() {
-        #expect(Self.run("RewriteEngine On\nRewriteOptions Inherit\nRewriteRule ^x$ index.php [L]").isEmpty)
+        #expect(findings(of: "HT213", in: "RewriteEngine On\nRewriteOptions Inherit\nRewriteRule ^x$ index.php [L]", parent: Self.parent).isEmpty)
     }
 }

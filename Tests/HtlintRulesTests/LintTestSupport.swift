@@ -1,9 +1,10 @@
 import HtlintDiagnostics
 @testable import HtlintRules
 
-/// Findings of one rule on a root `.htaccess` of the in-memory example site.
-func findings(of id: String, in htaccess: String) -> [Diagnostic] {
-    Linter(rules: [rule(named: id)!]).run(LintContext(htaccess: htaccess))
+/// Findings of one rule on a `.htaccess` of the in-memory example site: the root's, or with
+/// `parent` the one of `/sub/` below that root file.
+func findings(of id: String, in htaccess: String, parent: String? = nil) -> [Diagnostic] {
+    Linter(rules: [rule(named: id)!]).run(LintContext(htaccess: htaccess, parent: parent))
 }
 
 /// Line and column of a finding's start in `text`.

@@ -101,8 +101,9 @@ struct RedirectLoop: LintRule {
             guard let source = hop.redirectSource, let request = hop.originRequest,
                   let file = context.file(containing: source),
                   let rule = file.rules.first(where: { $0.range == source }),
-                  let condition = rule.conditions.first(where: { $0.variables == ["HTTPS"] && $0.rawTestString.uppercased() == "%{HTTPS}" }),
-                  let word = file.directivesByRange[condition.range]?.words.first,
+                  let condition = rule.conditions.first(where: { $0.rawTestString.uppercased() == "%{HTTPS}" }),
+                  // One look-up: `directivesByRange` would index every directive of the file.
+                  let word = file.directives.first(where: { $0.range == condition.range })?.words.first,
                   word.range.file == file.source.path else { continue }
             let env = OriginVariables(request: request, site: simulator.origin.site, uri: "/", query: nil).value("ENV:HTTPS") ?? ""
             guard !["", "off", "0"].contains(env.lowercased()) else { continue }

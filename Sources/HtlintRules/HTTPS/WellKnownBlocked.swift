@@ -51,7 +51,8 @@ struct WellKnownBlocked: LintRule {
         let host = context.hosts.first ?? site.canonicalHost
         let blockers = blockingDirectives(context)
         // Nothing that could refuse the path spares rebuilding the site (costly for a large file).
-        guard blockers.values.contains(where: \.mayMatchChallenge) || denyingSection(context) != nil else { return [] }
+        let denying = denyingSection(context)
+        guard blockers.values.contains(where: \.mayMatchChallenge) || denying != nil else { return [] }
         // The challenge file and its twin exist, below the DocumentRoot (which may lie below the mount).
         let placed = sim.with { s in
             let below = s.documentRoot.hasPrefix(s.files.root + "/") ? String(s.documentRoot.dropFirst(s.files.root.count)) : ""
@@ -73,7 +74,7 @@ struct WellKnownBlocked: LintRule {
         }
         // Access control (`Require all denied` in a section whose test catches the dot).
         guard last.status == 403, twin.hops.last?.status != 403,
-              let deny = denyingSection(context) else { return [] }
+              let deny = denying else { return [] }
         return [finding("\(url) answers 403 because of this access control, which blocks every path segment starting with a dot: "
                         + "ACME (Let's Encrypt) renewals, security.txt and app links under /.well-known/ fail; "
                         + "exclude `.well-known` from the section's test", at: deny)]
@@ -104,14 +105,17 @@ struct WellKnownBlocked: LintRule {
                                           fixes: [insertion(condition, before: rule.conditions.first?.range ?? rule.range, file)],
                                           mayMatchChallenge: matches)
             }
-            for r in file.redirects where (400...499).contains(r.status) {
+            // Built per call (a dictionary of every directive): once per file, and only when needed.
+            let refusing = file.redirects.filter { (400...499).contains($0.status) }
+            let nodes = refusing.isEmpty ? [:] : file.directivesByRange
+            for r in refusing {
                 var advice = "exclude it in the pattern, as in `(^|/)\\.(?!well-known/)`"
-                if case .regex = r.matcher, let node = file.directivesByRange[r.range],
+                if case .regex = r.matcher, let node = nodes[r.range],
                    let pattern = node.words.dropFirst(node.words.count >= 2 ? 1 : 0).first?.value, pattern.contains("/\\.") {
                     let fixed = pattern.replacingOccurrences(of: "/\\.", with: "/\\.(?!well-known/)")
                     advice = "exclude it in the pattern: `\(fixed)`"
                 }
-                let name = file.directivesByRange[r.range]?.name ?? "Redirect"
+                let name = nodes[r.range]?.name ?? "Redirect"
                 let matches: Bool
                 switch r.matcher {
                 case .regex(let re): matches = Self.challengeSubjects.contains { re.matches($0) }

@@ -50,7 +50,7 @@ struct ChildDisablesParentRules: LintRule {
                                at: at)
             }
             // With rules of its own, only the parent's rules that guard the whole site matter.
-            let dropped = parents.flatMap { p in p.rules.filter { guards($0) && covers($0, p.directory!, dir) } }
+            let dropped = parents.flatMap { p in p.rules.filter { kind(of: $0) != nil && covers($0, p.directory!, dir) } }
             guard let first = dropped.first else { return nil }
             let names = dropped.prefix(3).map { "\(kind(of: $0) ?? "rule") (line \($0.line))" }.joined(separator: ", ")
             return finding("this file's rules replace the parent's for \(dir): the parent's \(names) no longer run for any URL "
@@ -59,18 +59,15 @@ struct ChildDisablesParentRules: LintRule {
         }
     }
 
-    /// A redirect to https or to the canonical host, or a rule that refuses requests.
-    private func guards(_ rule: RewriteRule) -> Bool {
-        kind(of: rule) != nil
-    }
-
+    /// What guards the whole site, if the rule does: a redirect to https or to the canonical
+    /// host, or a rule that refuses requests; nil for an ordinary rule.
     private func kind(of rule: RewriteRule) -> String? {
         if rule.flags.forbidden || rule.flags.gone { return "blocking rule" }
         guard let code = rule.flags.redirect, (300...399).contains(code) else { return nil }
-        let tests = rule.conditions.map { $0.rawTestString.uppercased() }
-        let schemeTests = ["%{HTTPS}", "X-FORWARDED-PROTO", "X-FORWARDED-SSL", "%{SERVER_PORT}", "%{REQUEST_SCHEME}", "CF-VISITOR", "%{ENV:HTTPS}"]
-        if tests.contains(where: { t in schemeTests.contains { t.contains($0) } }) { return "https redirect" }
-        if tests.contains(where: { $0.contains("%{HTTP_HOST}") }) { return "canonical-host redirect" }
+        let variables = rule.conditions.flatMap(\.variables)
+        if variables.contains(where: { ForwardedHeaders.connectionVariables.contains($0) || $0 == "ENV:HTTPS"
+            || ForwardedHeaders.isForwarded(variable: $0) }) { return "https redirect" }
+        if variables.contains("HTTP_HOST") { return "canonical-host redirect" }
         return nil
     }
 

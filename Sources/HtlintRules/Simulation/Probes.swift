@@ -25,25 +25,27 @@ public enum ProbeSet {
         // What to find a matching URL for: (file, rule) or (file, redirect) by index. A large
         // file is sampled evenly first: a witness costs a regex analysis, and only `limit / 4`
         // paths are kept in the end anyway.
-        var sources: [(file: Int, rule: Int?, redirect: Int?)] = []
+        enum Source { case rule(file: Int, index: Int), redirect(file: Int, index: Int) }
+        var sources: [Source] = []
         for (f, file) in context.files.enumerated() {
-            for (i, rule) in file.rules.enumerated() where !rule.negated { sources.append((f, i, nil)) }
-            for i in file.redirects.indices { sources.append((f, nil, i)) }
+            for (i, rule) in file.rules.enumerated() where !rule.negated { sources.append(.rule(file: f, index: i)) }
+            for i in file.redirects.indices { sources.append(.redirect(file: f, index: i)) }
         }
         if sources.count > limit {
             let step = Double(sources.count) / Double(limit)
             sources = (0..<limit).map { sources[Int(Double($0) * step)] }
         }
         for source in sources {
-            let file = context.files[source.file]
-            if let i = source.rule {
+            switch source {
+            case .rule(let f, let i):
                 // A subject of the right shape: `/…` in server context, relative in .htaccess;
                 // verified with PCRE2 (the fallback covers lookarounds and backreferences).
+                let file = context.files[f]
                 let shape: RegexWitness.Shape = file.context == .server ? .absolutePath : .relativePath
                 guard let w = RegexWitness.witnesses(for: file.rules[i].regex, shape: shape).first?.text else { continue }
                 paths.append(file.context == .server ? w : (file.directory ?? "/") + w)
-            } else if let i = source.redirect {
-                switch file.redirects[i].matcher {
+            case .redirect(let f, let i):
+                switch context.files[f].redirects[i].matcher {
                 case .prefix(let p): paths.append(p)
                 // RedirectMatch sees the whole URL-path in every context.
                 case .regex(let re):
