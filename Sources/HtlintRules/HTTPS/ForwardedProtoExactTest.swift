@@ -89,17 +89,20 @@ struct ForwardedProtoExactTest: LintRule {
     }
 
     private func rewriteFindings(_ file: LintFile) -> [Diagnostic] {
-        let byRange = file.directivesByRange
+        // Indexing every directive costs a pass over a large file: only once something is found.
+        var byRange: [SourceRange: DirectiveNode]? = nil
         var reported = Set<SourceRange>()
         return file.rules.flatMap { rule -> [Diagnostic] in
-            guard rule.redirects || (rule.targetsURL && !rule.flags.proxy),
-                  rule.rawSubstitution.lowercased().hasPrefix("https://") else { return [] }
+            // Cheapest tests first: this runs for every rule of a 100,000-rule file.
+            guard !rule.conditions.isEmpty, rule.redirects || (rule.targetsURL && !rule.flags.proxy),
+                  equalsIgnoringASCIICase(String(rule.rawSubstitution.prefix(8)), "https://") else { return [] }
             return rule.conditions.compactMap { c -> Diagnostic? in
                 guard c.variables == ["HTTP:X-FORWARDED-PROTO"], c.rawTestString.uppercased() == "%{HTTP:X-FORWARDED-PROTO}",
                       let kind = Self.kind(of: c), reported.insert(c.range).inserted else { return nil }
                 let suggestion = kind == .notHTTPS ? "!^https" : "^http\\b"
                 var fixes: [FixIt] = []
-                if let d = byRange[c.range], d.words.count >= 2 {
+                if byRange == nil { byRange = file.directivesByRange }
+                if let d = byRange?[c.range], d.words.count >= 2 {
                     fixes.append(FixIt(title: "Test the first element: `\(suggestion)`",
                                        edits: [TextEdit(range: d.words[1].range, replacement: suggestion)], applicability: .unsafe))
                 }
