@@ -49,7 +49,7 @@ struct ForwardedSchemeReviewTests {
     }
 
     // Review 4(a): `!(a || b)` is an AND; the forged header alone skips the redirect.
-    @Test func negatedOrWithConnectionSchemeIsStillForgeable() {
+    @Test func negatedOrWithConnectionSchemeIsStillForgeable() throws {
         let text = """
             RewriteEngine On
             <If "!(%{HTTP:X-Forwarded-Proto} == 'https' || %{HTTPS} == 'on')">
@@ -61,9 +61,9 @@ struct ForwardedSchemeReviewTests {
         // `!(a && b)` is an OR with the connection's scheme: not reported.
         let safe = text.replacingOccurrences(of: " || ", with: " && ")
         #expect(findings(of: "HT407", in: safe).isEmpty)
-        #expect(ExpressionReads.connectionSchemeInOr(try! ApExpression(parsing: "!(%{HTTP:X-Forwarded-Proto} == 'https' || %{HTTPS} == 'on')")) == false)
-        #expect(ExpressionReads.connectionSchemeInOr(try! ApExpression(parsing: "!(%{HTTP:X-Forwarded-Proto} == 'https' && %{HTTPS} == 'on')")) == true)
-        #expect(ExpressionReads.connectionSchemeInOr(try! ApExpression(parsing: "!!(%{HTTP:X-Forwarded-Proto} != 'https' || %{HTTPS} != 'on')")) == true)
+        #expect(ExpressionReads.connectionSchemeInOr(try ApExpression(parsing: "!(%{HTTP:X-Forwarded-Proto} == 'https' || %{HTTPS} == 'on')")) == false)
+        #expect(ExpressionReads.connectionSchemeInOr(try ApExpression(parsing: "!(%{HTTP:X-Forwarded-Proto} == 'https' && %{HTTPS} == 'on')")) == true)
+        #expect(ExpressionReads.connectionSchemeInOr(try ApExpression(parsing: "!!(%{HTTP:X-Forwarded-Proto} != 'https' || %{HTTPS} != 'on')")) == true)
     }
 
     @Test func elseOfAnOrWithConnectionSchemeIsForgeable() {
