@@ -80,7 +80,7 @@ struct ReplayCommand {
             func replay<Kept: Sendable>(_ keep: @escaping @Sendable (ChainResult) -> Kept,
                                         _ emit: (ReplayRequest, Kept) -> Void) throws {
                 try Replayer.stream(source, input: input, simulator: simulator, jobs: jobs,
-                                    cache: cached ? LockedCache<Kept>(limit: Replayer.cacheLimit) : nil, keep: keep,
+                                    cache: cached ? LockedCache<Kept>(limit: Replayer.cacheLimit(answers: jsonl)) : nil, keep: keep,
                                     emit: emit, skipped: { summary.skipped += 1 }, batchDone: batchDone)
             }
             if jsonl {

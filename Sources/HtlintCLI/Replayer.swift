@@ -144,9 +144,11 @@ struct ReplayAnswer: Sendable {
 extension Replayer {
     /// Most distinct requests whose answers replay keeps. The engine is deterministic for a
     /// request (same site, same request → same chain), so a repeated log line need not be
-    /// simulated again; the first 10,000 distinct requests (a few MB of tallies or answers) are
-    /// mostly the popular ones in a log's skewed traffic, and memory does not grow with the log.
-    static let cacheLimit = 10_000
+    /// simulated again. The first distinct requests are kept — 50,000 tallies (some 250 bytes
+    /// each) for the summary, 10,000 answers (about 1 KB with their hop URLs) for JSON lines —
+    /// which holds every distinct request of many logs (W1's 100,000 lines have 23,763) and the
+    /// popular ones of any, while memory does not grow with the log.
+    static func cacheLimit(answers: Bool) -> Int { answers ? 10_000 : 50_000 }
 
     /// Whether answers may be cached: not when a site's rules read the clock (then every
     /// request must be simulated).

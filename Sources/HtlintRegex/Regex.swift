@@ -90,9 +90,18 @@ public final class Regex: @unchecked Sendable {
 
     /// Designated initialiser; `jit: false` lets tests exercise the interpreter's limits too.
     init(_ pattern: String, options: RegexOptions, jit: Bool) throws(RegexCompileError) {
+        let compileOptions = PCRE2_DUPNAMES | options.rawValue
+        if jit && Regex.isJITAvailable && Regex.isPlainLiteral(pattern, options: options) {
+            // Nothing to validate and no groups: the first search compiles it, as any other.
+            self.pattern = pattern
+            self.options = options
+            self.compileOptions = compileOptions
+            self.captureCount = 0
+            self.jitState = Atomic(0)
+            return
+        }
         var errorCode: Int32 = 0
         var errorOffset: PCRE2Size = 0
-        let compileOptions = PCRE2_DUPNAMES | options.rawValue
         guard let compiled = Regex.compile(pattern, compileOptions, &errorCode, &errorOffset) else {
             throw RegexCompileError(message: Regex.errorMessage(errorCode), offset: Int(errorOffset))
         }
@@ -112,6 +121,44 @@ public final class Regex: @unchecked Sendable {
             self.code = compiled
             self.jitState = Atomic(1)
         }
+    }
+
+    /// Whether `pattern` is printable literal bytes and escaped punctuation, each perhaps
+    /// followed by `?`, between an optional `^` and `$` (`^old/page-9\.html/?$`), under options
+    /// that do not change how it is read: such a pattern always compiles and has no groups, so
+    /// the initialiser need not compile it to find out. Most rules of a big redirect map look
+    /// like this, and compiling them all took a third of reading the file.
+    static func isPlainLiteral(_ pattern: String, options: RegexOptions) -> Bool {
+        let harmless: RegexOptions = [.caseless, .dotAll, .dollarEndOnly]
+        guard options.rawValue & ~harmless.rawValue == 0 else { return false }
+        var pattern = pattern
+        return pattern.withUTF8 { bytes in
+            var i = bytes.first == UInt8(ascii: "^") ? 1 : 0
+            let end = bytes.count > i && bytes.last == UInt8(ascii: "$") ? bytes.count - 1 : bytes.count
+            while i < end {
+                let c = bytes[i]
+                guard c >= 0x20 && c < 0x7F else { return false }
+                switch c {
+                case UInt8(ascii: "\\"):
+                    i += 1
+                    // An escaped punctuation byte is that byte; an escaped letter or digit is not.
+                    guard i < end, bytes[i] >= 0x20 && bytes[i] < 0x7F, !isASCIIAlphanumeric(bytes[i]) else { return false }
+                case UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: "."), UInt8(ascii: "["), UInt8(ascii: "]"),
+                     UInt8(ascii: "|"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "?"), UInt8(ascii: "*"),
+                     UInt8(ascii: "+"), UInt8(ascii: "{"), UInt8(ascii: "}"):
+                    return false
+                default:
+                    break
+                }
+                i += 1
+                if i < end, bytes[i] == UInt8(ascii: "?") { i += 1 }
+            }
+            return true
+        }
+    }
+
+    private static func isASCIIAlphanumeric(_ c: UInt8) -> Bool {
+        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
     }
 
     private static func compile(_ pattern: String, _ options: UInt32, _ errorCode: inout Int32,

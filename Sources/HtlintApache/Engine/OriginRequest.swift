@@ -65,27 +65,121 @@ public struct TraceEvent: Sendable, Hashable, Codable {
     }
 }
 
-/// Apache's answer to one request.
+/// Apache's answer to one request. A value, stored in one copy-on-write box: a chain copies
+/// each answer several times on its way out through the layers (hop, path, result), and a copy
+/// of twelve fields retained every string and array in them.
 public struct OriginResponse: Sendable {
-    public var status: Int
-    public var location: String?
+    private final class Box: @unchecked Sendable {
+        var status: Int
+        var location: String?
+        var headers: [HTTPHeader]
+        var served: String?
+        var final: RecordState
+        var original: RecordState
+        var recursionLimitExceeded: Bool
+        var errors: [String]
+        var errorCodes: [String]
+        var trace: [TraceEvent]
+        var internalRedirects: Int
+        var firedRules: [SourceRange]
+
+        init(status: Int, location: String?, headers: [HTTPHeader], served: String?, final: RecordState,
+             original: RecordState, recursionLimitExceeded: Bool, errors: [String], errorCodes: [String],
+             trace: [TraceEvent], internalRedirects: Int, firedRules: [SourceRange]) {
+            self.status = status
+            self.location = location
+            self.headers = headers
+            self.served = served
+            self.final = final
+            self.original = original
+            self.recursionLimitExceeded = recursionLimitExceeded
+            self.errors = errors
+            self.errorCodes = errorCodes
+            self.trace = trace
+            self.internalRedirects = internalRedirects
+            self.firedRules = firedRules
+        }
+
+        func copy() -> Box {
+            Box(status: status, location: location, headers: headers, served: served, final: final, original: original,
+                recursionLimitExceeded: recursionLimitExceeded, errors: errors, errorCodes: errorCodes, trace: trace,
+                internalRedirects: internalRedirects, firedRules: firedRules)
+        }
+    }
+
+    private var box: Box
+
+    public init(status: Int, location: String?, headers: [HTTPHeader], served: String?, final: RecordState,
+                original: RecordState, recursionLimitExceeded: Bool, errors: [String], errorCodes: [String],
+                trace: [TraceEvent], internalRedirects: Int, firedRules: [SourceRange] = []) {
+        box = Box(status: status, location: location, headers: headers, served: served, final: final, original: original,
+                  recursionLimitExceeded: recursionLimitExceeded, errors: errors, errorCodes: errorCodes, trace: trace,
+                  internalRedirects: internalRedirects, firedRules: firedRules)
+    }
+
+    /// The box, copied first when another value shares it.
+    private var unique: Box {
+        mutating get {
+            if !isKnownUniquelyReferenced(&box) { box = box.copy() }
+            return box
+        }
+    }
+
+    public var status: Int {
+        get { box.status }
+        _modify { yield &unique.status }
+    }
+    public var location: String? {
+        get { box.location }
+        _modify { yield &unique.location }
+    }
     /// Headers Apache adds that matter here (`Header` directives, `Set-Cookie`, `Vary`).
-    public var headers: [HTTPHeader]
+    public var headers: [HTTPHeader] {
+        get { box.headers }
+        _modify { yield &unique.headers }
+    }
     /// The file whose content is served (relative to the document root), nil for none.
-    public var served: String?
+    public var served: String? {
+        get { box.served }
+        _modify { yield &unique.served }
+    }
     /// The request record after all internal redirects, and the first one.
-    public var final: RecordState
-    public var original: RecordState
+    public var final: RecordState {
+        get { box.final }
+        _modify { yield &unique.final }
+    }
+    public var original: RecordState {
+        get { box.original }
+        _modify { yield &unique.original }
+    }
     /// AH00124: more than `LimitInternalRecursion` internal redirects.
-    public var recursionLimitExceeded: Bool
+    public var recursionLimitExceeded: Bool {
+        get { box.recursionLimitExceeded }
+        _modify { yield &unique.recursionLimitExceeded }
+    }
     /// Error-log entries (`AH01630`, …), as `level: message`.
-    public var errors: [String]
-    public var errorCodes: [String]
-    public var trace: [TraceEvent]
+    public var errors: [String] {
+        get { box.errors }
+        _modify { yield &unique.errors }
+    }
+    public var errorCodes: [String] {
+        get { box.errorCodes }
+        _modify { yield &unique.errorCodes }
+    }
+    public var trace: [TraceEvent] {
+        get { box.trace }
+        _modify { yield &unique.trace }
+    }
     /// Number of internal redirects performed.
-    public var internalRedirects: Int
+    public var internalRedirects: Int {
+        get { box.internalRedirects }
+        _modify { yield &unique.internalRedirects }
+    }
     /// Directives that matched (rewrite rules and `Redirect`s), in order.
-    public var firedRules: [SourceRange] = []
+    public var firedRules: [SourceRange] {
+        get { box.firedRules }
+        _modify { yield &unique.firedRules }
+    }
 
     public func header(_ name: String) -> String? {
         headers.last { equalsIgnoringASCIICase($0.name, name) }?.value

@@ -211,42 +211,66 @@ public struct SiteFileSystem: Sendable {
     public static func load(directory: String, mountedAt root: String, emptyFileSize: Int = 0,
                             displayPrefix: String? = nil) throws -> SiteFileSystem {
         var fs = SiteFileSystem(root: root)
-        let fm = FileManager.default
         let base = URL(fileURLWithPath: directory).standardizedFileURL.path
         fs.loadedFrom = (base, displayPrefix)
-        guard let walker = fm.enumerator(atPath: base) else {
-            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: directory])
-        }
-        while let rel = walker.nextObject() as? String {
-            let full = base + "/" + rel
-            // lstat, not stat: a link is recorded as a link. A file that vanishes or cannot be
-            // examined mid-walk is named in a readable error, not a Foundation error dump.
-            let attrs: [FileAttributeKey: Any]
-            do { attrs = try fm.attributesOfItem(atPath: full) } catch {
-                throw LoadError(path: (displayPrefix.map { $0 + "/" + rel }) ?? full,
-                                reason: fm.fileExists(atPath: full) ? "cannot examine it" : "no such file or directory")
+        func shown(_ relative: String) -> String { (displayPrefix.map { $0 + relative }) ?? base + relative }
+        // POSIX directory reads and lstat: FileManager's enumerator and attribute dictionaries
+        // cost some 200,000 instructions per file (a 2,000-file docroot took 90 ms to load).
+        guard linkStatus(base + "/.").map({ $0.mode & S_IFMT == S_IFDIR }) == true else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: directory]) }
+        var pending = [""]   // directories still to list, relative to `base`
+        while let relativeDir = pending.popLast() {
+            guard let stream = opendir(base + relativeDir) else {
+                throw LoadError(path: shown(relativeDir), reason: "cannot list the directory")
             }
-            let type = attrs[.type] as? FileAttributeType
-            let relative = "/" + rel
-            if rel.hasSuffix(".oracle-keep") { continue }
-            switch type {
-            case .typeDirectory?: fs.addDirectory(relative)
-            case .typeSymbolicLink?:
-                fs.addSymlink(relative, target: try fm.destinationOfSymbolicLink(atPath: full))
-            default:
-                let size = (attrs[.size] as? NSNumber)?.intValue ?? 0
-                if (rel as NSString).lastPathComponent == ".htaccess" {
-                    let shown = (displayPrefix.map { $0 + relative }) ?? full
-                    // Bounded work: an oversized .htaccess is refused by its size, unread (issue 9).
-                    if size > SourceFile.sizeLimit { throw LoadError(path: shown, reason: SourceFile.tooLargeReason(size)) }
-                    guard let data = fm.contents(atPath: full) else { throw LoadError(path: shown, reason: "permission denied") }
-                    let dir = String(relative.dropLast(".htaccess".count))
-                    fs.addAccessFile(dir.isEmpty ? "/" : dir, file: SourceFile(path: shown, bytes: [UInt8](data)))
-                } else {
-                    fs.addFile(relative, size: size == 0 ? emptyFileSize : size)
+            defer { closedir(stream) }
+            while let entry = readdir(stream) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                }
+                if name == "." || name == ".." || name.hasSuffix(".oracle-keep") { continue }
+                let relative = relativeDir + "/" + name
+                let full = base + relative
+                // lstat, not stat: a link is recorded as a link. A file that vanishes or cannot be
+                // examined mid-walk is named in a readable error.
+                guard let info = linkStatus(full) else {
+                    throw LoadError(path: shown(relative), reason: errno == ENOENT ? "no such file or directory" : "cannot examine it")
+                }
+                switch info.mode & S_IFMT {
+                case S_IFDIR:
+                    fs.addDirectory(relative)
+                    pending.append(relative)
+                case S_IFLNK:
+                    fs.addSymlink(relative, target: try linkTarget(full, shown: shown(relative)))
+                default:
+                    let size = info.size
+                    if name == ".htaccess" {
+                        // Bounded work: an oversized .htaccess is refused by its size, unread (issue 9).
+                        if size > SourceFile.sizeLimit { throw LoadError(path: shown(relative), reason: SourceFile.tooLargeReason(size)) }
+                        guard let data = FileManager.default.contents(atPath: full) else {
+                            throw LoadError(path: shown(relative), reason: "permission denied")
+                        }
+                        let dir = String(relative.dropLast(".htaccess".count))
+                        fs.addAccessFile(dir.isEmpty ? "/" : dir, file: SourceFile(path: shown(relative), bytes: [UInt8](data)))
+                    } else {
+                        fs.addFile(relative, size: size == 0 ? emptyFileSize : size)
+                    }
                 }
             }
         }
         return fs
     }
+
+    private static func linkTarget(_ path: String, shown: String) throws -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink(path, &buffer, buffer.count - 1)
+        guard n >= 0 else { throw LoadError(path: shown, reason: "cannot read the symbolic link") }
+        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// `lstat`'s file type and size (outside the type, whose `stat` method hides the C function).
+private func linkStatus(_ path: String) -> (mode: mode_t, size: Int)? {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return nil }
+    return (info.st_mode, Int(info.st_size))
 }

@@ -1,6 +1,8 @@
 /// An insert-only hash table from `UInt64` to `Int32` with open addressing and a multiplicative
 /// hash: the rule index looks up a key per input byte, and the standard dictionary's seeded
 /// SipHash cost more than the rest of the lookup. Keys are stored plus one, so 0 marks a free slot.
+/// At most half full: most look-ups miss, and a miss probes until a free slot (some 2.5 slots
+/// at half load, 8.5 at three quarters).
 struct IntTable: Sendable {
     private var keys: [UInt64]
     private var values: [Int32]
@@ -30,7 +32,7 @@ struct IntTable: Sendable {
         }
         set {
             guard let value = newValue else { preconditionFailure("IntTable is insert-only") }
-            if (count + 1) * 4 > keys.count * 3 { grow() }
+            if (count + 1) * 2 > keys.count { grow() }
             let stored = key &+ 1
             let mask = keys.count - 1
             var i = slot(key)
