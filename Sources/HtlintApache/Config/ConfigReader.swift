@@ -550,6 +550,26 @@ public struct ConfigReader {
             block.access.append(.require(negated: negated, kind: kind, values: rest, methods: methods))
         case "Order":
             block.access.append(.order(words.map(\.value).joined().lowercased()))
+        case "Satisfy":
+            guard !words.isEmpty else {
+                error(ConfigCode.badArguments, "Satisfy requires at least one argument, access policy if both allow and require used ('all' or 'any')", d.argumentsRange)
+                return
+            }
+            for w in words {   // ITERATE: each word in turn, the last one stands
+                switch w.value.lowercased() {
+                case "all": block.access.append(.satisfy(any: false, methods: methods))
+                case "any": block.access.append(.satisfy(any: true, methods: methods))
+                default: error(ConfigCode.badArguments, "Satisfy either 'any' or 'all'.", w.range); return
+                }
+            }
+        case "AuthMerging":
+            guard arity(1...1, "AuthMerging takes one argument, controls how a <Directory>, <Location>, or similar directive's authorization directives are combined with those of its predecessor") else { return }
+            switch words[0].value.lowercased() {
+            case "off": block.authMerging = nil
+            case "and": block.authMerging = .all
+            case "or": block.authMerging = .any
+            default: error(ConfigCode.badArguments, "AuthMerging must be one of: Off | And | Or", words[0].range)
+            }
         case "Allow", "Deny":
             guard words.count >= 2, words[0].value.lowercased() == "from" else {
                 error(ConfigCode.badArguments, "\(info.name) must be followed by 'from'", d.argumentsRange); return

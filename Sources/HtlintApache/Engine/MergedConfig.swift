@@ -89,14 +89,23 @@ struct MergedConfig {
         // `early` headers are applied before the directory walk: never from here.
         headers += block.headers.filter { !$0.early }
         setEnvIf += block.setEnvIf
-        // mod_access_compat (Order/Allow/Deny) and mod_authz_core (Require) are separate modules:
-        // a configuration without any line of one keeps the enclosing one's lines of it, so
-        // `Require all granted` below does not lift an inherited `Deny from all`.
+        // mod_access_compat (Order/Allow/Deny/Satisfy) and mod_authz_core (Require) are separate
+        // modules: a configuration without any line of one keeps the enclosing one's lines of it,
+        // so `Require all granted` below does not lift an inherited `Deny from all`.
         if !block.access.isEmpty {
             let compat = block.access.contains { !$0.isAuthorization }
                 ? block.access.filter { !$0.isAuthorization } : access.filter { !$0.isAuthorization }
-            let authz = block.access.contains(where: \.isAuthorization)
-                ? block.access.filter(\.isAuthorization) : access.filter(\.isAuthorization)
+            let inherited = access.filter(\.isAuthorization)
+            var authz = block.access.filter(\.isAuthorization)
+            if authz.isEmpty {
+                authz = inherited
+            } else if let logic = block.authMerging, !inherited.isEmpty {
+                // `AuthMerging And|Or`: both sets of lines, each an implicit `<RequireAny>`, in
+                // a `<RequireAll>`/`<RequireAny>` (merge_authz_core_dir_config).
+                authz = [.requireSection(logic: logic, children: [.requireSection(logic: .any, children: inherited, methods: nil),
+                                                                  .requireSection(logic: .any, children: authz, methods: nil)],
+                                         methods: nil)]
+            }
             access = compat + authz
         }
         errorDocuments.merge(block.errorDocuments) { _, new in new }

@@ -259,7 +259,7 @@ extension Origin {
             return deny("outside the document root")
         }
         var order = "deny,allow", allows: [String] = [], denies: [String] = []
-        var compat = false
+        var compat = false, satisfyAny = false
         for a in config.access {
             switch a {
             case .order(let o): order = o; compat = true
@@ -269,6 +269,9 @@ extension Origin {
             case .deny(let from, let methods):
                 if let m = methods, !m.contains(r.method) { continue }
                 denies += from; compat = true
+            case .satisfy(let any, let methods):
+                if let m = methods, !m.contains(r.method) { continue }
+                satisfyAny = any; compat = true
             case .require, .requireExpr, .requireSection: continue
             }
         }
@@ -290,7 +293,16 @@ extension Origin {
             let allowed = allows.contains(where: matches)
             let denied = denies.contains(where: matches)
             let ok = order.hasPrefix("allow") ? (allowed && !denied) : (!denied || allowed)
-            if !ok { return deny("Order/Allow/Deny", code: "AH01797") }
+            // `Satisfy Any`: the host-based lines letting a request in are enough (no `Require`,
+            // no credentials); refusing it leaves the decision to `Require` (request.c).
+            if ok, satisfyAny {
+                chain.note(.note, "`Satisfy Any`: Order/Allow/Deny let the request in; `Require` is not consulted")
+                return nil
+            }
+            if !ok {
+                guard satisfyAny else { return deny("Order/Allow/Deny", code: "AH01797") }
+                chain.log("AH01797", "error", "client denied by server configuration: \(r.filename ?? "")")
+            }
         }
         switch authorize(config.access.filter(\.isAuthorization), r, chain) {
         case .denied?: return deny("Require")
