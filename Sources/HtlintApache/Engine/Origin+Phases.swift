@@ -40,6 +40,24 @@ extension Origin {
            let denied = checkAccess(r, walk.config, chain) {
             return .final(status: denied, location: nil)
         }
+        // type_checker: mod_negotiation's MultiViews answers a missing file with a variant
+        // (a fast internal redirect to its look-up: URI, file and configuration become the variant's).
+        switch negotiate(r, walk.config, chain) {
+        case .notFound?:
+            return .final(status: 404, location: nil)
+        case .variant(let variant)?:
+            guard let file = r.filename, let slash = file.lastIndex(of: "/") else { break }
+            let stem = r.uri.hasSuffix(r.pathInfo) ? String(r.uri.dropLast(r.pathInfo.utf8.count)) : r.uri
+            let uriDirectory = stem.lastIndex(of: "/").map { String(stem[...$0]) } ?? "/"
+            r.uri = uriDirectory + variant + r.pathInfo
+            walk = directoryWalk(String(file[..<slash]) + "/" + variant)
+            applySections(&walk, record: r, chain: chain)
+            r.filename = walk.filename
+            r.config = walk.config
+            r.configIdentity = configurationIdentity(walk)
+        case nil:
+            break
+        }
         // type_checker: directories get their own handler name (what `%R` logs).
         if r.handler == nil, site.files.isDirectory(walk.filename) { r.handler = "httpd/unix-directory" }
         // fixups; an answer decided here is sent without running a handler (`%R` logs none).

@@ -11,6 +11,8 @@ public final class Origin: @unchecked Sendable {
 
     /// Record a trace of every decision (for explain); off makes bulk replay faster.
     public let tracing: Bool
+    /// mod_negotiation is loaded (MultiViews is looked at on every pass otherwise).
+    let negotiation: Bool
 
     /// Most work spent on one request (all passes, `[N]` rounds and subrequests), in rule and
     /// condition evaluations weighted by input length (one unit per started 64 bytes); past it
@@ -21,6 +23,7 @@ public final class Origin: @unchecked Sendable {
     public init(site: Site, tracing: Bool = true, indexed: Bool = true, ruleEvaluationBudget: Int = 500_000) {
         self.site = site
         self.tracing = tracing
+        self.negotiation = site.modules.contains("negotiation")
         self.graph = RuleGraph(site: site, indexed: indexed)
         self.ruleEvaluationBudget = ruleEvaluationBudget
     }
