@@ -48,7 +48,12 @@ extension Origin {
         }
         if site.files.stat(mapped) == nil, r.handler == nil, r.stagedRedirect == nil,
            let fallback = config.fallbackResource {
-            guard let (sub, result) = subrequest(fallback + (r.query.map { "?" + $0 } ?? ""), chain, parent: r) else {
+            // ap_sub_req_lookup_uri resolves a relative name against the directory of r->uri.
+            var target = fallback
+            if !fallback.hasPrefix("/"), let slash = r.uri.lastIndex(of: "/") {
+                target = escapePath(String(r.uri[...slash])) + fallback
+            }
+            guard let (sub, result) = subrequest(target + (r.query.map { "?" + $0 } ?? ""), chain, parent: r) else {
                 return .final(status: 500, location: nil)
             }
             switch result {
