@@ -41,4 +41,54 @@ struct Fuzz8RegressionTests {
         #expect(r.location == "http://shop.example/page.html")
         #expect(respond(files, access, "/blog/old").status == 301)
     }
+
+    /// fixtures/apache/rewrite-flags-status-flag-order: one forced_responsecode, last flag wins.
+    @Test func statusFlagsShareOneCodeAndTheLastWins() {
+        let access = ["/": """
+            RewriteEngine On
+            RewriteRule ^a$ /page.html [G,R=307]
+            RewriteRule ^b$ /page.html [R=301,G]
+            RewriteRule ^c$ /page.html [F,R]
+            RewriteRule ^e$ - [R=301,F]
+            """]
+        let a = respond(["/page.html"], access, "/a")
+        #expect(a.status == 307)
+        #expect(a.location == nil)
+        #expect(respond(["/page.html"], access, "/b").status == 410)
+        #expect(respond(["/page.html"], access, "/c").status == 403)
+        #expect(respond(["/page.html"], access, "/e").status == 403)
+    }
+
+    /// fixtures/apache/rewrite-flags-redirect-with-pt: [R,PT] in .htaccess answers 400.
+    @Test func redirectWithPassThroughInHtaccessIsABadRequest() {
+        let r = respond(["/page.html"], ["/": "RewriteEngine On\nRewriteRule ^f$ /page.html [R=301,PT]\n"], "/f")
+        #expect(r.status == 400)
+        #expect(r.location == nil)
+    }
+
+    /// fixtures/apache/lend-redirect-without-l-carried-status: the 3xx of [R] without [L]
+    /// travels with the internal redirect; a failing target answers it canned.
+    @Test func aCarriedRedirectStatusAnswersAFailingInternalRedirect() {
+        let files = ["/page.html", "/index.php", "/sub/index.html"]
+        let access = ["/": """
+            ErrorDocument 404 /page.html
+            RewriteEngine On
+            RewriteRule ^a$ /p1 [R=301]
+            RewriteRule ^b$ /p2 [R=307]
+            RewriteRule ^c$ /p3 [R]
+            RewriteRule p1$ missing.php [L]
+            RewriteRule p2$ sub [L]
+            RewriteRule p3$ index.php [L]
+            """]
+        let a = respond(files, access, "/a")
+        #expect(a.status == 301)
+        #expect(a.location == nil)
+        #expect(a.served == nil)
+        let b = respond(files, access, "/b")
+        #expect(b.status == 307)
+        #expect(b.location == nil)
+        let c = respond(files, access, "/c")
+        #expect(c.status == 302)
+        #expect(c.served == "/index.php")
+    }
 }
