@@ -64,6 +64,8 @@ public final class Origin: @unchecked Sendable {
         }
         while true {
             let result: PassResult
+            // The status this request inherited through an internal redirect ([R] without [L]).
+            let carried = redirects > 0 && errorDocumentStatus == nil ? record.status : 200
             if let early {
                 result = .final(status: early, location: nil)
                 record.status = early
@@ -82,6 +84,15 @@ public final class Origin: @unchecked Sendable {
                     loggedStatus = s
                     break
                 }
+                if carried != 200, !record.answeredByRewrite {
+                    // ap_die_r sees r->status != OK: a recursive error. The original request's
+                    // status goes out canned, without a Location and without ErrorDocument.
+                    chain.note(.status, "\(carried): the status set by [R] without [L] answers the failing internal redirect (\(s))")
+                    status = carried
+                    location = nil
+                    record.status = carried
+                    break
+                }
                 errorDocumentStatus = nil
                 status = s
                 location = loc
@@ -97,6 +108,13 @@ public final class Origin: @unchecked Sendable {
                 }
             case .serve:
                 var (s, file) = serve(record, chain: chain)
+                if s != 200, carried != 200 {
+                    chain.note(.status, "\(carried): the status set by [R] without [L] answers the failing internal redirect (\(s))")
+                    status = carried
+                    record.status = carried
+                    served = nil
+                    break
+                }
                 if s == 200, record.status != 200 { s = record.status }
                 status = errorDocumentStatus ?? s
                 record.status = s
