@@ -63,8 +63,13 @@ extension Origin {
                 adopt(sub, into: r)
                 if case .internalRedirect(let u) = result { r.stagedRedirect = u }
                 return nil
-            case .final(let status, _) where status == 500 && chain.errorCodes.last == "AH00125":
-                return .final(status: 500, location: nil)
+            case .final(let status, let location) where (300...399).contains(status):
+                // fixup_dflt propagates a redirect of the fallback subrequest (its Location too)…
+                return .final(status: status, location: location)
+            case .final(let status, _) where status != 404 && status != 200:
+                // …and any other failure but 404: [F] on the target answers 403 (AH00125: 500).
+                chain.note(.status, "\(status): the FallbackResource subrequest answered \(status)")
+                return .final(status: status, location: nil)
             default:
                 return nil
             }
