@@ -91,4 +91,37 @@ struct Fuzz8RegressionTests {
         #expect(c.status == 302)
         #expect(c.served == "/index.php")
     }
+
+    /// fixtures/apache/fallback-subrequest-status: fixup_dflt returns the subrequest's status
+    /// unless it is 200 or 404, a redirect with its Location.
+    @Test func fallbackPropagatesTheSubrequestsFailureOrRedirect() {
+        let files = ["/index.php", "/page.html", "/go.php", "/sub/page.html"]
+        let access = [
+            "/": "FallbackResource /index.php\nRedirect 301 /go.php /page.html\nRewriteEngine On\nRewriteCond %{IS_SUBREQ} true\nRewriteRule ^index\\.php$ - [F]\n",
+            "/sub": "FallbackResource /go.php\n",
+        ]
+        #expect(respond(files, access, "/missing").status == 403)
+        let r = respond(files, access, "/sub/missing?x=1")
+        #expect(r.status == 301)
+        #expect(r.location == "http://shop.example/page.html?x=1")
+    }
+
+    /// fixtures/apache/lend-redirect-without-l-recursion-limit: at AH00124 ap_die answers the
+    /// first carried non-200 status, not 500.
+    @Test func recursionLimitWithACarriedStatusAnswersTheFirstOne() {
+        let access = ["/": """
+            RewriteEngine On
+            RewriteRule ^c$ x.htm [L]
+            RewriteRule ^a$ /q [R=301]
+            RewriteRule ^x\\.htm$ /y [R=302]
+            RewriteRule y$ z.htm [L]
+            RewriteRule q$ z.htm [L]
+            RewriteRule ^z\\.htm$ x.htm [L]
+            """]
+        let c = respond(["/page.html"], access, "/c")
+        #expect(c.status == 302)
+        #expect(c.location == nil)
+        #expect(c.recursionLimitExceeded)
+        #expect(respond(["/page.html"], access, "/a").status == 301)
+    }
 }

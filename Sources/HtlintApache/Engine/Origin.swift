@@ -49,6 +49,9 @@ public final class Origin: @unchecked Sendable {
         var errorDocumentStatus: Int? = nil
         /// What `%>s` logs when it differs from the status sent: the failing ErrorDocument request's own.
         var loggedStatus: Int? = nil
+        /// The status of the first request of the latest unbroken run of non-200 statuses
+        /// handed on by internal redirects (ap_die_r's r_1st_err).
+        var runStart: Int? = nil
         /// ErrorDocument with a local path: an internal redirect that keeps the error status.
         func redirectToErrorDocument(_ doc: String, status s: Int) {
             chain.note(.internalRedirect, "ErrorDocument \(s) → \(doc)")
@@ -66,6 +69,8 @@ public final class Origin: @unchecked Sendable {
             let result: PassResult
             // The status this request inherited through an internal redirect ([R] without [L]).
             let carried = redirects > 0 && errorDocumentStatus == nil ? record.status : 200
+            // ap_die_r walks back to the first of the requests before whose status was not OK.
+            let firstCarried = runStart ?? carried
             if let early {
                 result = .final(status: early, location: nil)
                 record.status = early
@@ -88,9 +93,9 @@ public final class Origin: @unchecked Sendable {
                     // ap_die_r sees r->status != OK: a recursive error. The original request's
                     // status goes out canned, without a Location and without ErrorDocument.
                     chain.note(.status, "\(carried): the status set by [R] without [L] answers the failing internal redirect (\(s))")
-                    status = carried
+                    status = firstCarried
                     location = nil
-                    record.status = carried
+                    record.status = firstCarried
                     break
                 }
                 errorDocumentStatus = nil
@@ -110,8 +115,8 @@ public final class Origin: @unchecked Sendable {
                 var (s, file) = serve(record, chain: chain)
                 if s != 200, carried != 200 {
                     chain.note(.status, "\(carried): the status set by [R] without [L] answers the failing internal redirect (\(s))")
-                    status = carried
-                    record.status = carried
+                    status = firstCarried
+                    record.status = firstCarried
                     served = nil
                     break
                 }
@@ -141,9 +146,15 @@ public final class Origin: @unchecked Sendable {
                     status = 500
                     location = nil
                     served = nil
-                    if record.status == 200 { record.status = 500 }
+                    if record.status == 200 {
+                        record.status = 500
+                    } else if errorDocumentStatus == nil {
+                        // ap_die(500) on a request whose status is not OK: a recursive error.
+                        status = runStart ?? record.status
+                    }
                     break
                 }
+                runStart = record.status != 200 ? (runStart ?? record.status) : nil
                 redirects += 1
                 chain.note(.internalRedirect, "internal redirect #\(redirects) to \(url)")
                 let next = makeRecord(url: url, method: request.method, isSubrequest: false, chain: chain)
