@@ -26,6 +26,7 @@ extension Origin {
             for name in config.directoryIndex {
                 let url = (name.hasPrefix("/") ? name : r.uri + name) + (r.query.map { "?" + $0 } ?? "")
                 guard let (sub, result) = subrequest(url, chain, parent: r) else { return .final(status: 500, location: nil) }
+                if let s = carriedRedirect(sub, result) { return .final(status: s, location: nil) }
                 switch result {
                 case .final(let status, let location) where (300...399).contains(status) && location != nil:
                     return .final(status: status, location: location)
@@ -56,6 +57,7 @@ extension Origin {
             guard let (sub, result) = subrequest(target + (r.query.map { "?" + $0 } ?? ""), chain, parent: r) else {
                 return .final(status: 500, location: nil)
             }
+            if let s = carriedRedirect(sub, result) { return .final(status: s, location: nil) }
             switch result {
             case .serve, .internalRedirect:
                 guard let subFile = sub.filename, site.files.isFile(subFile) else { return nil }
@@ -75,6 +77,13 @@ extension Origin {
             }
         }
         return nil
+    }
+
+    /// A subrequest that rewrote to a URL and then, without [L], to a local path keeps the
+    /// 3xx in rr->status: mod_dir propagates it (without a Location).
+    private func carriedRedirect(_ sub: RequestRecord, _ result: PassResult) -> Int? {
+        if case .final = result { return nil }
+        return (300...399).contains(sub.status) ? sub.status : nil
     }
 
     /// The file a record maps to, ignoring a staged internal redirect (`redirect:` filenames).

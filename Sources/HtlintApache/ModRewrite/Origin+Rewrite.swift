@@ -300,6 +300,8 @@ extension Origin {
         if absoluteURLScheme(uri) != nil {
             r.filename = uri
             result.redirectStatus = 302
+            // apply_rewrite_rule sets r->status here too: a later local rewrite carries it.
+            r.status = 302
             return .matched(substituted: true, unsafeQuestionMark: false)
         }
         result.redirectStatus = nil
