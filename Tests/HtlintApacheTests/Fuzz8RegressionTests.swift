@@ -124,4 +124,43 @@ struct Fuzz8RegressionTests {
         #expect(c.recursionLimitExceeded)
         #expect(respond(["/page.html"], access, "/a").status == 301)
     }
+
+    /// fixtures/apache/dirindex-lines-append: DirectoryIndex lines of one object append.
+    @Test func directoryIndexLinesAppend() {
+        let files = ["/both/index.php", "/both/app.php", "/apponly/app.php", "/cleared/index.php", "/cleared/page.html"]
+        let access = [
+            "/": "DirectoryIndex index.php\nDirectoryIndex app.php\n",
+            "/cleared": "DirectoryIndex index.php\nDirectoryIndex disabled\nDirectoryIndex page.html\n",
+        ]
+        #expect(respond(files, access, "/both/").served == "/both/index.php")
+        #expect(respond(files, access, "/apponly/").served == "/apponly/app.php")
+        #expect(respond(files, access, "/cleared/").served == "/cleared/page.html")
+    }
+
+    /// fixtures/apache/rewrite-flags-implicit-redirect-carried-status: a full-URL substitution
+    /// sets r->status 302, which a later local rewrite carries.
+    @Test func implicitRedirectStatusIsCarriedByALaterLocalRewrite() {
+        let files = ["/index.php", "/page.html"]
+        let access = ["/": """
+            RewriteEngine On
+            RewriteRule ^a$ http://elsewhere.example/x
+            RewriteRule ^index\\.php$ http://elsewhere.example/y
+            RewriteRule ^http://elsewhere\\.example/[xy]$ page.html [L]
+            """]
+        let a = respond(files, access, "/a")
+        #expect(a.status == 302)
+        #expect(a.location == nil)
+        #expect(a.served == "/page.html")
+        let root = respond(files, access, "/")
+        #expect(root.status == 302)
+        #expect(root.served == nil)
+    }
+
+    /// fixtures/apache/errordoc-after-redirect-then-forbidden: the ErrorDocument comes from the
+    /// walk's configuration even when the filename is a URL.
+    @Test func errorDocumentAfterARewriteToAURL() {
+        let r = respond(["/err.html"], ["/": "ErrorDocument 403 /err.html\nRewriteEngine On\nRewriteRule ^a$ /x [R=301]\nRewriteRule x$ - [F]\n"], "/a")
+        #expect(r.status == 403)
+        #expect(r.served == "/err.html")
+    }
 }

@@ -228,7 +228,10 @@ public final class Origin: @unchecked Sendable {
     /// ErrorDocument configured for `status` in the record's directory.
     func errorDocument(for status: Int, record: RequestRecord) -> String? {
         let server = site.vhost.block.errorDocuments[status]
-        guard let filename = record.filename, filename.hasPrefix("/") else { return server }
+        // A rewrite to a URL keeps the walk's per-directory configuration (r->per_dir_config).
+        guard let filename = record.filename, filename.hasPrefix("/") else {
+            return record.config?.errorDocuments[status] ?? server
+        }
         let walk = directoryWalk(filename)
         // A failed walk never installs its per-directory configuration: only the virtual host's
         // ErrorDocument applies, not one from a parent `.htaccess` read before the broken one.
