@@ -163,4 +163,18 @@ struct Fuzz8RegressionTests {
         #expect(r.status == 403)
         #expect(r.served == "/err.html")
     }
+
+    /// fixtures/apache/fallback-target-rewritten: a fallback subrequest that rewrites on is
+    /// adopted when its own file exists.
+    @Test func fallbackTargetThatRewritesOnIsAdopted() {
+        let files = ["/index.php", "/app.php", "/b/app.php"]
+        let access = [
+            "/": "FallbackResource /index.php\nRewriteEngine On\nRewriteRule ^index\\.php$ app.php [L]\n",
+            "/b": "FallbackResource /b/index.php\nRewriteEngine On\nRewriteRule ^index\\.php$ app.php [L]\n",
+        ]
+        let r = respond(files, access, "/missing")
+        #expect(r.status == 200)
+        #expect(r.served == "/app.php")
+        #expect(respond(files, access, "/b/missing").status == 404)
+    }
 }

@@ -60,7 +60,7 @@ extension Origin {
             if let s = carriedRedirect(sub, result) { return .final(status: s, location: nil) }
             switch result {
             case .serve, .internalRedirect:
-                guard let subFile = sub.filename, site.files.isFile(subFile) else { return nil }
+                guard let subFile = sub.filename, site.files.isFile(stagedFilename(sub, fallback: subFile)) else { return nil }
                 chain.note(.fallback, "FallbackResource: served by \(sub.uri)")
                 adopt(sub, into: r)
                 if case .internalRedirect(let u) = result { r.stagedRedirect = u }
