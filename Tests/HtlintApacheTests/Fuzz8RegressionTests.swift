@@ -177,4 +177,22 @@ struct Fuzz8RegressionTests {
         #expect(r.served == "/app.php")
         #expect(respond(files, access, "/b/missing").status == 404)
     }
+
+    /// fixtures/apache/env-subrequest-copies-environment: subrequests copy subprocess_env.
+    @Test func subrequestsSeeTheParentsEnvironment() {
+        let files = ["/index.html", "/d/index.html", "/d/page.html"]
+        let access = ["/": """
+            RewriteEngine On
+            RewriteRule ^d/$ - [E=FOO:bar]
+            RewriteCond %{ENV:FOO} =bar
+            RewriteRule ^d/index\\.html$ d/page.html [L]
+            RewriteRule ^d/ - [L]
+            RewriteCond %{ENV:REDIRECT_STATUS} ^$
+            RewriteRule .* /?q=1 [L]
+            """]
+        let x = respond(files, access, "/x")
+        #expect(x.status == 200)
+        #expect(x.served == "/index.html")
+        #expect(respond(files, access, "/d/").served == "/d/page.html")
+    }
 }

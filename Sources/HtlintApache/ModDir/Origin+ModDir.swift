@@ -131,6 +131,9 @@ extension Origin {
         }
         let (sub, early) = makeRecord(url: url, method: "GET", isSubrequest: true, chain: chain)
         sub.mainURI = parent?.uri
+        // ap_set_sub_req_protocol copies subprocess_env: the subrequest sees REDIRECT_STATUS,
+        // [E=] values and the like of its parent.
+        if let parent { sub.env = parent.env; sub.envShadowed = parent.envShadowed }
         if let early { return (sub, .final(status: early, location: nil)) }
         sub.filename = file
         let result = runPass(sub, chain: chain, redirects: 0, translate: file == nil)
