@@ -195,4 +195,15 @@ struct Fuzz8RegressionTests {
         #expect(x.served == "/index.html")
         #expect(respond(files, access, "/d/").served == "/d/page.html")
     }
+
+    /// fixtures/apache/recursion-dirindex-subrequest-limit: the recursion check of a
+    /// subrequest counts its parent's internal redirects (AH00124 before the fast redirect).
+    @Test func indexSubrequestOfTheTenthRedirectFailsTheRecursionCheck() {
+        let r = respond(["/index.html", "/app/index.php"], ["/": "RewriteEngine On\nRewriteRule . /app/$1 [END]\n"], "/app/")
+        #expect(r.status == 500)
+        #expect(r.final.uri == "/app/")
+        #expect(r.recursionLimitExceeded)
+        // One AH00124 per DirectoryIndex candidate (the oracle's two names log two).
+        #expect(!r.errorCodes.isEmpty && r.errorCodes.allSatisfy { $0 == "AH00124" })
+    }
 }

@@ -6,6 +6,7 @@ extension Origin {
     /// (apache-semantics §1.1). The handler phase is left to the caller.
     /// `translate: false` is a file look-up whose `r.filename` is already set.
     func runPass(_ r: RequestRecord, chain: RequestChain, redirects: Int, translate: Bool = true) -> PassResult {
+        if !r.isSubrequest { chain.redirectDepth = redirects }
         applySetEnvIf(site.vhost.block.setEnvIf, r, chain)          // post_read_request
         if translate, let decided = translateName(r, chain) { return decided }  // translate_name
         var walk = directoryWalk(r.filename ?? site.documentRoot)    // map_to_storage

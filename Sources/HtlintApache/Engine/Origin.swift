@@ -176,7 +176,7 @@ public final class Origin: @unchecked Sendable {
         let servedErrorPage = errorDocumentStatus != nil && served != nil
         let headers = responseHeaders(record, status: status, servedErrorPage: servedErrorPage, chain: chain)
         return OriginResponse(status: status, location: location, headers: headers, served: served,
-                              final: final, original: original, recursionLimitExceeded: recursionExceeded,
+                              final: final, original: original, recursionLimitExceeded: recursionExceeded || chain.errorCodes.contains("AH00124"),
                               errors: chain.errors, errorCodes: chain.errorCodes, trace: chain.trace,
                               internalRedirects: redirects, firedRules: chain.fired)
     }

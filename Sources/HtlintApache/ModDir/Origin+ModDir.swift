@@ -121,6 +121,13 @@ extension Origin {
             chain.log("AH00125", "error", "Request exceeded the limit of 10 subrequest nesting levels due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
             return nil
         }
+        if chain.redirectDepth >= site.limitInternalRecursion {
+            // ap_is_recursion_limit_exceeded counts the main request's internal redirects too:
+            // a subrequest of the 10th redirected request fails with 500 (AH00124).
+            chain.log("AH00124", "error", "Request exceeded the limit of \(site.limitInternalRecursion) internal redirects due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
+            let (sub, _) = makeRecord(url: url, method: "GET", isSubrequest: true, chain: chain)
+            return (sub, .final(status: 500, location: nil))
+        }
         // A subrequest has its own pool: it neither sees nor sets the [END] marker (§4.10).
         let endSeen = chain.endSeen
         chain.endSeen = false
