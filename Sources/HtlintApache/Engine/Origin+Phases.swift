@@ -183,6 +183,16 @@ extension Origin {
                 return nil
             }
         }
+        // core_translate: apr_filepath_merge refuses more than APR_PATH_MAX (4096) bytes of
+        // document root, URI (less its leading slashes) and 4 bytes of slashes and NUL (AH00127).
+        if site.documentRoot.utf8.count + r.uri.utf8.count + 4 > 4096 {
+            let leading = r.uri.utf8.prefix { $0 == UInt8(ascii: "/") }.count
+            if site.documentRoot.utf8.count + r.uri.utf8.count - leading + 4 > 4096 {
+                chain.log("AH00127", "error", "Cannot map \(chain.theRequest) to file")
+                chain.note(.status, "403: the path is longer than APR_PATH_MAX (AH00127)")
+                return .final(status: 403, location: nil)
+            }
+        }
         r.filename = site.documentRoot + r.uri
         return nil
     }
