@@ -206,4 +206,16 @@ struct Fuzz8RegressionTests {
         // One AH00124 per DirectoryIndex candidate (the oracle's two names log two).
         #expect(!r.errorCodes.isEmpty && r.errorCodes.allSatisfy { $0 == "AH00124" })
     }
+
+    /// fixtures/apache/recursion-path-too-long: core_translate's apr_filepath_merge limit.
+    @Test func aPathLongerThanAPRPathMaxIsForbidden() {
+        let access = ["/": "RewriteEngine On\nRewriteCond %{REQUEST_FILENAME} !-f\nRewriteRule ^(.*)$ $1/$1/$1/$1 [L]\n",
+                      "/plain": "RewriteEngine Off\n"]
+        let grown = respond(["/page.html", "/plain/x"], access, "/a")
+        #expect(grown.status == 403)
+        #expect(grown.errorCodes == ["AH00127"])
+        let fits = "/plain" + String(repeating: "/ab", count: 1357) + "cde"
+        #expect(respond(["/page.html", "/plain/x"], access, fits).status == 404)
+        #expect(respond(["/page.html", "/plain/x"], access, fits + "f").status == 403)
+    }
 }

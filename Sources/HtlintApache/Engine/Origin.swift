@@ -96,6 +96,7 @@ public final class Origin: @unchecked Sendable {
                     status = firstCarried
                     location = nil
                     record.status = firstCarried
+                    loggedStatus = s
                     break
                 }
                 errorDocumentStatus = nil
@@ -117,6 +118,7 @@ public final class Origin: @unchecked Sendable {
                     chain.note(.status, "\(carried): the status set by [R] without [L] answers the failing internal redirect (\(s))")
                     status = firstCarried
                     record.status = firstCarried
+                    loggedStatus = s
                     served = nil
                     break
                 }
@@ -151,6 +153,7 @@ public final class Origin: @unchecked Sendable {
                     } else if errorDocumentStatus == nil {
                         // ap_die(500) on a request whose status is not OK: a recursive error.
                         status = runStart ?? record.status
+                        loggedStatus = 500
                     }
                     break
                 }
