@@ -218,4 +218,12 @@ struct Fuzz8RegressionTests {
         #expect(respond(["/page.html", "/plain/x"], access, fits).status == 404)
         #expect(respond(["/page.html", "/plain/x"], access, fits + "f").status == 403)
     }
+
+    /// fixtures/apache/errordoc-missing-page-logged-status: 403 sent, %>s logs the page's 404.
+    @Test func missingErrorDocumentPageLogsItsOwnStatus() {
+        let r = respond(["/page.html"], ["/": "ErrorDocument 403 /missing.html\nRewriteEngine On\nRewriteRule ^x$ - [F]\n"], "/x")
+        #expect(r.status == 403)
+        #expect(r.final.status == 404)
+        #expect(r.final.uri == "/missing.html")
+    }
 }

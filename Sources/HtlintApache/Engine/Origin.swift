@@ -139,7 +139,11 @@ public final class Origin: @unchecked Sendable {
                         served = nil
                     }
                 }
-                if errorDocumentStatus != nil, s >= 400 { served = nil }
+                if errorDocumentStatus != nil, s >= 400 {
+                    // A recursive error: the first status goes out, %>s logs the page's own.
+                    served = nil
+                    loggedStatus = s
+                }
             case .internalRedirect(let url):
                 if redirects >= site.limitInternalRecursion {
                     recursionExceeded = true
