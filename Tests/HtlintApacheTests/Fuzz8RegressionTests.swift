@@ -226,4 +226,13 @@ struct Fuzz8RegressionTests {
         #expect(r.final.status == 404)
         #expect(r.final.uri == "/missing.html")
     }
+
+    /// fixtures/apache/errordoc-page-forbidden-by-rewrite: the page's own [F] loops the
+    /// ErrorDocument redirects to AH00124; the first 403 goes out, %>s logs 500.
+    @Test func errorDocumentPageForbiddenByARewriteLoopsToTheLimit() {
+        let r = respond(["/403.html"], ["/": "ErrorDocument 403 /403.html\nRewriteEngine On\nRewriteRule ^ - [F]\n"], "/x")
+        #expect(r.status == 403)
+        #expect(r.final.status == 500)
+        #expect(r.recursionLimitExceeded)
+    }
 }

@@ -53,8 +53,11 @@ public final class Origin: @unchecked Sendable {
         /// handed on by internal redirects (ap_die_r's r_1st_err).
         var runStart: Int? = nil
         /// ErrorDocument with a local path: an internal redirect that keeps the error status.
+        /// The error that started the current chain of ErrorDocument redirects.
+        var firstErrorStatus: Int? = nil
         func redirectToErrorDocument(_ doc: String, status s: Int) {
             chain.note(.internalRedirect, "ErrorDocument \(s) → \(doc)")
+            if errorDocumentStatus == nil && firstErrorStatus == nil { firstErrorStatus = s }
             errorDocumentStatus = s
             if redirects == 0 { originalState?.status = s }
             let next = makeRecord(url: doc, method: "GET", isSubrequest: false, chain: chain)
@@ -102,9 +105,18 @@ public final class Origin: @unchecked Sendable {
                 errorDocumentStatus = nil
                 status = s
                 location = loc
-                if loc == nil, s >= 400, let doc = errorDocument(for: s, record: record),
-                   redirects < site.limitInternalRecursion {
-                    if doc.hasPrefix("/") {
+                if loc == nil, s >= 400, let doc = errorDocument(for: s, record: record) {
+                    if redirects >= site.limitInternalRecursion {
+                        if doc.hasPrefix("/") {
+                            // An ErrorDocument page answered by a rewrite ([F]) again and again:
+                            // the 11th redirect fails (AH00124); ap_die then finds the chain's
+                            // statuses set and sends the first error canned, %>s logs 500.
+                            chain.log("AH00124", "error", "Request exceeded the limit of \(site.limitInternalRecursion) internal redirects due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
+                            recursionExceeded = true
+                            status = firstErrorStatus ?? s
+                            loggedStatus = 500
+                        }
+                    } else if doc.hasPrefix("/") {
                         redirectToErrorDocument(doc, status: s)
                         continue
                     } else if doc.contains("://") {
