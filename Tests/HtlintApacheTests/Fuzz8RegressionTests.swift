@@ -235,4 +235,20 @@ struct Fuzz8RegressionTests {
         #expect(r.final.status == 500)
         #expect(r.recursionLimitExceeded)
     }
+
+    /// fixtures/apache/header-recursive-error-first-request: the recursive error response is
+    /// the first failing request's, headers included.
+    @Test func recursiveErrorHeadersComeFromTheFirstFailingRequest() {
+        let access = ["/": """
+            ErrorDocument 404 /missing.html
+            RewriteEngine On
+            RewriteCond %{ENV:REDIRECT_STATUS} ^$
+            RewriteCond %{REQUEST_FILENAME} !-f
+            RewriteRule ^(.*)$ index.php/$1 [L,QSA]
+            Header always set X-T "%{REDIRECT_STATUS}e"
+            """]
+        let r = respond(["/page.html"], access, "/user")
+        #expect(r.status == 404)
+        #expect(r.combinedHeader("X-T") == "200")
+    }
 }

@@ -55,9 +55,13 @@ public final class Origin: @unchecked Sendable {
         /// ErrorDocument with a local path: an internal redirect that keeps the error status.
         /// The error that started the current chain of ErrorDocument redirects.
         var firstErrorStatus: Int? = nil
+        /// The request whose error started that chain: ap_die_r sends a recursive error for it
+        /// (r_1st_err), so its headers (`Header always`, its environment) go out.
+        var errorOrigin: RequestRecord? = nil
+        var recursiveError = false
         func redirectToErrorDocument(_ doc: String, status s: Int) {
             chain.note(.internalRedirect, "ErrorDocument \(s) → \(doc)")
-            if errorDocumentStatus == nil && firstErrorStatus == nil { firstErrorStatus = s }
+            if errorDocumentStatus == nil && firstErrorStatus == nil { firstErrorStatus = s; errorOrigin = record }
             errorDocumentStatus = s
             if redirects == 0 { originalState?.status = s }
             let next = makeRecord(url: doc, method: "GET", isSubrequest: false, chain: chain)
@@ -90,6 +94,7 @@ public final class Origin: @unchecked Sendable {
                     status = first
                     location = nil
                     loggedStatus = s
+                    recursiveError = true
                     break
                 }
                 if carried != 200, !record.answeredByRewrite {
@@ -115,6 +120,7 @@ public final class Origin: @unchecked Sendable {
                             recursionExceeded = true
                             status = firstErrorStatus ?? s
                             loggedStatus = 500
+                            recursiveError = true
                         }
                     } else if doc.hasPrefix("/") {
                         redirectToErrorDocument(doc, status: s)
@@ -155,6 +161,7 @@ public final class Origin: @unchecked Sendable {
                     // A recursive error: the first status goes out, %>s logs the page's own.
                     served = nil
                     loggedStatus = s
+                    recursiveError = true
                 }
             case .internalRedirect(let url):
                 if redirects >= site.limitInternalRecursion {
@@ -193,7 +200,8 @@ public final class Origin: @unchecked Sendable {
         if redirects == 0 { original.status = status }
         // An ErrorDocument page is sent by its handler like any page, not by ap_send_error_response.
         let servedErrorPage = errorDocumentStatus != nil && served != nil
-        let headers = responseHeaders(record, status: status, servedErrorPage: servedErrorPage, chain: chain)
+        let headers = responseHeaders(recursiveError ? (errorOrigin ?? record) : record, status: status,
+                                      servedErrorPage: servedErrorPage, chain: chain)
         return OriginResponse(status: status, location: location, headers: headers, served: served,
                               final: final, original: original, recursionLimitExceeded: recursionExceeded || chain.errorCodes.contains("AH00124"),
                               errors: chain.errors, errorCodes: chain.errorCodes, trace: chain.trace,
