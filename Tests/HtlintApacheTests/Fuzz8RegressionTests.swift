@@ -251,4 +251,14 @@ struct Fuzz8RegressionTests {
         #expect(r.status == 404)
         #expect(r.combinedHeader("X-T") == "200")
     }
+
+    /// fixtures/apache/errordoc-page-rewrite-loop: AH00124 inside an ErrorDocument chain
+    /// sends the first error, not 500.
+    @Test func recursionLimitInsideAnErrorDocumentChainSendsTheFirstError() {
+        let access = ["/": "ErrorDocument 404 /404.html\nRewriteEngine On\nRewriteRule ^404\\.html$ /loop/a [L]\nRewriteRule ^loop/a$ /loop/b [L]\nRewriteRule ^loop/b$ /loop/a [L]\n"]
+        let r = respond(["/page.html", "/404.html"], access, "/missing")
+        #expect(r.status == 404)
+        #expect(r.final.status == 500)
+        #expect(r.recursionLimitExceeded)
+    }
 }

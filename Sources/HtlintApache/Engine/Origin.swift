@@ -171,9 +171,15 @@ public final class Origin: @unchecked Sendable {
                     status = 500
                     location = nil
                     served = nil
-                    if record.status == 200 {
+                    if let first = errorDocumentStatus {
+                        // Inside an ErrorDocument chain every request carries the error status:
+                        // ap_die(500) is a recursive error and the first error goes out canned.
+                        status = firstErrorStatus ?? first
+                        loggedStatus = 500
+                        recursiveError = true
+                    } else if record.status == 200 {
                         record.status = 500
-                    } else if errorDocumentStatus == nil {
+                    } else {
                         // ap_die(500) on a request whose status is not OK: a recursive error.
                         status = runStart ?? record.status
                         loggedStatus = 500
