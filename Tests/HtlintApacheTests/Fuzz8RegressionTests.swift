@@ -261,4 +261,11 @@ struct Fuzz8RegressionTests {
         #expect(r.final.status == 500)
         #expect(r.recursionLimitExceeded)
     }
+
+    /// fixtures/apache/rewrite-cond-dir-test-filesystem-root: -d on `/` and `/etc`.
+    @Test func directoryTestOnFilesystemRootAndSystemDirectories() {
+        let access = ["/": "RewriteEngine On\nRewriteRule ^x$ /\nRewriteRule ^e$ /etc\nRewriteCond %{REQUEST_FILENAME} -d\nRewriteRule ^ - [F]\n"]
+        #expect(respond(["/index.html"], access, "/x").status == 403)
+        #expect(respond(["/index.html"], access, "/e").status == 403)
+    }
 }
