@@ -268,4 +268,13 @@ struct Fuzz8RegressionTests {
         #expect(respond(["/index.html"], access, "/x").status == 403)
         #expect(respond(["/index.html"], access, "/e").status == 403)
     }
+
+    /// fixtures/apache/access-path-component-too-long: ENAMETOOLONG in the walk is 403.
+    @Test func aPathComponentOverNameMaxIsForbidden() {
+        let long = respond(["/app/index.html"], [:], "/app/" + String(repeating: "a", count: 256))
+        #expect(long.status == 403)
+        #expect(long.errorCodes == ["AH00036"])
+        #expect(respond(["/app/index.html"], [:], "/app/" + String(repeating: "a", count: 255)).status == 404)
+        #expect(respond(["/app/index.html"], [:], "/missing/" + String(repeating: "a", count: 256)).status == 404)
+    }
 }

@@ -125,6 +125,8 @@ struct WalkResult {
     var fatalDirectory: String?
     /// A symbolic link on the path whose target is missing: Apache's walk answers 403 (AH00037).
     var danglingLink: String? = nil
+    /// A path component longer than NAME_MAX: ap_directory_walk answers 403 (AH00036).
+    var nameTooLong: String? = nil
     /// Objects holding `<Files>`/`<If>` sections, in merge order (virtual host first).
     var sections: [SectionSource] = []
 }

@@ -23,6 +23,12 @@ extension Origin {
             r.config = nil
             return .final(status: 500, location: nil)
         }
+        if let long = walk.nameTooLong {
+            chain.log("AH00036", "error", "access to \(r.uri) failed (filesystem path '\(long)')")
+            chain.note(.status, "403: a path component is longer than 255 bytes (ENAMETOOLONG)")
+            r.config = walk.config
+            return .final(status: 403, location: nil)
+        }
         if let link = walk.danglingLink {
             // map_to_storage follows the link and cannot stat its target (FollowSymLinks is on by default).
             chain.log("AH00037", "error", "Symbolic link not allowed or link target not accessible: \(link)")
