@@ -277,4 +277,16 @@ struct Fuzz8RegressionTests {
         #expect(respond(["/app/index.html"], [:], "/app/" + String(repeating: "a", count: 255)).status == 404)
         #expect(respond(["/app/index.html"], [:], "/missing/" + String(repeating: "a", count: 256)).status == 404)
     }
+
+    /// fixtures/apache/env-setenvif-not-in-subrequest: no header_parser in subrequests, and
+    /// authz skipped for a subrequest with the main request's configuration.
+    @Test func subrequestsRunNoSetEnvIfAndSkipAuthzOnTheSameConfiguration() {
+        let access = ["/": "SetEnvIf Request_URI \"index\" BLOCK\n<RequireAll>\nRequire all granted\nRequire not env BLOCK\n</RequireAll>\n"]
+        let files = ["/page.html", "/sub/index.html"]
+        let r = respond(files, access, "/sub/")
+        #expect(r.status == 200)
+        #expect(r.served == "/sub/index.html")
+        #expect(r.errorCodes.isEmpty)
+        #expect(respond(files, access, "/sub/index.html").status == 403)
+    }
 }

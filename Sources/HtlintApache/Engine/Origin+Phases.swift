@@ -7,7 +7,9 @@ extension Origin {
     /// `translate: false` is a file look-up whose `r.filename` is already set.
     func runPass(_ r: RequestRecord, chain: RequestChain, redirects: Int, translate: Bool = true) -> PassResult {
         if !r.isSubrequest { chain.redirectDepth = redirects }
-        applySetEnvIf(site.vhost.block.setEnvIf, r, chain)          // post_read_request
+        // post_read_request and header_parser run for main requests only (a subrequest has
+        // its parent's environment already).
+        if !r.isSubrequest { applySetEnvIf(site.vhost.block.setEnvIf, r, chain) }  // post_read_request
         if translate, let decided = translateName(r, chain) { return decided }  // translate_name
         var walk = directoryWalk(r.filename ?? site.documentRoot)    // map_to_storage
         r.filename = walk.filename
@@ -39,7 +41,7 @@ extension Origin {
         applySections(&walk, record: r, chain: chain)
         r.config = walk.config
         r.configIdentity = configurationIdentity(walk)
-        applySetEnvIf(walk.config.setEnvIf, r, chain)                // header_parser
+        if !r.isSubrequest { applySetEnvIf(walk.config.setEnvIf, r, chain) }  // header_parser
         // Authn/authz are skipped when an internal redirect lands on the configuration of the
         // request it came from (r->prev->per_dir_config == r->per_dir_config): an ErrorDocument
         // 403 page under the same `Require` is served.

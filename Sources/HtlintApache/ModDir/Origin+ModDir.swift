@@ -140,7 +140,12 @@ extension Origin {
         sub.mainURI = parent?.uri
         // ap_set_sub_req_protocol copies subprocess_env: the subrequest sees REDIRECT_STATUS,
         // [E=] values and the like of its parent.
-        if let parent { sub.env = parent.env; sub.envShadowed = parent.envShadowed }
+        if let parent {
+            sub.env = parent.env
+            sub.envShadowed = parent.envShadowed
+            // Authn/authz are skipped when the subrequest has its main request's configuration.
+            sub.previousConfigIdentity = parent.configIdentity
+        }
         if let early { return (sub, .final(status: early, location: nil)) }
         sub.filename = file
         let result = runPass(sub, chain: chain, redirects: 0, translate: file == nil)
