@@ -289,4 +289,18 @@ struct Fuzz8RegressionTests {
         #expect(r.errorCodes.isEmpty)
         #expect(respond(files, access, "/sub/index.html").status == 403)
     }
+
+    /// fixtures/apache/errordoc-loop-after-carried-redirect: the recursion limit in an
+    /// ErrorDocument chain sends the first non-OK status of the whole run, a carried 302.
+    @Test func errorDocumentLoopAfterACarriedRedirectSendsTheCarriedStatus() {
+        let access = [
+            "/": "ErrorDocument 403 /err.html\nRewriteEngine On\nRewriteRule ^a$ /p [R=302]\nRewriteRule p$ sub/x.php [L]\nRewriteRule ^err\\.html$ sub/x.php [L]\n",
+            "/sub": "RewriteEngine On\nRewriteRule ^x\\.php$ - [F]\n",
+        ]
+        let files = ["/err.html", "/sub/x.php"]
+        let r = respond(files, access, "/a")
+        #expect(r.status == 302)
+        #expect(r.location == nil)
+        #expect(respond(files, access, "/sub/x.php").status == 403)
+    }
 }

@@ -62,6 +62,8 @@ public final class Origin: @unchecked Sendable {
         func redirectToErrorDocument(_ doc: String, status s: Int) {
             chain.note(.internalRedirect, "ErrorDocument \(s) → \(doc)")
             if errorDocumentStatus == nil && firstErrorStatus == nil { firstErrorStatus = s; errorOrigin = record }
+            // ap_die set this request's status to the error: the run of non-OK statuses goes on.
+            if runStart == nil { runStart = s }
             errorDocumentStatus = s
             if redirects == 0 { originalState?.status = s }
             let next = makeRecord(url: doc, method: "GET", isSubrequest: false, chain: chain)
@@ -173,8 +175,9 @@ public final class Origin: @unchecked Sendable {
                     served = nil
                     if let first = errorDocumentStatus {
                         // Inside an ErrorDocument chain every request carries the error status:
-                        // ap_die(500) is a recursive error and the first error goes out canned.
-                        status = firstErrorStatus ?? first
+                        // ap_die(500) is a recursive error and the first error goes out canned
+                        // (the first of the run, which may be a 3xx carried from [R]).
+                        status = runStart ?? firstErrorStatus ?? first
                         loggedStatus = 500
                         recursiveError = true
                     } else if record.status == 200 {
@@ -186,7 +189,8 @@ public final class Origin: @unchecked Sendable {
                     }
                     break
                 }
-                runStart = record.status != 200 ? (runStart ?? record.status) : nil
+                let handedOn = errorDocumentStatus != nil && record.status == 200 ? errorDocumentStatus! : record.status
+                runStart = handedOn != 200 ? (runStart ?? handedOn) : nil
                 redirects += 1
                 chain.note(.internalRedirect, "internal redirect #\(redirects) to \(url)")
                 let next = makeRecord(url: url, method: request.method, isSubrequest: false, chain: chain)
