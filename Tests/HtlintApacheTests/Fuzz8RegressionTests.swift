@@ -303,4 +303,13 @@ struct Fuzz8RegressionTests {
         #expect(r.location == nil)
         #expect(respond(files, access, "/sub/x.php").status == 403)
     }
+
+    /// fixtures/apache/header-carried-status-first-request: a carried-status recursive error
+    /// goes out with the first request's headers.
+    @Test func carriedStatusAnswerHasTheFirstRequestsHeaders() {
+        let access = ["/shop": "Header always set X-E \"shop\"\nRewriteEngine On\nRewriteRule ^$ /p [R=308]\nRewriteRule p$ /missing.html [L]\n"]
+        let r = respond(["/shop/index.html"], access, "/shop/")
+        #expect(r.status == 308)
+        #expect(r.combinedHeader("X-E") == "shop")
+    }
 }

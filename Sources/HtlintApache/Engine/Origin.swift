@@ -52,6 +52,8 @@ public final class Origin: @unchecked Sendable {
         /// The status of the first request of the latest unbroken run of non-200 statuses
         /// handed on by internal redirects (ap_die_r's r_1st_err).
         var runStart: Int? = nil
+        /// The request whose status started that run (r_1st_err: its headers go out).
+        var runStartRecord: RequestRecord? = nil
         /// ErrorDocument with a local path: an internal redirect that keeps the error status.
         /// The error that started the current chain of ErrorDocument redirects.
         var firstErrorStatus: Int? = nil
@@ -63,7 +65,7 @@ public final class Origin: @unchecked Sendable {
             chain.note(.internalRedirect, "ErrorDocument \(s) → \(doc)")
             if errorDocumentStatus == nil && firstErrorStatus == nil { firstErrorStatus = s; errorOrigin = record }
             // ap_die set this request's status to the error: the run of non-OK statuses goes on.
-            if runStart == nil { runStart = s }
+            if runStart == nil { runStart = s; runStartRecord = record }
             errorDocumentStatus = s
             if redirects == 0 { originalState?.status = s }
             let next = makeRecord(url: doc, method: "GET", isSubrequest: false, chain: chain)
@@ -107,6 +109,7 @@ public final class Origin: @unchecked Sendable {
                     location = nil
                     record.status = firstCarried
                     loggedStatus = s
+                    recursiveError = true
                     break
                 }
                 errorDocumentStatus = nil
@@ -139,6 +142,7 @@ public final class Origin: @unchecked Sendable {
                     status = firstCarried
                     record.status = firstCarried
                     loggedStatus = s
+                    recursiveError = true
                     served = nil
                     break
                 }
@@ -186,11 +190,18 @@ public final class Origin: @unchecked Sendable {
                         // ap_die(500) on a request whose status is not OK: a recursive error.
                         status = runStart ?? record.status
                         loggedStatus = 500
+                        recursiveError = true
                     }
                     break
                 }
                 let handedOn = errorDocumentStatus != nil && record.status == 200 ? errorDocumentStatus! : record.status
-                runStart = handedOn != 200 ? (runStart ?? handedOn) : nil
+                if handedOn == 200 {
+                    runStart = nil
+                    runStartRecord = nil
+                } else if runStart == nil {
+                    runStart = handedOn
+                    runStartRecord = record
+                }
                 redirects += 1
                 chain.note(.internalRedirect, "internal redirect #\(redirects) to \(url)")
                 let next = makeRecord(url: url, method: request.method, isSubrequest: false, chain: chain)
@@ -210,7 +221,7 @@ public final class Origin: @unchecked Sendable {
         if redirects == 0 { original.status = status }
         // An ErrorDocument page is sent by its handler like any page, not by ap_send_error_response.
         let servedErrorPage = errorDocumentStatus != nil && served != nil
-        let headers = responseHeaders(recursiveError ? (errorOrigin ?? record) : record, status: status,
+        let headers = responseHeaders(recursiveError ? (runStartRecord ?? errorOrigin ?? record) : record, status: status,
                                       servedErrorPage: servedErrorPage, chain: chain)
         return OriginResponse(status: status, location: location, headers: headers, served: served,
                               final: final, original: original, recursionLimitExceeded: recursionExceeded || chain.errorCodes.contains("AH00124"),
