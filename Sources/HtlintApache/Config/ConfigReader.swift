@@ -485,7 +485,9 @@ public struct ConfigReader {
         case "DirectoryIndex":
             guard !words.isEmpty else { error(ConfigCode.badArguments, "DirectoryIndex requires at least one argument", d.argumentsRange); return }
             let names = words.map(\.value)
-            block.directoryIndex = names.count == 1 && names[0].lowercased() == "disabled" ? [] : names
+            // add_index appends to the list of this configuration object; `disabled` alone clears it.
+            block.directoryIndex = names.count == 1 && names[0].lowercased() == "disabled"
+                ? [] : (block.directoryIndex ?? []) + names
         case "FallbackResource":
             guard arity(1...1, "FallbackResource takes one argument, Set a default handler") else { return }
             block.fallbackResource = words[0].value

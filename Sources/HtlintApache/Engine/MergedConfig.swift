@@ -52,14 +52,16 @@ struct MergedConfig {
             let parentOptions = parent?.options ?? []
             var rules = rw.rules
             var ruleKey = key
-            if let parent, !options.contains("ignoreinherit") {
-                let childOpts = rw.options ?? []
-                if childOpts.contains("inheritbefore") || parentOptions.contains("inheritdownbefore") {
-                    rules = parent.rules + rules
-                    ruleKey = parent.key + "+" + key
-                } else if childOpts.contains("inherit") || parentOptions.contains("inheritdown") {
+            // config_perdir_merge: a configuration without RewriteOptions keeps its parent's
+            // options, so an inherited `Inherit`/`InheritBefore` merges the parent's rules again.
+            if let parent {
+                let ignore = options.contains("ignoreinherit")
+                if options.contains("inherit") || (parentOptions.contains("inheritdown") && !ignore) {
                     rules = rules + parent.rules
                     ruleKey = key + "+" + parent.key
+                } else if options.contains("inheritbefore") || (parentOptions.contains("inheritdownbefore") && !ignore) {
+                    rules = parent.rules + rules
+                    ruleKey = parent.key + "+" + key
                 }
             }
             var base = rw.base
@@ -132,6 +134,8 @@ struct WalkResult {
     var fatalDirectory: String?
     /// A symbolic link on the path whose target is missing: Apache's walk answers 403 (AH00037).
     var danglingLink: String? = nil
+    /// A path component longer than NAME_MAX: ap_directory_walk answers 403 (AH00036).
+    var nameTooLong: String? = nil
     /// Objects holding `<Files>`/`<If>` sections, in merge order (virtual host first).
     var sections: [SectionSource] = []
 }

@@ -6,7 +6,10 @@ extension Origin {
     /// (apache-semantics §1.1). The handler phase is left to the caller.
     /// `translate: false` is a file look-up whose `r.filename` is already set.
     func runPass(_ r: RequestRecord, chain: RequestChain, redirects: Int, translate: Bool = true) -> PassResult {
-        applySetEnvIf(site.vhost.block.setEnvIf, r, chain)          // post_read_request
+        if !r.isSubrequest { chain.redirectDepth = redirects }
+        // post_read_request and header_parser run for main requests only (a subrequest has
+        // its parent's environment already).
+        if !r.isSubrequest { applySetEnvIf(site.vhost.block.setEnvIf, r, chain) }  // post_read_request
         if translate, let decided = translateName(r, chain) { return decided }  // translate_name
         var walk = directoryWalk(r.filename ?? site.documentRoot)    // map_to_storage
         r.filename = walk.filename
@@ -22,6 +25,12 @@ extension Origin {
             r.config = nil
             return .final(status: 500, location: nil)
         }
+        if let long = walk.nameTooLong {
+            chain.log("AH00036", "error", "access to \(r.uri) failed (filesystem path '\(long)')")
+            chain.note(.status, "403: a path component is longer than 255 bytes (ENAMETOOLONG)")
+            r.config = walk.config
+            return .final(status: 403, location: nil)
+        }
         if let link = walk.danglingLink {
             // map_to_storage follows the link and cannot stat its target (FollowSymLinks is on by default).
             chain.log("AH00037", "error", "Symbolic link not allowed or link target not accessible: \(link)")
@@ -32,7 +41,7 @@ extension Origin {
         applySections(&walk, record: r, chain: chain)
         r.config = walk.config
         r.configIdentity = configurationIdentity(walk)
-        applySetEnvIf(walk.config.setEnvIf, r, chain)                // header_parser
+        if !r.isSubrequest { applySetEnvIf(walk.config.setEnvIf, r, chain) }  // header_parser
         // Authn/authz are skipped when an internal redirect lands on the configuration of the
         // request it came from (r->prev->per_dir_config == r->per_dir_config): an ErrorDocument
         // 403 page under the same `Require` is served.
@@ -198,6 +207,16 @@ extension Origin {
                 if let h = alias.handler { r.handler = h }
                 chain.note(.alias, "\(alias.handler == nil ? "Alias" : "ScriptAlias") \(alias.url) → \(target)")
                 return nil
+            }
+        }
+        // core_translate: apr_filepath_merge refuses more than APR_PATH_MAX (4096) bytes of
+        // document root, URI (less its leading slashes) and 4 bytes of slashes and NUL (AH00127).
+        if site.documentRoot.utf8.count + r.uri.utf8.count + 4 > 4096 {
+            let leading = r.uri.utf8.prefix { $0 == UInt8(ascii: "/") }.count
+            if site.documentRoot.utf8.count + r.uri.utf8.count - leading + 4 > 4096 {
+                chain.log("AH00127", "error", "Cannot map \(chain.theRequest) to file")
+                chain.note(.status, "403: the path is longer than APR_PATH_MAX (AH00127)")
+                return .final(status: 403, location: nil)
             }
         }
         r.filename = site.documentRoot + r.uri

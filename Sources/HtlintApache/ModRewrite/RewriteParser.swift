@@ -163,6 +163,11 @@ struct RewriteParser {
     /// Applies `[flags]` to `flags` (apache-semantics §4.3, §5). Returns false after an error.
     private mutating func parseFlags(_ word: Word, directive: String, into flags: inout RewriteFlags) -> Bool {
         guard let items = flagItems(word, directive: directive) else { return false }
+        // F, G and R=value each overwrite one forced_responsecode; R without a value keeps it.
+        var lastCode: Int? = nil
+        defer {
+            if let c = lastCode, let s = flags.statusOverride, c != s { flags.forcedStatus = c }
+        }
         for (key, value, range) in items {
             let k = key.lowercased()
             switch k {
@@ -181,8 +186,8 @@ struct RewriteParser {
             case "d", "dpi", "discardpath": flags.discardPathInfo = true
             case "e", "env": flags.env.append(Template(parsing: value ?? ""))
             case "end": flags.end = true
-            case "f", "forbidden": flags.forbidden = true
-            case "g", "gone": flags.gone = true
+            case "f", "forbidden": flags.forbidden = true; lastCode = 403
+            case "g", "gone": flags.gone = true; lastCode = 410
             case "h", "handler": flags.handler = Template(parsing: value ?? "")
             case "l", "last": flags.last = true
             case "n", "next":
@@ -196,7 +201,7 @@ struct RewriteParser {
             case "qsd", "qsdiscard": flags.qsDiscard = true
             case "qsl", "qslast": flags.qsLast = true
             case "r", "redirect":
-                guard let value, !value.isEmpty else { flags.redirect = 302; continue }
+                guard let value, !value.isEmpty else { if flags.redirect == nil { flags.redirect = 302 }; continue }
                 switch value.lowercased() {
                 case "permanent": flags.redirect = 301
                 case "temp": flags.redirect = 302
@@ -218,6 +223,7 @@ struct RewriteParser {
                         flags.redirect = 302   // Apache accepts any other word as 302 (§5).
                     }
                 }
+                lastCode = flags.redirect
             case "s", "skip": flags.skip = atoi(value ?? "0")
             case "t", "type": flags.type = Template(parsing: value ?? "")
             case "unsafeallow3f": flags.unsafeAllow3F = true

@@ -50,6 +50,7 @@ public struct RewriteFlags: Sendable, Hashable {
         var type: Template? = nil
         var next: Int? = nil
         var escaping = BackrefEscaping()
+        var forcedStatus: Int? = nil
     }
     private final class RareBox: Sendable, Hashable {
         let value: Rare
@@ -90,11 +91,18 @@ public struct RewriteFlags: Sendable, Hashable {
         get { rareBox?.value.escaping ?? BackrefEscaping() }
         set { updateRare { $0.escaping = newValue } }
     }
+    /// The status of a status rule when the flags' order decides it: Apache keeps one
+    /// forced_responsecode that F, G and R=code each overwrite (`[G,R=307]` answers 307).
+    public var forcedStatus: Int? {
+        get { rareBox?.value.forcedStatus }
+        set { updateRare { $0.forcedStatus = newValue } }
+    }
 
     public init() {}
 
     /// A status flag ends the pass with that status ([F], [G], [R=non-3xx]).
     public var statusOverride: Int? {
+        if let f = forcedStatus { return f }
         if forbidden { return 403 }
         if gone { return 410 }
         if let r = redirect, !(300...399).contains(r) { return r }
