@@ -14,7 +14,8 @@ public struct ProbeResult: Sendable {
 }
 
 /// Generates requests that exercise a site — both schemes, every host, `/`, a URL matching each
-/// rule's pattern, each `Redirect` path and `RedirectMatch` pattern, directories with and without their trailing slash —
+/// rule's pattern, each `Redirect` path and `RedirectMatch` pattern, directories with and without their trailing slash,
+/// a missing page where an `ErrorDocument` is set, `/name/` and `/name/x` for extension-hiding rewrites —
 /// and simulates them once for all simulation-backed rules.
 public enum ProbeSet {
     /// Upper bound on probes, so a 20,000-rule file stays fast; rules are sampled evenly beyond it.
@@ -60,6 +61,7 @@ public enum ProbeSet {
                 let rel = String(path.dropFirst(root.count))
                 if rel.split(separator: "/").count <= 2 { paths += [rel, rel + "/"] }
             }
+            paths += errorDocumentPaths(context) + extensionHidingPaths(context, site: site)
         }
         var seen = Set<String>()
         var unique = paths.map { p in
@@ -72,6 +74,53 @@ public enum ProbeSet {
             unique = (0..<(limit / 4)).map { unique[Int(Double($0) * step)] }
         }
         return unique
+    }
+
+    /// A URL no file serves in each directory whose file sets an `ErrorDocument`: a full-URL
+    /// `ErrorDocument 404 http://host/missing` redirects to a page that is missing too, and the
+    /// browser loops (recorded from Apache: every 404 of the site ends in ERR_TOO_MANY_REDIRECTS).
+    static func errorDocumentPaths(_ context: LintContext) -> [String] {
+        var out: [String] = []
+        for file in context.files where file.directives.contains(where: { $0.name.lowercased() == "errordocument" }) {
+            out.append(file.context == .server ? "/no-such-page" : (file.directory ?? "/") + "no-such-page")
+        }
+        return out
+    }
+
+    /// The extension-hiding rewrite `RewriteCond %{REQUEST_FILENAME}.php -f` / `RewriteRule ^(.*)$ $1.php`
+    /// tests the file with the suffix but rewrites the whole URL: `/about/` or `/about/x` (with
+    /// `about.php` present) find the file through path info, and each pass appends the suffix
+    /// again until Apache answers 500 (AH00124, recorded from Apache). A few files with each
+    /// tested suffix are probed with a slash and a segment after their name.
+    static func extensionHidingPaths(_ context: LintContext, site: Site) -> [String] {
+        var suffixes: [String] = []
+        for file in context.files {
+            for rule in file.rules {
+                for c in rule.conditions where !c.negated {
+                    guard case .file(let op) = c.test, "fFs".contains(op) else { continue }
+                    let t = c.rawTestString
+                    for prefix in ["%{REQUEST_FILENAME}", "%{DOCUMENT_ROOT}%{REQUEST_URI}", "%{DOCUMENT_ROOT}/%{REQUEST_URI}"] {
+                        guard t.hasPrefix(prefix) else { continue }
+                        let suffix = String(t.dropFirst(prefix.count))
+                        if suffix.hasPrefix("."), suffix.count > 1, !suffix.contains("%"), !suffix.contains("/"),
+                           !suffixes.contains(suffix) { suffixes.append(suffix) }
+                    }
+                }
+            }
+        }
+        guard !suffixes.isEmpty else { return [] }
+        let root = site.documentRoot
+        var out: [String] = []
+        for suffix in suffixes.prefix(4) {
+            let stems = site.files.nodes.compactMap { path, node -> String? in
+                guard case .file = node, path.hasPrefix(root + "/"), path.hasSuffix(suffix) else { return nil }
+                let rel = String(path.dropFirst(root.count).dropLast(suffix.count))
+                guard rel.count > 1, !rel.hasSuffix("/"), rel.split(separator: "/").count <= 2 else { return nil }
+                return rel
+            }.sorted().prefix(2)
+            for stem in stems { out += [stem + "/", stem + "/x"] }
+        }
+        return out
     }
 
     /// Percent-encodes what cannot stand in a request target.

@@ -1,0 +1,52 @@
+import Testing
+import HtlintDiagnostics
+import HtlintSimulation
+@testable import HtlintRules
+
+/// Loops and internal recursion recorded from real Apache 2.4 that the probe set did not request
+/// (the lintx corpus comparison): lint said nothing although every visitor of such a URL hits them.
+struct RecordedApacheProbeTests {
+    static func run(_ id: String, _ code: String, files: [String] = []) -> [Diagnostic] {
+        Linter(rules: [rule(named: id)!]).run(LintContext(htaccess: code, extraFiles: files))
+    }
+
+    /// `ErrorDocument 404 http://host/missing`: recorded, `/missing` → 302 `/nothere` → 302
+    /// `/nothere` (ERR_TOO_MANY_REDIRECTS) for every URL no file serves. No probe was a 404.
+    @Test func fullURLErrorDocumentToAMissingPageLoops() {
+        let found = Self.run("HT301", "ErrorDocument 404 http://example.com/nothere\n")
+        #expect(found.count == 1)
+        #expect(found.first?.message.contains("/no-such-page leads to http://example.com/nothere, which redirects to itself") == true)
+        #expect(found.first?.range.start == 0)
+    }
+
+    /// The same ErrorDocument to a page that exists does not loop.
+    @Test func fullURLErrorDocumentToAnExistingPageDoesNotLoop() {
+        #expect(Self.run("HT301", "ErrorDocument 404 http://example.com/nf.html\n", files: ["/nf.html"]).isEmpty)
+    }
+
+    /// Extension hiding: recorded, `/a/b` and `/c/` (with `a.php`, `c.php`) answer 500 after 10
+    /// internal redirects (`/c/.php.php…`): the condition finds `c.php` through path info.
+    @Test func extensionHidingRecursesOnASlashAfterTheName() {
+        let code = "RewriteEngine On\nRewriteCond %{REQUEST_FILENAME}.php -f\nRewriteRule ^(.*)$ $1.php [L]\n"
+        let found = Self.run("HT302", code, files: ["/about.php"])
+        #expect(found.count == 1)
+        #expect(found.first?.message.contains("http://example.com/about/ is rewritten") == true)
+        #expect(found.first.map { position(in: code, $0).line } == 3)
+    }
+
+    /// With `[END]` the rewrite runs once: `/about/` is a plain 404, no recursion.
+    @Test func extensionHidingWithEndDoesNotRecurse() {
+        let code = "RewriteEngine On\nRewriteCond %{REQUEST_FILENAME}.php -f\nRewriteRule ^(.*)$ $1.php [END]\n"
+        #expect(Self.run("HT302", code, files: ["/about.php"]).isEmpty)
+    }
+
+    /// A site that lists one file twice (an `AccessFileName` other than `.htaccess` next to a
+    /// `.htaccess`) crashed the linter on a duplicate dictionary key.
+    @Test func aFileListedTwiceDoesNotCrash() {
+        let context = LintContext(htaccess: "Redirect /x /y\n")
+        var twice = context
+        twice.files = context.files + context.files
+        let found = Linter(rules: [rule(named: "HT202")!]).run(twice)
+        #expect(found.isEmpty)
+    }
+}
