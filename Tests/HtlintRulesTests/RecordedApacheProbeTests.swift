@@ -50,3 +50,26 @@ struct RecordedApacheProbeTests {
         #expect(found.isEmpty)
     }
 }
+
+/// HT207 against Apache's recordings: a skip over the catch-all, or a catch-all in a chain.
+struct UnreachableRuleRecordedTests {
+    /// diffhunt2/h2-skip-past-end: `^b$ - [S=1]` jumps over `^ /skipped.html`; recorded,
+    /// /b → 302 /yes.html from the last rule, which HT207 called unreachable.
+    @Test func skipOverTheCatchAllKeepsLaterRulesReachable() {
+        let code = "RewriteEngine On\nRewriteRule ^a$ - [S=5]\nRewriteRule ^a$ /no.html [R=302,L]\nRewriteRule ^b$ - [S=1]\nRewriteRule ^ /skipped.html [R=302,L]\nRewriteRule ^b$ /yes.html [R=302,L]\n"
+        #expect(findings(of: "HT207", in: code).isEmpty)
+    }
+
+    /// Only the rules before the skip's landing point stay unreachable.
+    @Test func rulesBeforeTheLandingPointStayUnreachable() {
+        let code = "RewriteEngine On\nRewriteRule ^b$ - [S=2]\nRewriteRule ^ /all.html [L]\nRewriteRule ^c$ /c.html [L]\nRewriteRule ^b$ /b.html [L]\n"
+        let found = findings(of: "HT207", in: code)
+        #expect(found.map { position(in: code, $0).line } == [4])
+    }
+
+    /// A catch-all chained to a rule before it runs only when that rule matched.
+    @Test func chainedCatchAllIsNotUnconditional() {
+        let code = "RewriteEngine On\nRewriteRule ^x - [C]\nRewriteRule ^ /x.html [L]\nRewriteRule ^y$ /y.html [L]\n"
+        #expect(findings(of: "HT207", in: code).isEmpty)
+    }
+}
