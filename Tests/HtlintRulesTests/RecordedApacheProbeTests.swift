@@ -1,5 +1,6 @@
 import Testing
 import HtlintDiagnostics
+import HtlintApache
 import HtlintSimulation
 @testable import HtlintRules
 
@@ -71,5 +72,46 @@ struct UnreachableRuleRecordedTests {
     @Test func chainedCatchAllIsNotUnconditional() {
         let code = "RewriteEngine On\nRewriteRule ^x - [C]\nRewriteRule ^ /x.html [L]\nRewriteRule ^y$ /y.html [L]\n"
         #expect(findings(of: "HT207", in: code).isEmpty)
+    }
+}
+
+/// HT215 ("rule never fires") against Apache's recordings: each of these rules fired in Apache.
+struct DeadRuleRecordedTests {
+    /// diffhunt4/h4-is-subreq-rule-in-index: recorded, GET / serves /other.html — the rule ran in
+    /// mod_dir's index subrequest, where `%{IS_SUBREQ}` is `true`.
+    @Test func isSubreqHoldsInTheIndexSubrequest() {
+        #expect(findings(of: "HT215", in: "RewriteEngine On\nRewriteCond %{IS_SUBREQ} true\nRewriteRule ^index\\.html$ other.html [L]\n").isEmpty)
+    }
+
+    /// fixtures/apache/env-names-case-insensitive: recorded, /q serves /real.html — `Gate=open`
+    /// from SetEnvIf is `%{ENV:GATE}` (Apache's environment ignores case).
+    @Test func environmentNamesIgnoreCase() {
+        let code = "SetEnvIf Request_Protocol ^HTTP Gate=open\nRewriteEngine On\nRewriteCond %{ENV:GATE} =open\nRewriteRule ^q$ real.html [L]\nRewriteCond %{ENV:GATE} =closed\nRewriteRule ^r$ real.html [L]\n"
+        let found = findings(of: "HT215", in: code)
+        // The rule whose condition holds is live; the one testing another value is still dead.
+        #expect(found.map { position(in: code, $0).line } == [6])
+        #expect(found.first?.message.contains("`%{ENV:GATE}` is always `open`") == true)
+    }
+
+    /// fixtures/apache/rewrite-cond-U-lookup-gone: recorded, /u is rewritten to show.html?no by
+    /// the second rule — `/g -U` fails (`Redirect gone /g` answers 410 to the subrequest).
+    @Test func urlLookupIsNotAlwaysTrue() {
+        #expect(findings(of: "HT215", in: "Redirect gone /g\nRewriteEngine On\nRewriteCond /g -U\nRewriteRule ^u$ show.html?yes [L]\nRewriteRule ^u$ show.html?no [L]\n").isEmpty)
+    }
+
+    /// diffhunt5/h5-cond-l-symlink: `-l` on a symbolic link of the document root holds; `-L` on a
+    /// plain file does not.
+    @Test func symlinkTestOnAKnownPath() {
+        let code = "RewriteEngine On\nRewriteCond %{DOCUMENT_ROOT}/link.html -l\nRewriteRule ^x$ yes.html [L]\nRewriteCond %{DOCUMENT_ROOT}/real.html -L\nRewriteRule ^y$ yes.html [L]\n"
+        let source = SourceFile(path: ".htaccess", text: code)
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for f in ["/index.html", "/real.html", "/yes.html"] { fs.addFile(f) }
+        fs.addSymlink("/link.html", target: "real.html")
+        fs.addAccessFile("/", file: source)
+        let site = Site(serverName: "example.com", aliases: [], files: fs, vhostLines: [])
+        let context = LintContext(files: [LintFile(source: source)], simulator: ChainSimulator(origin: Origin(site: site), edge: Edge(mode: .none)),
+                                  hosts: ["example.com"])
+        let found = Linter(rules: [rule(named: "HT215")!]).run(context)
+        #expect(found.map { position(in: code, $0).line } == [5])
     }
 }
