@@ -115,3 +115,21 @@ struct DeadRuleRecordedTests {
         #expect(found.map { position(in: code, $0).line } == [5])
     }
 }
+
+/// HT307 against Apache's recordings: mod_alias redirects to a fixed missing page.
+struct RedirectToMissingRecordedTests {
+    /// Recorded (diffhunt/redirect-trailing-slash-mismatch: `Redirect 302 /g/ /y`, /g/ → 302 /y
+    /// → 404; re-recorded `Redirect 301 /old /missing.html`: /old → 301 → 404): HT307 only
+    /// looked at RewriteRules.
+    @Test func aliasRedirectToAMissingPage() {
+        let code = "Redirect 301 /old /missing.html\nRedirectMatch 301 ^/gone$ /missing2.html\n"
+        let found = findings(of: "HT307", in: code)
+        #expect(found.map { position(in: code, $0).line } == [1, 2])
+        #expect(found.first?.message.contains("http://example.com/old is redirected to http://example.com/missing.html, which answers 404") == true)
+    }
+
+    /// Targets built from the request (the rest of a prefix, `$1`) and existing pages are no finding.
+    @Test func aliasRedirectsBuiltFromTheRequestOrToAPage() {
+        #expect(findings(of: "HT307", in: "Redirect 301 /old /index.html\nRedirectMatch 301 ^/a/(.*)$ /b/$1\n").isEmpty)
+    }
+}

@@ -12,8 +12,11 @@ struct RedirectToMissing: LintRule {
         relative target resolved against the wrong base).
         """,
         severity: .warning,
-        triggering: [Example("RewriteEngine On\n↓RewriteRule ^old$ /missing.html [R=301,L]")],
-        nonTriggering: [Example("RewriteEngine On\nRewriteRule ^old$ /index.html [R=301,L]")],
+        triggering: [Example("RewriteEngine On\n↓RewriteRule ^old$ /missing.html [R=301,L]"),
+                     // mod_alias too (recorded: /old → 301 /missing.html → 404).
+                     Example("↓Redirect 301 /old /missing.html")],
+        nonTriggering: [Example("RewriteEngine On\nRewriteRule ^old$ /index.html [R=301,L]"),
+                        Example("Redirect 301 /old /index.html")],
         usesSimulation: true)
 
     func check(_ context: LintContext) -> [Diagnostic] {
@@ -25,6 +28,21 @@ struct RedirectToMissing: LintRule {
             guard URLParts(chain.hops.last!.url)?.target != URLParts(probe.url)?.target else { return nil }
             // A target built from the (synthetic) request path says nothing about the site's files:
             // only a fixed target that does not exist is a finding.
+            if let redirect = context.files.lazy.flatMap(\.redirects).first(where: { $0.range == source }) {
+                // mod_alias: `Redirect /old /missing.html` for /old itself (a longer URL appends its
+                // rest), `RedirectMatch` without `$n`, the expression form.
+                guard let target = redirect.target else { return nil }
+                switch redirect.matcher {
+                case .prefix(let prefix):
+                    let redirected = chain.hops.dropLast().last!.url
+                    guard let path = URLParts(redirected)?.target.split(separator: "?", maxSplits: 1).first,
+                          String(path) == prefix else { return nil }
+                case .regex:
+                    guard !target.contains(where: { $0 == "$" }) else { return nil }
+                case .everything: break
+                }
+                return (source, probe)
+            }
             guard let rule = context.files.flatMap(\.rules).first(where: { $0.range == source }),
                   rule.usedCaptures.isEmpty,
                   !rule.substitution.parts.contains(where: { part in
