@@ -133,3 +133,43 @@ struct RedirectToMissingRecordedTests {
         #expect(findings(of: "HT307", in: "Redirect 301 /old /index.html\nRedirectMatch 301 ^/a/(.*)$ /b/$1\n").isEmpty)
     }
 }
+
+/// Loops that only a query string reaches (fixtures/apache/nested-if-fnmatch-strcmatch:
+/// recorded, /q?k=b → 302 /three.html?k=b → 302 /three.html?k=b): no probe had a query.
+struct QueryProbeRecordedTests {
+    @Test func ifOnTheQueryAroundARedirectThatKeepsItLoops() {
+        let code = "<If \"%{QUERY_STRING} in { 'k=a', 'k=b' }\">\nRedirect 302 /three.html\n</If>\n"
+        let found = Linter(rules: [rule(named: "HT301")!]).run(LintContext(htaccess: code, extraFiles: ["/three.html"]))
+        #expect(found.count == 1)
+        #expect(found.first?.message.contains("http://example.com/?k=a leads to http://example.com/three.html?k=a, which redirects to itself") == true)
+        #expect(found.first.map { position(in: code, $0).line } == [2].first)
+    }
+
+    /// The same redirect dropping the query string (`?` at the end of the target) ends.
+    @Test func redirectDroppingTheQueryDoesNotLoop() {
+        let code = "<If \"%{QUERY_STRING} == 'k=a'\">\nRedirect 302 /three.html?\n</If>\n"
+        #expect(Linter(rules: [rule(named: "HT301")!]).run(LintContext(htaccess: code, extraFiles: ["/three.html"])).isEmpty)
+    }
+
+    /// A RewriteCond on the query with a redirect that keeps it stays HT308's (re-recorded:
+    /// /x?id=1 → 302 /item.html?id=1 → itself).
+    @Test func rewriteCondOnTheQueryIsHT308s() {
+        let code = "RewriteEngine On\nRewriteCond %{QUERY_STRING} ^id=\\d+$\nRewriteRule ^ /item.html [R=302,L]\n"
+        let context = LintContext(htaccess: code, extraFiles: ["/item.html"])
+        #expect(Linter(rules: [rule(named: "HT301")!]).run(context).isEmpty)
+        #expect(Linter(rules: [rule(named: "HT308")!]).run(context).count == 1)
+    }
+}
+
+/// HT312 left a redirect to HT307 whenever a probe landed on a 404 through it, but HT307 only
+/// reports fixed targets: a probe reaching `/item/%1?` (built from the query) made it reported by
+/// neither (recorded, diffhunt/query-backref-redirect-escaping: /p?id=a%20b → 302 /item/a%2520b → 404).
+struct UnservedTargetRecordedTests {
+    @Test func targetBuiltFromTheQueryStaysWithHT312() {
+        let code = "RewriteEngine On\nRewriteCond %{QUERY_STRING} ^id=(.*)$\nRewriteRule ^p$ /item/%1? [R=302,L]\n"
+        let context = LintContext(htaccess: code)
+        #expect(Linter(rules: [rule(named: "HT307")!]).run(context).isEmpty)
+        let found = Linter(rules: [rule(named: "HT312")!]).run(context)
+        #expect(found.map { position(in: code, $0).line } == [3])
+    }
+}

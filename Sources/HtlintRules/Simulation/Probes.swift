@@ -3,6 +3,7 @@ import HtlintApache
 import HtlintDiagnostics
 import HtlintGraph
 import HtlintSimulation
+import HtlintSyntax
 
 /// The witness generator lives in HtlintGraph; the name stays available here (tests use it).
 typealias RegexWitness = HtlintGraph.RegexWitness
@@ -133,16 +134,59 @@ public enum ProbeSet {
     public static func run(_ context: LintContext) -> [ProbeResult] {
         guard let sim = context.simulator else { return [] }
         let hosts = context.hosts.isEmpty ? [sim.origin.site.canonicalHost] : context.hosts
+        var targets = paths(context).map(encode)
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "#")
+        for (path, query) in queryProbes(context) {
+            targets.append(encode(path) + "?" + (query.addingPercentEncoding(withAllowedCharacters: allowed) ?? query))
+        }
         var out: [ProbeResult] = []
-        for path in paths(context) {
+        for target in targets {
             for host in hosts {
                 for scheme in ["http", "https"] {
-                    let url = "\(scheme)://\(host)\(encode(path))"
+                    let url = "\(scheme)://\(host)\(target)"
                     out.append(ProbeResult(url: url, chain: sim.run(url, method: "GET", headers: [])))
                 }
             }
         }
         return out
+    }
+
+    /// Query strings the configuration tests: the literals an `<If>`/`<ElseIf>` compares
+    /// `%{QUERY_STRING}` with (`== 'k=a'`, `in { 'k=a', 'k=b' }`); `RewriteCond %{QUERY_STRING}`
+    /// loops are HT308's (the rule graph models them, `<If>` it does not). A redirect that keeps the
+    /// query string loops when its target passes the test again (recorded from Apache:
+    /// `<If "%{QUERY_STRING} in { 'k=a', 'k=b' }">Redirect 302 /three.html</If>` sends
+    /// /q?k=b to /three.html?k=b, and that to itself). At most `limit / 8` probes.
+    static func queryProbes(_ context: LintContext) -> [(path: String, query: String)] {
+        var out: [(path: String, query: String)] = []
+        let literal = try? NSRegularExpression(pattern: #"%\{QUERY_STRING\}\s*(?:==|=|!=|-strmatch|-strcmatch)\s*'([^']*)'"#, options: [.caseInsensitive])
+        let list = try? NSRegularExpression(pattern: #"%\{QUERY_STRING\}\s+in\s*\{([^}]*)\}"#, options: [.caseInsensitive])
+        let quoted = try? NSRegularExpression(pattern: "'([^']*)'")
+        func matches(_ re: NSRegularExpression?, _ text: String) -> [String] {
+            guard let re else { return [] }
+            let ns = text as NSString
+            return re.matches(in: text, range: NSRange(location: 0, length: ns.length)).compactMap { m in
+                m.range(at: 1).location == NSNotFound ? nil : ns.substring(with: m.range(at: 1))
+            }
+        }
+        for file in context.files {
+            let base = file.context == .server ? "/" : (file.directory ?? "/")
+            func visit(_ nodes: [ConfigNode]) {
+                for node in nodes {
+                    guard case .section(let section) = node else { continue }
+                    if section.key == "if" || section.key == "elseif" {
+                        var queries = matches(literal, section.argumentText)
+                        for items in matches(list, section.argumentText) { queries += matches(quoted, items) }
+                        for q in queries.prefix(2) where !q.isEmpty { out.append((base, q)) }
+                    }
+                    visit(section.children)
+                }
+            }
+            visit(file.tree.nodes)
+        }
+        var seen = Set<String>()
+        return Array(out.filter { seen.insert($0.path + "?" + $0.query).inserted }.prefix(limit / 8))
     }
 }
 
