@@ -15,6 +15,17 @@ struct SiteFileSystemFastPathTests {
         #expect(!SiteFileSystem.isPlain("relative"))
     }
 
+    /// The root's `.htaccess` adds no node for the root written with a slash (lint listed the
+    /// document root twice and crashed on the duplicate).
+    @Test func rootAccessFileAddsNoSlashedRootNode() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addAccessFile("/", displayPath: ".htaccess", text: "")
+        fs.addAccessFile("/sub/", displayPath: "sub/.htaccess", text: "")
+        #expect(fs.nodes.keys.filter { $0.hasSuffix("/") }.isEmpty)
+        #expect(Set(fs.accessFiles.keys) == ["/var/www/html/", "/var/www/html/sub/"])
+        #expect(fs.entryNames(in: "/var/www/html").sorted() == [".htaccess", "sub"])
+    }
+
     @Test func missingPlainPathFollowsALinkOnTheWayOnlyWhenThereIsOne() {
         var fs = SiteFileSystem(root: "/var/www/html")
         fs.addFile("/real/a.html")

@@ -66,9 +66,9 @@ public struct SiteFileSystem: Sendable {
     }
 
     public mutating func addAccessFile(_ relativeDirectory: String, file: SourceFile) {
-        let dir = root + SiteFileSystem.normalize(relativeDirectory)
-        let key = SiteFileSystem.normalize(dir) + "/"
-        addParents(of: dir + "/x")
+        // "/" names the root itself: no node for "/var/www/html/" (with its slash) may appear.
+        let key = SiteFileSystem.normalize(root + SiteFileSystem.normalize(relativeDirectory)) + "/"
+        addParents(of: key + ".htaccess")
         nodes[key + ".htaccess"] = .file(size: file.bytes.count)
         accessFiles[key == "//" ? "/" : key] = file
     }
