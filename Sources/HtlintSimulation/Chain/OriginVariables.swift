@@ -49,7 +49,9 @@ public struct OriginVariables: Sendable {
             case "HTTP": return request.header(arg) ?? ""
             case "ENV":
                 if arg.uppercased() == "HTTPS" { return setEnvHTTPS?.value ?? "" }
-                return site.processEnvironment[arg] ?? ""
+                // Anything else may have been set on the way (SetEnvIf, [E], an internal
+                // redirect's REDIRECT_ copies): not recomputed, rather than shown wrong.
+                return nil
             default: return nil
             }
         }
