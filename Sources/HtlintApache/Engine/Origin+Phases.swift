@@ -133,6 +133,15 @@ extension Origin {
                     chain.log("AH00669", "error", "attempt to make remote request from mod_rewrite without proxy enabled: \(f)")
                     return .final(status: 403, location: nil)
                 }
+                if result.passThrough, absoluteURLScheme(f) != nil {
+                    // [PT] prefixes `passthrough:` before hook_uri2file looks for an absolute URL:
+                    // the URL (not reduced to this host) becomes r->uri, which core refuses.
+                    r.uri = f
+                    r.filename = "passthrough:" + f
+                    chain.log("AH00126", "error", "Invalid URI in request '\(f)' '\(chain.theRequest)'")
+                    chain.note(.status, "400: [PT] passes the absolute URL \(f) on as the URL-path", range: result.lastRule?.range)
+                    return .final(status: 400, location: nil)
+                }
                 if absoluteURLScheme(f) != nil {
                     let location = redirectLocation(f, query: r.query, originalQuery: q0, noEscape: result.noEscape)
                     chain.note(.externalRedirect, "server rules redirect to \(location)", range: result.lastRule?.range)
@@ -191,6 +200,8 @@ extension Origin {
     /// under the document root.
     func isFilesystemPath(_ f: String, rule: RewriteRule?) -> Bool {
         for root in [site.documentRoot, site.mountedRoot] where f == root || f.hasPrefix(root + "/") { return true }
+        // prefix_stat("/") stats the filesystem root itself, which always exists.
+        if f == "/" { return true }
         guard let segment = f.split(separator: "/").first.map({ "/" + $0 }) else { return false }
         let exists = site.files.stat(segment) != nil || Site.systemDirectories.contains(segment)
         guard exists else { return false }

@@ -58,8 +58,13 @@ extension Origin {
                 adopt(sub, into: r)
                 if case .internalRedirect(let u) = result { r.stagedRedirect = u }
                 return nil
-            case .final(let status, _) where status == 500 && chain.errorCodes.last == "AH00125":
-                return .final(status: 500, location: nil)
+            // fixup_dflt: a redirect answer is passed on, any other status but 200/404 (a 403
+            // from the target's access check, a 500) becomes the answer (mod_dir).
+            case .final(let status, let location) where (300...399).contains(status) && location != nil:
+                return .final(status: status, location: location)
+            case .final(let status, _) where status != 200 && status != 404:
+                chain.note(.status, "\(status): the FallbackResource subrequest answered \(status)")
+                return .final(status: status, location: nil)
             default:
                 return nil
             }

@@ -163,8 +163,18 @@ struct RewriteParser {
     /// Applies `[flags]` to `flags` (apache-semantics §4.3, §5). Returns false after an error.
     private mutating func parseFlags(_ word: Word, directive: String, into flags: inout RewriteFlags) -> Bool {
         guard let items = flagItems(word, directive: directive) else { return false }
+        // forced_responsecode is whichever of F, G, R=code comes last ([F,R=303] answers 303).
+        var lastForced: Int? = nil
+        defer {
+            if let last = lastForced, let s = flags.statusOverride, s != last { flags.forcedStatus = last }
+        }
         for (key, value, range) in items {
             let k = key.lowercased()
+            switch k {
+            case "f", "forbidden", "g", "gone": lastForced = k.hasPrefix("f") ? 403 : 410
+            case "r", "redirect" where value.map({ !$0.isEmpty }) ?? false: lastForced = nil
+            default: break
+            }
             switch k {
             case "b", "backrefescaping":
                 if let value, !value.isEmpty { flags.escaping.only += Array(value.utf8) } else { flags.escaping.all = true }
@@ -196,11 +206,12 @@ struct RewriteParser {
             case "qsd", "qsdiscard": flags.qsDiscard = true
             case "qsl", "qslast": flags.qsLast = true
             case "r", "redirect":
-                guard let value, !value.isEmpty else { flags.redirect = 302; continue }
+                // A bare R keeps a status an earlier R=… set ([R=301,R] answers 301).
+                guard let value, !value.isEmpty else { if flags.redirect == nil { flags.redirect = 302 }; continue }
                 switch value.lowercased() {
-                case "permanent": flags.redirect = 301
-                case "temp": flags.redirect = 302
-                case "seeother": flags.redirect = 303
+                case "permanent": flags.redirect = 301; lastForced = 301
+                case "temp": flags.redirect = 302; lastForced = 302
+                case "seeother": flags.redirect = 303; lastForced = 303
                 default:
                     if let first = value.utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") {
                         // atoi: the leading ASCII digits (capped, so a long run cannot overflow).
@@ -214,6 +225,7 @@ struct RewriteParser {
                             return false
                         }
                         flags.redirect = code
+                        lastForced = code
                     } else {
                         flags.redirect = 302   // Apache accepts any other word as 302 (§5).
                     }

@@ -50,6 +50,7 @@ public struct RewriteFlags: Sendable, Hashable {
         var type: Template? = nil
         var next: Int? = nil
         var escaping = BackrefEscaping()
+        var forcedStatus: Int? = nil
     }
     private final class RareBox: Sendable, Hashable {
         let value: Rare
@@ -91,10 +92,17 @@ public struct RewriteFlags: Sendable, Hashable {
         set { updateRare { $0.escaping = newValue } }
     }
 
+    /// The status of a status flag when a later F/G/R=code overrode it ([F,R=303]: 303).
+    public var forcedStatus: Int? {
+        get { rareBox?.value.forcedStatus }
+        set { updateRare { $0.forcedStatus = newValue } }
+    }
+
     public init() {}
 
     /// A status flag ends the pass with that status ([F], [G], [R=non-3xx]).
     public var statusOverride: Int? {
+        if let s = rareBox?.value.forcedStatus { return s }
         if forbidden { return 403 }
         if gone { return 410 }
         if let r = redirect, !(300...399).contains(r) { return r }

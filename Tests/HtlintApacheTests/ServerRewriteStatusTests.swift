@@ -1,0 +1,47 @@
+import Testing
+@testable import HtlintApache
+
+// Server-context rewrite answers found by the round-9 vhost fuzz (fixtures/apache/
+// rewrite-flags-server-root-substitution, rewrite-flags-server-pt-absolute-url,
+// rewrite-flags-status-flag-order).
+struct ServerRewriteStatusTests {
+    @Test func substitutionOfJustSlashIsTheFilesystemRoot() {
+        // prefix_stat("/") succeeds: the filename is `/`, which <Directory /> denies.
+        let r = respond("/a", vhost: ["RewriteEngine On", "RewriteRule ^/a$ / [L]"], files: ["/index.html"])
+        #expect(r.status == 403)
+        #expect(r.final.filename == "/")
+    }
+
+    @Test func passThroughOfAnAbsoluteURLIsABadRequest() {
+        for rule in ["RewriteRule ^/a$ http://shop.example/x.html [PT]", "RewriteRule ^/a$ /x.html [R=302,PT]"] {
+            let r = respond("/a", vhost: ["RewriteEngine On", rule], files: ["/x.html"])
+            #expect(r.status == 400)
+            #expect(r.location == nil)
+            #expect(r.final.uri == "http://shop.example/x.html")
+            #expect(r.final.filename == "passthrough:http://shop.example/x.html")
+        }
+    }
+
+    @Test func lastStatusFlagWins() {
+        let cases: [(String, Int, String?)] = [
+            ("[F,R=303]", 303, nil), ("[G,F]", 403, nil), ("[F,G]", 410, nil), ("[R=303,F]", 403, nil),
+            ("[R=301,R]", 301, "http://shop.example/x.html"),
+        ]
+        for (flags, status, location) in cases {
+            let r = respond("/a", vhost: ["RewriteEngine On", "RewriteRule ^/a$ /x.html \(flags)"], files: ["/x.html"])
+            #expect(r.status == status, "\(flags)")
+            #expect(r.location == location, "\(flags)")
+        }
+    }
+}
+
+// mod_dir's fixup_dflt passes on a FallbackResource subrequest's answer other than 200/404
+// (fixtures/apache/fallback-subrequest-status-propagates).
+struct FallbackSubrequestStatusTests {
+    @Test func refusedFallbackAnswers403() {
+        let r = respond("/missing", vhost: ["<Directory /var/www/html>", "FallbackResource /index.php", "</Directory>",
+                                            "<Files \"index.php\">", "Require all denied", "</Files>"],
+                        files: ["/index.php"])
+        #expect(r.status == 403)
+    }
+}
