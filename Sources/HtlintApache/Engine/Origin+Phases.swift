@@ -29,6 +29,16 @@ extension Origin {
             r.config = walk.config
             return .final(status: 403, location: nil)
         }
+        if site.files.hasSymlinks, let link = refusedSymlink(walk.filename) {
+            // directory_walk lstat()s each segment when the options merged so far lack
+            // FollowSymLinks and SymLinksIfOwnerMatch: a link there is refused.
+            chain.log("AH00037", "error", "Symbolic link not allowed or link target not accessible: \(link)")
+            chain.note(.status, "403: \(relativeToRoot(link)) is a symbolic link and Options FollowSymLinks is off")
+            r.filename = link
+            r.pathInfo = ""
+            r.config = walk.config
+            return .final(status: 403, location: nil)
+        }
         applySections(&walk, record: r, chain: chain)
         r.config = walk.config
         r.configIdentity = configurationIdentity(walk)
@@ -192,6 +202,24 @@ extension Origin {
             }
         }
         r.filename = site.documentRoot + r.uri
+        return nil
+    }
+
+    /// The first symbolic link on `filename`'s path under the document root whose parent
+    /// directory's merged options allow neither FollowSymLinks nor SymLinksIfOwnerMatch.
+    func refusedSymlink(_ filename: String) -> String? {
+        let root = site.mountedRoot
+        guard filename.hasPrefix(root + "/") else { return nil }
+        var parent = root
+        for seg in pathSegments(dropLeadingBytes(filename, root.utf8.count)) {
+            let p = parent + "/" + seg
+            guard let node = site.files.lstat(p) else { return nil }
+            if case .symlink = node {
+                let options = mergedConfiguration(deepest: parent).config.options
+                if !options.contains("followsymlinks") && !options.contains("symlinksifownermatch") { return p }
+            }
+            parent = p
+        }
         return nil
     }
 

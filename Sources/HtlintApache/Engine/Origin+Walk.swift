@@ -92,7 +92,9 @@ extension Origin {
                 if !block.files.isEmpty || !block.ifChains.isEmpty { sections.append(SectionSource(key: "dir#\(i)", block: block)) }
             }
             let key = dir == "/" ? "/" : dir + "/"
-            if let file = site.accessConfigs[key] {
+            // A directory reached through a symbolic link: its `.htaccess` is the target's file.
+            if let file = site.accessConfigs[key]
+                ?? site.files.resolve(dir).flatMap({ $0 == dir ? nil : site.accessConfigs[$0 + "/"] }) {
                 if !file.block.files.isEmpty || !file.block.ifChains.isEmpty {
                     sections.append(SectionSource(key: file.path, block: file.block))
                 }

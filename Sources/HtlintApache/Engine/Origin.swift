@@ -199,6 +199,9 @@ public final class Origin: @unchecked Sendable {
     /// ErrorDocument configured for `status` in the record's directory.
     func errorDocument(for status: Int, record: RequestRecord) -> String? {
         let server = site.vhost.block.errorDocuments[status]
+        // Past map_to_storage the request's own configuration holds: <Files>, <Location> and
+        // <If> merged over the walk (ap_response_code_string reads r->per_dir_config).
+        if let config = record.config { return config.errorDocuments[status] ?? server }
         guard let filename = record.filename, filename.hasPrefix("/") else { return server }
         let walk = directoryWalk(filename)
         // A failed walk never installs its per-directory configuration: only the virtual host's

@@ -89,11 +89,9 @@ extension Origin {
                 return result
             }
             if let s = rule.flags.statusOverride {
-                if !(rule.isDash && rule.flags.redirect != nil && (300...399).contains(rule.flags.redirect!)) {
-                    chain.note(.status, "\(s) from line \(rule.line)", range: rule.range)
-                    result.status = s
-                    return result
-                }
+                chain.note(.status, "\(s) from line \(rule.line)", range: rule.range)
+                result.status = s
+                return result
             }
             if substituted {
                 result.lastRule = rule
