@@ -29,6 +29,12 @@ extension Origin {
             r.config = walk.config
             return .final(status: 403, location: nil)
         }
+        if lastPathComponent(walk.filename).hasPrefix(".ht") {
+            // The server's `<FilesMatch "^\.ht"> Require all denied` is the first <Files>
+            // section merged: a later <Files>, <Location> or <If> with its own Require wins.
+            walk.config.merge(Origin.serverHtFiles, directory: "files/", key: "server-files:^.ht",
+                              defaultEngine: site.vhost.block.rewrite?.engine ?? false)
+        }
         if site.files.hasSymlinks, let link = refusedSymlink(walk.filename) {
             // directory_walk lstat()s each segment when the options merged so far lack
             // FollowSymLinks and SymLinksIfOwnerMatch: a link there is refused.
@@ -205,6 +211,13 @@ extension Origin {
         return nil
     }
 
+    /// The server configuration's `<FilesMatch "^\.ht">` body.
+    static let serverHtFiles: ConfigBlock = {
+        var block = ConfigBlock()
+        block.access = [.require(negated: false, kind: "all", values: ["denied"], methods: nil)]
+        return block
+    }()
+
     /// The first symbolic link on `filename`'s path under the document root whose parent
     /// directory's merged options allow neither FollowSymLinks nor SymLinksIfOwnerMatch.
     func refusedSymlink(_ filename: String) -> String? {
@@ -291,7 +304,9 @@ extension Origin {
             chain.note(.status, "403: \(why)")
             return 403
         }
-        if base.hasPrefix(".ht") { return deny("files named .ht* are denied") }
+        if base.hasPrefix(".ht"), !config.access.contains(where: \.isAuthorization) {
+            return deny("files named .ht* are denied")
+        }
         if let f = r.filename, f.hasPrefix("/"), !(f == site.mountedRoot || f.hasPrefix(site.mountedRoot + "/")),
            !(r.contextDocumentRoot != site.documentRoot && f.hasPrefix(r.contextDocumentRoot)) {
             // Outside the document root only `<Directory />` applies: Require all denied.

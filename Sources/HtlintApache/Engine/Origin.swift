@@ -47,6 +47,9 @@ public final class Origin: @unchecked Sendable {
         var location: String? = nil
         var served: String? = nil
         var errorDocumentStatus: Int? = nil
+        /// The request whose headers go out when it is not the last one (AH00124 on an ErrorDocument).
+        let firstRecord = record
+        var headerRecord: RequestRecord? = nil
         /// What `%>s` logs when it differs from the status sent: the failing ErrorDocument request's own.
         var loggedStatus: Int? = nil
         /// ErrorDocument with a local path: an internal redirect that keeps the error status.
@@ -85,7 +88,17 @@ public final class Origin: @unchecked Sendable {
                 errorDocumentStatus = nil
                 status = s
                 location = loc
-                if loc == nil, s >= 400, let doc = errorDocument(for: s, record: record),
+                if loc == nil, s >= 400, redirects >= site.limitInternalRecursion,
+                   let doc = errorDocument(for: s, record: record), doc.hasPrefix("/") {
+                    // internal_internal_redirect refuses the ErrorDocument (AH00124) and ap_die
+                    // sends the first request's error, canned, with that request's headers.
+                    recursionExceeded = true
+                    chain.log("AH00124", "error", "Request exceeded the limit of \(site.limitInternalRecursion) internal redirects due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
+                    chain.note(.status, "500: more than \(site.limitInternalRecursion) internal redirects (AH00124)")
+                    status = originalState?.status ?? s
+                    loggedStatus = 500
+                    headerRecord = firstRecord
+                } else if loc == nil, s >= 400, let doc = errorDocument(for: s, record: record),
                    redirects < site.limitInternalRecursion {
                     if doc.hasPrefix("/") {
                         redirectToErrorDocument(doc, status: s)
@@ -145,7 +158,7 @@ public final class Origin: @unchecked Sendable {
         if redirects == 0 { original.status = status }
         // An ErrorDocument page is sent by its handler like any page, not by ap_send_error_response.
         let servedErrorPage = errorDocumentStatus != nil && served != nil
-        let headers = responseHeaders(record, status: status, servedErrorPage: servedErrorPage, chain: chain)
+        let headers = responseHeaders(headerRecord ?? record, status: status, servedErrorPage: servedErrorPage, chain: chain)
         return OriginResponse(status: status, location: location, headers: headers, served: served,
                               final: final, original: original, recursionLimitExceeded: recursionExceeded,
                               errors: chain.errors, errorCodes: chain.errorCodes, trace: chain.trace,
