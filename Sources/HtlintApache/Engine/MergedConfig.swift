@@ -52,14 +52,17 @@ struct MergedConfig {
             let parentOptions = parent?.options ?? []
             var rules = rw.rules
             var ruleKey = key
-            if let parent, !options.contains("ignoreinherit") {
-                let childOpts = rw.options ?? []
-                if childOpts.contains("inheritbefore") || parentOptions.contains("inheritdownbefore") {
-                    rules = parent.rules + rules
-                    ruleKey = parent.key + "+" + key
-                } else if childOpts.contains("inherit") || parentOptions.contains("inheritdown") {
+            if let parent {
+                // config_perdir_merge tests the merged options (a child without RewriteOptions
+                // keeps its parent's Inherit/InheritBefore), Inherit before InheritBefore;
+                // IgnoreInherit only refuses the parent's InheritDown forms.
+                let down = !options.contains("ignoreinherit")
+                if options.contains("inherit") || (down && parentOptions.contains("inheritdown")) {
                     rules = rules + parent.rules
                     ruleKey = key + "+" + parent.key
+                } else if options.contains("inheritbefore") || (down && parentOptions.contains("inheritdownbefore")) {
+                    rules = parent.rules + rules
+                    ruleKey = parent.key + "+" + key
                 }
             }
             var base = rw.base
