@@ -31,4 +31,20 @@ struct DirectoryMatchTests {
         #expect(r.status == 403)
         #expect(value(r, "X-E") == "always")
     }
+
+    @Test func familiarWalkCacheKeepsTheDirectorysMatch() {
+        // The index subrequest (and an ErrorDocument page) in the directory the walk cached
+        // reuses that walk: sections matched against /sub/, not against index.html.
+        let vhost = ["<Directory ~ \"\\.html$\">", "Header set X-C html-file", "</Directory>",
+                     "<DirectoryMatch \"/$\">", "Header set X-D slash", "</DirectoryMatch>",
+                     "<Directory /var/www/html/deny>", "ErrorDocument 403 /deny/x.html", "</Directory>"]
+        let files = ["/sub/index.html", "/deny/x.html"]
+        let index = respond("/sub/", vhost: vhost, files: files)
+        #expect(index.final.uri == "/sub/index.html")
+        #expect(value(index, "X-D") == "slash")
+        #expect(value(index, "X-C") == nil)
+        let denied = respond("/deny/", vhost: vhost, access: [("/deny", "Require all denied\n")], files: files)
+        #expect(denied.status == 403)
+        #expect(denied.served == "/deny/x.html")
+    }
 }

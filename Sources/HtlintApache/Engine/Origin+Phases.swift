@@ -45,7 +45,9 @@ extension Origin {
             r.config = walk.config
             return .final(status: 403, location: nil)
         }
-        applySections(&walk, record: r, chain: chain)
+        let regexSubject = site.vhost.block.server?.directoryMatches.isEmpty ?? true
+            ? walk.filename : directoryMatchSubject(r, walk)
+        applySections(&walk, record: r, chain: chain, regexSubject: regexSubject)
         r.config = walk.config
         r.configIdentity = configurationIdentity(walk)
         applySetEnvIf(walk.config.setEnvIf, r, chain)                // header_parser
@@ -209,6 +211,26 @@ extension Origin {
         }
         r.filename = site.documentRoot + r.uri
         return nil
+    }
+
+    /// What `<DirectoryMatch>` patterns are matched against: the walked filename, unless
+    /// directory_walk finds its cache "familiar" (an existing file in, or the very directory,
+    /// that the previous or main request's walk cached) and reuses that walk's result.
+    func directoryMatchSubject(_ r: RequestRecord, _ walk: WalkResult) -> String {
+        let f = walk.filename
+        let isDirectory = site.files.isDirectory(f)
+        let directory: String
+        if isDirectory {
+            directory = f.hasSuffix("/") ? f : f + "/"
+        } else {
+            directory = f.lastIndex(of: "/").map { String(f[...$0]) } ?? f
+        }
+        if let cache = r.walkCache, cache.directory == directory,
+           isDirectory ? walk.pathInfo.isEmpty : site.files.isFile(f) {
+            return cache.filename
+        }
+        r.walkCache = (directory, f)
+        return f
     }
 
     /// The server configuration's `<FilesMatch "^\.ht">` body.

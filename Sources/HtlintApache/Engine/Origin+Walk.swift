@@ -116,7 +116,8 @@ extension Origin {
 
     /// Merges `<Files>`, then the virtual host's `<Location>`, then `<If>` sections over the
     /// directory walk: Apache's order (core docs, "How the sections are merged").
-    func applySections(_ walk: inout WalkResult, record: RequestRecord, chain: RequestChain) {
+    func applySections(_ walk: inout WalkResult, record: RequestRecord, chain: RequestChain,
+                       regexSubject: String? = nil) {
         let locations = matchingLocations(record.uri)
         let directoryMatches = site.vhost.block.server?.directoryMatches ?? []
         // Most sites have none: skip the work.
@@ -125,7 +126,7 @@ extension Origin {
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
         // <DirectoryMatch>: after the walk's sections and .htaccess files, before <Files>.
         for (k, section) in directoryMatches.enumerated() {
-            guard case .regex(let regex) = section.matcher, regex.matches(walk.filename) else { continue }
+            guard case .regex(let regex) = section.matcher, regex.matches(regexSubject ?? walk.filename) else { continue }
             walk.config.merge(section.block, directory: "dirmatch/", key: "dirmatch#\(k)", defaultEngine: defaultEngine)
             if !section.block.files.isEmpty || !section.block.ifChains.isEmpty {
                 walk.sections.append(SectionSource(key: "dirmatch#\(k)", block: section.block))

@@ -47,19 +47,22 @@ public final class Origin: @unchecked Sendable {
         var location: String? = nil
         var served: String? = nil
         var errorDocumentStatus: Int? = nil
-        /// The request whose headers go out when it is not the last one (AH00124 on an ErrorDocument).
-        let firstRecord = record
+        /// The request whose headers go out when it is not the last one: a recursive error or
+        /// AH00124 sends the first failing request's error (ap_die's r_1st_err).
+        var firstError: RequestRecord? = nil
         var headerRecord: RequestRecord? = nil
         /// What `%>s` logs when it differs from the status sent: the failing ErrorDocument request's own.
         var loggedStatus: Int? = nil
         /// ErrorDocument with a local path: an internal redirect that keeps the error status.
         func redirectToErrorDocument(_ doc: String, status s: Int) {
             chain.note(.internalRedirect, "ErrorDocument \(s) → \(doc)")
+            if firstError == nil { firstError = record }
             errorDocumentStatus = s
             if redirects == 0 { originalState?.status = s }
             let next = makeRecord(url: doc, method: "GET", isSubrequest: false, chain: chain)
             next.0.env = renamedEnvironment(record, status: s)
             next.0.previousConfigIdentity = record.configIdentity
+            next.0.walkCache = record.walkCache
             next.0.wwwAuthenticate = record.wwwAuthenticate
             record = next.0
             early = next.1
@@ -83,6 +86,7 @@ public final class Origin: @unchecked Sendable {
                     status = first
                     location = nil
                     loggedStatus = s
+                    headerRecord = firstError
                     break
                 }
                 errorDocumentStatus = nil
@@ -97,7 +101,7 @@ public final class Origin: @unchecked Sendable {
                     chain.note(.status, "500: more than \(site.limitInternalRecursion) internal redirects (AH00124)")
                     status = originalState?.status ?? s
                     loggedStatus = 500
-                    headerRecord = firstRecord
+                    headerRecord = firstError
                 } else if loc == nil, s >= 400, let doc = errorDocument(for: s, record: record),
                    redirects < site.limitInternalRecursion {
                     if doc.hasPrefix("/") {
@@ -146,6 +150,7 @@ public final class Origin: @unchecked Sendable {
                 // A status set by `[R]` without `[L]` travels with the internal redirect (§4.9 CT-RW-R-02).
                 next.0.status = record.status
                 next.0.previousConfigIdentity = record.configIdentity
+                next.0.walkCache = record.walkCache
                 record = next.0
                 early = next.1
                 continue

@@ -117,6 +117,7 @@ extension Origin {
         }
         let (sub, early) = makeRecord(url: url, method: "GET", isSubrequest: true, chain: chain)
         sub.mainURI = parent?.uri
+        sub.walkCache = parent?.walkCache
         if let early { return (sub, .final(status: early, location: nil)) }
         sub.filename = file
         let result = runPass(sub, chain: chain, redirects: 0, translate: file == nil)
