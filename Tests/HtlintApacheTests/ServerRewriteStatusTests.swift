@@ -45,3 +45,15 @@ struct FallbackSubrequestStatusTests {
         #expect(r.status == 403)
     }
 }
+
+// fixtures/apache/header-onsuccess-served-with-redirect-status: a file the handler serves with
+// the 303 an [R=303] without [L] left carries the onsuccess table too.
+struct ServedRedirectStatusHeaderTests {
+    @Test func plainHeaderSetReachesAServed303() {
+        let r = respond("/a", vhost: ["RewriteEngine On", "RewriteRule ^/a$ /x/a [R=303]", "RewriteRule ^ /f.html",
+                                      "Header set X-V v"], files: ["/f.html"])
+        #expect(r.status == 303)
+        #expect(r.location == nil)
+        #expect(r.headers.contains { $0.name == "X-V" && $0.value == "v" })
+    }
+}

@@ -161,8 +161,10 @@ public final class Origin: @unchecked Sendable {
         final.status = loggedStatus ?? status
         var original = originalState ?? final
         if redirects == 0 { original.status = status }
-        // An ErrorDocument page is sent by its handler like any page, not by ap_send_error_response.
-        let servedErrorPage = errorDocumentStatus != nil && served != nil
+        // A page a handler sends goes out like any page, not by ap_send_error_response, whatever
+        // its status: an ErrorDocument page, or a file served with a status an [R=3xx] without
+        // [L] left on the request.
+        let servedErrorPage = served != nil
         let headers = responseHeaders(headerRecord ?? record, status: status, servedErrorPage: servedErrorPage, chain: chain)
         return OriginResponse(status: status, location: location, headers: headers, served: served,
                               final: final, original: original, recursionLimitExceeded: recursionExceeded,
