@@ -57,3 +57,23 @@ struct ServedRedirectStatusHeaderTests {
         #expect(r.headers.contains { $0.name == "X-V" && $0.value == "v" })
     }
 }
+
+// fixtures/apache/header-location-on-server-rewrite-redirect: translate_name runs after the
+// location and if walks, so a server-context answer carries <Location> headers; a URL refused
+// while it is decoded does not.
+struct ServerAnswerLocationHeaderTests {
+    private let vhost = ["RewriteEngine On", "RewriteRule ^/al/x$ /page.html [R=301,L]",
+                         "<LocationMatch \"^/al\">", "Header always set X-L loc", "</LocationMatch>"]
+
+    @Test func serverRedirectCarriesLocationHeaders() {
+        let r = respond("/al/x", vhost: vhost, files: ["/page.html"])
+        #expect(r.status == 301)
+        #expect(r.headers.contains { $0.name == "X-L" && $0.value == "loc" })
+    }
+
+    @Test func encodedSlashRefusalDoesNot() {
+        let r = respond("/al%2Fx.html", vhost: vhost, files: ["/page.html"])
+        #expect(r.status == 404)
+        #expect(!r.headers.contains { $0.name == "X-L" })
+    }
+}

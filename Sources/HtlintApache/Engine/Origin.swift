@@ -73,6 +73,8 @@ public final class Origin: @unchecked Sendable {
             if let early {
                 result = .final(status: early, location: nil)
                 record.status = early
+                // Refused while the URL is decoded, before the location walk: the server defaults.
+                if record.config == nil { record.config = .vhostDefaults(site) }
             } else {
                 result = runPass(record, chain: chain, redirects: redirects)
             }
