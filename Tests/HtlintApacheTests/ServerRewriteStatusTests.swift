@@ -77,3 +77,16 @@ struct ServerAnswerLocationHeaderTests {
         #expect(!r.headers.contains { $0.name == "X-L" })
     }
 }
+
+// fixtures/apache/env-subrequest-inherits-rewrite-env: make_sub_request copies the parent's
+// environment, so the index subrequest sees an [E] the main request set.
+struct SubrequestEnvironmentTests {
+    @Test func indexSubrequestSeesTheParentsRewriteEnv() {
+        let r = respond("/news2/", vhost: ["RewriteEngine On", "RewriteRule ^/news /%{ENV:FZ}/x/ [E=FZ:1]"],
+                        files: ["/x/index.html", "/news2/index.html"])
+        // Without the copy the subrequest maps to /x/ again and its DirectorySlash 301 is passed on.
+        #expect(r.location == nil)
+        #expect(r.status != 301)
+        #expect(r.final.uri == "/news2/")
+    }
+}

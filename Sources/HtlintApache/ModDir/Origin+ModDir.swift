@@ -118,6 +118,11 @@ extension Origin {
         let (sub, early) = makeRecord(url: url, method: "GET", isSubrequest: true, chain: chain)
         sub.mainURI = parent?.uri
         sub.walkCache = parent?.walkCache
+        // make_sub_request copies the parent's subprocess_env: an [E] set there is seen.
+        if let parent {
+            sub.env = parent.env
+            sub.envShadowed = parent.envShadowed
+        }
         if let early { return (sub, .final(status: early, location: nil)) }
         sub.filename = file
         let result = runPass(sub, chain: chain, redirects: 0, translate: file == nil)
