@@ -28,6 +28,13 @@ struct SymlinkWalkTests {
         #expect(r.final.uri == "/link/a.html")
     }
 
+    @Test func linkedDirectoryUsesTheLinksAllowOverride() {
+        let origin = linkedSite(vhost: ["<Directory /var/www/html/sub>", "AllowOverride FileInfo", "</Directory>"],
+                                access: [("/sub", "DirectorySlash Off\n")])
+        #expect(get(origin, "/sub/a.html").status == 500)
+        #expect(get(origin, "/link/a.html").status == 200)
+    }
+
     @Test func linksAreRefusedWithoutFollowSymLinks() {
         let origin = linkedSite(vhost: ["<Directory /var/www/html>", "Options -FollowSymLinks", "</Directory>"])
         for target in ["/link", "/link/a.html", "/lnk.html"] {
