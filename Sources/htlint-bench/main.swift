@@ -107,6 +107,7 @@ if FileManager.default.isExecutableFile(atPath: htlint) {
     for w in ["w1", "w2"] where FileManager.default.fileExists(atPath: "\(data)/\(w)/urls.txt") {
         let replay = [htlint, "replay", "--docroot", "\(data)/\(w)/docroot"] + site + ["--urls", "\(data)/\(w)/urls.txt"]
         runs.append(("\(w.uppercased()) replay (cache, both cores)", replay, 100_000))
+        runs.append(("\(w.uppercased()) replay --jobs 1 (cache, one core)", replay + ["--jobs", "1"], 100_000))
         runs.append(("\(w.uppercased()) replay --no-cache --jobs 1", replay + ["--no-cache", "--jobs", "1"], 100_000))
     }
     let w3 = data + "/w3/docroot/.htaccess"

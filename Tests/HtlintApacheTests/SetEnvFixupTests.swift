@@ -51,6 +51,14 @@ struct SetEnvFixupTests {
         let r = respond(root, "/sub/real.html", sub: "SetEnv APP_ENV sub\nUnsetEnv KEEP\n")
         #expect(r.combinedHeader("X-A") == "sub|(null)|(null)")
     }
+
+    /// `PassEnv` copies the process's value (Debian's envvars: LANG=C) as `SetEnv` would; an
+    /// undefined name is skipped, and `UnsetEnv` below drops it (fixtures/apache/env-passenv-process-value).
+    @Test func passEnvCopiesTheProcessValue() {
+        let root = "PassEnv LANG HTLINT_NOT_SET\nHeader always set X-A \"%{LANG}e|%{HTLINT_NOT_SET}e\"\n"
+        #expect(respond(root, "/real.html").header("X-A") == "C|(null)")
+        #expect(respond(root, "/sub/real.html", sub: "UnsetEnv LANG\n").header("X-A") == "(null)|(null)")
+    }
 }
 
 /// Environment names are case-insensitive (fixtures/apache/env-names-case-insensitive).

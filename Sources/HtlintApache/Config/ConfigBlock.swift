@@ -83,12 +83,15 @@ public indirect enum AccessDirective: Sendable {
     case order(String)
     case allow(from: [String], methods: Set<String>?)
     case deny(from: [String], methods: Set<String>?)
+    /// `Satisfy Any|All` (mod_access_compat): with `Any`, a request the host-based lines let in
+    /// needs no `Require` (and no credentials).
+    case satisfy(any: Bool, methods: Set<String>?)
 
     /// Whether this is a `Require` form (not mod_access_compat).
     public var isAuthorization: Bool {
         switch self {
         case .require, .requireExpr, .requireSection: true
-        case .order, .allow, .deny: false
+        case .order, .allow, .deny, .satisfy: false
         }
     }
 }
@@ -197,6 +200,9 @@ public struct ConfigBlock: Sendable {
     /// `AuthType` and `AuthName` (mod_authn_core): how a `Require` that needs a user asks for one.
     public var authType: String? = nil
     public var authName: String? = nil
+    /// `AuthMerging And|Or` (mod_authz_core): this section's `Require` lines are combined with the
+    /// nearest enclosing ones as in `<RequireAll>`/`<RequireAny>`; nil (or Off) replaces them.
+    public var authMerging: AuthzLogic? = nil
     public var files: [FilesBlock] = []
     public var ifChains: [IfChain] = []
     /// `SetEnv` (mod_env): set in the fixups after mod_rewrite and mod_alias, so never visible to

@@ -9,6 +9,8 @@ public struct ConfigReader {
     public var defines: Set<String>
     /// `Define NAME value` variables, for `${NAME}` (read order matters only for `<IfDefine>`).
     public var variables: [String: String]
+    /// The httpd process's environment, which `PassEnv` copies from (not `Define`'s variables).
+    public var processEnvironment: [String: String]
     /// `<IfFile>`: whether an absolute path exists (the simulated site, else a fixed system list).
     public var fileExists: (String) -> Bool
     public let context: ConfigContext
@@ -25,9 +27,11 @@ public struct ConfigReader {
     private var objectDepth = 0
 
     public init(context: ConfigContext, modules: ModuleSet = .standard, defines: Set<String> = [],
-                variables: [String: String] = [:], overrides: AllowedOverrides? = nil,
+                variables: [String: String] = [:], processEnvironment: [String: String] = [:],
+                overrides: AllowedOverrides? = nil,
                 fileExists: @escaping (String) -> Bool = ConfigReader.systemFileExists) {
         self.context = context
+        self.processEnvironment = processEnvironment
         self.overrides = overrides
         self.modules = modules
         self.defines = defines
@@ -44,11 +48,12 @@ public struct ConfigReader {
     /// `Define` is expanded too (Apache would leave it).
     public static func read(_ file: SourceFile, context: ConfigContext, modules: ModuleSet = .standard,
                             defines: Set<String> = [], variables: [String: String] = [:],
-                            overrides: AllowedOverrides? = nil,
+                            processEnvironment: [String: String] = [:], overrides: AllowedOverrides? = nil,
                             fileExists: @escaping (String) -> Bool = ConfigReader.systemFileExists) -> ConfigFile {
         func once(_ expand: ((LogicalLine) -> LogicalLine?)?) -> ConfigFile {
             read(tree: Parser.parse(file, context: context, expand: expand), context: context, modules: modules,
-                 defines: defines, variables: variables, overrides: overrides, fileExists: fileExists)
+                 defines: defines, variables: variables, processEnvironment: processEnvironment, overrides: overrides,
+                 fileExists: fileExists)
         }
         let first = once(nil)
         // A byte scan: a copy of a large file as a String (and Foundation's search) cost more
@@ -63,11 +68,11 @@ public struct ConfigReader {
     /// Reads an already parsed file (callers that keep the tree parse only once).
     public static func read(tree: SyntaxTree, context: ConfigContext, modules: ModuleSet = .standard,
                             defines: Set<String> = [], variables: [String: String] = [:],
-                            overrides: AllowedOverrides? = nil,
+                            processEnvironment: [String: String] = [:], overrides: AllowedOverrides? = nil,
                             fileExists: @escaping (String) -> Bool = ConfigReader.systemFileExists) -> ConfigFile {
         let file = tree.file
         var reader = ConfigReader(context: context, modules: modules, defines: defines, variables: variables,
-                                  overrides: overrides, fileExists: fileExists)
+                                  processEnvironment: processEnvironment, overrides: overrides, fileExists: fileExists)
         var block = ConfigBlock()
         if context == .server { block.server = ServerSettings() }
         var pending: [RewriteCondition] = []
@@ -500,7 +505,9 @@ public struct ConfigReader {
         case "DirectoryIndex":
             guard !words.isEmpty else { error(ConfigCode.badArguments, "DirectoryIndex requires at least one argument", d.argumentsRange); return }
             let names = words.map(\.value)
-            block.directoryIndex = names.count == 1 && names[0].lowercased() == "disabled" ? [] : names
+            // add_index appends to the list of this configuration object; `disabled` alone clears it.
+            block.directoryIndex = names.count == 1 && names[0].lowercased() == "disabled"
+                ? [] : (block.directoryIndex ?? []) + names
         case "FallbackResource":
             guard arity(1...1, "FallbackResource takes one argument, Set a default handler") else { return }
             block.fallbackResource = words[0].value
@@ -516,6 +523,15 @@ public struct ConfigReader {
             guard arity(1...2, "SetEnv takes 1-2 arguments, an environment variable name and optional value to pass to CGI") else { return }
             block.setEnv.removeAll { equalsIgnoringASCIICase($0.0, words[0].value) }
             block.setEnv.append((words[0].value, words.count > 1 ? words[1].value : ""))
+        case "PassEnv":
+            guard !words.isEmpty else { error(ConfigCode.badArguments, "PassEnv requires at least one argument, a list of environment variables to pass to CGI.", d.argumentsRange); return }
+            // The process's value, copied when the line is read, into the same table as SetEnv's
+            // (an undefined one is only logged, AH01506).
+            for w in words {
+                guard let value = processEnvironment[w.value] else { continue }
+                block.setEnv.removeAll { equalsIgnoringASCIICase($0.0, w.value) }
+                block.setEnv.append((w.value, value))
+            }
         case "UnsetEnv":
             guard !words.isEmpty else { error(ConfigCode.badArguments, "UnsetEnv requires at least one argument", d.argumentsRange); return }
             for w in words {
@@ -570,6 +586,26 @@ public struct ConfigReader {
             block.access.append(.require(negated: negated, kind: kind, values: rest, methods: methods))
         case "Order":
             block.access.append(.order(words.map(\.value).joined().lowercased()))
+        case "Satisfy":
+            guard !words.isEmpty else {
+                error(ConfigCode.badArguments, "Satisfy requires at least one argument, access policy if both allow and require used ('all' or 'any')", d.argumentsRange)
+                return
+            }
+            for w in words {   // ITERATE: each word in turn, the last one stands
+                switch w.value.lowercased() {
+                case "all": block.access.append(.satisfy(any: false, methods: methods))
+                case "any": block.access.append(.satisfy(any: true, methods: methods))
+                default: error(ConfigCode.badArguments, "Satisfy either 'any' or 'all'.", w.range); return
+                }
+            }
+        case "AuthMerging":
+            guard arity(1...1, "AuthMerging takes one argument, controls how a <Directory>, <Location>, or similar directive's authorization directives are combined with those of its predecessor") else { return }
+            switch words[0].value.lowercased() {
+            case "off": block.authMerging = nil
+            case "and": block.authMerging = .all
+            case "or": block.authMerging = .any
+            default: error(ConfigCode.badArguments, "AuthMerging must be one of: Off | And | Or", words[0].range)
+            }
         case "Allow", "Deny":
             guard words.count >= 2, words[0].value.lowercased() == "from" else {
                 error(ConfigCode.badArguments, "\(info.name) must be followed by 'from'", d.argumentsRange); return

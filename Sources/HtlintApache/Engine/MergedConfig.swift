@@ -52,15 +52,14 @@ struct MergedConfig {
             let parentOptions = parent?.options ?? []
             var rules = rw.rules
             var ruleKey = key
+            // config_perdir_merge: a configuration without RewriteOptions keeps its parent's
+            // options, so an inherited `Inherit`/`InheritBefore` merges the parent's rules again.
             if let parent {
-                // config_perdir_merge tests the merged options (a child without RewriteOptions
-                // keeps its parent's Inherit/InheritBefore), Inherit before InheritBefore;
-                // IgnoreInherit only refuses the parent's InheritDown forms.
-                let down = !options.contains("ignoreinherit")
-                if options.contains("inherit") || (down && parentOptions.contains("inheritdown")) {
+                let ignore = options.contains("ignoreinherit")
+                if options.contains("inherit") || (parentOptions.contains("inheritdown") && !ignore) {
                     rules = rules + parent.rules
                     ruleKey = key + "+" + parent.key
-                } else if options.contains("inheritbefore") || (down && parentOptions.contains("inheritdownbefore")) {
+                } else if options.contains("inheritbefore") || (parentOptions.contains("inheritdownbefore") && !ignore) {
                     rules = parent.rules + rules
                     ruleKey = parent.key + "+" + key
                 }
@@ -92,14 +91,23 @@ struct MergedConfig {
         // `early` headers are applied before the directory walk: never from here.
         headers += block.headers.filter { !$0.early }
         setEnvIf += block.setEnvIf
-        // mod_access_compat (Order/Allow/Deny) and mod_authz_core (Require) are separate modules:
-        // a configuration without any line of one keeps the enclosing one's lines of it, so
-        // `Require all granted` below does not lift an inherited `Deny from all`.
+        // mod_access_compat (Order/Allow/Deny/Satisfy) and mod_authz_core (Require) are separate
+        // modules: a configuration without any line of one keeps the enclosing one's lines of it,
+        // so `Require all granted` below does not lift an inherited `Deny from all`.
         if !block.access.isEmpty {
             let compat = block.access.contains { !$0.isAuthorization }
                 ? block.access.filter { !$0.isAuthorization } : access.filter { !$0.isAuthorization }
-            let authz = block.access.contains(where: \.isAuthorization)
-                ? block.access.filter(\.isAuthorization) : access.filter(\.isAuthorization)
+            let inherited = access.filter(\.isAuthorization)
+            var authz = block.access.filter(\.isAuthorization)
+            if authz.isEmpty {
+                authz = inherited
+            } else if let logic = block.authMerging, !inherited.isEmpty {
+                // `AuthMerging And|Or`: both sets of lines, each an implicit `<RequireAny>`, in
+                // a `<RequireAll>`/`<RequireAny>` (merge_authz_core_dir_config).
+                authz = [.requireSection(logic: logic, children: [.requireSection(logic: .any, children: inherited, methods: nil),
+                                                                  .requireSection(logic: .any, children: authz, methods: nil)],
+                                         methods: nil)]
+            }
             access = compat + authz
         }
         errorDocuments.merge(block.errorDocuments) { _, new in new }
@@ -126,6 +134,8 @@ struct WalkResult {
     var fatalDirectory: String?
     /// A symbolic link on the path whose target is missing: Apache's walk answers 403 (AH00037).
     var danglingLink: String? = nil
+    /// A path component longer than NAME_MAX: ap_directory_walk answers 403 (AH00036).
+    var nameTooLong: String? = nil
     /// Objects holding `<Files>`/`<If>` sections, in merge order (virtual host first).
     var sections: [SectionSource] = []
 }

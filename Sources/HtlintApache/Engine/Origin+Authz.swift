@@ -27,7 +27,7 @@ extension Origin {
     private func methods(of a: AccessDirective) -> Set<String>? {
         switch a {
         case .require(_, _, _, let m), .requireExpr(_, _, let m), .requireSection(_, _, let m): m
-        case .order, .allow, .deny: nil
+        case .order, .allow, .deny, .satisfy: nil
         }
     }
 
@@ -66,7 +66,7 @@ extension Origin {
                 }
             }
             result = combined
-        case .order, .allow, .deny:
+        case .order, .allow, .deny, .satisfy:
             return .neutral
         }
         guard negated else { return result }

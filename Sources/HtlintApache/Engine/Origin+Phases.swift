@@ -6,7 +6,10 @@ extension Origin {
     /// (apache-semantics §1.1). The handler phase is left to the caller.
     /// `translate: false` is a file look-up whose `r.filename` is already set.
     func runPass(_ r: RequestRecord, chain: RequestChain, redirects: Int, translate: Bool = true) -> PassResult {
-        applySetEnvIf(site.vhost.block.setEnvIf, r, chain)          // post_read_request
+        if !r.isSubrequest { chain.redirectDepth = redirects }
+        // post_read_request and header_parser run for main requests only (a subrequest has
+        // its parent's environment already).
+        if !r.isSubrequest { applySetEnvIf(site.vhost.block.setEnvIf, r, chain) }  // post_read_request
         if translate, let decided = translateName(r, chain) { return decided }  // translate_name
         var walk = directoryWalk(r.filename ?? site.documentRoot)    // map_to_storage
         r.filename = walk.filename
@@ -21,6 +24,12 @@ extension Origin {
             // the virtual host's headers only, none from a parent `.htaccess` or `<Directory>`.
             r.config = nil
             return .final(status: 500, location: nil)
+        }
+        if let long = walk.nameTooLong {
+            chain.log("AH00036", "error", "access to \(r.uri) failed (filesystem path '\(long)')")
+            chain.note(.status, "403: a path component is longer than 255 bytes (ENAMETOOLONG)")
+            r.config = walk.config
+            return .final(status: 403, location: nil)
         }
         if let link = walk.danglingLink {
             // map_to_storage follows the link and cannot stat its target (FollowSymLinks is on by default).
@@ -50,13 +59,31 @@ extension Origin {
         applySections(&walk, record: r, chain: chain, regexSubject: regexSubject)
         r.config = walk.config
         r.configIdentity = configurationIdentity(walk)
-        applySetEnvIf(walk.config.setEnvIf, r, chain)                // header_parser
+        if !r.isSubrequest { applySetEnvIf(walk.config.setEnvIf, r, chain) }  // header_parser
         // Authn/authz are skipped when an internal redirect lands on the configuration of the
         // request it came from (r->prev->per_dir_config == r->per_dir_config): an ErrorDocument
         // 403 page under the same `Require` is served.
         if r.previousConfigIdentity != r.configIdentity,
            let denied = checkAccess(r, walk.config, chain) {
             return .final(status: denied, location: nil)
+        }
+        // type_checker: mod_negotiation's MultiViews answers a missing file with a variant
+        // (a fast internal redirect to its look-up: URI, file and configuration become the variant's).
+        switch negotiate(r, walk.config, chain) {
+        case .notFound?:
+            return .final(status: 404, location: nil)
+        case .variant(let variant)?:
+            guard let file = r.filename, let slash = file.lastIndex(of: "/") else { break }
+            let stem = r.uri.hasSuffix(r.pathInfo) ? String(r.uri.dropLast(r.pathInfo.utf8.count)) : r.uri
+            let uriDirectory = stem.lastIndex(of: "/").map { String(stem[...$0]) } ?? "/"
+            r.uri = uriDirectory + variant + r.pathInfo
+            walk = directoryWalk(String(file[..<slash]) + "/" + variant)
+            applySections(&walk, record: r, chain: chain)
+            r.filename = walk.filename
+            r.config = walk.config
+            r.configIdentity = configurationIdentity(walk)
+        case nil:
+            break
         }
         // type_checker: directories get their own handler name (what `%R` logs).
         if r.handler == nil, site.files.isDirectory(walk.filename) { r.handler = "httpd/unix-directory" }
@@ -209,6 +236,16 @@ extension Origin {
                 return nil
             }
         }
+        // core_translate: apr_filepath_merge refuses more than APR_PATH_MAX (4096) bytes of
+        // document root, URI (less its leading slashes) and 4 bytes of slashes and NUL (AH00127).
+        if site.documentRoot.utf8.count + r.uri.utf8.count + 4 > 4096 {
+            let leading = r.uri.utf8.prefix { $0 == UInt8(ascii: "/") }.count
+            if site.documentRoot.utf8.count + r.uri.utf8.count - leading + 4 > 4096 {
+                chain.log("AH00127", "error", "Cannot map \(chain.theRequest) to file")
+                chain.note(.status, "403: the path is longer than APR_PATH_MAX (AH00127)")
+                return .final(status: 403, location: nil)
+            }
+        }
         r.filename = site.documentRoot + r.uri
         return nil
     }
@@ -335,7 +372,7 @@ extension Origin {
             return deny("outside the document root")
         }
         var order = "deny,allow", allows: [String] = [], denies: [String] = []
-        var compat = false
+        var compat = false, satisfyAny = false
         for a in config.access {
             switch a {
             case .order(let o): order = o; compat = true
@@ -345,6 +382,9 @@ extension Origin {
             case .deny(let from, let methods):
                 if let m = methods, !m.contains(r.method) { continue }
                 denies += from; compat = true
+            case .satisfy(let any, let methods):
+                if let m = methods, !m.contains(r.method) { continue }
+                satisfyAny = any; compat = true
             case .require, .requireExpr, .requireSection: continue
             }
         }
@@ -366,7 +406,16 @@ extension Origin {
             let allowed = allows.contains(where: matches)
             let denied = denies.contains(where: matches)
             let ok = order.hasPrefix("allow") ? (allowed && !denied) : (!denied || allowed)
-            if !ok { return deny("Order/Allow/Deny", code: "AH01797") }
+            // `Satisfy Any`: the host-based lines letting a request in are enough (no `Require`,
+            // no credentials); refusing it leaves the decision to `Require` (request.c).
+            if ok, satisfyAny {
+                chain.note(.note, "`Satisfy Any`: Order/Allow/Deny let the request in; `Require` is not consulted")
+                return nil
+            }
+            if !ok {
+                guard satisfyAny else { return deny("Order/Allow/Deny", code: "AH01797") }
+                chain.log("AH01797", "error", "client denied by server configuration: \(r.filename ?? "")")
+            }
         }
         switch authorize(config.access.filter(\.isAuthorization), r, chain) {
         case .denied?: return deny("Require")

@@ -14,6 +14,7 @@ extension Origin {
         // string only when repeated slashes make it differ), the path info a suffix.
         let rootCount = root.utf8.count
         var bytes = filename
+        var nameTooLong: String? = nil
         let (resolved, pathInfo, current, danglingLink) = bytes.withUTF8 { b -> (String, String, String, String?) in
             func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
             func segments(from i: Int) -> [Range<Int>] {
@@ -46,6 +47,8 @@ extension Origin {
                     continue
                 case let node:
                     let dangling: String? = if node == nil, case .symlink? = site.files.lstat(next) { next } else { nil }
+                    // lstat of a name over NAME_MAX (255 bytes) fails with ENAMETOOLONG, not ENOENT.
+                    if node == nil, seg.count > 255 { nameTooLong = next }
                     var info = ""
                     if k + 1 < segs.count {
                         // The rest as written, unless repeated slashes must be merged.
@@ -62,9 +65,11 @@ extension Origin {
             return (filename, "", current, nil)
         }
         let merged = mergedConfiguration(deepest: current)
-        return WalkResult(filename: resolved, pathInfo: pathInfo, config: merged.config,
-                          fatal: merged.fatal, fatalDirectory: merged.fatalDirectory, danglingLink: danglingLink,
-                          sections: merged.sections)
+        var result = WalkResult(filename: resolved, pathInfo: pathInfo, config: merged.config,
+                                fatal: merged.fatal, fatalDirectory: merged.fatalDirectory, danglingLink: danglingLink,
+                                sections: merged.sections)
+        result.nameTooLong = nameTooLong
+        return result
     }
 
     /// The virtual host's own `<Files>`/`<If>` sections: they come first in Apache's merged lists.

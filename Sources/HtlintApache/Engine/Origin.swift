@@ -11,6 +11,8 @@ public final class Origin: @unchecked Sendable {
 
     /// Record a trace of every decision (for explain); off makes bulk replay faster.
     public let tracing: Bool
+    /// mod_negotiation is loaded (MultiViews is looked at on every pass otherwise).
+    let negotiation: Bool
 
     /// Most work spent on one request (all passes, `[N]` rounds and subrequests), in rule and
     /// condition evaluations weighted by input length (one unit per started 64 bytes); past it
@@ -21,6 +23,7 @@ public final class Origin: @unchecked Sendable {
     public init(site: Site, tracing: Bool = true, indexed: Bool = true, ruleEvaluationBudget: Int = 500_000) {
         self.site = site
         self.tracing = tracing
+        self.negotiation = site.modules.contains("negotiation")
         self.graph = RuleGraph(site: site, indexed: indexed)
         self.ruleEvaluationBudget = ruleEvaluationBudget
     }
@@ -47,16 +50,25 @@ public final class Origin: @unchecked Sendable {
         var location: String? = nil
         var served: String? = nil
         var errorDocumentStatus: Int? = nil
-        /// The request whose headers go out when it is not the last one: a recursive error or
-        /// AH00124 sends the first failing request's error (ap_die's r_1st_err).
-        var firstError: RequestRecord? = nil
-        var headerRecord: RequestRecord? = nil
         /// What `%>s` logs when it differs from the status sent: the failing ErrorDocument request's own.
         var loggedStatus: Int? = nil
+        /// The status of the first request of the latest unbroken run of non-200 statuses
+        /// handed on by internal redirects (ap_die_r's r_1st_err).
+        var runStart: Int? = nil
+        /// The request whose status started that run (r_1st_err: its headers go out).
+        var runStartRecord: RequestRecord? = nil
         /// ErrorDocument with a local path: an internal redirect that keeps the error status.
+        /// The error that started the current chain of ErrorDocument redirects.
+        var firstErrorStatus: Int? = nil
+        /// The request whose error started that chain: ap_die_r sends a recursive error for it
+        /// (r_1st_err), so its headers (`Header always`, its environment) go out.
+        var errorOrigin: RequestRecord? = nil
+        var recursiveError = false
         func redirectToErrorDocument(_ doc: String, status s: Int) {
             chain.note(.internalRedirect, "ErrorDocument \(s) → \(doc)")
-            if firstError == nil { firstError = record }
+            if errorDocumentStatus == nil && firstErrorStatus == nil { firstErrorStatus = s; errorOrigin = record }
+            // ap_die set this request's status to the error: the run of non-OK statuses goes on.
+            if runStart == nil { runStart = s; runStartRecord = record }
             errorDocumentStatus = s
             if redirects == 0 { originalState?.status = s }
             let next = makeRecord(url: doc, method: "GET", isSubrequest: false, chain: chain)
@@ -70,6 +82,10 @@ public final class Origin: @unchecked Sendable {
         }
         while true {
             let result: PassResult
+            // The status this request inherited through an internal redirect ([R] without [L]).
+            let carried = redirects > 0 && errorDocumentStatus == nil ? record.status : 200
+            // ap_die_r walks back to the first of the requests before whose status was not OK.
+            let firstCarried = runStart ?? carried
             if let early {
                 result = .final(status: early, location: nil)
                 record.status = early
@@ -88,25 +104,36 @@ public final class Origin: @unchecked Sendable {
                     status = first
                     location = nil
                     loggedStatus = s
-                    headerRecord = firstError
+                    recursiveError = true
+                    break
+                }
+                if carried != 200, !record.answeredByRewrite {
+                    // ap_die_r sees r->status != OK: a recursive error. The original request's
+                    // status goes out canned, without a Location and without ErrorDocument.
+                    chain.note(.status, "\(carried): the status set by [R] without [L] answers the failing internal redirect (\(s))")
+                    status = firstCarried
+                    location = nil
+                    record.status = firstCarried
+                    loggedStatus = s
+                    recursiveError = true
                     break
                 }
                 errorDocumentStatus = nil
                 status = s
                 location = loc
-                if loc == nil, s >= 400, redirects >= site.limitInternalRecursion,
-                   let doc = errorDocument(for: s, record: record), doc.hasPrefix("/") {
-                    // internal_internal_redirect refuses the ErrorDocument (AH00124) and ap_die
-                    // sends the first request's error, canned, with that request's headers.
-                    recursionExceeded = true
-                    chain.log("AH00124", "error", "Request exceeded the limit of \(site.limitInternalRecursion) internal redirects due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
-                    chain.note(.status, "500: more than \(site.limitInternalRecursion) internal redirects (AH00124)")
-                    status = originalState?.status ?? s
-                    loggedStatus = 500
-                    headerRecord = firstError
-                } else if loc == nil, s >= 400, let doc = errorDocument(for: s, record: record),
-                   redirects < site.limitInternalRecursion {
-                    if doc.hasPrefix("/") {
+                if loc == nil, s >= 400, let doc = errorDocument(for: s, record: record) {
+                    if redirects >= site.limitInternalRecursion {
+                        if doc.hasPrefix("/") {
+                            // An ErrorDocument page answered by a rewrite ([F]) again and again:
+                            // the 11th redirect fails (AH00124); ap_die then finds the chain's
+                            // statuses set and sends the first error canned, %>s logs 500.
+                            chain.log("AH00124", "error", "Request exceeded the limit of \(site.limitInternalRecursion) internal redirects due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
+                            recursionExceeded = true
+                            status = firstErrorStatus ?? s
+                            loggedStatus = 500
+                            recursiveError = true
+                        }
+                    } else if doc.hasPrefix("/") {
                         redirectToErrorDocument(doc, status: s)
                         continue
                     } else if doc.contains("://") {
@@ -116,6 +143,15 @@ public final class Origin: @unchecked Sendable {
                 }
             case .serve:
                 var (s, file) = serve(record, chain: chain)
+                if s != 200, carried != 200 {
+                    chain.note(.status, "\(carried): the status set by [R] without [L] answers the failing internal redirect (\(s))")
+                    status = firstCarried
+                    record.status = firstCarried
+                    loggedStatus = s
+                    recursiveError = true
+                    served = nil
+                    break
+                }
                 if s == 200, record.status != 200 { s = record.status }
                 status = errorDocumentStatus ?? s
                 record.status = s
@@ -133,7 +169,12 @@ public final class Origin: @unchecked Sendable {
                         served = nil
                     }
                 }
-                if errorDocumentStatus != nil, s >= 400 { served = nil }
+                if errorDocumentStatus != nil, s >= 400 {
+                    // A recursive error: the first status goes out, %>s logs the page's own.
+                    served = nil
+                    loggedStatus = s
+                    recursiveError = true
+                }
             case .internalRedirect(let url):
                 if redirects >= site.limitInternalRecursion {
                     recursionExceeded = true
@@ -142,8 +183,30 @@ public final class Origin: @unchecked Sendable {
                     status = 500
                     location = nil
                     served = nil
-                    if record.status == 200 { record.status = 500 }
+                    if let first = errorDocumentStatus {
+                        // Inside an ErrorDocument chain every request carries the error status:
+                        // ap_die(500) is a recursive error and the first error goes out canned
+                        // (the first of the run, which may be a 3xx carried from [R]).
+                        status = runStart ?? firstErrorStatus ?? first
+                        loggedStatus = 500
+                        recursiveError = true
+                    } else if record.status == 200 {
+                        record.status = 500
+                    } else {
+                        // ap_die(500) on a request whose status is not OK: a recursive error.
+                        status = runStart ?? record.status
+                        loggedStatus = 500
+                        recursiveError = true
+                    }
                     break
+                }
+                let handedOn = errorDocumentStatus != nil && record.status == 200 ? errorDocumentStatus! : record.status
+                if handedOn == 200 {
+                    runStart = nil
+                    runStartRecord = nil
+                } else if runStart == nil {
+                    runStart = handedOn
+                    runStartRecord = record
                 }
                 redirects += 1
                 chain.note(.internalRedirect, "internal redirect #\(redirects) to \(url)")
@@ -163,13 +226,15 @@ public final class Origin: @unchecked Sendable {
         final.status = loggedStatus ?? status
         var original = originalState ?? final
         if redirects == 0 { original.status = status }
+        // An ErrorDocument page is sent by its handler like any page, not by ap_send_error_response.
         // A page a handler sends goes out like any page, not by ap_send_error_response, whatever
         // its status: an ErrorDocument page, or a file served with a status an [R=3xx] without
         // [L] left on the request.
         let servedErrorPage = served != nil
-        let headers = responseHeaders(headerRecord ?? record, status: status, servedErrorPage: servedErrorPage, chain: chain)
+        let headers = responseHeaders(recursiveError ? (runStartRecord ?? errorOrigin ?? record) : record, status: status,
+                                      servedErrorPage: servedErrorPage, chain: chain)
         return OriginResponse(status: status, location: location, headers: headers, served: served,
-                              final: final, original: original, recursionLimitExceeded: recursionExceeded,
+                              final: final, original: original, recursionLimitExceeded: recursionExceeded || chain.errorCodes.contains("AH00124"),
                               errors: chain.errors, errorCodes: chain.errorCodes, trace: chain.trace,
                               internalRedirects: redirects, firedRules: chain.fired)
     }
@@ -224,7 +289,10 @@ public final class Origin: @unchecked Sendable {
         // Past map_to_storage the request's own configuration holds: <Files>, <Location> and
         // <If> merged over the walk (ap_response_code_string reads r->per_dir_config).
         if let config = record.config { return config.errorDocuments[status] ?? server }
-        guard let filename = record.filename, filename.hasPrefix("/") else { return server }
+        // A rewrite to a URL keeps the walk's per-directory configuration (r->per_dir_config).
+        guard let filename = record.filename, filename.hasPrefix("/") else {
+            return record.config?.errorDocuments[status] ?? server
+        }
         let walk = directoryWalk(filename)
         // A failed walk never installs its per-directory configuration: only the virtual host's
         // ErrorDocument applies, not one from a parent `.htaccess` read before the broken one.

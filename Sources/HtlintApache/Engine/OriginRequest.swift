@@ -69,19 +69,21 @@ public struct TraceEvent: Sendable, Hashable, Codable {
 /// each answer several times on its way out through the layers (hop, path, result), and a copy
 /// of twelve fields retained every string and array in them.
 public struct OriginResponse: Sendable {
+    /// Mutated only through `unique` (a box no other value shares), so the runtime's exclusivity
+    /// checks on its fields are off: they cost more than reading a field.
     private final class Box: @unchecked Sendable {
-        var status: Int
-        var location: String?
-        var headers: [HTTPHeader]
-        var served: String?
-        var final: RecordState
-        var original: RecordState
-        var recursionLimitExceeded: Bool
-        var errors: [String]
-        var errorCodes: [String]
-        var trace: [TraceEvent]
-        var internalRedirects: Int
-        var firedRules: [SourceRange]
+        @exclusivity(unchecked) var status: Int
+        @exclusivity(unchecked) var location: String?
+        @exclusivity(unchecked) var headers: [HTTPHeader]
+        @exclusivity(unchecked) var served: String?
+        @exclusivity(unchecked) var final: RecordState
+        @exclusivity(unchecked) var original: RecordState
+        @exclusivity(unchecked) var recursionLimitExceeded: Bool
+        @exclusivity(unchecked) var errors: [String]
+        @exclusivity(unchecked) var errorCodes: [String]
+        @exclusivity(unchecked) var trace: [TraceEvent]
+        @exclusivity(unchecked) var internalRedirects: Int
+        @exclusivity(unchecked) var firedRules: [SourceRange]
 
         init(status: Int, location: String?, headers: [HTTPHeader], served: String?, final: RecordState,
              original: RecordState, recursionLimitExceeded: Bool, errors: [String], errorCodes: [String],

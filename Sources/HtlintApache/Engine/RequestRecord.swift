@@ -95,6 +95,8 @@ final class RequestChain {
     /// `Set-Cookie` from `[CO]`: kept on redirects and error responses.
     var cookies: [HTTPHeader] = []
     var subrequestDepth = 0
+    /// Internal redirects before the main request of the current pass (its `prev` chain).
+    var redirectDepth = 0
     /// Every rule that matched, in order (kept even without tracing: replay counts them).
     var fired: [SourceRange] = []
     /// Work spent so far on this request (weighted rule evaluations, subrequests), against

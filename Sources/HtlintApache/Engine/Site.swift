@@ -49,7 +49,7 @@ public final class Site: @unchecked Sendable {
         }
         // `${NAME}`: a Define'd variable, else the httpd process environment (apache-semantics §2.5).
         let vhost = ConfigReader.read(source, context: .server, modules: modules, variables: processEnvironment,
-                                      fileExists: fileExists)
+                                      processEnvironment: processEnvironment, fileExists: fileExists)
         self.vhost = vhost
         let server = vhost.block.server ?? ServerSettings()
         self.documentRoot = server.documentRoot.map(SiteFileSystem.normalize) ?? mountedRoot
@@ -69,7 +69,8 @@ public final class Site: @unchecked Sendable {
             // AllowOverride None (and no AllowOverrideList): Apache never opens the file.
             guard allowed.readsFiles else { continue }
             configs[dir] = ConfigReader.read(file, context: .htaccess, modules: modules, defines: vhost.defines,
-                                             variables: vhost.variables, overrides: allowed, fileExists: fileExists)
+                                             variables: vhost.variables, processEnvironment: processEnvironment,
+                                             overrides: allowed, fileExists: fileExists)
         }
         // A linked directory's file is read again under the link's path, with the AllowOverride
         // that path has (directory_walk merges by the path walked, not the target's).

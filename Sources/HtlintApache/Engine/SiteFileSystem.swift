@@ -101,6 +101,17 @@ public struct SiteFileSystem: Sendable {
         }
     }
 
+    /// Names in `directory` (no trailing slash), in no particular order. A scan of every node:
+    /// only MultiViews lists a directory, for a file that is missing.
+    public func entryNames(in directory: String) -> [String] {
+        let prefix = directory + "/"
+        return nodes.keys.compactMap { path in
+            guard path.hasPrefix(prefix) else { return nil }
+            let name = path.dropFirst(prefix.count)
+            return name.isEmpty || name.contains("/") ? nil : String(name)
+        }
+    }
+
     /// The node at `path` without following a final symbolic link (lstat).
     public func lstat(_ path: String) -> Node? { walk(path, followFinal: false).flatMap { nodes[$0] } }
 
@@ -206,9 +217,10 @@ public struct SiteFileSystem: Sendable {
     /// Symbolic links are recorded with their target and never followed here (lstat semantics;
     /// the directory walk does not descend into linked directories), so nothing outside
     /// `directory` is read; `stat` resolves them in memory, bounded against loops.
-    /// `emptyFileSize` is the size reported for empty files (the conformance harness serves them
-    /// with content, so `-s` is true for them).
-    public static func load(directory: String, mountedAt root: String, emptyFileSize: Int = 0,
+    /// `emptyFileSize` gives the size reported for an empty file from its path under `directory`
+    /// (the conformance harness serves `oracle-file:/its/path` from them, so `-s` is true for them
+    /// and MultiViews compares those sizes).
+    public static func load(directory: String, mountedAt root: String, emptyFileSize: (String) -> Int = { _ in 0 },
                             displayPrefix: String? = nil) throws -> SiteFileSystem {
         var fs = SiteFileSystem(root: root)
         let base = URL(fileURLWithPath: directory).standardizedFileURL.path
@@ -252,7 +264,7 @@ public struct SiteFileSystem: Sendable {
                         let dir = String(relative.dropLast(".htaccess".count))
                         fs.addAccessFile(dir.isEmpty ? "/" : dir, file: SourceFile(path: shown(relative), bytes: [UInt8](data)))
                     } else {
-                        fs.addFile(relative, size: size == 0 ? emptyFileSize : size)
+                        fs.addFile(relative, size: size == 0 ? emptyFileSize(relative) : size)
                     }
                 }
             }

@@ -26,6 +26,7 @@ extension Origin {
             for name in config.directoryIndex {
                 let url = (name.hasPrefix("/") ? name : r.uri + name) + (r.query.map { "?" + $0 } ?? "")
                 guard let (sub, result) = subrequest(url, chain, parent: r) else { return .final(status: 500, location: nil) }
+                if let s = carriedRedirect(sub, result) { return .final(status: s, location: nil) }
                 switch result {
                 case .final(let status, let location) where (300...399).contains(status) && location != nil:
                     return .final(status: status, location: location)
@@ -48,21 +49,27 @@ extension Origin {
         }
         if site.files.stat(mapped) == nil, r.handler == nil, r.stagedRedirect == nil,
            let fallback = config.fallbackResource {
-            guard let (sub, result) = subrequest(fallback + (r.query.map { "?" + $0 } ?? ""), chain, parent: r) else {
+            // ap_sub_req_lookup_uri resolves a relative name against the directory of r->uri.
+            var target = fallback
+            if !fallback.hasPrefix("/"), let slash = r.uri.lastIndex(of: "/") {
+                target = escapePath(String(r.uri[...slash])) + fallback
+            }
+            guard let (sub, result) = subrequest(target + (r.query.map { "?" + $0 } ?? ""), chain, parent: r) else {
                 return .final(status: 500, location: nil)
             }
+            if let s = carriedRedirect(sub, result) { return .final(status: s, location: nil) }
             switch result {
             case .serve, .internalRedirect:
-                guard let subFile = sub.filename, site.files.isFile(subFile) else { return nil }
+                guard let subFile = sub.filename, site.files.isFile(stagedFilename(sub, fallback: subFile)) else { return nil }
                 chain.note(.fallback, "FallbackResource: served by \(sub.uri)")
                 adopt(sub, into: r)
                 if case .internalRedirect(let u) = result { r.stagedRedirect = u }
                 return nil
-            // fixup_dflt: a redirect answer is passed on, any other status but 200/404 (a 403
-            // from the target's access check, a 500) becomes the answer (mod_dir).
-            case .final(let status, let location) where (300...399).contains(status) && location != nil:
+            case .final(let status, let location) where (300...399).contains(status):
+                // fixup_dflt propagates a redirect of the fallback subrequest (its Location too)…
                 return .final(status: status, location: location)
-            case .final(let status, _) where status != 200 && status != 404:
+            case .final(let status, _) where status != 404 && status != 200:
+                // …and any other failure but 404: [F] on the target answers 403 (AH00125: 500).
                 chain.note(.status, "\(status): the FallbackResource subrequest answered \(status)")
                 return .final(status: status, location: nil)
             default:
@@ -70,6 +77,13 @@ extension Origin {
             }
         }
         return nil
+    }
+
+    /// A subrequest that rewrote to a URL and then, without [L], to a local path keeps the
+    /// 3xx in rr->status: mod_dir propagates it (without a Location).
+    private func carriedRedirect(_ sub: RequestRecord, _ result: PassResult) -> Int? {
+        if case .final = result { return nil }
+        return (300...399).contains(sub.status) ? sub.status : nil
     }
 
     /// The file a record maps to, ignoring a staged internal redirect (`redirect:` filenames).
@@ -107,6 +121,13 @@ extension Origin {
             chain.log("AH00125", "error", "Request exceeded the limit of 10 subrequest nesting levels due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
             return nil
         }
+        if chain.redirectDepth >= site.limitInternalRecursion {
+            // ap_is_recursion_limit_exceeded counts the main request's internal redirects too:
+            // a subrequest of the 10th redirected request fails with 500 (AH00124).
+            chain.log("AH00124", "error", "Request exceeded the limit of \(site.limitInternalRecursion) internal redirects due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
+            let (sub, _) = makeRecord(url: url, method: "GET", isSubrequest: true, chain: chain)
+            return (sub, .final(status: 500, location: nil))
+        }
         // A subrequest has its own pool: it neither sees nor sets the [END] marker (§4.10).
         let endSeen = chain.endSeen
         chain.endSeen = false
@@ -118,10 +139,13 @@ extension Origin {
         let (sub, early) = makeRecord(url: url, method: "GET", isSubrequest: true, chain: chain)
         sub.mainURI = parent?.uri
         sub.walkCache = parent?.walkCache
-        // make_sub_request copies the parent's subprocess_env: an [E] set there is seen.
+        // ap_set_sub_req_protocol copies subprocess_env: the subrequest sees REDIRECT_STATUS,
+        // [E=] values and the like of its parent.
         if let parent {
             sub.env = parent.env
             sub.envShadowed = parent.envShadowed
+            // Authn/authz are skipped when the subrequest has its main request's configuration.
+            sub.previousConfigIdentity = parent.configIdentity
         }
         if let early { return (sub, .final(status: early, location: nil)) }
         sub.filename = file

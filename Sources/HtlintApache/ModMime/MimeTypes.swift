@@ -8,7 +8,17 @@ enum MimeTypes {
         "webmanifest": "application/manifest+json", "gif": "image/gif", "jpg": "image/jpeg", "jpeg": "image/jpeg",
         "png": "image/png", "svg": "image/svg+xml", "ico": "image/vnd.microsoft.icon", "webp": "image/webp",
         "woff": "font/woff", "woff2": "font/woff2", "ttf": "font/ttf", "otf": "font/otf", "mp4": "video/mp4",
-        "mp3": "audio/mpeg",
+        "mp3": "audio/mpeg", "bak": "application/x-trash", "old": "application/x-trash", "gz": "application/gzip",
+        "tar": "application/x-tar", "csv": "text/csv", "md": "text/markdown", "avif": "image/avif",
+        "mov": "video/quicktime", "webm": "video/webm", "wasm": "application/wasm", "rss": "application/x-rss+xml",
+        "atom": "application/atom+xml", "sql": "application/sql", "sh": "application/x-sh", "py": "text/x-python",
+        "svgz": "image/svg+xml", "eot": "application/vnd.ms-fontobject", "xz": "application/x-xz",
+        "7z": "application/x-7z-compressed", "rar": "application/vnd.rar", "doc": "application/msword",
+        "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "xls": "application/vnd.ms-excel", "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "odt": "application/vnd.oasis.opendocument.text", "epub": "application/epub+zip", "ogg": "audio/ogg",
+        "oga": "audio/ogg", "ogv": "video/ogg", "wav": "audio/x-wav", "flac": "audio/flac", "m4a": "audio/mp4",
+        "aac": "audio/aac", "mpg": "video/mpeg", "mpeg": "video/mpeg",
         // No `php`: Debian's mime.types has none, so a static .php goes out without Content-Type.
     ]
 

@@ -32,6 +32,11 @@ extension Origin {
             return nil
         }
         let external = absoluteURLScheme(f) != nil && !f.hasPrefix("proxy:")
+        if external && result.passThrough {
+            // [PT] makes it `passthrough:http://…`, which is no URL; stripped again it is no path.
+            chain.note(.status, "400: [PT] on the absolute URL `\(f)` (not a path)", range: result.lastRule?.range)
+            return .final(status: 400, location: nil)
+        }
         if let bad = badQuery(r, chain, external: external && !result.noEscape, code: "AH10411") { return bad }
         if f.hasPrefix("proxy:") {
             chain.log("AH10160", "error", "attempt to make remote request from mod_rewrite without proxy enabled: \(f)")

@@ -302,6 +302,8 @@ extension Origin {
         if absoluteURLScheme(uri) != nil {
             r.filename = uri
             result.redirectStatus = 302
+            // apply_rewrite_rule sets r->status here too: a later local rewrite carries it.
+            r.status = 302
             return .matched(substituted: true, unsafeQuestionMark: false)
         }
         result.redirectStatus = nil
@@ -383,7 +385,9 @@ extension Origin {
     func fileTest(_ op: Character, _ path: String, _ r: RequestRecord, _ chain: RequestChain) -> Bool {
         let fs = site.files
         switch op {
-        case "d": return fs.isDirectory(path)
+        case "d":
+            // A URL-path left by a rewrite is stat'ed as is: `/` and `/etc` are directories there.
+            return fs.isDirectory(path) || path == "/" || Site.systemDirectories.contains(path)
         case "f": return fs.isFile(path)
         case "s": if case .file(let size)? = fs.stat(path) { return size > 0 } else { return false }
         case "l", "L", "h": if case .symlink? = fs.lstat(path) { return true } else { return false }

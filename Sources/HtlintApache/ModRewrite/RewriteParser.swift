@@ -163,18 +163,13 @@ struct RewriteParser {
     /// Applies `[flags]` to `flags` (apache-semantics §4.3, §5). Returns false after an error.
     private mutating func parseFlags(_ word: Word, directive: String, into flags: inout RewriteFlags) -> Bool {
         guard let items = flagItems(word, directive: directive) else { return false }
-        // forced_responsecode is whichever of F, G, R=code comes last ([F,R=303] answers 303).
-        var lastForced: Int? = nil
+        // F, G and R=value each overwrite one forced_responsecode; R without a value keeps it.
+        var lastCode: Int? = nil
         defer {
-            if let last = lastForced, let s = flags.statusOverride, s != last { flags.forcedStatus = last }
+            if let c = lastCode, let s = flags.statusOverride, c != s { flags.forcedStatus = c }
         }
         for (key, value, range) in items {
             let k = key.lowercased()
-            switch k {
-            case "f", "forbidden", "g", "gone": lastForced = k.hasPrefix("f") ? 403 : 410
-            case "r", "redirect" where value.map({ !$0.isEmpty }) ?? false: lastForced = nil
-            default: break
-            }
             switch k {
             case "b", "backrefescaping":
                 if let value, !value.isEmpty { flags.escaping.only += Array(value.utf8) } else { flags.escaping.all = true }
@@ -191,8 +186,8 @@ struct RewriteParser {
             case "d", "dpi", "discardpath": flags.discardPathInfo = true
             case "e", "env": flags.env.append(Template(parsing: value ?? ""))
             case "end": flags.end = true
-            case "f", "forbidden": flags.forbidden = true
-            case "g", "gone": flags.gone = true
+            case "f", "forbidden": flags.forbidden = true; lastCode = 403
+            case "g", "gone": flags.gone = true; lastCode = 410
             case "h", "handler": flags.handler = Template(parsing: value ?? "")
             case "l", "last": flags.last = true
             case "n", "next":
@@ -206,12 +201,11 @@ struct RewriteParser {
             case "qsd", "qsdiscard": flags.qsDiscard = true
             case "qsl", "qslast": flags.qsLast = true
             case "r", "redirect":
-                // A bare R keeps a status an earlier R=… set ([R=301,R] answers 301).
                 guard let value, !value.isEmpty else { if flags.redirect == nil { flags.redirect = 302 }; continue }
                 switch value.lowercased() {
-                case "permanent": flags.redirect = 301; lastForced = 301
-                case "temp": flags.redirect = 302; lastForced = 302
-                case "seeother": flags.redirect = 303; lastForced = 303
+                case "permanent": flags.redirect = 301
+                case "temp": flags.redirect = 302
+                case "seeother": flags.redirect = 303
                 default:
                     if let first = value.utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") {
                         // atoi: the leading ASCII digits (capped, so a long run cannot overflow).
@@ -225,11 +219,11 @@ struct RewriteParser {
                             return false
                         }
                         flags.redirect = code
-                        lastForced = code
                     } else {
                         flags.redirect = 302   // Apache accepts any other word as 302 (§5).
                     }
                 }
+                lastCode = flags.redirect
             case "s", "skip": flags.skip = atoi(value ?? "0")
             case "t", "type": flags.type = Template(parsing: value ?? "")
             case "unsafeallow3f": flags.unsafeAllow3F = true

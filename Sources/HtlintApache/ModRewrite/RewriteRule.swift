@@ -91,8 +91,8 @@ public struct RewriteFlags: Sendable, Hashable {
         get { rareBox?.value.escaping ?? BackrefEscaping() }
         set { updateRare { $0.escaping = newValue } }
     }
-
-    /// The status of a status flag when a later F/G/R=code overrode it ([F,R=303]: 303).
+    /// The status of a status rule when the flags' order decides it: Apache keeps one
+    /// forced_responsecode that F, G and R=code each overwrite (`[G,R=307]` answers 307).
     public var forcedStatus: Int? {
         get { rareBox?.value.forcedStatus }
         set { updateRare { $0.forcedStatus = newValue } }
@@ -102,7 +102,7 @@ public struct RewriteFlags: Sendable, Hashable {
 
     /// A status flag ends the pass with that status ([F], [G], [R=non-3xx]).
     public var statusOverride: Int? {
-        if let s = rareBox?.value.forcedStatus { return s }
+        if let f = forcedStatus { return f }
         if forbidden { return 403 }
         if gone { return 410 }
         if let r = redirect, !(300...399).contains(r) { return r }

@@ -80,8 +80,9 @@ public struct ConformanceCase {
 
     /// Builds the simulator for this case: one origin per scheme when the vhosts differ.
     public func simulator() throws -> ChainSimulator {
-        let files = try SiteFileSystem.load(directory: siteDirectory, mountedAt: "/var/www/html", emptyFileSize: 1,
-                                            displayPrefix: "/var/www/html")
+        // An empty file is served as `oracle-file:/its/path` and a newline (tools/apache-oracle).
+        let files = try SiteFileSystem.load(directory: siteDirectory, mountedAt: "/var/www/html",
+                                            emptyFileSize: { "oracle-file:\($0)\n".utf8.count }, displayPrefix: "/var/www/html")
         func site(_ extra: [String]) -> Site {
             Site(serverName: host, aliases: aliases, documentRoot: "/var/www/html", files: files,
                  vhostLines: vhost + extra, modules: moduleSet, directoryIndex: ["index.html", "index.php"])

@@ -1,0 +1,93 @@
+/// mod_negotiation's `Options MultiViews` (type_checker): a request for a file that does not
+/// exist is answered with a variant `name.ext…` of the same directory — before the directory's
+/// `.htaccess` rewrites run in the fixups, so `RewriteCond %{REQUEST_FILENAME} !-f` already sees
+/// the variant (the classic "MultiViews beats my front controller").
+extension Origin {
+    /// What mod_negotiation's type checker makes of a request.
+    enum Negotiation {
+        /// Serve this variant (a file name in the directory of the missing file).
+        case variant(String)
+        /// Files named `name.…` exist but none can be negotiated: 404 at once (AH00687), before
+        /// any rewrite runs (`/wp-login` next to `wp-login.php`, which Debian's mod_mime gives no type).
+        case notFound
+    }
+
+    /// MultiViews for `r`, or nil when it does not apply (off, the file exists, no `name.…`).
+    /// Candidates are files whose every extension mod_mime knows (MultiviewsMatch NegotiatedOnly)
+    /// and whose own look-up passes its access checks; the best has the highest `Accept` quality
+    /// for its type, then the smallest size (recorded: without an Accept header `b.txt` of 3
+    /// bytes wins over `b.html` of 13), then the first name.
+    func negotiate(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain) -> Negotiation? {
+        guard negotiation, config.options.contains("multiviews"),
+              let filename = r.filename, site.files.stat(filename) == nil,
+              let slash = filename.lastIndex(of: "/") else { return nil }
+        let directory = String(filename[..<slash])
+        let base = filename[filename.index(after: slash)...]
+        guard !base.isEmpty, site.files.isDirectory(directory) else { return nil }
+        let accept = AcceptList(chain.request.header("Accept"))
+        var anyMatch = false
+        var best: (name: String, quality: Double, size: Int)? = nil
+        for name in site.files.entryNames(in: directory).sorted() where name.hasPrefix(base + ".") {
+            let path = directory + "/" + name
+            // Directories are never variants; anything else named so counts as a match.
+            if site.files.lstat(path) == .directory { continue }
+            anyMatch = true
+            let extensions = name.dropFirst(base.count + 1).split(separator: ".", omittingEmptySubsequences: false)
+            guard extensions.allSatisfy({ MimeTypes.byExtension[$0.lowercased()] != nil }),
+                  case .file(let size)? = site.files.stat(path) else { continue }
+            // The variant's own look-up must pass its access checks (a `<Files "*.bak">` denial),
+            // whose refusal is logged as the subrequest's.
+            var walk = directoryWalk(path)
+            applySections(&walk, record: r, chain: chain)
+            let lookup = RequestChain(request: chain.request, tracing: false)
+            if checkAccess(r, walk.config, lookup) != nil {
+                for (code, message) in zip(lookup.errorCodes, lookup.errors) { chain.errorCodes.append(code); chain.errors.append(message) }
+                continue
+            }
+            let quality = accept.quality(of: MimeTypes.type(forPath: name) ?? "")
+            guard quality > 0 else { continue }
+            if let b = best, quality < b.quality || (quality == b.quality && size >= b.size) { continue }
+            best = (name, quality, size)
+        }
+        if let best {
+            chain.note(.note, "MultiViews: \(base) is negotiated to \(best.name)")
+            return .variant(best.name)
+        }
+        guard anyMatch else { return nil }
+        chain.log("AH00687", "error", "Negotiation: discovered file(s) matching request: \(filename) (None could be negotiated).")
+        chain.note(.status, "404: MultiViews found files named \(base).… but none it can serve")
+        return .notFound
+    }
+}
+
+/// An `Accept` header's media ranges with their quality (absent: every type at 1).
+struct AcceptList {
+    private var ranges: [(type: String, quality: Double)] = []
+
+    init(_ header: String?) {
+        guard let header else { return }
+        for item in header.split(separator: ",") {
+            let parts = item.split(separator: ";").map(AcceptList.trimmed)
+            guard let type = parts.first?.lowercased(), !type.isEmpty else { continue }
+            var q = 1.0
+            for p in parts.dropFirst() where p.lowercased().hasPrefix("q=") { q = Double(p.dropFirst(2)) ?? 1 }
+            ranges.append((type, q))
+        }
+    }
+
+    private static func trimmed(_ s: Substring) -> String {
+        func blank(_ c: Character) -> Bool { c == " " || c == "\t" }
+        guard let first = s.firstIndex(where: { !blank($0) }), let last = s.lastIndex(where: { !blank($0) }) else { return "" }
+        return String(s[first...last])
+    }
+
+    /// The quality of the most specific matching range (type/subtype, type/*, */*); 0 if none.
+    func quality(of type: String) -> Double {
+        guard !ranges.isEmpty else { return 1 }
+        let t = type.lowercased()
+        let major = t.split(separator: "/").first.map(String.init) ?? t
+        if let exact = ranges.first(where: { $0.type == t }) { return exact.quality }
+        if let family = ranges.first(where: { $0.type == major + "/*" }) { return family.quality }
+        return ranges.first { $0.type == "*/*" }?.quality ?? 0
+    }
+}

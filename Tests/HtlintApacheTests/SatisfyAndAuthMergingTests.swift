@@ -1,0 +1,59 @@
+import Testing
+@testable import HtlintApache
+
+/// `Satisfy Any|All` (mod_access_compat) and `AuthMerging And|Or` (mod_authz_core), as recorded in
+/// fixtures/apache/access-satisfy-* and access-authmerging-*. The simulated client is 127.0.0.1.
+struct SatisfyAndAuthMergingTests {
+    static let basic = "AuthType Basic\nAuthName \"Members\"\nAuthUserFile /etc/htpasswd\nRequire valid-user\n"
+
+    func status(_ path: String, method: String = "GET", _ access: [(String, String)]) -> Int {
+        respond(path, method: method, access: access, files: [path]).status
+    }
+
+    @Test func satisfyAnyLetsTheAllowedAddressInWithoutAPassword() {
+        let hosts = "Order deny,allow\nDeny from all\n"
+        #expect(status("/a.html", [("/", hosts + "Allow from 127.0.0.1\n" + Self.basic + "Satisfy Any\n")]) == 200)
+        #expect(status("/a.html", [("/", hosts + "Allow from 10.9.9.9\n" + Self.basic + "Satisfy Any\n")]) == 401)
+        #expect(status("/a.html", [("/", hosts + "Allow from 127.0.0.1\n" + Self.basic + "Satisfy All\n")]) == 401)
+    }
+
+    @Test func whenTheHostCheckRefusesRequireDecides() {
+        #expect(status("/x.html", [("/", "Order allow,deny\nSatisfy Any\nRequire all granted\n")]) == 200)
+        #expect(status("/x.html", [("/", "Order allow,deny\nSatisfy any\nRequire all denied\n")]) == 403)
+        // No Allow/Deny line: the default order lets everyone in, and Require is not consulted.
+        #expect(status("/x.html", [("/", "Satisfy Any\nRequire all denied\n")]) == 200)
+    }
+
+    @Test func satisfyTravelsWithTheHostLines() {
+        let root = ("/", "Order deny,allow\nDeny from all\nSatisfy Any\n")
+        #expect(status("/keep/x.html", [root, ("/keep", "Require all granted\n")]) == 200)
+        #expect(status("/reset/x.html", [root, ("/reset", "Deny from 10.9.9.9\nRequire all denied\n")]) == 403)
+    }
+
+    @Test func satisfyInsideLimitCoversItsMethods() {
+        let access = [("/", "Order allow,deny\n<Limit POST>\nSatisfy Any\n</Limit>\nRequire all granted\n")]
+        #expect(status("/x.html", access) == 403)
+        #expect(status("/x.html", method: "POST", access) == 200)
+    }
+
+    @Test func badSatisfyOrAuthMergingFailsTheFile() {
+        for text in ["Satisfy sometimes\n", "Satisfy\n", "AuthMerging Maybe\nRequire all granted\n"] {
+            #expect(status("/x.html", [("/", text)]) == 500, "\(text)")
+        }
+    }
+
+    @Test func authMergingCombinesWithTheNearestRequire() {
+        let root = ("/", "Require all denied\n")
+        #expect(status("/s/x.html", [root, ("/s", "AuthMerging And\nRequire all granted\n")]) == 403)
+        #expect(status("/s/x.html", [root, ("/s", "AuthMerging Or\nRequire all granted\n")]) == 200)
+        #expect(status("/s/x.html", [root, ("/s", "AuthMerging Off\nRequire all granted\n")]) == 200)
+    }
+
+    @Test func authMergingIsNotInherited() {
+        let access = [("/", "Require ip 10.9.9.9\n"), ("/s", "AuthMerging Or\nRequire all granted\n"),
+                      ("/s/deny", "Require all denied\n"), ("/s/keep", "DirectoryIndex x.html\n")]
+        #expect(status("/s/x.html", access) == 200)
+        #expect(status("/s/deny/x.html", access) == 403)
+        #expect(status("/s/keep/x.html", access) == 200)
+    }
+}
