@@ -208,8 +208,10 @@ struct LintCommand {
         // The files Apache opens (the vhost's AccessFileName), paired with the site's reading of
         // each; one the site did not read (`AllowOverride None`) has no effect and is not linted.
         let names = site.vhost.block.server?.accessFileNames
+        var listed = Set<String>()
         for (dir, source) in Site.accessFiles(site.files, names: names).sorted(by: { $0.0 < $1.0 }) {
-            guard let config = site.accessConfigs[dir] else { continue }
+            // The file system can name the document root twice (`root` and `root/`); a file is linted once.
+            guard let config = site.accessConfigs[dir], listed.insert(source.path).inserted else { continue }
             let url = dir == root + "/" ? "/" : String(dir.dropFirst(root.count))
             files.append(LintFile(source: source, directory: url, modules: site.modules, config: config))
         }

@@ -23,4 +23,24 @@ struct AllowOverrideLintTests {
         #expect(o.stdout.contains("fi/.htaccess:1:1"))
         #expect(!o.stdout.contains("none/.htaccess"), "\(o.stdout)")
     }
+
+    /// `AccessFileName .config` next to a `.htaccess` (fixture allowoverride-accessfilename-vhost):
+    /// the site listed `.config` twice and lint crashed on a duplicate key. Apache reads `.config`
+    /// once: recorded, /b is rewritten by it to t2.html.
+    @Test func otherAccessFileNameNextToHtaccessIsLintedOnce() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("htlint-accessfilename-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let root = dir.appendingPathComponent("site")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try "RewriteEngine On\nRewriteRule ^a$ t1.html [L]\n".write(to: root.appendingPathComponent(".htaccess"), atomically: true, encoding: .utf8)
+        try "RewriteEngine On\nRewriteRule ^b$ t2.html [R]\n".write(to: root.appendingPathComponent(".config"), atomically: true, encoding: .utf8)
+        let vhost = dir.appendingPathComponent("vhost.conf")
+        try "AccessFileName .config\n".write(to: vhost, atomically: true, encoding: .utf8)
+        let o = runCLI(["lint", "--docroot", root.path, "--host", "shop.example", "--vhost", vhost.path, "--format", "concise"],
+                       environment: .live)
+        // HT202 on the [R] without [L], once, in .config; .htaccess is not read.
+        #expect(o.stdout.components(separatedBy: "HT202").count == 2, "\(o.stdout)")
+        #expect(o.stdout.contains(".config:2:1"), "\(o.stdout)")
+        #expect(!o.stdout.contains(".htaccess"), "\(o.stdout)")
+    }
 }

@@ -136,7 +136,15 @@ extension Topology {
             switch op {
             case "d": result = site.files.isDirectory(value)
             case "f", "s", "F": result = site.files.isFile(value)
-            case "U": result = !value.isEmpty
+            // `-l`/`-L`/`-h` on a known path: whether it is a symbolic link (recorded: a
+            // condition on a link of the document root holds).
+            case "l", "L", "h":
+                guard case .symlink? = site.files.lstat(value) else { result = false; break }
+                result = true
+            // `-U` runs a subrequest for the URL: its status (a `Redirect gone`, a 404, a denial)
+            // decides, which is not known here (recorded: `RewriteCond /g -U` with
+            // `Redirect gone /g` fails and the next rule fires).
+            case "U": return nil
             default: result = false
             }
         case .expression: return nil

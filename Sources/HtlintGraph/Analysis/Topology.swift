@@ -110,7 +110,8 @@ struct Topology: @unchecked Sendable {
             for e in rule.flags.env {
                 guard case .literal(let text)? = e.parts.first else { envNames = nil; break }
                 let name = String(text.prefix { $0 != ":" }).trimmingCharacters(in: ["!"])
-                if text.contains(":") || e.parts.count == 1 { envNames?.insert(name) } else { envNames = nil }
+                // Apache's environment table ignores case: [E=gate:…] sets %{ENV:GATE}.
+                if text.contains(":") || e.parts.count == 1 { envNames?.insert(name.uppercased()) } else { envNames = nil }
             }
         }
         ruleEnvironmentNames = envNames
@@ -120,9 +121,13 @@ struct Topology: @unchecked Sendable {
     /// what the edge sends. Free when a rule's `[E=]` may set it or `SetEnvIf` tests something
     /// that varies with the visitor.
     func environment(_ name: String, scheme: String) -> VariableValue {
-        if ruleEnvironmentNames?.contains(name) ?? true { return .free("%{ENV:\(name)}") }
-        var value = site.processEnvironment[name]
-        for d in setEnvIf where d.assignments.contains(where: { $0.name == name }) {
+        // Names compare without case, as in Apache's environment table (recorded: `SetEnvIf …
+        // Gate=open` makes `RewriteCond %{ENV:GATE} =open` hold).
+        let upper = name.uppercased()
+        func same(_ other: String) -> Bool { other.uppercased() == upper }
+        if ruleEnvironmentNames?.contains(upper) ?? true { return .free("%{ENV:\(name)}") }
+        var value = site.processEnvironment.first(where: { same($0.key) })?.value
+        for d in setEnvIf where d.assignments.contains(where: { same($0.name) }) {
             if d.expression != nil { return .free("%{ENV:\(name)}") }
             let attribute: String
             switch d.attribute.lowercased() {
@@ -136,7 +141,7 @@ struct Topology: @unchecked Sendable {
                 attribute = v[0]
             }
             guard d.regex.matches(attribute) else { continue }
-            for a in d.assignments where a.name == name {
+            for a in d.assignments where same(a.name) {
                 if a.unset { value = nil } else if a.value.contains("$") { return .free("%{ENV:\(name)}") } else { value = a.value }
             }
         }
@@ -260,7 +265,9 @@ extension Topology {
         case "SERVER_SOFTWARE": return .values(["Apache/2.4.71 (Debian)"])
         case "DOCUMENT_ROOT", "CONTEXT_DOCUMENT_ROOT": return .values([site.documentRoot])
         case "CONTEXT_PREFIX": return .values([""])
-        case "IS_SUBREQ": return .values(["false"])
+        // True in the subrequests mod_dir (DirectoryIndex), `-F`/`-U` and SSI make, which run the
+        // rules too (recorded: `RewriteCond %{IS_SUBREQ} true` rewrites the index subrequest of /).
+        case "IS_SUBREQ": return .free("%{IS_SUBREQ}")
         case "API_VERSION": return .values(["20120211:142"])
         case "HTTP_FORWARDED", "HTTP_PROXY_CONNECTION": return .values([""])
         case "REMOTE_USER", "REMOTE_IDENT", "AUTH_TYPE": return .values([""])

@@ -10,7 +10,10 @@ struct InternalRecursion: LintRule {
         Found by simulation. In `.htaccess` a rewrite becomes an internal redirect and the rules run \
         again on the result; when the result matches again, Apache stops after 10 internal \
         redirects with **500** and `AH00124: Request exceeded the limit of 10 internal redirects`. \
-        Use `[END]`, or a condition that excludes the target (apache-semantics §15.3).
+        Use `[END]`, or a condition that excludes the target (apache-semantics §15.3). The \
+        extension-hiding pair `RewriteCond %{REQUEST_FILENAME}.php -f` / `RewriteRule ^(.*)$ $1.php` \
+        loops this way on `/about/` or `/about/x` when `about.php` exists (path info makes the \
+        condition hold, the rule appends `.php` again each pass): htlint requests those URLs too.
         """,
         severity: .error,
         triggering: [Example("RewriteEngine On\n↓RewriteRule ^(.*)$ /app/$1 [L]")],

@@ -9,8 +9,9 @@ struct RedirectLoop: LintRule {
         summary: "a redirect chain that returns to a URL it already visited (ERR_TOO_MANY_REDIRECTS)",
         rationale: """
         Found by simulation: htlint requests every host over http and https, `/`, a URL for each \
-        rule and each directory, through the configured edge, and follows the redirects like a \
-        browser. The classic cause is an https redirect keyed on `%{HTTPS}` behind a CDN that \
+        rule and each directory, a missing page where an `ErrorDocument` is set (a full-URL \
+        `ErrorDocument 404` to a page that is missing too loops for every such URL), through the \
+        configured edge, and follows the redirects like a browser. The classic cause is an https redirect keyed on `%{HTTPS}` behind a CDN that \
         reaches the origin over plain HTTP (Cloudflare Flexible): `%{HTTPS}` is always `off` there. \
         Where the configuration puts `HTTPS=on` into the environment instead (`SetEnvIf \
         X-Forwarded-Proto ^https$ HTTPS=on`, as hosts with an nginx front end and no mod_ssl do), the \

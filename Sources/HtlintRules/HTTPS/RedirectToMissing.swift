@@ -12,33 +12,57 @@ struct RedirectToMissing: LintRule {
         relative target resolved against the wrong base).
         """,
         severity: .warning,
-        triggering: [Example("RewriteEngine On\n↓RewriteRule ^old$ /missing.html [R=301,L]")],
-        nonTriggering: [Example("RewriteEngine On\nRewriteRule ^old$ /index.html [R=301,L]")],
+        triggering: [Example("RewriteEngine On\n↓RewriteRule ^old$ /missing.html [R=301,L]"),
+                     // mod_alias too (recorded: /old → 301 /missing.html → 404).
+                     Example("↓Redirect 301 /old /missing.html")],
+        nonTriggering: [Example("RewriteEngine On\nRewriteRule ^old$ /index.html [R=301,L]"),
+                        Example("Redirect 301 /old /index.html")],
         usesSimulation: true)
 
     func check(_ context: LintContext) -> [Diagnostic] {
         let items = context.probes.compactMap { probe -> (range: SourceRange, probe: ProbeResult)? in
-            let chain = probe.chain
-            guard chain.outcome == .final, chain.finalStatus == 404, chain.hops.count >= 2,
-                  let source = chain.hops.dropLast().last?.redirectSource else { return nil }
-            // A redirect that only changes scheme or host is not to blame for a path that is missing anyway.
-            guard URLParts(chain.hops.last!.url)?.target != URLParts(probe.url)?.target else { return nil }
-            // A target built from the (synthetic) request path says nothing about the site's files:
-            // only a fixed target that does not exist is a finding.
-            guard let rule = context.files.flatMap(\.rules).first(where: { $0.range == source }),
-                  rule.usedCaptures.isEmpty,
-                  !rule.substitution.parts.contains(where: { part in
-                      switch part {
-                      case .conditionCapture: return true
-                      case .variable(let v): return ["REQUEST_URI", "THE_REQUEST", "QUERY_STRING"].contains(v.uppercased())
-                      default: return false
-                      }
-                  }) else { return nil }
-            return (source, probe)
+            Self.reportedRedirect(probe, context).map { ($0, probe) }
         }
         return groupedByDirective(items).map { group in
             finding("\(group.first.url) is redirected to \(group.first.chain.hops.last!.url), which answers 404\(moreRequests(group.count))",
                     at: group.range)
         }
+    }
+
+    /// The redirect this rule reports for a probe: one with a fixed target that answers 404.
+    /// HT312 leaves these to it (and reports the others, whose targets are built from the request).
+    static func reportedRedirect(_ probe: ProbeResult, _ context: LintContext) -> SourceRange? {
+        let chain = probe.chain
+        guard chain.outcome == .final, chain.finalStatus == 404, chain.hops.count >= 2,
+              let source = chain.hops.dropLast().last?.redirectSource else { return nil }
+        // A redirect that only changes scheme or host is not to blame for a path that is missing anyway.
+        guard URLParts(chain.hops.last!.url)?.target != URLParts(probe.url)?.target else { return nil }
+        // A target built from the (synthetic) request path says nothing about the site's files:
+        // only a fixed target that does not exist is a finding.
+        if let redirect = context.files.lazy.flatMap(\.redirects).first(where: { $0.range == source }) {
+            // mod_alias: `Redirect /old /missing.html` for /old itself (a longer URL appends its
+            // rest), `RedirectMatch` without `$n`, the expression form.
+            guard let target = redirect.target else { return nil }
+            switch redirect.matcher {
+            case .prefix(let prefix):
+                let redirected = chain.hops.dropLast().last!.url
+                guard let path = URLParts(redirected)?.target.split(separator: "?", maxSplits: 1).first,
+                      String(path) == prefix else { return nil }
+            case .regex:
+                guard !target.contains(where: { $0 == "$" }) else { return nil }
+            case .everything: break
+            }
+            return source
+        }
+        guard let rule = context.files.flatMap(\.rules).first(where: { $0.range == source }),
+              rule.usedCaptures.isEmpty,
+              !rule.substitution.parts.contains(where: { part in
+                  switch part {
+                  case .conditionCapture: return true
+                  case .variable(let v): return ["REQUEST_URI", "THE_REQUEST", "QUERY_STRING"].contains(v.uppercased())
+                  default: return false
+                  }
+              }) else { return nil }
+        return source
     }
 }

@@ -3,6 +3,7 @@ import HtlintApache
 import HtlintDiagnostics
 import HtlintGraph
 import HtlintSimulation
+import HtlintSyntax
 
 /// The witness generator lives in HtlintGraph; the name stays available here (tests use it).
 typealias RegexWitness = HtlintGraph.RegexWitness
@@ -14,7 +15,8 @@ public struct ProbeResult: Sendable {
 }
 
 /// Generates requests that exercise a site — both schemes, every host, `/`, a URL matching each
-/// rule's pattern, each `Redirect` path and `RedirectMatch` pattern, directories with and without their trailing slash —
+/// rule's pattern, each `Redirect` path and `RedirectMatch` pattern, directories with and without their trailing slash,
+/// a missing page where an `ErrorDocument` is set, `/name/` and `/name/x` for extension-hiding rewrites —
 /// and simulates them once for all simulation-backed rules.
 public enum ProbeSet {
     /// Upper bound on probes, so a 20,000-rule file stays fast; rules are sampled evenly beyond it.
@@ -60,6 +62,7 @@ public enum ProbeSet {
                 let rel = String(path.dropFirst(root.count))
                 if rel.split(separator: "/").count <= 2 { paths += [rel, rel + "/"] }
             }
+            paths += errorDocumentPaths(context) + extensionHidingPaths(context, site: site)
         }
         var seen = Set<String>()
         var unique = paths.map { p in
@@ -74,6 +77,53 @@ public enum ProbeSet {
         return unique
     }
 
+    /// A URL no file serves in each directory whose file sets an `ErrorDocument`: a full-URL
+    /// `ErrorDocument 404 http://host/missing` redirects to a page that is missing too, and the
+    /// browser loops (recorded from Apache: every 404 of the site ends in ERR_TOO_MANY_REDIRECTS).
+    static func errorDocumentPaths(_ context: LintContext) -> [String] {
+        var out: [String] = []
+        for file in context.files where file.directives.contains(where: { $0.name.lowercased() == "errordocument" }) {
+            out.append(file.context == .server ? "/no-such-page" : (file.directory ?? "/") + "no-such-page")
+        }
+        return out
+    }
+
+    /// The extension-hiding rewrite `RewriteCond %{REQUEST_FILENAME}.php -f` / `RewriteRule ^(.*)$ $1.php`
+    /// tests the file with the suffix but rewrites the whole URL: `/about/` or `/about/x` (with
+    /// `about.php` present) find the file through path info, and each pass appends the suffix
+    /// again until Apache answers 500 (AH00124, recorded from Apache). A few files with each
+    /// tested suffix are probed with a slash and a segment after their name.
+    static func extensionHidingPaths(_ context: LintContext, site: Site) -> [String] {
+        var suffixes: [String] = []
+        for file in context.files {
+            for rule in file.rules {
+                for c in rule.conditions where !c.negated {
+                    guard case .file(let op) = c.test, "fFs".contains(op) else { continue }
+                    let t = c.rawTestString
+                    for prefix in ["%{REQUEST_FILENAME}", "%{DOCUMENT_ROOT}%{REQUEST_URI}", "%{DOCUMENT_ROOT}/%{REQUEST_URI}"] {
+                        guard t.hasPrefix(prefix) else { continue }
+                        let suffix = String(t.dropFirst(prefix.count))
+                        if suffix.hasPrefix("."), suffix.count > 1, !suffix.contains("%"), !suffix.contains("/"),
+                           !suffixes.contains(suffix) { suffixes.append(suffix) }
+                    }
+                }
+            }
+        }
+        guard !suffixes.isEmpty else { return [] }
+        let root = site.documentRoot
+        var out: [String] = []
+        for suffix in suffixes.prefix(4) {
+            let stems = site.files.nodes.compactMap { path, node -> String? in
+                guard case .file = node, path.hasPrefix(root + "/"), path.hasSuffix(suffix) else { return nil }
+                let rel = String(path.dropFirst(root.count).dropLast(suffix.count))
+                guard rel.count > 1, !rel.hasSuffix("/"), rel.split(separator: "/").count <= 2 else { return nil }
+                return rel
+            }.sorted().prefix(2)
+            for stem in stems { out += [stem + "/", stem + "/x"] }
+        }
+        return out
+    }
+
     /// Percent-encodes what cannot stand in a request target.
     static func encode(_ path: String) -> String {
         var allowed = CharacterSet.urlPathAllowed
@@ -84,16 +134,59 @@ public enum ProbeSet {
     public static func run(_ context: LintContext) -> [ProbeResult] {
         guard let sim = context.simulator else { return [] }
         let hosts = context.hosts.isEmpty ? [sim.origin.site.canonicalHost] : context.hosts
+        var targets = paths(context).map(encode)
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "#")
+        for (path, query) in queryProbes(context) {
+            targets.append(encode(path) + "?" + (query.addingPercentEncoding(withAllowedCharacters: allowed) ?? query))
+        }
         var out: [ProbeResult] = []
-        for path in paths(context) {
+        for target in targets {
             for host in hosts {
                 for scheme in ["http", "https"] {
-                    let url = "\(scheme)://\(host)\(encode(path))"
+                    let url = "\(scheme)://\(host)\(target)"
                     out.append(ProbeResult(url: url, chain: sim.run(url, method: "GET", headers: [])))
                 }
             }
         }
         return out
+    }
+
+    /// Query strings the configuration tests: the literals an `<If>`/`<ElseIf>` compares
+    /// `%{QUERY_STRING}` with (`== 'k=a'`, `in { 'k=a', 'k=b' }`); `RewriteCond %{QUERY_STRING}`
+    /// loops are HT308's (the rule graph models them, `<If>` it does not). A redirect that keeps the
+    /// query string loops when its target passes the test again (recorded from Apache:
+    /// `<If "%{QUERY_STRING} in { 'k=a', 'k=b' }">Redirect 302 /three.html</If>` sends
+    /// /q?k=b to /three.html?k=b, and that to itself). At most `limit / 8` probes.
+    static func queryProbes(_ context: LintContext) -> [(path: String, query: String)] {
+        var out: [(path: String, query: String)] = []
+        let literal = try? NSRegularExpression(pattern: #"%\{QUERY_STRING\}\s*(?:==|=|!=|-strmatch|-strcmatch)\s*'([^']*)'"#, options: [.caseInsensitive])
+        let list = try? NSRegularExpression(pattern: #"%\{QUERY_STRING\}\s+in\s*\{([^}]*)\}"#, options: [.caseInsensitive])
+        let quoted = try? NSRegularExpression(pattern: "'([^']*)'")
+        func matches(_ re: NSRegularExpression?, _ text: String) -> [String] {
+            guard let re else { return [] }
+            let ns = text as NSString
+            return re.matches(in: text, range: NSRange(location: 0, length: ns.length)).compactMap { m in
+                m.range(at: 1).location == NSNotFound ? nil : ns.substring(with: m.range(at: 1))
+            }
+        }
+        for file in context.files {
+            let base = file.context == .server ? "/" : (file.directory ?? "/")
+            func visit(_ nodes: [ConfigNode]) {
+                for node in nodes {
+                    guard case .section(let section) = node else { continue }
+                    if section.key == "if" || section.key == "elseif" {
+                        var queries = matches(literal, section.argumentText)
+                        for items in matches(list, section.argumentText) { queries += matches(quoted, items) }
+                        for q in queries.prefix(2) where !q.isEmpty { out.append((base, q)) }
+                    }
+                    visit(section.children)
+                }
+            }
+            visit(file.tree.nodes)
+        }
+        var seen = Set<String>()
+        return Array(out.filter { seen.insert($0.path + "?" + $0.query).inserted }.prefix(limit / 8))
     }
 }
 
