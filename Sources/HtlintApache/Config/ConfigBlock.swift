@@ -173,6 +173,9 @@ public struct ServerSettings: Sendable {
     public var locations: [LocationBlock] = []
     /// `<Directory path>` blocks, in order.
     public var directories: [(path: String, block: ConfigBlock)] = []
+    /// `<DirectoryMatch re>` / `<Directory ~ re>` blocks (always `.regex`), in Apache's order:
+    /// fewer slashes in the pattern first, then as written (core's reorder_sorter).
+    public var directoryMatches: [LocationBlock] = []
     /// `RewriteMap name type:source`, by name (the last definition wins).
     public var rewriteMaps: [String: RewriteMapDefinition] = [:]
     public init() {}

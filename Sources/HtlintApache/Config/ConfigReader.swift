@@ -278,7 +278,27 @@ public struct ConfigReader {
                 return
             }
             guard requireArgument(), checkClosed(s) else { return }
-            if key == "directory" {
+            if key == "directorymatch" || (key == "directory" && s.arguments.first?.value == "~") {
+                // Regex sections merge after the whole walk, .htaccess files included, matched
+                // against the walked filename (directory_walk).
+                guard let matcher = locationMatcher(s, regex: key == "directorymatch"), case .regex = matcher else { return }
+                var inner = ConfigBlock()
+                readObject(s.children, into: &inner, methods: nil, inSection: nil)
+                if inner.rewrite != nil {
+                    // mod_rewrite takes the pattern text as the directory prefix: not modelled.
+                    warning(ConfigCode.ignored, "mod_rewrite directives in <\(s.name)> are not simulated", s.openRange)
+                    inner.rewrite = nil
+                }
+                let pattern = s.arguments.map(\.value).last ?? ""
+                let slashes = pattern.utf8.filter { $0 == UInt8(ascii: "/") }.count
+                var list = block.server?.directoryMatches ?? []
+                let at = list.firstIndex { m in
+                    guard case .regex(let r) = m.matcher else { return false }
+                    return r.pattern.utf8.filter { $0 == UInt8(ascii: "/") }.count > slashes
+                } ?? list.count
+                list.insert(LocationBlock(matcher: matcher, block: inner), at: at)
+                block.server?.directoryMatches = list
+            } else if key == "directory" {
                 var inner = ConfigBlock()
                 readObject(s.children, into: &inner, methods: nil, inSection: nil)
                 let path = s.arguments.first?.value ?? arg

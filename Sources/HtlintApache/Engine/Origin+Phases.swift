@@ -38,7 +38,25 @@ extension Origin {
             r.config = walk.config
             return .final(status: 403, location: nil)
         }
-        applySections(&walk, record: r, chain: chain)
+        if lastPathComponent(walk.filename).hasPrefix(".ht") {
+            // The server's `<FilesMatch "^\.ht"> Require all denied` is the first <Files>
+            // section merged: a later <Files>, <Location> or <If> with its own Require wins.
+            walk.config.merge(Origin.serverHtFiles, directory: "files/", key: "server-files:^.ht",
+                              defaultEngine: site.vhost.block.rewrite?.engine ?? false)
+        }
+        if site.files.hasSymlinks, let link = refusedSymlink(walk.filename) {
+            // directory_walk lstat()s each segment when the options merged so far lack
+            // FollowSymLinks and SymLinksIfOwnerMatch: a link there is refused.
+            chain.log("AH00037", "error", "Symbolic link not allowed or link target not accessible: \(link)")
+            chain.note(.status, "403: \(relativeToRoot(link)) is a symbolic link and Options FollowSymLinks is off")
+            r.filename = link
+            r.pathInfo = ""
+            r.config = walk.config
+            return .final(status: 403, location: nil)
+        }
+        let regexSubject = site.vhost.block.server?.directoryMatches.isEmpty ?? true
+            ? walk.filename : directoryMatchSubject(r, walk)
+        applySections(&walk, record: r, chain: chain, regexSubject: regexSubject)
         r.config = walk.config
         r.configIdentity = configurationIdentity(walk)
         if !r.isSubrequest { applySetEnvIf(walk.config.setEnvIf, r, chain) }  // header_parser
@@ -160,6 +178,15 @@ extension Origin {
                     chain.log("AH00669", "error", "attempt to make remote request from mod_rewrite without proxy enabled: \(f)")
                     return .final(status: 403, location: nil)
                 }
+                if result.passThrough, absoluteURLScheme(f) != nil {
+                    // [PT] prefixes `passthrough:` before hook_uri2file looks for an absolute URL:
+                    // the URL (not reduced to this host) becomes r->uri, which core refuses.
+                    r.uri = f
+                    r.filename = "passthrough:" + f
+                    chain.log("AH00126", "error", "Invalid URI in request '\(f)' '\(chain.theRequest)'")
+                    chain.note(.status, "400: [PT] passes the absolute URL \(f) on as the URL-path", range: result.lastRule?.range)
+                    return .final(status: 400, location: nil)
+                }
                 if absoluteURLScheme(f) != nil {
                     let location = redirectLocation(f, query: r.query, originalQuery: q0, noEscape: result.noEscape)
                     chain.note(.externalRedirect, "server rules redirect to \(location)", range: result.lastRule?.range)
@@ -223,11 +250,58 @@ extension Origin {
         return nil
     }
 
+    /// What `<DirectoryMatch>` patterns are matched against: the walked filename, unless
+    /// directory_walk finds its cache "familiar" (an existing file in, or the very directory,
+    /// that the previous or main request's walk cached) and reuses that walk's result.
+    func directoryMatchSubject(_ r: RequestRecord, _ walk: WalkResult) -> String {
+        let f = walk.filename
+        let isDirectory = site.files.isDirectory(f)
+        let directory: String
+        if isDirectory {
+            directory = f.hasSuffix("/") ? f : f + "/"
+        } else {
+            directory = f.lastIndex(of: "/").map { String(f[...$0]) } ?? f
+        }
+        if let cache = r.walkCache, cache.directory == directory,
+           isDirectory ? walk.pathInfo.isEmpty : site.files.isFile(f) {
+            return cache.filename
+        }
+        r.walkCache = (directory, f)
+        return f
+    }
+
+    /// The server configuration's `<FilesMatch "^\.ht">` body.
+    static let serverHtFiles: ConfigBlock = {
+        var block = ConfigBlock()
+        block.access = [.require(negated: false, kind: "all", values: ["denied"], methods: nil)]
+        return block
+    }()
+
+    /// The first symbolic link on `filename`'s path under the document root whose parent
+    /// directory's merged options allow neither FollowSymLinks nor SymLinksIfOwnerMatch.
+    func refusedSymlink(_ filename: String) -> String? {
+        let root = site.mountedRoot
+        guard filename.hasPrefix(root + "/") else { return nil }
+        var parent = root
+        for seg in pathSegments(dropLeadingBytes(filename, root.utf8.count)) {
+            let p = parent + "/" + seg
+            guard let node = site.files.lstat(p) else { return nil }
+            if case .symlink = node {
+                let options = mergedConfiguration(deepest: parent).config.options
+                if !options.contains("followsymlinks") && !options.contains("symlinksifownermatch") { return p }
+            }
+            parent = p
+        }
+        return nil
+    }
+
     /// Whether a server-context result is a filesystem path rather than a URL-path (§4.5 step 6):
     /// its first segment exists on disk and the rule's literal text starts with it, or it is
     /// under the document root.
     func isFilesystemPath(_ f: String, rule: RewriteRule?) -> Bool {
         for root in [site.documentRoot, site.mountedRoot] where f == root || f.hasPrefix(root + "/") { return true }
+        // prefix_stat("/") stats the filesystem root itself, which always exists.
+        if f == "/" { return true }
         guard let segment = f.split(separator: "/").first.map({ "/" + $0 }) else { return false }
         let exists = site.files.stat(segment) != nil || Site.systemDirectories.contains(segment)
         guard exists else { return false }
@@ -289,7 +363,9 @@ extension Origin {
             chain.note(.status, "403: \(why)")
             return 403
         }
-        if base.hasPrefix(".ht") { return deny("files named .ht* are denied") }
+        if base.hasPrefix(".ht"), !config.access.contains(where: \.isAuthorization) {
+            return deny("files named .ht* are denied")
+        }
         if let f = r.filename, f.hasPrefix("/"), !(f == site.mountedRoot || f.hasPrefix(site.mountedRoot + "/")),
            !(r.contextDocumentRoot != site.documentRoot && f.hasPrefix(r.contextDocumentRoot)) {
             // Outside the document root only `<Directory />` applies: Require all denied.

@@ -97,7 +97,9 @@ extension Origin {
                 if !block.files.isEmpty || !block.ifChains.isEmpty { sections.append(SectionSource(key: "dir#\(i)", block: block)) }
             }
             let key = dir == "/" ? "/" : dir + "/"
-            if let file = site.accessConfigs[key] {
+            // A directory reached through a symbolic link: its `.htaccess` is the target's file.
+            if let file = site.accessConfigs[key]
+                ?? site.files.resolve(dir).flatMap({ $0 == dir ? nil : site.accessConfigs[$0 + "/"] }) {
                 if !file.block.files.isEmpty || !file.block.ifChains.isEmpty {
                     sections.append(SectionSource(key: file.path, block: file.block))
                 }
@@ -119,12 +121,22 @@ extension Origin {
 
     /// Merges `<Files>`, then the virtual host's `<Location>`, then `<If>` sections over the
     /// directory walk: Apache's order (core docs, "How the sections are merged").
-    func applySections(_ walk: inout WalkResult, record: RequestRecord, chain: RequestChain) {
+    func applySections(_ walk: inout WalkResult, record: RequestRecord, chain: RequestChain,
+                       regexSubject: String? = nil) {
         let locations = matchingLocations(record.uri)
+        let directoryMatches = site.vhost.block.server?.directoryMatches ?? []
         // Most sites have none: skip the work.
-        guard !walk.sections.isEmpty || !locations.isEmpty else { return }
+        guard !walk.sections.isEmpty || !locations.isEmpty || !directoryMatches.isEmpty else { return }
         let base = walk.filename.utf8.last == UInt8(ascii: "/") ? "" : String(lastPathComponent(walk.filename))
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
+        // <DirectoryMatch>: after the walk's sections and .htaccess files, before <Files>.
+        for (k, section) in directoryMatches.enumerated() {
+            guard case .regex(let regex) = section.matcher, regex.matches(regexSubject ?? walk.filename) else { continue }
+            walk.config.merge(section.block, directory: "dirmatch/", key: "dirmatch#\(k)", defaultEngine: defaultEngine)
+            if !section.block.files.isEmpty || !section.block.ifChains.isEmpty {
+                walk.sections.append(SectionSource(key: "dirmatch#\(k)", block: section.block))
+            }
+        }
         // The keys name the section (file and position): compiled rule sets are cached by key,
         // so two different sections must never share one.
         for source in walk.sections {

@@ -74,6 +74,7 @@ public final class Origin: @unchecked Sendable {
             let next = makeRecord(url: doc, method: "GET", isSubrequest: false, chain: chain)
             next.0.env = renamedEnvironment(record, status: s)
             next.0.previousConfigIdentity = record.configIdentity
+            next.0.walkCache = record.walkCache
             next.0.wwwAuthenticate = record.wwwAuthenticate
             record = next.0
             early = next.1
@@ -88,6 +89,8 @@ public final class Origin: @unchecked Sendable {
             if let early {
                 result = .final(status: early, location: nil)
                 record.status = early
+                // Refused while the URL is decoded, before the location walk: the server defaults.
+                if record.config == nil { record.config = .vhostDefaults(site) }
             } else {
                 result = runPass(record, chain: chain, redirects: redirects)
             }
@@ -212,6 +215,7 @@ public final class Origin: @unchecked Sendable {
                 // A status set by `[R]` without `[L]` travels with the internal redirect (§4.9 CT-RW-R-02).
                 next.0.status = record.status
                 next.0.previousConfigIdentity = record.configIdentity
+                next.0.walkCache = record.walkCache
                 record = next.0
                 early = next.1
                 continue
@@ -223,7 +227,10 @@ public final class Origin: @unchecked Sendable {
         var original = originalState ?? final
         if redirects == 0 { original.status = status }
         // An ErrorDocument page is sent by its handler like any page, not by ap_send_error_response.
-        let servedErrorPage = errorDocumentStatus != nil && served != nil
+        // A page a handler sends goes out like any page, not by ap_send_error_response, whatever
+        // its status: an ErrorDocument page, or a file served with a status an [R=3xx] without
+        // [L] left on the request.
+        let servedErrorPage = served != nil
         let headers = responseHeaders(recursiveError ? (runStartRecord ?? errorOrigin ?? record) : record, status: status,
                                       servedErrorPage: servedErrorPage, chain: chain)
         return OriginResponse(status: status, location: location, headers: headers, served: served,
@@ -279,6 +286,9 @@ public final class Origin: @unchecked Sendable {
     /// ErrorDocument configured for `status` in the record's directory.
     func errorDocument(for status: Int, record: RequestRecord) -> String? {
         let server = site.vhost.block.errorDocuments[status]
+        // Past map_to_storage the request's own configuration holds: <Files>, <Location> and
+        // <If> merged over the walk (ap_response_code_string reads r->per_dir_config).
+        if let config = record.config { return config.errorDocuments[status] ?? server }
         // A rewrite to a URL keeps the walk's per-directory configuration (r->per_dir_config).
         guard let filename = record.filename, filename.hasPrefix("/") else {
             return record.config?.errorDocuments[status] ?? server

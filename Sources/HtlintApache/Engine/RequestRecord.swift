@@ -48,6 +48,9 @@ final class RequestRecord {
     var mappedFilename: String?
     /// DirectoryIndex replaces the original record's path in place (what `%<U` logs).
     var originalURIOverride: String?
+    /// directory_walk's cache, inherited from the previous or main request, then this pass's:
+    /// the directory cached and the filename its `<DirectoryMatch>` sections were matched against.
+    var walkCache: (directory: String, filename: String)?
 
     init(method: String, uri: String, query: String?, isSubrequest: Bool, documentRoot: String) {
         self.method = method

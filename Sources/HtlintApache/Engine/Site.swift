@@ -72,6 +72,19 @@ public final class Site: @unchecked Sendable {
                                              variables: vhost.variables, processEnvironment: processEnvironment,
                                              overrides: allowed, fileExists: fileExists)
         }
+        // A linked directory's file is read again under the link's path, with the AllowOverride
+        // that path has (directory_walk merges by the path walked, not the target's).
+        if files.hasSymlinks {
+            for (path, node) in files.nodes {
+                guard case .symlink = node, path.hasPrefix(files.root + "/"), let target = files.resolve(path),
+                      files.isDirectory(target), let file = Site.accessFiles(files, names: server.accessFileNames)
+                        .first(where: { $0.0 == target + "/" })?.1 else { continue }
+                let allowed = Site.allowedOverrides(forDirectory: path, documentRoot: mountedRoot, vhost: vhost.block)
+                guard allowed.readsFiles else { continue }
+                configs[path + "/"] = ConfigReader.read(file, context: .htaccess, modules: modules, defines: vhost.defines,
+                                                        variables: vhost.variables, overrides: allowed, fileExists: fileExists)
+            }
+        }
         self.accessConfigs = configs
         self.rewriteMaps = server.rewriteMaps.mapValues { map in
             switch map.kind {

@@ -13,7 +13,7 @@ public struct SiteFileSystem: Sendable {
 
     public private(set) var nodes: [String: Node] = [:]
     /// Whether any node is a symbolic link: without one, a plain path is found by a lookup alone.
-    private var hasSymlinks = false
+    public private(set) var hasSymlinks = false
     /// `.htaccess` text by directory path (with trailing slash).
     public private(set) var accessFiles: [String: SourceFile] = [:]
     /// Texts of other files added in memory (`addTextFile`), by absolute path.

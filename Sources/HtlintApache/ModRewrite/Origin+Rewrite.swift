@@ -296,7 +296,9 @@ extension Origin {
             return .matched(substituted: true, unsafeQuestionMark: false)
         }
         // Self-reduction of a URL naming this virtual host (§4.8 step 12).
-        if absoluteURLScheme(uri) != nil, let reduced = reduceSelfURL(uri, chain) { uri = reduced }
+        // Not for a server-context [PT]: the URL is passed through as it is (400, AH00126).
+        if absoluteURLScheme(uri) != nil, !(rule.flags.passThrough && directory == nil),
+           let reduced = reduceSelfURL(uri, chain) { uri = reduced }
         if absoluteURLScheme(uri) != nil {
             r.filename = uri
             result.redirectStatus = 302
