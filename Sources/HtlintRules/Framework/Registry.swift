@@ -15,6 +15,7 @@ public let builtInRules: [any LintRule] = (readErrorRules + [
     RewriteWithoutFollowSymLinks(),
     DeadRuleByAnalysis(),
     SubdirectoryRedirectDropsDirectory(),
+    MultiViewsBeforeRewrites(),
     RedirectLoop(),
     InternalRecursion(),
     HTTPSDowngrade(),
