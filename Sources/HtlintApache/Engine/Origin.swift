@@ -57,13 +57,14 @@ public final class Origin: @unchecked Sendable {
         var runStart: Int? = nil
         /// The request whose status started that run (r_1st_err: its headers go out).
         var runStartRecord: RequestRecord? = nil
-        /// ErrorDocument with a local path: an internal redirect that keeps the error status.
         /// The error that started the current chain of ErrorDocument redirects.
         var firstErrorStatus: Int? = nil
         /// The request whose error started that chain: ap_die_r sends a recursive error for it
         /// (r_1st_err), so its headers (`Header always`, its environment) go out.
         var errorOrigin: RequestRecord? = nil
+        /// The answer is a recursive error (ap_die_r): sent canned for an earlier request.
         var recursiveError = false
+        /// ErrorDocument with a local path: an internal redirect that keeps the error status.
         func redirectToErrorDocument(_ doc: String, status s: Int) {
             chain.note(.internalRedirect, "ErrorDocument \(s) → \(doc)")
             if errorDocumentStatus == nil && firstErrorStatus == nil { firstErrorStatus = s; errorOrigin = record }
