@@ -25,9 +25,10 @@ struct MultiViewsBeforeRewrites: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         context.files.compactMap { file -> Diagnostic? in
+            // The Options words first: a 100,000-rule file without MultiViews has no rule to look at.
             guard let rewrite = file.config.block.rewrite, rewrite.engine == true,
+                  let word = enablingWord(file.tree.nodes, modules: file.modules),
                   rewrite.rules.contains(where: expectsMissingFile) else { return nil }
-            guard let word = enablingWord(file.tree.nodes, modules: file.modules) else { return nil }
             return finding("MultiViews answers `/name` with `name.html` (or a 404 when only `name.php` exists) before these rewrites see the missing file; use `Options -MultiViews`",
                            at: file.source.range(word.range.start, word.range.end))
         }
