@@ -50,6 +50,25 @@ struct RecordedBrowserChainTests {
         #expect(browser.finalStatus == 200)
     }
 
+    /// fixtures/apache/www-uppercase-location-host-sent-lowercase: the next hop's Host is lower-case.
+    @Test func anUpperCaseLocationHostIsSentLowerCase() {
+        #expect(URLParts("https://WWW.Shop.Example:8443/x")!.hostHeader == "www.shop.example:8443")
+        let rule = "RewriteEngine On\nRewriteCond %{HTTP_HOST} ^WWW\\.\nRewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]"
+        var recording = simulator(rule)
+        recording.recordingClient = true
+        let r = recording.run("http://www.shop.example/a.html", headers: [HTTPHeader("Host", "WWW.SHOP.EXAMPLE")])
+        #expect(r.hops.map(\.url) == ["http://www.shop.example/a.html", "https://WWW.SHOP.EXAMPLE/a.html"])
+        #expect(r.finalStatus == 200)
+    }
+
+    /// fixtures/apache/https-hsts-recording-client-no-upgrade: the conformance client keeps no HSTS.
+    @Test func theConformanceClientIgnoresStrictTransportSecurity() throws {
+        let c = try ConformanceCase.load(ConformanceTests.ownCorpus + "/https-hsts-recording-client-no-upgrade")
+        let r = try c.simulator().run("https://example.org/old")
+        #expect(r.hops.map(\.url) == ["https://example.org/old", "http://example.org/page.html"])
+        #expect(r.hops.map(\.status) == [302, 200])
+    }
+
     @Test func edgeHostDropsATrailingDot() {
         let request = HopRequest(scheme: "http", port: 80, host: "WWW.Shop.Example.:80", method: "GET", target: "/", headers: [])
         #expect(request.hostName == "www.shop.example")

@@ -64,8 +64,12 @@ public struct URLParts: Sendable, Hashable {
     /// Host and port as written; relative Locations resolve against it (an explicit `:80` stays).
     public var authority: String { port.map { host + ":" + String($0) } ?? host }
 
-    /// `Host` header value.
-    public var hostHeader: String { hasDefaultPort ? host : host + ":" + String(port!) }
+    /// `Host` header value. Browsers (and the recording client) send the host lower-cased
+    /// whatever case a Location wrote it in.
+    public var hostHeader: String {
+        let h = host.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? host.lowercased() : host
+        return hasDefaultPort ? h : h + ":" + String(port!)
+    }
 
     /// The URL as written: an explicit port stays even when it is the default one (a Location
     /// `http://host:80/x` is requested, and recorded, as such; only `Host` and loop identity drop it).

@@ -91,6 +91,9 @@ public struct ConformanceCase {
         let https = vhostHTTPS.isEmpty && vhostHTTP.isEmpty ? http : Origin(site: site(vhostHTTPS))
         var simulator = ChainSimulator(origin: http, tlsOrigin: https, edge: edge)
         simulator.recordingClient = true
+        // The recording client keeps no HSTS state: a Strict-Transport-Security header never
+        // turns a later http hop into a browser-made 307.
+        simulator.browser.usesHSTS = false
         return simulator
     }
 }
