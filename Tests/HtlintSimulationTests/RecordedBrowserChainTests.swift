@@ -69,6 +69,22 @@ struct RecordedBrowserChainTests {
         #expect(r.hops.map(\.status) == [302, 200])
     }
 
+    /// fixtures/apache/https-location-without-path: `https://host` is requested as `/` and
+    /// recorded as written; a browser writes the `/`.
+    @Test func aLocationWithoutAPathKeepsItsSpellingForTheRecordingClient() {
+        let u = URLParts("https://shop.example?x=1")!
+        #expect(u.target == "/?x=1")
+        #expect(u.text == "https://shop.example?x=1")
+        #expect(u.identity == URLParts("https://shop.example/?x=1")!.identity)
+        let rule = "RewriteEngine On\nRewriteRule ^q$ https://shop.example?x=1 [R=302,L]"
+        var recording = simulator(rule)
+        recording.recordingClient = true
+        let r = recording.run("http://shop.example/q", headers: [])
+        #expect(r.hops.map(\.url) == ["http://shop.example/q", "https://shop.example?x=1"])
+        let browser = simulator(rule).run("http://shop.example/q")
+        #expect(browser.hops.map(\.url) == ["http://shop.example/q", "https://shop.example/?x=1"])
+    }
+
     @Test func edgeHostDropsATrailingDot() {
         let request = HopRequest(scheme: "http", port: 80, host: "WWW.Shop.Example.:80", method: "GET", target: "/", headers: [])
         #expect(request.hostName == "www.shop.example")

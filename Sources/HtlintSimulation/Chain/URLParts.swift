@@ -12,6 +12,9 @@ public struct URLParts: Sendable, Hashable {
     public var target: String
     /// Fragment, never sent to the server.
     public var fragment: String?
+    /// Written without a path (`https://host`, `https://host?q`): `target` starts with the `/`
+    /// that is sent, `text` leaves it out as written (the recording client records it so).
+    public var pathOmitted = false
 
     /// Parses `scheme://authority/target`; nil without `://`. One pass over contiguous bytes:
     /// every delimiter is ASCII, and this runs several times a hop.
@@ -52,8 +55,11 @@ public struct URLParts: Sendable, Hashable {
             port = Int(text((colon + 1)..<hostEnd))
             hostEnd = colon
         }
-        let target = slash == end ? "/" : (b[slash] == UInt8(ascii: "?") ? "/" + text(slash..<end) : text(slash..<end))
-        return URLParts(scheme: scheme, host: text(hostStart..<hostEnd), port: port, target: target, fragment: fragment)
+        let omitted = slash == end || b[slash] == UInt8(ascii: "?")
+        let target = slash == end ? "/" : (omitted ? "/" + text(slash..<end) : text(slash..<end))
+        var parts = URLParts(scheme: scheme, host: text(hostStart..<hostEnd), port: port, target: target, fragment: fragment)
+        parts.pathOmitted = omitted
+        return parts
     }
 
     /// The scheme's default port.
@@ -82,7 +88,7 @@ public struct URLParts: Sendable, Hashable {
         s += "://"
         s += host
         if let port { s += ":" + String(port) }
-        s += target
+        s += pathOmitted ? target.dropFirst() : Substring(target)
         if let fragment { s += "#" + fragment }
         return s
     }
