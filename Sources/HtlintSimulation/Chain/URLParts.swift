@@ -9,7 +9,7 @@ public struct URLParts: Sendable, Hashable {
     /// Explicit port, nil when none is written.
     public var port: Int?
     /// Path and query as written, e.g. `/a%20b?x=1`.
-    public var target: String
+    public var target: String { didSet { pathOmitted = false } }
     /// Fragment, never sent to the server.
     public var fragment: String?
     /// Written without a path (`https://host`, `https://host?q`): `target` starts with the `/`
