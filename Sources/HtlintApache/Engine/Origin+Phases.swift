@@ -186,6 +186,12 @@ extension Origin {
                 r.filename = nil
                 declinedFilename = r.uri
             }
+        } else if let rw = vhost.rewrite, rw.engine == true, rw.rules.isEmpty, !chain.endSeen, r.uri.hasPrefix("/") {
+            // hook_uri2file runs with the engine on even without a rule: the environment and
+            // r->filename are set as for rules that decline (`%f` of a server `Redirect`).
+            r.env["SCRIPT_URL"] = r.env["REDIRECT_SCRIPT_URL"] ?? r.uri
+            r.env["SCRIPT_URI"] = fullyQualify(r.env["SCRIPT_URL"]!, chain)
+            declinedFilename = r.uri
         }
         // mod_alias tries a one-argument `Redirect` from `<Location>`/`<If>` (merged by the
         // location and if walks that run before translate_name) ahead of the server's list.
