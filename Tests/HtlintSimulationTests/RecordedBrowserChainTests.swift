@@ -85,6 +85,26 @@ struct RecordedBrowserChainTests {
         #expect(browser.hops.map(\.url) == ["http://shop.example/q", "https://shop.example/?x=1"])
     }
 
+    /// fixtures/apache/https-edge-origin-header-too-big: nginx's 4096-byte proxy_buffer_size.
+    @Test func theRecordingEdgeAnswers502WhenApachesHeadersDoNotFit() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/page.html")
+        fs.addAccessFile("/", displayPath: ".htaccess", text: "RewriteEngine On\nRewriteRule ^r$ https://example.org/page.html [R=302,L]")
+        let origin = Origin(site: Site(serverName: "example.org", files: fs))
+        var edge = Edge(name: "flexible")!
+        edge.originHeaderLimit = 4096
+        var recording = ChainSimulator(origin: origin, edge: edge)
+        recording.recordingClient = true
+        let fits = recording.run("https://example.org/r?" + String(repeating: "q", count: 3861))
+        #expect(fits.hops.map(\.status) == [302, 200])
+        let tooBig = recording.run("https://example.org/r?" + String(repeating: "q", count: 3863))
+        #expect(tooBig.hops.map(\.status) == [502])
+        #expect(tooBig.hops.first?.location == nil)
+        // Cloudflare's own edge model keeps no such limit.
+        let cloudflare = ChainSimulator(origin: origin, edge: Edge(name: "flexible")!).run("https://example.org/r?" + String(repeating: "q", count: 3863))
+        #expect(cloudflare.hops.first?.status == 302)
+    }
+
     @Test func edgeHostDropsATrailingDot() {
         let request = HopRequest(scheme: "http", port: 80, host: "WWW.Shop.Example.:80", method: "GET", target: "/", headers: [])
         #expect(request.hostName == "www.shop.example")
