@@ -105,6 +105,18 @@ struct RecordedBrowserChainTests {
         #expect(cloudflare.hops.first?.status == 302)
     }
 
+    /// fixtures/apache/www-location-port-not-digits: `https://HOST:443a b.html` is no URL.
+    @Test func aLocationWhosePortIsNotDigitsIsOffsite() {
+        #expect(URLParts("https://EXAMPLE.ORG:443a b.html") == nil)
+        #expect(URLParts("https://example.org:/x")?.port == nil)
+        let rule = "RewriteEngine On\nRewriteCond %{HTTP_HOST} ^www\\.(.+)$ [NC]\nRewriteRule ^(.*)$ https://%1$1 [R=301,L]"
+        var recording = simulator(rule)
+        recording.recordingClient = true
+        let r = recording.run("https://www.shop.example/a.html", headers: [HTTPHeader("Host", "www.shop.example:443")])
+        #expect(r.outcome == .offsite)
+        #expect(r.offsiteURL == "https://shop.example:443a.html")
+    }
+
     @Test func edgeHostDropsATrailingDot() {
         let request = HopRequest(scheme: "http", port: 80, host: "WWW.Shop.Example.:80", method: "GET", target: "/", headers: [])
         #expect(request.hostName == "www.shop.example")

@@ -52,6 +52,9 @@ public struct URLParts: Sendable, Hashable {
         if let at = b[hostStart..<hostEnd].lastIndex(of: UInt8(ascii: "@")) { hostStart = at + 1 }
         var port: Int? = nil
         if let colon = b[hostStart..<hostEnd].lastIndex(of: UInt8(ascii: ":")), b[hostEnd - 1] != UInt8(ascii: "]") {
+            // A port that is not digits (`host:443a b.html` from `%1$1`) makes no URL: the
+            // recording client calls it offsite, a browser fails the redirect.
+            guard b[(colon + 1)..<hostEnd].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
             port = Int(text((colon + 1)..<hostEnd))
             hostEnd = colon
         }
