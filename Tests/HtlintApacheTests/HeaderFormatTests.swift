@@ -17,6 +17,23 @@ struct HeaderFormatTests {
         #expect(respond(h, tls: true).combinedHeader("X-S") == "on|shop.example|(null)")
     }
 
+    /// mod_ssl's fixup sets HTTPS=on after mod_rewrite's (fixtures/apache/header-env-https-from-mod-ssl-fixup).
+    @Test func modSSLSetsHTTPSInTheEnvironmentAfterRewrite() {
+        let h = "Header always set X-E \"%{HTTPS}e\" env=HTTPS\nRewriteEngine On\nRewriteRule ^old$ /x.html [R=301,L]"
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/x.html")
+        fs.addAccessFile("/", displayPath: "/var/www/html/.htaccess", text: h)
+        let origin = Origin(site: Site(serverName: "shop.example", files: fs))
+        func get(_ target: String, tls: Bool) -> OriginResponse {
+            origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "shop.example")], tls: tls))
+        }
+        #expect(get("/x.html", tls: true).combinedHeader("X-E") == "on")
+        #expect(get("/missing", tls: true).combinedHeader("X-E") == "on")
+        #expect(get("/old", tls: true).status == 301)
+        #expect(get("/old", tls: true).combinedHeader("X-E") == nil)
+        #expect(get("/x.html", tls: false).combinedHeader("X-E") == nil)
+    }
+
     @Test func percentAndUnsetEnvironment() {
         #expect(respond("Header set X-P \"100%% [%{NOPE}e]\"").combinedHeader("X-P") == "100% [(null)]")
     }

@@ -13,6 +13,14 @@ struct VhostRedirectFilenameTests {
         #expect(r.final.filename == nil)
     }
 
+    /// fixtures/apache/alias-redirect-vhost-engine-on-no-rules: the engine alone runs the hook.
+    @Test func uriWhenTheServerEngineIsOnWithoutRules() {
+        let r = respond("/b", vhost: ["RewriteEngine On", "RedirectMatch 301 ^/(.*)$ https://shop.example/$1"], files: ["/show.html"])
+        #expect(r.status == 301)
+        #expect(r.location == "https://shop.example/b")
+        #expect(r.final.filename == "/b")
+    }
+
     @Test func uriWhenServerRulesDeclined() {
         let r = respond("/b", vhost: ["RewriteEngine On", "RewriteRule ^/nomatch /x [R,L]", "Redirect 301 /b /show.html"],
                         files: ["/show.html"])

@@ -50,6 +50,73 @@ struct RecordedBrowserChainTests {
         #expect(browser.finalStatus == 200)
     }
 
+    /// fixtures/apache/www-uppercase-location-host-sent-lowercase: the next hop's Host is lower-case.
+    @Test func anUpperCaseLocationHostIsSentLowerCase() {
+        #expect(URLParts("https://WWW.Shop.Example:8443/x")!.hostHeader == "www.shop.example:8443")
+        let rule = "RewriteEngine On\nRewriteCond %{HTTP_HOST} ^WWW\\.\nRewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]"
+        var recording = simulator(rule)
+        recording.recordingClient = true
+        let r = recording.run("http://www.shop.example/a.html", headers: [HTTPHeader("Host", "WWW.SHOP.EXAMPLE")])
+        #expect(r.hops.map(\.url) == ["http://www.shop.example/a.html", "https://WWW.SHOP.EXAMPLE/a.html"])
+        #expect(r.finalStatus == 200)
+    }
+
+    /// fixtures/apache/https-hsts-recording-client-no-upgrade: the conformance client keeps no HSTS.
+    @Test func theConformanceClientIgnoresStrictTransportSecurity() throws {
+        let c = try ConformanceCase.load(ConformanceTests.ownCorpus + "/https-hsts-recording-client-no-upgrade")
+        let r = try c.simulator().run("https://example.org/old")
+        #expect(r.hops.map(\.url) == ["https://example.org/old", "http://example.org/page.html"])
+        #expect(r.hops.map(\.status) == [302, 200])
+    }
+
+    /// fixtures/apache/https-location-without-path: `https://host` is requested as `/` and
+    /// recorded as written; a browser writes the `/`.
+    @Test func aLocationWithoutAPathKeepsItsSpellingForTheRecordingClient() {
+        let u = URLParts("https://shop.example?x=1")!
+        #expect(u.target == "/?x=1")
+        #expect(u.text == "https://shop.example?x=1")
+        #expect(u.identity == URLParts("https://shop.example/?x=1")!.identity)
+        let rule = "RewriteEngine On\nRewriteRule ^q$ https://shop.example?x=1 [R=302,L]"
+        var recording = simulator(rule)
+        recording.recordingClient = true
+        let r = recording.run("http://shop.example/q", headers: [])
+        #expect(r.hops.map(\.url) == ["http://shop.example/q", "https://shop.example?x=1"])
+        let browser = simulator(rule).run("http://shop.example/q")
+        #expect(browser.hops.map(\.url) == ["http://shop.example/q", "https://shop.example/?x=1"])
+    }
+
+    /// fixtures/apache/https-edge-origin-header-too-big: nginx's 4096-byte proxy_buffer_size.
+    @Test func theRecordingEdgeAnswers502WhenApachesHeadersDoNotFit() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/page.html")
+        fs.addAccessFile("/", displayPath: ".htaccess", text: "RewriteEngine On\nRewriteRule ^r$ https://example.org/page.html [R=302,L]")
+        let origin = Origin(site: Site(serverName: "example.org", files: fs))
+        var edge = Edge(name: "flexible")!
+        edge.originHeaderLimit = 4096
+        var recording = ChainSimulator(origin: origin, edge: edge)
+        recording.recordingClient = true
+        let fits = recording.run("https://example.org/r?" + String(repeating: "q", count: 3861))
+        #expect(fits.hops.map(\.status) == [302, 200])
+        let tooBig = recording.run("https://example.org/r?" + String(repeating: "q", count: 3863))
+        #expect(tooBig.hops.map(\.status) == [502])
+        #expect(tooBig.hops.first?.location == nil)
+        // Cloudflare's own edge model keeps no such limit.
+        let cloudflare = ChainSimulator(origin: origin, edge: Edge(name: "flexible")!).run("https://example.org/r?" + String(repeating: "q", count: 3863))
+        #expect(cloudflare.hops.first?.status == 302)
+    }
+
+    /// fixtures/apache/www-location-port-not-digits: `https://HOST:443a b.html` is no URL.
+    @Test func aLocationWhosePortIsNotDigitsIsOffsite() {
+        #expect(URLParts("https://EXAMPLE.ORG:443a b.html") == nil)
+        #expect(URLParts("https://example.org:/x")?.port == nil)
+        let rule = "RewriteEngine On\nRewriteCond %{HTTP_HOST} ^www\\.(.+)$ [NC]\nRewriteRule ^(.*)$ https://%1$1 [R=301,L]"
+        var recording = simulator(rule)
+        recording.recordingClient = true
+        let r = recording.run("https://www.shop.example/a.html", headers: [HTTPHeader("Host", "www.shop.example:443")])
+        #expect(r.outcome == .offsite)
+        #expect(r.offsiteURL == "https://shop.example:443a.html")
+    }
+
     @Test func edgeHostDropsATrailingDot() {
         let request = HopRequest(scheme: "http", port: 80, host: "WWW.Shop.Example.:80", method: "GET", target: "/", headers: [])
         #expect(request.hostName == "www.shop.example")

@@ -717,6 +717,17 @@ def follow_chain(case, request, index, contents):
     return {"hops": hops, **outcome}
 
 
+def header_text(value):
+    """A header value as the bytes Apache sent, read as UTF-8 (http.client reads them as
+    Latin-1: a Location with `é` would come back as `Ã©` and be encoded twice); bytes that
+    are not UTF-8 stay as Latin-1 read them."""
+    raw = value.encode("latin-1", "surrogateescape") if isinstance(value, str) else value
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return value
+
+
 def send_request(url, method, headers, host_override, hop_id):
     """One HTTP/1.1 exchange over a fresh connection to the local listener."""
     scheme, host, port, target, _ = parse_url(url)
@@ -744,7 +755,7 @@ def send_request(url, method, headers, host_override, hop_id):
         data = response.read()
         resp_headers = {}
         for name in set(k.lower() for k in response.msg.keys()):
-            resp_headers[name] = ", ".join(response.msg.get_all(name))
+            resp_headers[name] = ", ".join(header_text(v) for v in response.msg.get_all(name))
         return response.status, resp_headers, data
     finally:
         sock.close()

@@ -91,10 +91,11 @@ extension Origin {
         if let decided = perDirectoryRewrite(r, walk, chain) ?? aliasRedirect(r, walk.config, chain, serverContext: false) {
             if r.handler == "httpd/unix-directory" { r.handler = nil }
             // A per-dir internal rewrite returns OK: the later fixups (mod_env) still run.
-            if case .internalRedirect = decided { applySetEnv(walk.config.setEnv, r) }
+            if case .internalRedirect = decided { applySetEnv(walk.config.setEnv, r); applySSLEnv(r, chain) }
             return decided
         }
         applySetEnv(walk.config.setEnv, r)                           // fixups: mod_env (MIDDLE)
+        applySSLEnv(r, chain)                                        // fixups: mod_ssl (MIDDLE)
         if let decided = modDir(r, walk.config, chain) { return decided }
         if let staged = r.stagedRedirect { return .internalRedirect(staged) }
         return .serve
@@ -111,6 +112,13 @@ extension Origin {
                 r.env[name] = value
             }
         }
+    }
+
+    /// mod_ssl's fixup (ssl_hook_Fixup) on a TLS connection: `HTTPS=on` in the environment
+    /// (`Header … env=HTTPS`), set only once the request got past mod_rewrite's and mod_alias's
+    /// fixups, so an `[R]` or `Redirect` answer never has it and `%{ENV:HTTPS}` in a rewrite is empty.
+    func applySSLEnv(_ r: RequestRecord, _ chain: RequestChain) {
+        if chain.request.tls { r.setEnvValue("HTTPS", "on") }
     }
 
     /// `SetEnvIf` / `BrowserMatch` / `SetEnvIfExpr` (apache-semantics §12), in configuration order.
@@ -205,6 +213,12 @@ extension Origin {
                 r.filename = nil
                 declinedFilename = r.uri
             }
+        } else if let rw = vhost.rewrite, rw.engine == true, rw.rules.isEmpty, !chain.endSeen, r.uri.hasPrefix("/") {
+            // hook_uri2file runs with the engine on even without a rule: the environment and
+            // r->filename are set as for rules that decline (`%f` of a server `Redirect`).
+            r.env["SCRIPT_URL"] = r.env["REDIRECT_SCRIPT_URL"] ?? r.uri
+            r.env["SCRIPT_URI"] = fullyQualify(r.env["SCRIPT_URL"]!, chain)
+            declinedFilename = r.uri
         }
         // mod_alias tries a one-argument `Redirect` from `<Location>`/`<If>` (merged by the
         // location and if walks that run before translate_name) ahead of the server's list.

@@ -103,11 +103,13 @@ struct RewriteParser {
                   pattern.count > 3 {
             var operand = Substring(pattern.dropFirst(3))
             while let f = operand.first, f == " " || f == "\t" { operand.removeFirst() }
-            test = .integer(op, Template(parsing: String(operand)))
+            // A CondPattern is never expanded (apply_rewrite_cond compares with p->pattern):
+            // `-eq%{X}` and `=%{SERVER_NAME}` compare with that text itself.
+            test = .integer(op, Template(parts: [.literal(String(operand))]))
         } else if let op = ["<=", ">=", "<", ">", "="].first(where: { pattern.hasPrefix($0) }), pattern.utf8.count > 1 {
             var operand = String(pattern.dropFirst(op.count))
             if op == "=", operand == "\"\"" { operand = "" }
-            test = .string(op, Template(parsing: operand))
+            test = .string(op, Template(parts: operand.isEmpty ? [] : [.literal(operand)]))
         } else {
             var options = RegexOptions.apacheDefault
             if noCase { options.insert(.caseless) }

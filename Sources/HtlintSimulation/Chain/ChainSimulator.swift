@@ -138,6 +138,8 @@ public struct ChainSimulator: Sendable {
             guard var url = URLParts(current) else { return result(.error, url: current, error: "not an absolute URL: \(current)") }
             // A browser's URL parser drops a default port (`http://host:80/x` is `http://host/x`).
             if !recordingClient, url.port != nil, url.hasDefaultPort { url.port = nil }
+            // … and writes the `/` of an omitted path.
+            if !recordingClient { url.pathOmitted = false }
             // §13.3: a known HSTS host is never contacted over http; the browser shows a 307.
             if browser.usesHSTS, url.scheme == "http", hsts.covers(url.host) {
                 if hops.count >= maxHops { return result(.tooManyHops) }

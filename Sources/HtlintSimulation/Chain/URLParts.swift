@@ -9,9 +9,12 @@ public struct URLParts: Sendable, Hashable {
     /// Explicit port, nil when none is written.
     public var port: Int?
     /// Path and query as written, e.g. `/a%20b?x=1`.
-    public var target: String
+    public var target: String { didSet { pathOmitted = false } }
     /// Fragment, never sent to the server.
     public var fragment: String?
+    /// Written without a path (`https://host`, `https://host?q`): `target` starts with the `/`
+    /// that is sent, `text` leaves it out as written (the recording client records it so).
+    public var pathOmitted = false
 
     /// Parses `scheme://authority/target`; nil without `://`. One pass over contiguous bytes:
     /// every delimiter is ASCII, and this runs several times a hop.
@@ -49,11 +52,17 @@ public struct URLParts: Sendable, Hashable {
         if let at = b[hostStart..<hostEnd].lastIndex(of: UInt8(ascii: "@")) { hostStart = at + 1 }
         var port: Int? = nil
         if let colon = b[hostStart..<hostEnd].lastIndex(of: UInt8(ascii: ":")), b[hostEnd - 1] != UInt8(ascii: "]") {
+            // A port that is not digits (`host:443a b.html` from `%1$1`) makes no URL: the
+            // recording client calls it offsite, a browser fails the redirect.
+            guard b[(colon + 1)..<hostEnd].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
             port = Int(text((colon + 1)..<hostEnd))
             hostEnd = colon
         }
-        let target = slash == end ? "/" : (b[slash] == UInt8(ascii: "?") ? "/" + text(slash..<end) : text(slash..<end))
-        return URLParts(scheme: scheme, host: text(hostStart..<hostEnd), port: port, target: target, fragment: fragment)
+        let omitted = slash == end || b[slash] == UInt8(ascii: "?")
+        let target = slash == end ? "/" : (omitted ? "/" + text(slash..<end) : text(slash..<end))
+        var parts = URLParts(scheme: scheme, host: text(hostStart..<hostEnd), port: port, target: target, fragment: fragment)
+        parts.pathOmitted = omitted
+        return parts
     }
 
     /// The scheme's default port.
@@ -64,8 +73,12 @@ public struct URLParts: Sendable, Hashable {
     /// Host and port as written; relative Locations resolve against it (an explicit `:80` stays).
     public var authority: String { port.map { host + ":" + String($0) } ?? host }
 
-    /// `Host` header value.
-    public var hostHeader: String { hasDefaultPort ? host : host + ":" + String(port!) }
+    /// `Host` header value. Browsers (and the recording client) send the host lower-cased
+    /// whatever case a Location wrote it in.
+    public var hostHeader: String {
+        let h = host.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? host.lowercased() : host
+        return hasDefaultPort ? h : h + ":" + String(port!)
+    }
 
     /// The URL as written: an explicit port stays even when it is the default one (a Location
     /// `http://host:80/x` is requested, and recorded, as such; only `Host` and loop identity drop it).
@@ -78,7 +91,7 @@ public struct URLParts: Sendable, Hashable {
         s += "://"
         s += host
         if let port { s += ":" + String(port) }
-        s += target
+        s += pathOmitted ? target.dropFirst() : Substring(target)
         if let fragment { s += "#" + fragment }
         return s
     }

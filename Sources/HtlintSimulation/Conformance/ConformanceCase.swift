@@ -52,6 +52,8 @@ public struct ConformanceCase {
         guard var edge = Edge(name: edgeName) else { throw LoadError.invalid(directory, "unknown edge '\(edgeName)'") }
         // The recordings' nginx sets `X-Forwarded-For $remote_addr` where Cloudflare appends.
         edge.replacesForwardedFor = true
+        // Its proxy_buffer_size is the default page: 4096 bytes of status line and headers.
+        edge.originHeaderLimit = 4096
         var requests: [Request] = []
         for item in c["requests"] as? [Any] ?? [] {
             if let s = item as? String {
@@ -91,6 +93,9 @@ public struct ConformanceCase {
         let https = vhostHTTPS.isEmpty && vhostHTTP.isEmpty ? http : Origin(site: site(vhostHTTPS))
         var simulator = ChainSimulator(origin: http, tlsOrigin: https, edge: edge)
         simulator.recordingClient = true
+        // The recording client keeps no HSTS state: a Strict-Transport-Security header never
+        // turns a later http hop into a browser-made 307.
+        simulator.browser.usesHSTS = false
         return simulator
     }
 }

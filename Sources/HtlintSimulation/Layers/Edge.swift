@@ -37,6 +37,10 @@ public struct Edge: Sendable, Hashable {
     /// `X-Forwarded-For` replaced by the visitor's address instead of appended to (an nginx edge
     /// with `proxy_set_header X-Forwarded-For $remote_addr`, as in the recordings).
     public var replacesForwardedFor = false
+    /// nginx's `proxy_buffer_size` (one page, 4096 bytes): an origin answer whose status line and
+    /// headers do not fit is replaced by `502 Bad Gateway` ("upstream sent too big header"), as
+    /// the recordings' nginx does once a query-doubling loop has grown the `Location`.
+    public var originHeaderLimit: Int? = nil
 
     /// An edge; everything but the mode is off by default.
     public init(mode: Mode, alwaysHTTPS: Bool = false, hsts: String? = nil, redirectRules: [EdgeRedirectRule] = [],
@@ -205,10 +209,34 @@ extension Edge: Layer {
         }
     }
 
+    /// Bytes of Apache's status line and headers as an HTTP/1.0 proxy receives them: the modelled
+    /// headers plus Date, Server, Content-Length, `Connection: close`, Content-Type and the blank
+    /// line (173 bytes, calibrated on the recordings: a 302's Location fits up to 3891 bytes).
+    static func originHeaderBytes(_ r: HopResponse) -> Int {
+        let reasons = [200: "OK", 301: "Moved Permanently", 302: "Found", 303: "See Other", 307: "Temporary Redirect",
+                       308: "Permanent Redirect", 403: "Forbidden", 404: "Not Found", 500: "Internal Server Error"]
+        var n = 14 + (reasons[r.status]?.utf8.count ?? 12) + 173
+        if let l = r.location { n += 12 + l.utf8.count }
+        for h in r.headers where !equalsIgnoringASCIICase(h.name, "Location") && !equalsIgnoringASCIICase(h.name, "Content-Type") {
+            n += h.name.utf8.count + h.value.utf8.count + 4
+        }
+        return n
+    }
+
     public func respond(_ response: HopResponse, received: HopRequest, forwarded: HopRequest) -> (HopResponse, [String]) {
         // Origin answers pass unchanged, Location included (§2.7); edge HSTS is added on https.
         var r = response
         var notes: [String] = []
+        if let limit = originHeaderLimit, r.answerer == .origin || r.answerer == .app {
+            let size = Edge.originHeaderBytes(r)
+            if size > limit {
+                r.status = 502
+                r.location = nil
+                r.headers = []
+                r.reason = "upstream sent too big header (about \(size) bytes, proxy_buffer_size is \(limit))"
+                return (r, ["answers 502: the origin's headers do not fit its \(limit)-byte buffer"])
+            }
+        }
         if let hsts, received.scheme == "https", r.header("Strict-Transport-Security") == nil {
             r.headers.append(HTTPHeader("Strict-Transport-Security", hsts))
             notes.append("adds its HSTS header")
