@@ -14,6 +14,21 @@ struct ContainedFileAccessTests {
         return dir
     }
 
+    /// A name that is not UTF-8 (`caf\xE9.html`) is left out; the rest of the root loads, and
+    /// empty files get the size the caller gives them from their path.
+    @Test func loadingSkipsNamesThatAreNotUTF8() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = FileManager.default.createFile(atPath: dir + "/site/ok.html", contents: nil)
+        let latin1 = Array((dir + "/site/caf").utf8) + [0xE9] + Array(".html".utf8) + [0]
+        let fd = latin1.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644) }
+        #expect(fd >= 0)
+        close(fd)
+        let fs = try SiteFileSystem.load(directory: dir + "/site", mountedAt: "/var/www/html", emptyFileSize: { $0.utf8.count })
+        #expect(fs.stat("/var/www/html/ok.html") == .file(size: "/ok.html".utf8.count))
+        #expect(fs.entryNames(in: "/var/www/html").sorted() == ["ok.html", "sub"])
+    }
+
     @Test func loadingRecordsSymlinksWithoutFollowingThem() throws {
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
