@@ -5,12 +5,16 @@ import HtlintApache
 /// How the recorded browser and edge walk a chain (fixtures/apache/www-add-explicit-port-80-url,
 /// rewrite-flags-r303-self-loop-ignores-method, https-edge-host-trailing-dot).
 struct RecordedBrowserChainTests {
-    func simulator(_ htaccess: String, edge: String = "none", files: [String] = ["/a.html", "/form.php"]) -> ChainSimulator {
+    /// `recording`: walk as the recordings' client does (`ChainSimulator.recordingClient`).
+    func simulator(_ htaccess: String, edge: String = "none", files: [String] = ["/a.html", "/form.php"],
+                   recording: Bool = false) -> ChainSimulator {
         var fs = SiteFileSystem(root: "/var/www/html")
         for f in files { fs.addFile(f) }
         fs.addAccessFile("/", displayPath: ".htaccess", text: htaccess)
         let site = Site(serverName: "shop.example", aliases: ["www.shop.example"], files: fs)
-        return ChainSimulator(origin: Origin(site: site), edge: Edge(name: edge)!)
+        var simulator = ChainSimulator(origin: Origin(site: site), edge: Edge(name: edge)!)
+        simulator.recordingClient = recording
+        return simulator
     }
 
     @Test func anExplicitDefaultPortStaysInTheURLButNotInHost() {
@@ -25,8 +29,7 @@ struct RecordedBrowserChainTests {
     /// The recording client requests `http://host:80/x` as written; a browser drops the port.
     @Test func wwwRuleCopyingAPortKeepsItInTheNextHopURLForTheRecordingClient() {
         let www = "RewriteEngine On\nRewriteCond %{HTTP_HOST} !^www\\. [NC]\nRewriteRule ^ http://www.%{HTTP_HOST}%{REQUEST_URI} [R=301,L]"
-        var recording = simulator(www)
-        recording.recordingClient = true
+        let recording = simulator(www, recording: true)
         let r = recording.run("http://shop.example/a.html", headers: [HTTPHeader("Host", "shop.example:80")])
         #expect(r.hops.map(\.url) == ["http://shop.example/a.html", "http://www.shop.example:80/a.html"])
         #expect(r.finalStatus == 200)
@@ -39,8 +42,7 @@ struct RecordedBrowserChainTests {
     /// (htlint's own model) follows a post/redirect/get to the same URL and loads the page.
     @Test func aURLSeenBeforeIsALoopForTheRecordingClientOnly() {
         let selfRedirect = "RewriteEngine On\nRewriteCond %{REQUEST_METHOD} =POST\nRewriteRule ^form\\.php$ /form.php [R=303,L]"
-        var recording = simulator(selfRedirect)
-        recording.recordingClient = true
+        let recording = simulator(selfRedirect, recording: true)
         let r = recording.run("http://shop.example/form.php", method: "POST")
         #expect(r.outcome == .loop)
         #expect(r.hops.count == 1)
@@ -54,8 +56,7 @@ struct RecordedBrowserChainTests {
     @Test func anUpperCaseLocationHostIsSentLowerCase() {
         #expect(URLParts("https://WWW.Shop.Example:8443/x")!.hostHeader == "www.shop.example:8443")
         let rule = "RewriteEngine On\nRewriteCond %{HTTP_HOST} ^WWW\\.\nRewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]"
-        var recording = simulator(rule)
-        recording.recordingClient = true
+        let recording = simulator(rule, recording: true)
         let r = recording.run("http://www.shop.example/a.html", headers: [HTTPHeader("Host", "WWW.SHOP.EXAMPLE")])
         #expect(r.hops.map(\.url) == ["http://www.shop.example/a.html", "https://WWW.SHOP.EXAMPLE/a.html"])
         #expect(r.finalStatus == 200)
@@ -77,8 +78,7 @@ struct RecordedBrowserChainTests {
         #expect(u.text == "https://shop.example?x=1")
         #expect(u.identity == URLParts("https://shop.example/?x=1")!.identity)
         let rule = "RewriteEngine On\nRewriteRule ^q$ https://shop.example?x=1 [R=302,L]"
-        var recording = simulator(rule)
-        recording.recordingClient = true
+        let recording = simulator(rule, recording: true)
         let r = recording.run("http://shop.example/q", headers: [])
         #expect(r.hops.map(\.url) == ["http://shop.example/q", "https://shop.example?x=1"])
         let browser = simulator(rule).run("http://shop.example/q")
@@ -110,8 +110,7 @@ struct RecordedBrowserChainTests {
         #expect(URLParts("https://EXAMPLE.ORG:443a b.html") == nil)
         #expect(URLParts("https://example.org:/x")?.port == nil)
         let rule = "RewriteEngine On\nRewriteCond %{HTTP_HOST} ^www\\.(.+)$ [NC]\nRewriteRule ^(.*)$ https://%1$1 [R=301,L]"
-        var recording = simulator(rule)
-        recording.recordingClient = true
+        let recording = simulator(rule, recording: true)
         let r = recording.run("https://www.shop.example/a.html", headers: [HTTPHeader("Host", "www.shop.example:443")])
         #expect(r.outcome == .offsite)
         #expect(r.offsiteURL == "https://shop.example:443a.html")

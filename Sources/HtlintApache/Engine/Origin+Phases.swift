@@ -171,9 +171,17 @@ extension Origin {
         // What `%f` logs if a server `Redirect` answers: mod_rewrite's hook leaves the URI in
         // r->filename when its rules decline; without server rules it stays unset.
         var declinedFilename: String? = nil
-        if let rw = vhost.rewrite, rw.engine == true, !rw.rules.isEmpty, !chain.endSeen, r.uri.hasPrefix("/") {
-            r.env["SCRIPT_URL"] = r.env["REDIRECT_SCRIPT_URL"] ?? r.uri
-            r.env["SCRIPT_URI"] = fullyQualify(r.env["SCRIPT_URL"]!, chain)
+        // hook_uri2file runs whenever the engine is on, rules or none: SCRIPT_URL/SCRIPT_URI, and
+        // without rules r->filename is left as for rules that decline (`%f` of a server `Redirect`).
+        let serverRewrite = vhost.rewrite.flatMap { $0.engine == true && !chain.endSeen && r.uri.hasPrefix("/") ? $0 : nil }
+        if serverRewrite != nil {
+            let scriptURL = r.env["REDIRECT_SCRIPT_URL"] ?? r.uri
+            r.env["SCRIPT_URL"] = scriptURL
+            r.env["SCRIPT_URI"] = fullyQualify(scriptURL, chain)
+        }
+        if let rw = serverRewrite, rw.rules.isEmpty {
+            declinedFilename = r.uri
+        } else if serverRewrite != nil {
             let q0 = r.query
             r.filename = r.uri
             let result = runRuleSet(graph.server, r, chain, directory: nil, base: nil)
@@ -213,12 +221,6 @@ extension Origin {
                 r.filename = nil
                 declinedFilename = r.uri
             }
-        } else if let rw = vhost.rewrite, rw.engine == true, rw.rules.isEmpty, !chain.endSeen, r.uri.hasPrefix("/") {
-            // hook_uri2file runs with the engine on even without a rule: the environment and
-            // r->filename are set as for rules that decline (`%f` of a server `Redirect`).
-            r.env["SCRIPT_URL"] = r.env["REDIRECT_SCRIPT_URL"] ?? r.uri
-            r.env["SCRIPT_URI"] = fullyQualify(r.env["SCRIPT_URL"]!, chain)
-            declinedFilename = r.uri
         }
         // mod_alias tries a one-argument `Redirect` from `<Location>`/`<If>` (merged by the
         // location and if walks that run before translate_name) ahead of the server's list.

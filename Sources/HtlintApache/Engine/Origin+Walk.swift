@@ -97,9 +97,13 @@ extension Origin {
                 if !block.files.isEmpty || !block.ifChains.isEmpty { sections.append(SectionSource(key: "dir#\(i)", block: block)) }
             }
             let key = dir == "/" ? "/" : dir + "/"
-            // A directory reached through a symbolic link: its `.htaccess` is the target's file.
+            // A directory reached through a symbolic link: its `.htaccess` is the target's file,
+            // read only where the path walked allows it (AllowOverride is by that path).
             if let file = site.accessConfigs[key]
-                ?? site.files.resolve(dir).flatMap({ $0 == dir ? nil : site.accessConfigs[$0 + "/"] }) {
+                ?? site.files.resolve(dir).flatMap({ target in
+                    target == dir || !Site.allowedOverrides(forDirectory: dir, documentRoot: root, vhost: site.vhost.block).readsFiles
+                        ? nil : site.accessConfigs[target + "/"]
+                }) {
                 if !file.block.files.isEmpty || !file.block.ifChains.isEmpty {
                     sections.append(SectionSource(key: file.path, block: file.block))
                 }

@@ -51,6 +51,7 @@ public final class Origin: @unchecked Sendable {
         var served: String? = nil
         var errorDocumentStatus: Int? = nil
         /// What `%>s` logs when it differs from the status sent: the failing ErrorDocument request's own.
+        /// Set exactly when the answer is a recursive error (ap_die_r), sent canned for an earlier request.
         var loggedStatus: Int? = nil
         /// The status of the first request of the latest unbroken run of non-200 statuses
         /// handed on by internal redirects (ap_die_r's r_1st_err).
@@ -62,8 +63,6 @@ public final class Origin: @unchecked Sendable {
         /// The request whose error started that chain: ap_die_r sends a recursive error for it
         /// (r_1st_err), so its headers (`Header always`, its environment) go out.
         var errorOrigin: RequestRecord? = nil
-        /// The answer is a recursive error (ap_die_r): sent canned for an earlier request.
-        var recursiveError = false
         /// ErrorDocument with a local path: an internal redirect that keeps the error status.
         func redirectToErrorDocument(_ doc: String, status s: Int) {
             chain.note(.internalRedirect, "ErrorDocument \(s) → \(doc)")
@@ -105,7 +104,6 @@ public final class Origin: @unchecked Sendable {
                     status = first
                     location = nil
                     loggedStatus = s
-                    recursiveError = true
                     break
                 }
                 if carried != 200, !record.answeredByRewrite {
@@ -116,7 +114,6 @@ public final class Origin: @unchecked Sendable {
                     location = nil
                     record.status = firstCarried
                     loggedStatus = s
-                    recursiveError = true
                     break
                 }
                 errorDocumentStatus = nil
@@ -132,7 +129,6 @@ public final class Origin: @unchecked Sendable {
                             recursionExceeded = true
                             status = firstErrorStatus ?? s
                             loggedStatus = 500
-                            recursiveError = true
                         }
                     } else if doc.hasPrefix("/") {
                         redirectToErrorDocument(doc, status: s)
@@ -149,7 +145,6 @@ public final class Origin: @unchecked Sendable {
                     status = firstCarried
                     record.status = firstCarried
                     loggedStatus = s
-                    recursiveError = true
                     served = nil
                     break
                 }
@@ -174,7 +169,6 @@ public final class Origin: @unchecked Sendable {
                     // A recursive error: the first status goes out, %>s logs the page's own.
                     served = nil
                     loggedStatus = s
-                    recursiveError = true
                 }
             case .internalRedirect(let url):
                 if redirects >= site.limitInternalRecursion {
@@ -190,14 +184,12 @@ public final class Origin: @unchecked Sendable {
                         // (the first of the run, which may be a 3xx carried from [R]).
                         status = runStart ?? firstErrorStatus ?? first
                         loggedStatus = 500
-                        recursiveError = true
                     } else if record.status == 200 {
                         record.status = 500
                     } else {
                         // ap_die(500) on a request whose status is not OK: a recursive error.
                         status = runStart ?? record.status
                         loggedStatus = 500
-                        recursiveError = true
                     }
                     break
                 }
@@ -232,7 +224,7 @@ public final class Origin: @unchecked Sendable {
         // its status: an ErrorDocument page, or a file served with a status an [R=3xx] without
         // [L] left on the request.
         let servedErrorPage = served != nil
-        let headers = responseHeaders(recursiveError ? (runStartRecord ?? errorOrigin ?? record) : record, status: status,
+        let headers = responseHeaders(loggedStatus != nil ? (runStartRecord ?? errorOrigin ?? record) : record, status: status,
                                       servedErrorPage: servedErrorPage, chain: chain)
         return OriginResponse(status: status, location: location, headers: headers, served: served,
                               final: final, original: original, recursionLimitExceeded: recursionExceeded || chain.errorCodes.contains("AH00124"),
@@ -291,9 +283,7 @@ public final class Origin: @unchecked Sendable {
         // <If> merged over the walk (ap_response_code_string reads r->per_dir_config).
         if let config = record.config { return config.errorDocuments[status] ?? server }
         // A rewrite to a URL keeps the walk's per-directory configuration (r->per_dir_config).
-        guard let filename = record.filename, filename.hasPrefix("/") else {
-            return record.config?.errorDocuments[status] ?? server
-        }
+        guard let filename = record.filename, filename.hasPrefix("/") else { return server }
         let walk = directoryWalk(filename)
         // A failed walk never installs its per-directory configuration: only the virtual host's
         // ErrorDocument applies, not one from a parent `.htaccess` read before the broken one.

@@ -64,7 +64,8 @@ public final class Site: @unchecked Sendable {
         self.encodedSlashes = server.encodedSlashes ?? .forbid
         self.useCanonicalName = server.useCanonicalName == "on"
         var configs: [String: ConfigFile] = [:]
-        for (dir, file) in Site.accessFiles(files, names: server.accessFileNames) {
+        let accessFiles = Site.accessFiles(files, names: server.accessFileNames)
+        for (dir, file) in accessFiles {
             let allowed = Site.allowedOverrides(forDirectory: dir, documentRoot: mountedRoot, vhost: vhost.block)
             // AllowOverride None (and no AllowOverrideList): Apache never opens the file.
             guard allowed.readsFiles else { continue }
@@ -77,12 +78,12 @@ public final class Site: @unchecked Sendable {
         if files.hasSymlinks {
             for (path, node) in files.nodes {
                 guard case .symlink = node, path.hasPrefix(files.root + "/"), let target = files.resolve(path),
-                      files.isDirectory(target), let file = Site.accessFiles(files, names: server.accessFileNames)
-                        .first(where: { $0.0 == target + "/" })?.1 else { continue }
+                      files.isDirectory(target), let file = accessFiles.first(where: { $0.0 == target + "/" })?.1 else { continue }
                 let allowed = Site.allowedOverrides(forDirectory: path, documentRoot: mountedRoot, vhost: vhost.block)
                 guard allowed.readsFiles else { continue }
                 configs[path + "/"] = ConfigReader.read(file, context: .htaccess, modules: modules, defines: vhost.defines,
-                                                        variables: vhost.variables, overrides: allowed, fileExists: fileExists)
+                                                        variables: vhost.variables, processEnvironment: processEnvironment,
+                                                        overrides: allowed, fileExists: fileExists)
             }
         }
         self.accessConfigs = configs

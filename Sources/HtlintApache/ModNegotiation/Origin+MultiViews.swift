@@ -27,7 +27,8 @@ extension Origin {
         let accept = AcceptList(chain.request.header("Accept"))
         var anyMatch = false
         var best: (name: String, quality: Double, size: Int)? = nil
-        for name in site.files.entryNames(in: directory).sorted() where name.hasPrefix(base + ".") {
+        let prefix = base + "."
+        for name in site.files.entryNames(in: directory).filter({ $0.hasPrefix(prefix) }).sorted() {
             let path = directory + "/" + name
             // Directories are never variants; anything else named so counts as a match.
             if site.files.lstat(path) == .directory { continue }
@@ -39,7 +40,11 @@ extension Origin {
             // whose refusal is logged as the subrequest's.
             var walk = directoryWalk(path)
             applySections(&walk, record: r, chain: chain)
+            // The look-up is for the variant's file: the `.ht*` and document-root checks see it.
             let lookup = RequestChain(request: chain.request, tracing: false)
+            let missing = r.filename
+            r.filename = path
+            defer { r.filename = missing }
             if checkAccess(r, walk.config, lookup) != nil {
                 for (code, message) in zip(lookup.errorCodes, lookup.errors) { chain.errorCodes.append(code); chain.errors.append(message) }
                 continue

@@ -124,7 +124,7 @@ struct Topology: @unchecked Sendable {
         // Names compare without case, as in Apache's environment table (recorded: `SetEnvIf …
         // Gate=open` makes `RewriteCond %{ENV:GATE} =open` hold).
         let upper = name.uppercased()
-        func same(_ other: String) -> Bool { other.uppercased() == upper }
+        func same(_ other: String) -> Bool { equalsIgnoringASCIICase(other, name) }
         if ruleEnvironmentNames?.contains(upper) ?? true { return .free("%{ENV:\(name)}") }
         var value = site.processEnvironment.first(where: { same($0.key) })?.value
         for d in setEnvIf where d.assignments.contains(where: { same($0.name) }) {

@@ -126,11 +126,7 @@ struct ForwardedProtoExactTest: LintRule {
             value = String(pattern.dropFirst().dropLast())
         default: return nil
         }
-        switch (value, c.negated) {
-        case ("https", true): return .notHTTPS
-        case ("http", false): return .onlyHTTP
-        default: return nil
-        }
+        return kind(value: value, differs: c.negated)
     }
 
     /// `<If "%{HTTP:X-Forwarded-Proto} != 'https'">` (or the `<Else>` of `== 'https'`) around an

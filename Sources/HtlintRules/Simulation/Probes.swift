@@ -82,7 +82,7 @@ public enum ProbeSet {
     /// browser loops (recorded from Apache: every 404 of the site ends in ERR_TOO_MANY_REDIRECTS).
     static func errorDocumentPaths(_ context: LintContext) -> [String] {
         var out: [String] = []
-        for file in context.files where file.directives.contains(where: { $0.name.lowercased() == "errordocument" }) {
+        for file in context.files where file.directives.contains(where: { $0.key == "errordocument" }) {
             out.append(file.context == .server ? "/no-such-page" : (file.directory ?? "/") + "no-such-page")
         }
         return out

@@ -12,10 +12,8 @@ extension ChainSimulator {
             sent.append(HTTPHeader("User-Agent", userAgent))
         }
         sent += headers.filter { !equalsIgnoringASCIICase($0.name, "host") }
-        // A browser lower-cases the URL's host (WHATWG URL parsing) before it writes `Host`.
-        var urlHost = url.hostHeader
-        if urlHost.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { urlHost = urlHost.lowercased() }
-        let request = HopRequest(scheme: url.scheme, port: url.effectivePort, host: hostOverride ?? urlHost,
+        // `hostHeader` is lower-case, as a browser writes `Host` (WHATWG URL parsing).
+        let request = HopRequest(scheme: url.scheme, port: url.effectivePort, host: hostOverride ?? url.hostHeader,
                                  method: method, target: url.target, headers: sent)
         var path: [PathStep] = []
         let response: HopResponse

@@ -212,10 +212,11 @@ extension Edge: Layer {
     /// Bytes of Apache's status line and headers as an HTTP/1.0 proxy receives them: the modelled
     /// headers plus Date, Server, Content-Length, `Connection: close`, Content-Type and the blank
     /// line (173 bytes, calibrated on the recordings: a 302's Location fits up to 3891 bytes).
+    static let reasonPhrases = [200: "OK", 301: "Moved Permanently", 302: "Found", 303: "See Other", 307: "Temporary Redirect",
+                                308: "Permanent Redirect", 403: "Forbidden", 404: "Not Found", 500: "Internal Server Error"]
+
     static func originHeaderBytes(_ r: HopResponse) -> Int {
-        let reasons = [200: "OK", 301: "Moved Permanently", 302: "Found", 303: "See Other", 307: "Temporary Redirect",
-                       308: "Permanent Redirect", 403: "Forbidden", 404: "Not Found", 500: "Internal Server Error"]
-        var n = 14 + (reasons[r.status]?.utf8.count ?? 12) + 173
+        var n = 14 + (reasonPhrases[r.status]?.utf8.count ?? 12) + 173
         if let l = r.location { n += 12 + l.utf8.count }
         for h in r.headers where !equalsIgnoringASCIICase(h.name, "Location") && !equalsIgnoringASCIICase(h.name, "Content-Type") {
             n += h.name.utf8.count + h.value.utf8.count + 4
