@@ -39,7 +39,9 @@ struct RedirectToMissing: LintRule {
         guard URLParts(chain.hops.last!.url)?.target != URLParts(probe.url)?.target else { return nil }
         // A target built from the (synthetic) request path says nothing about the site's files:
         // only a fixed target that does not exist is a finding.
-        if let redirect = context.files.lazy.flatMap(\.redirects).first(where: { $0.range == source }) {
+        // The directive is looked up in its own file (every 404 probe asks, HT307 and HT312 alike).
+        let file = context.file(containing: source)
+        if let redirect = file?.redirects.first(where: { $0.range == source }) {
             // mod_alias: `Redirect /old /missing.html` for /old itself (a longer URL appends its
             // rest), `RedirectMatch` without `$n`, the expression form.
             guard let target = redirect.target else { return nil }
@@ -54,7 +56,7 @@ struct RedirectToMissing: LintRule {
             }
             return source
         }
-        guard let rule = context.files.flatMap(\.rules).first(where: { $0.range == source }),
+        guard let rule = file?.rules.first(where: { $0.range == source }),
               rule.usedCaptures.isEmpty,
               !rule.substitution.parts.contains(where: { part in
                   switch part {
