@@ -66,7 +66,7 @@ struct ReplayCommand {
         var summary = ReplaySummary(site: simulator.origin.site)
         let jsonl = a.has("--jsonl")
         let started = Date()
-        let cached = !a.has("--no-cache") && Replayer.canCache(simulator.origin.site)
+        let cached = !a.has("--no-cache")
         do {
             // JSON lines go out as they are made (memory does not grow with the log), when the
             // environment streams; a progress line on a terminal's stderr after each batch.

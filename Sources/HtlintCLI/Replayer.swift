@@ -60,8 +60,10 @@ enum Replayer {
                 if let key, let hit = cache?.get(key) {
                     results.set(i, hit)
                 } else {
-                    let kept = keep(simulator.run(batch[i].url, method: batch[i].method, headers: []))
-                    if let key { cache?.set(key, kept) }
+                    let result = simulator.run(batch[i].url, method: batch[i].method, headers: [])
+                    let kept = keep(result)
+                    // An answer that read the clock may differ for the same request a moment later.
+                    if let key, !result.readsClock { cache?.set(key, kept) }
                     results.set(i, kept)
                 }
                 i += workers
@@ -143,38 +145,10 @@ struct ReplayAnswer: Sendable {
 
 extension Replayer {
     /// Most distinct requests whose answers replay keeps. The engine is deterministic for a
-    /// request (same site, same request → same chain), so a repeated log line need not be
-    /// simulated again. The first distinct requests are kept — 50,000 tallies (some 250 bytes
+    /// request (same site, same request → same chain) unless an answer reads the clock (such
+    /// a chain is never kept), so a repeated log line need not be simulated again. The first distinct requests are kept — 50,000 tallies (some 250 bytes
     /// each) for the summary, 10,000 answers (about 1 KB with their hop URLs) for JSON lines —
     /// which holds every distinct request of many logs (W1's 100,000 lines have 23,763) and the
     /// popular ones of any, while memory does not grow with the log.
     static func cacheLimit(answers: Bool) -> Int { answers ? 10_000 : 50_000 }
-
-    /// Whether answers may be cached: not when a site's rules read the clock (then every
-    /// request must be simulated).
-    static func canCache(_ site: Site) -> Bool {
-        func clockFree(_ t: Template) -> Bool {
-            t.parts.allSatisfy { part in
-                switch part {
-                case .variable(let v): !v.uppercased().hasPrefix("TIME")
-                case .map(_, let key, let fallback): clockFree(key) && (fallback.map(clockFree) ?? true)
-                default: true
-                }
-            }
-        }
-        func clockFree(_ rule: RewriteRule) -> Bool {
-            let flags = rule.flags
-            let templates = [rule.substitution] + flags.env + flags.cookies + [flags.type, flags.handler].compactMap { $0 }
-            // `expr` conditions are kept as written: look for a time variable in their text.
-            return templates.allSatisfy(clockFree) && rule.conditions.allSatisfy { c in
-                if case .expression = c.test { return !c.rawPattern.uppercased().contains("TIME") }
-                return clockFree(c.testString)
-            }
-        }
-        func clockFree(_ block: ConfigBlock) -> Bool {
-            (block.rewrite?.rules ?? []).allSatisfy(clockFree) && block.files.allSatisfy { clockFree($0.block) }
-                && block.ifChains.allSatisfy { $0.branches.allSatisfy { clockFree($0.block) } }
-        }
-        return (site.accessConfigs.values + [site.vhost]).allSatisfy { clockFree($0.block) }
-    }
 }

@@ -36,7 +36,9 @@ extension Origin {
             case .isSubrequest: return r.isSubrequest ? "true" : "false"
             case .ipv6: return req.remoteAddress.contains(":") ? "on" : "off"
             case .scriptOwner: return r.filename.flatMap { site.files.stat($0) } != nil ? "root" : "<unknown>"
-            case .time: return timeVariable(name)
+            case .time:
+                chain.readsClock = true
+                return timeVariable(name)
             }
         }
     }

@@ -229,7 +229,7 @@ public final class Origin: @unchecked Sendable {
         return OriginResponse(status: status, location: location, headers: headers, served: served,
                               final: final, original: original, recursionLimitExceeded: recursionExceeded || chain.errorCodes.contains("AH00124"),
                               errors: chain.errors, errorCodes: chain.errorCodes, trace: chain.trace,
-                              internalRedirects: redirects, firedRules: chain.fired)
+                              internalRedirects: redirects, firedRules: chain.fired, readsClock: chain.readsClock)
     }
 
     /// REDIRECT_ renaming across an internal redirect (apache-semantics §1.3).

@@ -84,10 +84,11 @@ public struct OriginResponse: Sendable {
         @exclusivity(unchecked) var trace: [TraceEvent]
         @exclusivity(unchecked) var internalRedirects: Int
         @exclusivity(unchecked) var firedRules: [SourceRange]
+        @exclusivity(unchecked) var readsClock: Bool
 
         init(status: Int, location: String?, headers: [HTTPHeader], served: String?, final: RecordState,
              original: RecordState, recursionLimitExceeded: Bool, errors: [String], errorCodes: [String],
-             trace: [TraceEvent], internalRedirects: Int, firedRules: [SourceRange]) {
+             trace: [TraceEvent], internalRedirects: Int, firedRules: [SourceRange], readsClock: Bool) {
             self.status = status
             self.location = location
             self.headers = headers
@@ -100,12 +101,13 @@ public struct OriginResponse: Sendable {
             self.trace = trace
             self.internalRedirects = internalRedirects
             self.firedRules = firedRules
+            self.readsClock = readsClock
         }
 
         func copy() -> Box {
             Box(status: status, location: location, headers: headers, served: served, final: final, original: original,
                 recursionLimitExceeded: recursionLimitExceeded, errors: errors, errorCodes: errorCodes, trace: trace,
-                internalRedirects: internalRedirects, firedRules: firedRules)
+                internalRedirects: internalRedirects, firedRules: firedRules, readsClock: readsClock)
         }
     }
 
@@ -113,10 +115,10 @@ public struct OriginResponse: Sendable {
 
     public init(status: Int, location: String?, headers: [HTTPHeader], served: String?, final: RecordState,
                 original: RecordState, recursionLimitExceeded: Bool, errors: [String], errorCodes: [String],
-                trace: [TraceEvent], internalRedirects: Int, firedRules: [SourceRange] = []) {
+                trace: [TraceEvent], internalRedirects: Int, firedRules: [SourceRange] = [], readsClock: Bool = false) {
         box = Box(status: status, location: location, headers: headers, served: served, final: final, original: original,
                   recursionLimitExceeded: recursionLimitExceeded, errors: errors, errorCodes: errorCodes, trace: trace,
-                  internalRedirects: internalRedirects, firedRules: firedRules)
+                  internalRedirects: internalRedirects, firedRules: firedRules, readsClock: readsClock)
     }
 
     /// The box, copied first when another value shares it.
@@ -181,6 +183,12 @@ public struct OriginResponse: Sendable {
     public var firedRules: [SourceRange] {
         get { box.firedRules }
         _modify { yield &unique.firedRules }
+    }
+    /// The answer read the clock (`%{TIME…}`, a cookie's expiry): the same request may be
+    /// answered otherwise a moment later, so it is not to be reused.
+    public var readsClock: Bool {
+        get { box.readsClock }
+        _modify { yield &unique.readsClock }
     }
 
     public func header(_ name: String) -> String? {

@@ -104,6 +104,8 @@ final class RequestChain {
     var ruleEvaluations = 0
     /// The budget ran out (reported once).
     var budgetExhausted = false
+    /// The answer depends on the clock (`%{TIME…}`, a cookie's expiry): not the same for the same request.
+    var readsClock = false
 
     /// Whether to record trace events (off for bulk replay, where formatting them dominates).
     let tracing: Bool

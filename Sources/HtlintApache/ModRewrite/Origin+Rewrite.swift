@@ -226,6 +226,8 @@ extension Origin {
             for c in rule.flags.cookies {
                 let v = expand(c, scope, r, chain, serverContext: serverContext).text
                 if let cookie = cookieHeader(v), !chain.cookiesSet.contains(cookie.name) {
+                    // A lifetime makes an `expires=` date from the clock.
+                    if cookie.value.contains("; expires=") { chain.readsClock = true }
                     chain.cookiesSet.insert(cookie.name)
                     chain.cookies.append(HTTPHeader("Set-Cookie", cookie.value))
                 }

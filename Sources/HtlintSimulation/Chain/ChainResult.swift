@@ -123,6 +123,8 @@ public struct ChainResult: Sendable {
 
     /// Status of the last hop.
     public var finalStatus: Int { hops.last?.status ?? 0 }
+    /// Some answer read the clock: the same request may take another chain a moment later.
+    public var readsClock: Bool { hops.contains { $0.origin?.readsClock == true } }
     /// URLs of the cycle, for loops.
     public var cycle: [String] { loopStart.map { hops[$0...].map(\.url) } ?? [] }
     /// Number of hops in the cycle (the spec's `LOOP(period)`), for loops.
