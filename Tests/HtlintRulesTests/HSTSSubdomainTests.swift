@@ -17,8 +17,12 @@ struct HSTSSubdomainTests {
     @Test func preloadAndDurationsAreNamed() {
         let text = "Header always set Strict-Transport-Security \"max-age=63072000; includeSubDomains; preload\""
         #expect(findings(of: "HT414", in: text).first?.message.contains("for 2 years (and, preloaded, for every browser before its first visit)") == true)
-        #expect(HSTSIncludeSubdomains.duration(86_400 * 30) == "30 days")
-        #expect(HSTSIncludeSubdomains.duration(1_000) == "1000 seconds")
+        #expect(HSTSPolicy.duration(86_400 * 30) == "30 days")
+        #expect(HSTSPolicy.duration(1_000) == "1000 seconds")
+        #expect(HSTSPolicy.duration(7_200) == "2 hours")
+        // HT405 names the span with the same words.
+        let short = "Header always set Strict-Transport-Security \"max-age=7200\""
+        #expect(findings(of: "HT405", in: short).first?.message == "`max-age=7200` keeps the policy for 2 hours only; one year (31536000) is the usual minimum")
     }
 
     @Test func theAssertionSilencesOnlyThatDirective() {

@@ -159,15 +159,8 @@ extension RewriteRule {
     /// The conditions as alternatives of a disjunctive normal form: each alternative is one
     /// condition out of every `[OR]` group. Nil when there would be too many.
     var conditionAlternatives: [[RewriteCondition]] {
-        var groups: [[RewriteCondition]] = []
-        var current: [RewriteCondition] = []
-        for c in conditions {
-            current.append(c)
-            if !c.orNext { groups.append(current); current = [] }
-        }
-        if !current.isEmpty { groups.append(current) }
         var alternatives: [[RewriteCondition]] = [[]]
-        for g in groups {
+        for g in conditionGroups {
             if alternatives.count * g.count > 32 {
                 // Too many combinations: the group is dropped, which only widens the result.
                 continue
@@ -182,7 +175,7 @@ extension RewriteRule {
         conditionGroups.reduce(1) { $0 * $1.count } <= 32
     }
 
-    /// The `[OR]` groups, for display.
+    /// The `[OR]` groups: a condition with `[OR]` and the ones after it up to one without.
     var conditionGroups: [[RewriteCondition]] {
         var groups: [[RewriteCondition]] = []
         var current: [RewriteCondition] = []

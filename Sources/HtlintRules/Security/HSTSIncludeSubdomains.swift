@@ -35,22 +35,12 @@ struct HSTSIncludeSubdomains: LintRule {
         HSTSHeader.all(in: context).compactMap { h in
             let policy = h.policy
             guard policy.includeSubDomains, policy.maxAge != 0 else { return nil }
-            let lifetime = policy.maxAge.map { " for \(Self.duration($0))" } ?? ""
+            let lifetime = policy.maxAge.map { " for \(HSTSPolicy.duration($0))" } ?? ""
             let preload = policy.preload ? " (and, preloaded, for every browser before its first visit)" : ""
             return finding("`includeSubDomains` makes browsers use https for every subdomain of the host that sends it\(lifetime)\(preload): "
                            + "one served only over http becomes unreachable; once every subdomain serves https, "
                            + "say so with `# htlint disable=HT414` above the directive",
                            at: h.range(of: "includeSubDomains"))
         }
-    }
-
-    /// `31536000` → "1 year", `86400` → "1 day", else seconds.
-    static func duration(_ seconds: Int) -> String {
-        let units = [(31_536_000, "year"), (86_400, "day"), (3_600, "hour")]
-        for (size, name) in units where seconds >= size && seconds % size == 0 {
-            let n = seconds / size
-            return "\(n) \(name)\(n == 1 ? "" : "s")"
-        }
-        return "\(seconds) seconds"
     }
 }

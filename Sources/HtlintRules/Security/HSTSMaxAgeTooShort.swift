@@ -40,8 +40,7 @@ struct HSTSMaxAgeTooShort: LintRule {
                 return d
             }
             guard age < HSTSPolicy.oneYear else { return nil }
-            let days = age / 86_400
-            let span = days >= 1 ? "\(days) day\(days == 1 ? "" : "s")" : "\(age) seconds"
+            let span = HSTSPolicy.duration(age)
             if policy.preload {
                 var d = finding("`max-age=\(age)` (\(span)) is below the preload list's minimum of 31536000 seconds (one year)",
                                 at: h.range(of: "max-age"))

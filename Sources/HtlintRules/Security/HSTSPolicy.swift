@@ -15,6 +15,17 @@ struct HSTSPolicy {
     /// The preload list's minimum `max-age` (hstspreload.org; checker `max_age.below_1_year`).
     static let oneYear = 31_536_000
 
+    /// A `max-age` in words: `31536000` → "1 year", `86400` → "1 day", `7200` → "2 hours",
+    /// anything not a whole number of those → seconds.
+    static func duration(_ seconds: Int) -> String {
+        let units = [(oneYear, "year"), (86_400, "day"), (3_600, "hour")]
+        for (size, name) in units where seconds >= size && seconds % size == 0 {
+            let n = seconds / size
+            return "\(n) \(name)\(n == 1 ? "" : "s")"
+        }
+        return "\(seconds) seconds"
+    }
+
     init(_ value: String) {
         maxAge = nil
         hasMaxAge = false

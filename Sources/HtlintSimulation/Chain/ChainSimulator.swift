@@ -4,9 +4,9 @@ import HtlintApache
 /// redirects (layers-and-mixed-content §1.3). Deterministic: the same input gives the same chain.
 public struct ChainSimulator: Sendable {
     /// Apache for plain-HTTP connections (and TLS ones unless `tlsOrigin` differs).
-    public let origin: Origin
+    public private(set) var origin: Origin
     /// The origin that answers TLS connections (a separate `<VirtualHost *:443>`); often the same.
-    public let tlsOrigin: Origin
+    public private(set) var tlsOrigin: Origin
     /// The layers between the browser and the origin, outermost first.
     public var layers: [any Layer]
     /// How the origin listens (TLS or not).
@@ -62,26 +62,26 @@ public struct ChainSimulator: Sendable {
                   browser: browser, source: source)
     }
 
-    /// The same topology in front of a rebuilt site.
+    /// The same topology and client in front of a rebuilt site.
     public func with(source: SiteSource) -> ChainSimulator {
-        var s = ChainSimulator(source: source, layers: layers, originServer: originServer, app: app, browser: browser)
-        s.maxHops = maxHops
-        s.userAgent = userAgent
-        s.extraHosts = extraHosts
-        s.recordingClient = recordingClient
-        return s
+        let origin = Origin(site: source.build())
+        return replacingOrigins(origin, origin, source: source)
     }
 
     /// The same topology and client in front of a changed copy of the site (both virtual hosts).
+    /// The copy has no source: a change made to the `Site` cannot be replayed on its source.
     public func with(siteChange change: (Site) -> Site) -> ChainSimulator {
         let http = Origin(site: change(origin.site))
         let tls = tlsOrigin === origin ? http : Origin(site: change(tlsOrigin.site))
-        var s = ChainSimulator(origin: http, tlsOrigin: tls, layers: layers, originServer: originServer, app: app,
-                               browser: browser, source: source)
-        s.maxHops = maxHops
-        s.userAgent = userAgent
-        s.extraHosts = extraHosts
-        s.recordingClient = recordingClient
+        return replacingOrigins(http, tls, source: nil)
+    }
+
+    /// A copy (layers, origin server, application, client settings) with other origins.
+    private func replacingOrigins(_ http: Origin, _ tls: Origin, source: SiteSource?) -> ChainSimulator {
+        var s = self
+        s.origin = http
+        s.tlsOrigin = tls
+        s.source = source
         return s
     }
 
