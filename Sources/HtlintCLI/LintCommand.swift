@@ -216,7 +216,9 @@ struct LintCommand {
             files.append(LintFile(source: source, directory: url, modules: site.modules, config: config))
         }
         if let vhost = options.vhost, let source = site.vhost.path == vhost ? try? SourceFile(path: vhost, bytes: io.read(vhost)) : nil {
-            files.append(LintFile(source: source, context: .server, modules: site.modules, config: site.vhost))
+            // The site read one `<VirtualHost>` of the file (for port 80): lint reads all of it.
+            let whole = site.vhost.virtualHosts.isEmpty ? site.vhost : nil
+            files.append(LintFile(source: source, context: .server, modules: site.modules, config: whole))
         }
         // The edge comes from the simulator, which knows layers given in a --site file too.
         var context = LintContext(files: files, simulator: simulate ? simulator : nil, edge: simulator.edge,

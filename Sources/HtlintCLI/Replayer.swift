@@ -11,9 +11,7 @@ enum Replayer {
     /// The site's simulator with tracing off: bulk replay needs answers, not stories.
     static func fastSimulator(_ options: SiteOptions, io: CLIEnvironment) throws -> ChainSimulator {
         let traced = try options.simulator(defaultHost: options.host, io: io)
-        return ChainSimulator(origin: Origin(site: traced.origin.site, tracing: false),
-                              tlsOrigin: traced.tlsOrigin === traced.origin ? nil : Origin(site: traced.tlsOrigin.site, tracing: false),
-                              edge: traced.edge)
+        return traced.with(origins: { Origin(site: $0.site, tracing: false) })
     }
 
     /// Reads requests in batches and simulates each batch on `jobs` threads; `emit` sees the

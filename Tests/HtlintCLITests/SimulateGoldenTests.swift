@@ -47,6 +47,17 @@ struct SimulateGoldenTests {
         #expect((request?["why"] as? [String])?.count == 1)
     }
 
+    /// A Debian-style configuration file (fixtures/vhosts): each hop is answered by the
+    /// `<VirtualHost>` its port and Host pick; behind Cloudflare Flexible only the :80 one answers.
+    @Test func virtualHostsAnswerByPortAndHost() throws {
+        let site = ["--docroot", "fixtures/vhosts/docroot", "--vhost", "fixtures/vhosts/site.conf", "--host", "www.example.com"]
+        let direct = run(["simulate"] + site + ["http://example.com/", "https://example.com/about", "http://www.example.com/"])
+        #expect(direct.status == .clean)
+        let flexible = run(["simulate"] + site + ["--edge", "cloudflare-flexible", "https://www.example.com/"])
+        #expect(flexible.status == .findings)
+        try assertGolden("simulate-vhosts.txt", snapshot(direct) + "\n" + snapshot(flexible))
+    }
+
     @Test func storyFixedEndsOnHTTPSPages() throws {
         let o = run(["simulate", "--site", "fixtures/story/fixed/site.yml"])
         #expect(o.status == .clean)

@@ -229,6 +229,9 @@ public struct ConfigFile: Sendable {
     public var defines: Set<String> = []
     /// `Define NAME value` variables by the end of the file (with those passed in).
     public var variables: [String: String] = [:]
+    /// The file's `<VirtualHost>` sections (server configuration): with some, each connection is
+    /// answered by one of them, and the file is read per connection (`virtualHost:`).
+    public var virtualHosts: [VirtualHostSection] = []
     /// The first error Apache would stop at; requests whose walk reads this file answer 500.
     /// An unterminated quote is reported as an error (it is almost always a typo) but Apache
     /// accepts it, so it does not make the file fail.

@@ -25,6 +25,9 @@ public struct ConfigReader {
     /// Depth of per-directory sections (`<Directory>`, `<Location>`, `<Files>`, `<If>`): inside
     /// one, `Redirect` may take the one-argument form (mod_alias checks `cmd->path`).
     private var objectDepth = 0
+    /// Reading for one connection: only this `<VirtualHost>` section is read (nil: none of them).
+    private var selectingVirtualHost = false
+    private var selectedVirtualHost: SourceRange? = nil
 
     public init(context: ConfigContext, modules: ModuleSet = .standard, defines: Set<String> = [],
                 variables: [String: String] = [:], processEnvironment: [String: String] = [:],
@@ -46,14 +49,17 @@ public struct ConfigReader {
     /// in each line before it is tokenised (apache-semantics §2.5), keeping the ranges of the
     /// file as written; htlint collects the file's `Define`s first, so a `${NAME}` above its
     /// `Define` is expanded too (Apache would leave it).
+    /// With `virtualHost`, a server configuration's `<VirtualHost>` sections are read as Apache
+    /// reads them for that connection: the one that answers it, none of the others.
     public static func read(_ file: SourceFile, context: ConfigContext, modules: ModuleSet = .standard,
                             defines: Set<String> = [], variables: [String: String] = [:],
                             processEnvironment: [String: String] = [:], overrides: AllowedOverrides? = nil,
-                            fileExists: @escaping (String) -> Bool = ConfigReader.systemFileExists) -> ConfigFile {
+                            fileExists: @escaping (String) -> Bool = ConfigReader.systemFileExists,
+                            virtualHost: VirtualHostChoice? = nil) -> ConfigFile {
         func once(_ expand: ((LogicalLine) -> LogicalLine?)?) -> ConfigFile {
             read(tree: Parser.parse(file, context: context, expand: expand), context: context, modules: modules,
                  defines: defines, variables: variables, processEnvironment: processEnvironment, overrides: overrides,
-                 fileExists: fileExists)
+                 fileExists: fileExists, virtualHost: virtualHost)
         }
         let first = once(nil)
         // A byte scan: a copy of a large file as a String (and Foundation's search) cost more
@@ -69,17 +75,23 @@ public struct ConfigReader {
     public static func read(tree: SyntaxTree, context: ConfigContext, modules: ModuleSet = .standard,
                             defines: Set<String> = [], variables: [String: String] = [:],
                             processEnvironment: [String: String] = [:], overrides: AllowedOverrides? = nil,
-                            fileExists: @escaping (String) -> Bool = ConfigReader.systemFileExists) -> ConfigFile {
+                            fileExists: @escaping (String) -> Bool = ConfigReader.systemFileExists,
+                            virtualHost: VirtualHostChoice? = nil) -> ConfigFile {
         let file = tree.file
         var reader = ConfigReader(context: context, modules: modules, defines: defines, variables: variables,
                                   processEnvironment: processEnvironment, overrides: overrides, fileExists: fileExists)
+        let virtualHosts = context == .server ? VirtualHosts.sections(in: tree.nodes) : []
+        if let virtualHost, !virtualHosts.isEmpty {
+            reader.selectingVirtualHost = true
+            reader.selectedVirtualHost = VirtualHosts.select(virtualHost, among: virtualHosts)?.openRange
+        }
         var block = ConfigBlock()
         if context == .server { block.server = ServerSettings() }
         var pending: [RewriteCondition] = []
         reader.read(tree.nodes, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
         let all = (tree.diagnostics + reader.diagnostics).sorted { $0.range.start < $1.range.start }
         return ConfigFile(path: file.path, block: block, diagnostics: all, defines: reader.defines,
-                          variables: reader.variables)
+                          variables: reader.variables, virtualHosts: virtualHosts)
     }
 
     /// Reads a section that is a configuration object of its own (`<Files>`, `<If>`,
@@ -304,6 +316,8 @@ public struct ConfigReader {
                 let path = s.arguments.first?.value ?? arg
                 block.server?.directories.append((path, inner))
             } else if key == "virtualhost" {
+                // Read for one connection, the sections that do not answer it have no say.
+                if selectingVirtualHost, s.openRange != selectedVirtualHost { return }
                 read(s.children, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
             } else if key == "location" || key == "locationmatch" {
                 if let matcher = locationMatcher(s, regex: key == "locationmatch") {

@@ -17,6 +17,8 @@ public final class Site: @unchecked Sendable {
     public let modules: ModuleSet
     /// Server/virtual-host configuration (server context).
     public let vhost: ConfigFile
+    /// Its text, for showing where a directive stands.
+    public let vhostSource: SourceFile
     /// Default `DirectoryIndex` (Debian's stock list unless the site says otherwise).
     public let defaultDirectoryIndex: [String]
     public let limitInternalRecursion: Int
@@ -30,11 +32,14 @@ public final class Site: @unchecked Sendable {
     /// The virtual host's `RewriteMap`s by name, usable from `.htaccess` too.
     public let rewriteMaps: [String: RewriteMapTable]
 
+    /// `virtualHost`: the connection the site answers, which picks one of the configuration's
+    /// `<VirtualHost>` sections (by port, then host name); without it every section is read.
     public init(serverName: String, aliases: [String] = [], documentRoot: String = "/var/www/html",
                 files: SiteFileSystem, vhostLines: [String] = [], vhostFile: SourceFile? = nil,
                 modules: ModuleSet = .standard,
                 directoryIndex: [String] = ["index.html", "index.cgi", "index.pl", "index.php", "index.xhtml", "index.htm"],
-                processEnvironment: [String: String] = ["PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C"]) {
+                processEnvironment: [String: String] = ["PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C"],
+                virtualHost: VirtualHostChoice? = nil) {
         self.mountedRoot = SiteFileSystem.normalize(documentRoot)
         self.files = files
         self.modules = modules
@@ -42,6 +47,7 @@ public final class Site: @unchecked Sendable {
         self.processEnvironment = processEnvironment
         let text = vhostLines.map { $0.replacingOccurrences(of: "${DOCROOT}", with: documentRoot) }.joined(separator: "\n")
         let source = vhostFile ?? SourceFile(path: "<vhost>", text: text)
+        self.vhostSource = source
         // `<IfFile>` sees the simulated site, and outside it a fixed list of Debian paths.
         let root = files.root
         let fileExists: (String) -> Bool = { path in
@@ -49,7 +55,7 @@ public final class Site: @unchecked Sendable {
         }
         // `${NAME}`: a Define'd variable, else the httpd process environment (apache-semantics §2.5).
         let vhost = ConfigReader.read(source, context: .server, modules: modules, variables: processEnvironment,
-                                      processEnvironment: processEnvironment, fileExists: fileExists)
+                                      processEnvironment: processEnvironment, fileExists: fileExists, virtualHost: virtualHost)
         self.vhost = vhost
         let server = vhost.block.server ?? ServerSettings()
         self.documentRoot = server.documentRoot.map(SiteFileSystem.normalize) ?? mountedRoot
@@ -117,6 +123,7 @@ public final class Site: @unchecked Sendable {
         self.files = files
         modules = s.modules
         vhost = s.vhost
+        vhostSource = s.vhostSource
         defaultDirectoryIndex = s.defaultDirectoryIndex
         limitInternalRecursion = s.limitInternalRecursion
         encodedSlashes = s.encodedSlashes
@@ -179,7 +186,7 @@ public final class Site: @unchecked Sendable {
     private let lowercasedAliases: [String]
 
     /// Scheme, host and port of a `ServerName` value.
-    static func parseServerName(_ serverName: String) -> (scheme: String?, host: String, port: Int?) {
+    public static func parseServerName(_ serverName: String) -> (scheme: String?, host: String, port: Int?) {
         var s = serverName
         var scheme: String? = nil
         if let r = s.range(of: "://") {

@@ -54,10 +54,10 @@ struct WellKnownBlocked: LintRule {
         let denying = denyingSection(context)
         guard blockers.values.contains(where: \.mayMatchChallenge) || denying != nil else { return [] }
         // The challenge file and its twin exist, below the DocumentRoot (which may lie below the mount).
-        let placed = sim.with { s in
+        let placed = sim.with(siteChange: { s in
             let below = s.documentRoot.hasPrefix(s.files.root + "/") ? String(s.documentRoot.dropFirst(s.files.root.count)) : ""
             return s.adding(files: [below + Self.challenge, below + Self.twin])
-        }
+        })
         let chain = placed.run("http://\(host)\(Self.challenge)")
         guard chain.outcome == .final, let last = chain.hops.last, (400...499).contains(last.status) else { return [] }
         let twin = placed.run("http://\(host)\(Self.twin)")

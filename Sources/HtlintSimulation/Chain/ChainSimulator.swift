@@ -7,6 +7,9 @@ public struct ChainSimulator: Sendable {
     public private(set) var origin: Origin
     /// The origin that answers TLS connections (a separate `<VirtualHost *:443>`); often the same.
     public private(set) var tlsOrigin: Origin
+    /// With `<VirtualHost>` sections, the origin of each: a request is answered by the one its
+    /// port and `Host` pick (`origin` and `tlsOrigin` are those of the site's own name).
+    public private(set) var virtualHosts: VirtualHostOrigins?
     /// The layers between the browser and the origin, outermost first.
     public var layers: [any Layer]
     /// How the origin listens (TLS or not).
@@ -58,29 +61,45 @@ public struct ChainSimulator: Sendable {
     /// Builds the origin from a source, so that fixes can be verified on changed copies.
     public init(source: SiteSource, layers: [any Layer] = [], originServer: OriginServer = OriginServer(),
                 app: WordPress? = nil, browser: Browser = .chrome) {
-        self.init(origin: Origin(site: source.build()), layers: layers, originServer: originServer, app: app,
+        let origins = source.origins(originServer)
+        self.init(origin: origins.http, tlsOrigin: origins.tls, layers: layers, originServer: originServer, app: app,
                   browser: browser, source: source)
+        virtualHosts = origins.virtualHosts
     }
 
     /// The same topology and client in front of a rebuilt site.
     public func with(source: SiteSource) -> ChainSimulator {
-        let origin = Origin(site: source.build())
-        return replacingOrigins(origin, origin, source: source)
+        let origins = source.origins(originServer)
+        return replacingOrigins(origins.http, origins.tls, virtualHosts: origins.virtualHosts, source: source)
     }
 
     /// The same topology and client in front of a changed copy of the site (both virtual hosts).
     /// The copy has no source: a change made to the `Site` cannot be replayed on its source.
     public func with(siteChange change: (Site) -> Site) -> ChainSimulator {
-        let http = Origin(site: change(origin.site))
-        let tls = tlsOrigin === origin ? http : Origin(site: change(tlsOrigin.site))
-        return replacingOrigins(http, tls, source: nil)
+        with(origins: { Origin(site: change($0.site), tracing: $0.tracing) }).replacingSource(nil)
+    }
+
+    /// The same simulator with every origin replaced (an origin shared by several connections
+    /// stays shared), e.g. rebuilt without tracing for bulk replay.
+    public func with(origins transform: (Origin) -> Origin) -> ChainSimulator {
+        let http = transform(origin)
+        let tls = tlsOrigin === origin ? http : transform(tlsOrigin)
+        return replacingOrigins(http, tls, virtualHosts: virtualHosts?.map(transform), source: source)
     }
 
     /// A copy (layers, origin server, application, client settings) with other origins.
-    private func replacingOrigins(_ http: Origin, _ tls: Origin, source: SiteSource?) -> ChainSimulator {
+    private func replacingOrigins(_ http: Origin, _ tls: Origin, virtualHosts: VirtualHostOrigins?,
+                                  source: SiteSource?) -> ChainSimulator {
         var s = self
         s.origin = http
         s.tlsOrigin = tls
+        s.virtualHosts = virtualHosts
+        s.source = source
+        return s
+    }
+
+    private func replacingSource(_ source: SiteSource?) -> ChainSimulator {
+        var s = self
         s.source = source
         return s
     }
@@ -103,7 +122,8 @@ public struct ChainSimulator: Sendable {
     public func isOnSite(_ u: URLParts) -> Bool {
         guard u.scheme == "http" || u.scheme == "https" else { return false }
         let h = u.host.lowercased()
-        guard origin.site.isOwnHost(h) || extraHosts.contains(where: { $0.lowercased() == h }) else { return false }
+        let own = origin.site.isOwnHost(h) || tlsOrigin.site.isOwnHost(h) || virtualHosts?.all.contains { $0.site.isOwnHost(h) } == true
+        guard own || extraHosts.contains(where: { $0.lowercased() == h }) else { return false }
         if recordingClient { return u.hasDefaultPort }
         let port = u.effectivePort
         if let front = layers.first {

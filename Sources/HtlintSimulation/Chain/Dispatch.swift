@@ -119,7 +119,7 @@ extension ChainSimulator {
         }
         let originRequest = OriginRequest(method: request.method, target: request.target,
                                           headers: [HTTPHeader("Host", request.host)] + request.headers, tls: tls)
-        let server = tls ? tlsOrigin : origin
+        let server = virtualHosts?.origin(port: request.port, host: request.host) ?? (tls ? tlsOrigin : origin)
         let answer = server.respond(to: originRequest)
         var response = HopResponse(status: answer.status, location: answer.location,
                                    headers: answer.headers.filter { !equalsIgnoringASCIICase($0.name, "content-type") },

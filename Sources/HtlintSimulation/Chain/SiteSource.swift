@@ -36,10 +36,23 @@ public struct SiteSource: Sendable {
         self.directoryIndex = directoryIndex
     }
 
-    /// Parses everything into a `Site` (done once per topology).
-    public func build() -> Site {
+    /// Parses everything into a `Site` (done once per topology); `virtualHost` picks the
+    /// `<VirtualHost>` section that answers that connection.
+    public func build(virtualHost: VirtualHostChoice? = nil) -> Site {
         Site(serverName: serverName, aliases: aliases, documentRoot: documentRoot, files: files, vhostLines: vhostLines,
-             vhostFile: vhostFile, modules: modules, directoryIndex: directoryIndex)
+             vhostFile: vhostFile, modules: modules, directoryIndex: directoryIndex, virtualHost: virtualHost)
+    }
+
+    /// The origins Apache answers with: one, or with `<VirtualHost>` sections one per section
+    /// that some connection reaches; `http`/`tls` answer the site's own name.
+    public func origins(_ server: OriginServer) -> (http: Origin, tls: Origin, virtualHosts: VirtualHostOrigins?) {
+        let host = Site.parseServerName(serverName).host
+        let http = Origin(site: build(virtualHost: VirtualHostChoice(port: server.httpPort, host: host)))
+        guard !http.site.vhost.virtualHosts.isEmpty else { return (http, http, nil) }
+        let table = VirtualHostOrigins(source: self, ports: [server.httpPort, server.httpsPort],
+                                       sections: http.site.vhost.virtualHosts)
+        return (table.origin(port: server.httpPort, host: host) ?? http, table.origin(port: server.httpsPort, host: host) ?? http,
+                table)
     }
 
     /// The `.htaccess` whose display path is `path`, with the directory it belongs to

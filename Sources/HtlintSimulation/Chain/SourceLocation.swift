@@ -2,9 +2,11 @@ import HtlintApache
 import HtlintDiagnostics
 
 extension Site {
-    /// The source of a configuration file by its display path (the `.htaccess` files).
+    /// The source of a configuration file by its display path (the `.htaccess` files and the
+    /// virtual host's).
     func sourceFile(_ path: String) -> SourceFile? {
-        files.accessFiles.values.first { $0.path == path }
+        if path == vhostSource.path { return vhostSource }
+        return files.accessFiles.values.first { $0.path == path }
     }
 
     /// `file:line` for a directive's range; the file alone when its text is not at hand.

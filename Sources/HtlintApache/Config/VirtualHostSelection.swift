@@ -1,0 +1,80 @@
+import HtlintDiagnostics
+import HtlintSyntax
+
+/// The connection a server configuration with `<VirtualHost>` sections is read for: Apache
+/// answers it from one section (plus what stands outside every section), never from all.
+public struct VirtualHostChoice: Sendable, Hashable {
+    /// The port the connection reached (80 for plain HTTP, 443 for TLS by default).
+    public var port: Int
+    /// The host name asked for (`Host`), lower-case, without a port.
+    public var host: String
+
+    public init(port: Int, host: String) {
+        self.port = port
+        self.host = host
+    }
+}
+
+/// One `<VirtualHost addr:port …>` section, as vhost matching sees it.
+public struct VirtualHostSection: Sendable, Hashable {
+    /// The opening line: identifies the section.
+    public let openRange: SourceRange
+    /// The ports of its addresses; nil for an address without a port (`*`), which matches any.
+    public let ports: [Int?]
+    /// `ServerName` (host part) and `ServerAlias` names, lower-case; aliases may hold `*`/`?`.
+    public let names: [String]
+
+    func listens(on port: Int) -> Bool { ports.contains { $0 == nil || $0 == port } }
+
+    func isNamed(_ host: String) -> Bool { names.contains { wildcardMatch($0, host) } }
+}
+
+extension [VirtualHostSection] {
+    /// The section that answers a connection (nil: none listens on its port, the main server does).
+    public func answering(_ choice: VirtualHostChoice) -> VirtualHostSection? { VirtualHosts.select(choice, among: self) }
+}
+
+enum VirtualHosts {
+    /// Every `<VirtualHost>` section in file order, inside conditional sections too.
+    static func sections(in nodes: [ConfigNode]) -> [VirtualHostSection] {
+        var found: [VirtualHostSection] = []
+        for node in nodes {
+            guard case .section(let s) = node else { continue }
+            if s.name.lowercased() == "virtualhost" {
+                found.append(VirtualHostSection(openRange: s.openRange, ports: s.arguments.map { port(of: $0.value) },
+                                                names: names(in: s.children)))
+            } else {
+                found += sections(in: s.children)
+            }
+        }
+        return found
+    }
+
+    /// The section that answers: among those listening on the port, the first named for the
+    /// host, else the first of them (the default server for that address, httpd's vhost.c).
+    /// Nil when none listens there: the main server answers.
+    static func select(_ choice: VirtualHostChoice, among sections: [VirtualHostSection]) -> VirtualHostSection? {
+        let listening = sections.filter { $0.listens(on: choice.port) }
+        return listening.first { $0.isNamed(choice.host) } ?? listening.first
+    }
+
+    /// `*:80` → 80, `[::1]:443` → 443, `_default_`, `*` or an address alone → nil.
+    static func port(of address: String) -> Int? {
+        guard let colon = address.lastIndex(of: ":"), !address.hasSuffix("]") else { return nil }
+        return Int(address[address.index(after: colon)...])
+    }
+
+    /// The names a section answers to, from its own `ServerName` and `ServerAlias` lines.
+    private static func names(in nodes: [ConfigNode]) -> [String] {
+        var out: [String] = []
+        for node in nodes {
+            guard case .directive(let d) = node else { continue }
+            switch d.key {
+            case "servername": out += d.words.prefix(1).map { Site.parseServerName($0.value).host }
+            case "serveralias": out += d.words.map { $0.value.lowercased() }
+            default: break
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,70 @@
+import HtlintApache
+import HtlintDiagnostics
+
+/// Apache with `<VirtualHost>` sections: a connection is answered by the section its port and
+/// `Host` pick (httpd's vhost matching: the sections on that port, the first named for the
+/// host, else the first), each section read with the main server's lines into an origin of
+/// its own. A site whose `example.com` section redirects to `www.example.com` and whose `www`
+/// section serves the pages is then two origins, as it is two servers to a browser.
+public struct VirtualHostOrigins: Sendable {
+    private let sections: [VirtualHostSection]
+    /// By port, the origin of each section some host reaches there (nil: no section listens on
+    /// the port, and the main server answers).
+    private let origins: [Int: [SourceRange?: Origin]]
+
+    /// Reads the configuration once for every section a connection to `ports` can reach.
+    init(source: SiteSource, ports: [Int], sections: [VirtualHostSection]) {
+        self.sections = sections
+        var origins: [Int: [SourceRange?: Origin]] = [:]
+        for port in Set(ports) {
+            var byPort: [SourceRange?: Origin] = [:]
+            // A host that reaches each section: one of its names (a wildcard filled in), or none
+            // for the default one; a section no host reaches never answers.
+            let candidates = sections.flatMap { $0.names.map(VirtualHostOrigins.example) } + [""]
+            for host in candidates {
+                let choice = VirtualHostChoice(port: port, host: host)
+                let key = sections.answering(choice)?.openRange
+                if byPort.keys.contains(key) { continue }
+                byPort[key] = Origin(site: source.build(virtualHost: choice))
+            }
+            origins[port] = byPort
+        }
+        self.origins = origins
+    }
+
+    private init(sections: [VirtualHostSection], origins: [Int: [SourceRange?: Origin]]) {
+        self.sections = sections
+        self.origins = origins
+    }
+
+    /// The origin answering a connection to `port` that asks for `host` (a `Host` value; a port
+    /// in it is ignored); nil for a port the table was not built for.
+    public func origin(port: Int, host: String) -> Origin? {
+        guard let byPort = origins[port] else { return nil }
+        var name = Substring(host.lowercased())
+        if let colon = name.lastIndex(of: ":"), !name.hasSuffix("]") { name = name[..<colon] }
+        return byPort[sections.answering(VirtualHostChoice(port: port, host: String(name)))?.openRange]
+    }
+
+    /// Every origin, once.
+    var all: [Origin] { origins.values.flatMap(\.values) }
+
+    /// The same sections with each origin replaced (the same origin for the same one).
+    func map(_ transform: (Origin) -> Origin) -> VirtualHostOrigins {
+        var done: [ObjectIdentifier: Origin] = [:]
+        let mapped = origins.mapValues { byPort in
+            byPort.mapValues { o in
+                if let d = done[ObjectIdentifier(o)] { return d }
+                let t = transform(o)
+                done[ObjectIdentifier(o)] = t
+                return t
+            }
+        }
+        return VirtualHostOrigins(sections: sections, origins: mapped)
+    }
+
+    /// A host name a pattern matches: `*.example.com` → `x.example.com`.
+    private static func example(_ pattern: String) -> String {
+        String(pattern.map { $0 == "*" || $0 == "?" ? "x" : $0 })
+    }
+}

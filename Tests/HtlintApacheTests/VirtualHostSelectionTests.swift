@@ -1,0 +1,91 @@
+import Testing
+import HtlintDiagnostics
+@testable import HtlintApache
+
+/// A configuration with `<VirtualHost>` sections is read per connection: the section its port
+/// and host name pick (the first named for the host among those on the port, else the first
+/// on the port), plus the lines outside every section; the others have no say.
+struct VirtualHostSelectionTests {
+    static let conf = [
+        "Header always set X-Main main",
+        "<VirtualHost *:80>",
+        "ServerName example.com",
+        "ServerAlias www.example.com *.example.net",
+        "Redirect permanent / https://www.example.com/",
+        "</VirtualHost>",
+        "<IfModule mod_ssl.c>",
+        "<VirtualHost *:443>",
+        "ServerName example.com",
+        "Redirect permanent / https://www.example.com/",
+        "</VirtualHost>",
+        "<VirtualHost _default_:443>",
+        "ServerName www.example.com",
+        "Header always set X-Section www",
+        "</VirtualHost>",
+        "</IfModule>",
+    ]
+
+    func answer(_ port: Int?, _ host: String, _ target: String = "/") -> OriginResponse {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/index.html")
+        let choice = port.map { VirtualHostChoice(port: $0, host: host) }
+        let site = Site(serverName: host, files: fs, vhostLines: Self.conf, virtualHost: choice)
+        return Origin(site: site).respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", host)], tls: port == 443))
+    }
+
+    @Test func thePortPicksTheSection() {
+        let http = answer(80, "www.example.com")
+        #expect(http.status == 301)
+        #expect(http.location == "https://www.example.com/")
+        let tls = answer(443, "www.example.com")
+        #expect(tls.status == 200)
+        #expect(tls.header("X-Section") == "www")
+    }
+
+    @Test func theHostPicksAmongTheSectionsOfAPort() {
+        #expect(answer(443, "example.com").status == 301)
+        // An alias with a wildcard names the section too.
+        #expect(answer(80, "shop.example.net").status == 301)
+        // A host no section names: the first section on the port answers.
+        let other = answer(443, "other.org")
+        #expect(other.status == 301)
+        #expect(other.header("X-Section") == nil)
+    }
+
+    @Test func linesOutsideEverySectionApplyToAll() {
+        #expect(answer(80, "example.com").header("X-Main") == "main")
+        #expect(answer(443, "www.example.com").header("X-Main") == "main")
+        // No section listens on 8080: the main server answers, with none of the sections' lines.
+        let main = answer(8080, "example.com")
+        #expect(main.status == 200)
+        #expect(main.header("X-Main") == "main")
+        #expect(main.header("X-Section") == nil)
+    }
+
+    @Test func withoutAConnectionEverySectionIsRead() {
+        // `check` and lint read the whole file: the :80 redirect and the :443 header both count.
+        let whole = answer(nil, "www.example.com")
+        #expect(whole.status == 301)
+        #expect(whole.header("X-Section") == "www")
+    }
+
+    @Test func theSectionsAreListedWithTheirPortsAndNames() {
+        let source = SourceFile(path: "site.conf", text: Self.conf.joined(separator: "\n"))
+        let file = ConfigReader.read(source, context: .server)
+        #expect(file.virtualHosts.map(\.ports) == [[80], [443], [443]])
+        #expect(file.virtualHosts.map(\.names) == [["example.com", "www.example.com", "*.example.net"], ["example.com"], ["www.example.com"]])
+        #expect(file.virtualHosts.map { source.lines.position(of: $0.openRange.start).line } == [2, 8, 12])
+        // An `.htaccess` has no sections to list (`<VirtualHost>` is refused there).
+        #expect(ConfigReader.read(SourceFile(path: ".htaccess", text: "Redirect / /x"), context: .htaccess).virtualHosts.isEmpty)
+    }
+
+    @Test(arguments: [("*:80", 80), ("[::1]:443", 443), ("_default_:443", 443), ("192.0.2.1:8080", 8080)])
+    func addressesWithAPort(_ address: String, _ port: Int) {
+        #expect(VirtualHosts.port(of: address) == port)
+    }
+
+    @Test(arguments: ["*", "_default_", "192.0.2.1", "[::1]"])
+    func addressesWithoutAPortMatchAnyPort(_ address: String) {
+        #expect(VirtualHosts.port(of: address) == nil)
+    }
+}

@@ -1,0 +1,71 @@
+import Testing
+import HtlintApache
+import HtlintDiagnostics
+@testable import HtlintSimulation
+
+/// A site described by a configuration file with `<VirtualHost>` sections: each hop is answered
+/// by the section its port and `Host` pick, as two servers would answer a browser.
+struct VirtualHostChainTests {
+    static let conf = """
+        <VirtualHost *:80>
+        ServerName example.com
+        ServerAlias www.example.com
+        Redirect permanent / https://www.example.com/
+        </VirtualHost>
+        <VirtualHost *:443>
+        ServerName example.com
+        Redirect permanent / https://www.example.com/
+        </VirtualHost>
+        <VirtualHost *:443>
+        ServerName www.example.com
+        ServerAlias static.example.com
+        </VirtualHost>
+        """
+
+    func simulator(_ layers: [any Layer] = []) -> ChainSimulator {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/index.html")
+        let source = SiteSource(serverName: "www.example.com", files: fs, vhostFile: SourceFile(path: "site.conf", text: Self.conf))
+        return ChainSimulator(source: source, layers: layers)
+    }
+
+    @Test func theRedirectOfThePlainSectionDoesNotAnswerTLS() {
+        let r = simulator().run("http://example.com/")
+        #expect(r.outcome == .final)
+        #expect(r.hops.map(\.status) == [301, 200])
+        #expect(r.hops.last?.served == "/index.html")
+    }
+
+    @Test func theBareDomainIsRedirectedByItsOwnSection() {
+        let r = simulator().run("https://example.com/index.html")
+        #expect(r.hops.map(\.url) == ["https://example.com/index.html", "https://www.example.com/index.html"])
+        #expect(r.hops.map(\.status) == [301, 200])
+    }
+
+    @Test func aTLSTerminatingEdgeReachesOnlyThePlainSection() {
+        // Flexible: every request arrives on port 80, whose section redirects to https again.
+        let r = simulator([Edge(mode: .cloudflareFlexible)]).run("https://www.example.com/")
+        #expect(r.outcome == .loop)
+        #expect(r.cycle == ["https://www.example.com/"])
+        // Full: https reaches the TLS section that serves.
+        #expect(simulator([Edge(mode: .cloudflareFull)]).run("https://www.example.com/").hops.map(\.status) == [200])
+    }
+
+    @Test func everySectionsNamesAreTheSites() {
+        let s = simulator()
+        #expect(s.origin.site.canonicalHost == "example.com")
+        #expect(s.tlsOrigin.site.canonicalHost == "www.example.com")
+        // An alias only the TLS section has is still this site's.
+        #expect(s.isOnSite(URLParts("https://static.example.com/")!))
+        #expect(!s.isOnSite(URLParts("https://example.org/")!))
+    }
+
+    @Test func aRebuiltSiteKeepsItsSections() {
+        let s = simulator()
+        let rebuilt = s.with(source: s.source!)
+        #expect(rebuilt.run("http://example.com/").hops.map(\.status) == [301, 200])
+        let untraced = s.with(origins: { Origin(site: $0.site, tracing: false) })
+        #expect(untraced.run("http://example.com/").hops.map(\.status) == [301, 200])
+        #expect(!untraced.tlsOrigin.tracing)
+    }
+}
