@@ -3,7 +3,7 @@ import Testing
 import HtlintCLI
 
 /// User-reported failures (shared spec S03, S10) where no `.htaccess` takes part: the findings
-/// point at the site file instead of disappearing with no file to point at.
+/// point at the site file or the virtual-host configuration instead of disappearing.
 struct ScenarioLintTests {
     func run(_ args: [String]) -> CommandOutput {
         runCLI(args, environment: CLIEnvironment.live)
@@ -16,6 +16,19 @@ struct ScenarioLintTests {
         let o = run(["lint", "--site", "\(Self.inputs)/dirslash-flexible/site.yml", "--format", "concise"])
         #expect(o.stdout.contains("\(Self.inputs)/dirslash-flexible/site.yml:1:1: warning: https→http downgrade: https://example.com/docs redirects to http://example.com/docs/ (the trailing-slash redirect of mod_dir's DirectorySlash, not a directive of these files) [HT303]"))
         try assertGolden("lint-scenario-dirslash-flexible.txt", snapshot(run(["lint", "--site", "\(Self.inputs)/dirslash-flexible/site.yml"])))
+    }
+
+    /// certbot's configuration is fine on its own (the :80 section's redirect answers only plain
+    /// HTTP); behind Cloudflare Flexible every request reaches that section, and loops.
+    @Test func certbotRedirectLoopsOnlyBehindATLSTerminatingEdge() throws {
+        let site = ["lint", "--docroot", "fixtures/vhosts/docroot", "--vhost", "fixtures/vhosts/certbot.conf",
+                    "--host", "blog.example.org", "--format", "concise"]
+        let direct = run(site)
+        #expect(direct.status == .clean)
+        #expect(!direct.stdout.contains("HT301"))
+        let flexible = run(site + ["--edge", "cloudflare-flexible"])
+        #expect(flexible.status == .findings)
+        #expect(flexible.stdout.contains("fixtures/vhosts/certbot.conf:7:2: error: redirect loop: http://blog.example.org/ leads to https://blog.example.org/, which redirects to itself behind the cloudflare-flexible edge"))
     }
 
     /// S03 / L07: Cloudflare with SSL off redirects https to http, the browser's HSTS sends it back.
