@@ -4,7 +4,11 @@ import HtlintDiagnostics
 
 /// A configuration with `<VirtualHost>` sections is read per connection: the section its port
 /// and host name pick (the first named for the host among those on the port, else the first
-/// on the port), plus the lines outside every section; the others have no say.
+/// on the port), plus the lines outside every section; the others have no say. Checked on
+/// Debian's Apache 2.4 with two name-based sections on one port and one on another: the Host
+/// named by a section (or by a wildcard alias) gets it, an unknown Host the first section of the
+/// port, a port with one section that section whatever the Host, and `Header` lines outside
+/// every section go out from all of them.
 struct VirtualHostSelectionTests {
     static let conf = [
         "Header always set X-Main main",
