@@ -15,6 +15,25 @@ struct SiteFileSystemFastPathTests {
         #expect(!SiteFileSystem.isPlain("relative"))
     }
 
+    /// A directory's listing (MultiViews reads it) names each entry once, whatever added it.
+    @Test func listingsNameEveryEntryOnce() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/a.html")
+        fs.addFile("/blog/post.html")
+        fs.addFile("/blog")                       // a name added again is listed once
+        fs.addSymlink("/link", target: "blog")
+        fs.addAccessFile("/", displayPath: ".htaccess", text: "")
+        fs.addFile("/blog/deep/x.txt")
+        #expect(fs.entryNames(in: "/var/www/html").sorted() == [".htaccess", "a.html", "blog", "link"])
+        #expect(fs.entryNames(in: "/var/www/html/blog").sorted() == ["deep", "post.html"])
+        #expect(fs.entryNames(in: "/var/www") == ["html"])
+        #expect(fs.entryNames(in: "/var/www/html/missing").isEmpty)
+        // Every node below the root is in its parent's listing, and nothing else is.
+        let listed = fs.nodes.keys.filter { $0.hasPrefix("/var/www/html/") }.count
+        let counted = fs.nodes.keys.filter { fs.isDirectory($0) }.reduce(0) { $0 + fs.entryNames(in: $1).count }
+        #expect(counted == listed + 2)              // + "www" in /var and "html" in /var/www
+    }
+
     /// The root's `.htaccess` adds no node for the root written with a slash (lint listed the
     /// document root twice and crashed on the duplicate).
     @Test func rootAccessFileAddsNoSlashedRootNode() {

@@ -12,6 +12,8 @@ public struct SiteFileSystem: Sendable {
     }
 
     public private(set) var nodes: [String: Node] = [:]
+    /// Names in each directory (a path without trailing slash), for listing one.
+    private var children: [String: [String]] = [:]
     /// Whether any node is a symbolic link: without one, a plain path is found by a lookup alone.
     public private(set) var hasSymlinks = false
     /// `.htaccess` text by directory path (with trailing slash).
@@ -25,12 +27,15 @@ public struct SiteFileSystem: Sendable {
 
     public init(root: String) {
         self.root = SiteFileSystem.normalize(root)
-        nodes[self.root] = .directory
-        var p = self.root
-        while let slash = p.lastIndex(of: "/"), slash != p.startIndex {
-            p = String(p[..<slash])
-            nodes[p] = .directory
-        }
+        setNode(self.root, .directory)
+        addParents(of: self.root)
+    }
+
+    /// Records a node, and its name in its parent's listing when it is new.
+    private mutating func setNode(_ path: String, _ node: Node) {
+        guard nodes.updateValue(node, forKey: path) == nil, let slash = path.lastIndex(of: "/"), path != "/" else { return }
+        let parent = slash == path.startIndex ? "/" : String(path[..<slash])
+        children[parent, default: []].append(String(path[path.index(after: slash)...]))
     }
 
     static func normalize(_ path: String) -> String {
@@ -44,19 +49,19 @@ public struct SiteFileSystem: Sendable {
     public mutating func addFile(_ relative: String, size: Int = 1) {
         let path = root + SiteFileSystem.normalize(relative)
         addParents(of: path)
-        nodes[path] = .file(size: size)
+        setNode(path, .file(size: size))
     }
 
     public mutating func addDirectory(_ relative: String) {
         let path = root + SiteFileSystem.normalize(relative)
         addParents(of: path)
-        nodes[path] = .directory
+        setNode(path, .directory)
     }
 
     public mutating func addSymlink(_ relative: String, target: String) {
         let path = root + SiteFileSystem.normalize(relative)
         addParents(of: path)
-        nodes[path] = .symlink(target: target)
+        setNode(path, .symlink(target: target))
         hasSymlinks = true
     }
 
@@ -69,7 +74,7 @@ public struct SiteFileSystem: Sendable {
         // "/" names the root itself: no node for "/var/www/html/" (with its slash) may appear.
         let key = SiteFileSystem.normalize(root + SiteFileSystem.normalize(relativeDirectory)) + "/"
         addParents(of: key + ".htaccess")
-        nodes[key + ".htaccess"] = .file(size: file.bytes.count)
+        setNode(key + ".htaccess", .file(size: file.bytes.count))
         accessFiles[key == "//" ? "/" : key] = file
     }
 
@@ -97,20 +102,14 @@ public struct SiteFileSystem: Sendable {
         var p = path
         while let slash = p.lastIndex(of: "/"), slash != p.startIndex {
             p = String(p[..<slash])
-            if nodes[p] == nil || nodes[p] != .directory { if case .symlink = nodes[p] {} else { nodes[p] = .directory } }
+            // A symbolic link stays one (the path walk follows it).
+            if case .symlink? = nodes[p] { continue }
+            if nodes[p] != .directory { setNode(p, .directory) }
         }
     }
 
-    /// Names in `directory` (no trailing slash), in no particular order. A scan of every node:
-    /// only MultiViews lists a directory, for a file that is missing.
-    public func entryNames(in directory: String) -> [String] {
-        let prefix = directory + "/"
-        return nodes.keys.compactMap { path in
-            guard path.hasPrefix(prefix) else { return nil }
-            let name = path.dropFirst(prefix.count)
-            return name.isEmpty || name.contains("/") ? nil : String(name)
-        }
-    }
+    /// Names in `directory` (no trailing slash), in the order they were added.
+    public func entryNames(in directory: String) -> [String] { children[directory] ?? [] }
 
     /// The node at `path` without following a final symbolic link (lstat).
     public func lstat(_ path: String) -> Node? { walk(path, followFinal: false).flatMap { nodes[$0] } }
