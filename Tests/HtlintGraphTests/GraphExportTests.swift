@@ -27,6 +27,17 @@ struct GraphExportTests {
                                                     subdirectories: ["/blog": blog]))
     }
 
+    /// F, G and R=code write one status, the last wins (recorded: rewrite-flags-status-flag-order).
+    @Test func statusFlagsEndWhereTheLastOneSays() {
+        let htaccess = "RewriteEngine On\nRewriteRule ^a$ - [F,R=307]\nRewriteRule ^b$ - [R=301,G]\nRewriteRule ^c$ - [R=403]\nRewriteRule ^d$ - [G,F]"
+        let graph = SiteAnalyzer(simulator: TestSites.simulator(htaccess)).graph()
+        let edges = Set(graph.edges.map { "\($0.from)>\($0.to)>\($0.kind.rawValue)>\($0.label ?? "")" })
+        #expect(edges.contains("c0_r0>exit_status_307>status>R=307"))
+        #expect(edges.contains("c0_r1>exit_gone>gone>G"))
+        #expect(edges.contains("c0_r2>exit_forbidden>forbidden>R=403"))
+        #expect(edges.contains("c0_r3>exit_forbidden>forbidden>F"))
+    }
+
     @Test func graphHasAClusterPerRuleSetAndTheControlEdges() throws {
         let graph = Self.analyzer().graph()
         #expect(graph.contexts.map(\.name) == ["/", "/blog/"])

@@ -124,9 +124,8 @@ extension RuleSemantics {
         let rule = self.rule(o)
         let ctx = context(o)
         let flags = rule.flags
-        if flags.forbidden { return [Continuation(kind: .forbidden)] }
-        if flags.gone { return [Continuation(kind: .gone)] }
-        if let s = flags.statusOverride { return [Continuation(kind: .status(s))] }
+        // F, G and R=code share one status, the last one written ([F,R=307] answers 307).
+        if let s = flags.statusOverride { return [Continuation(kind: s == 403 ? .forbidden : s == 410 ? .gone : .status(s))] }
         if rule.isDash { return [Continuation(kind: context(o).ruleSet.stops[o.index] ? .served : .samePass, space: nil)] }
         if flags.proxy { return [Continuation(kind: .proxy)] }
         var pieces = SubstitutionPieces(rule.substitution)

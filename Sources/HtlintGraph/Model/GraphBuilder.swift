@@ -40,10 +40,15 @@ extension SiteAnalyzer {
                 func target(_ index: Int) -> String { index < set.rules.count ? rules[index] : end }
                 edges.append(.init(from: id, to: target(set.onNoMatch[j]), kind: .noMatch, label: "no match"))
                 let flags = rule.flags
-                if flags.forbidden { edges.append(.init(from: id, to: exit("exit_forbidden", "403 Forbidden"), kind: .forbidden, label: "F")); continue }
-                if flags.gone { edges.append(.init(from: id, to: exit("exit_gone", "410 Gone"), kind: .gone, label: "G")); continue }
+                // F, G and R=code share one status, the last one written ([F,R=307] answers 307).
                 if let s = flags.statusOverride {
-                    edges.append(.init(from: id, to: exit("exit_status_\(s)", "\(s)"), kind: .status, label: "R=\(s)"))
+                    switch s {
+                    case 403: edges.append(.init(from: id, to: exit("exit_forbidden", "403 Forbidden"), kind: .forbidden,
+                                                 label: flags.forbidden ? "F" : "R=403"))
+                    case 410: edges.append(.init(from: id, to: exit("exit_gone", "410 Gone"), kind: .gone,
+                                                 label: flags.gone ? "G" : "R=410"))
+                    default: edges.append(.init(from: id, to: exit("exit_status_\(s)", "\(s)"), kind: .status, label: "R=\(s)"))
+                    }
                     continue
                 }
                 if flags.proxy { edges.append(.init(from: id, to: exit("exit_proxy", "proxy (mod_proxy)"), kind: .proxy, label: "P")); continue }

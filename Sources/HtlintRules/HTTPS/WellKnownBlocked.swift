@@ -96,9 +96,7 @@ struct WellKnownBlocked: LintRule {
     private func blockingDirectives(_ context: LintContext) -> [SourceRange: Blocker] {
         var out: [SourceRange: Blocker] = [:]
         for file in context.files {
-            for rule in file.rules where rule.flags.forbidden || rule.flags.gone
-                || rule.flags.statusOverride.map({ (400...499).contains($0) }) == true
-                || rule.flags.redirect.map({ (400...499).contains($0) }) == true {
+            for rule in file.rules where rule.flags.statusOverride.map({ (400...499).contains($0) }) == true {
                 let condition = "RewriteCond %{REQUEST_URI} !^/\\.well-known/"
                 let matches = Self.challengeSubjects.contains { rule.regex.matches($0) != rule.negated }
                 out[rule.range] = Blocker(kind: "`RewriteRule`", advice: "exclude it with `\(condition)` before the rule",

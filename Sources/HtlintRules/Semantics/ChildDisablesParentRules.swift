@@ -62,7 +62,7 @@ struct ChildDisablesParentRules: LintRule {
     /// What guards the whole site, if the rule does: a redirect to https or to the canonical
     /// host, or a rule that refuses requests; nil for an ordinary rule.
     private func kind(of rule: RewriteRule) -> String? {
-        if rule.flags.forbidden || rule.flags.gone { return "blocking rule" }
+        if rule.flags.statusOverride == 403 || rule.flags.statusOverride == 410 { return "blocking rule" }
         guard let code = rule.flags.redirect, (300...399).contains(code) else { return nil }
         let variables = rule.conditions.flatMap(\.variables)
         if variables.contains(where: { ForwardedHeaders.connectionVariables.contains($0) || $0 == "ENV:HTTPS"
