@@ -83,6 +83,19 @@ struct VirtualHostSelectionTests {
         #expect(ConfigReader.read(SourceFile(path: ".htaccess", text: "Redirect / /x"), context: .htaccess).virtualHosts.isEmpty)
     }
 
+    /// Recorded with `apache2 -t`: a section inside another, or inside `<Directory>`, stops the server.
+    @Test func misplacedSectionsAreApachesErrors() {
+        func errors(_ text: String) -> [String] {
+            ConfigReader.read(SourceFile(path: "site.conf", text: text), context: .server).diagnostics
+                .filter { $0.severity == .error }.map(\.message)
+        }
+        #expect(errors("<VirtualHost *:80>\n<VirtualHost *:443>\n</VirtualHost>\n</VirtualHost>")
+                == ["<VirtualHost> cannot occur within <VirtualHost> section"])
+        #expect(errors("<Directory /tmp>\n<VirtualHost *:80>\n</VirtualHost>\n</Directory>")
+                == ["<VirtualHost not allowed in <Directory> context"])
+        #expect(errors("<IfModule mod_ssl.c>\n<VirtualHost *:443>\n</VirtualHost>\n</IfModule>").isEmpty)
+    }
+
     @Test(arguments: [("*:80", 80), ("[::1]:443", 443), ("_default_:443", 443), ("192.0.2.1:8080", 8080)])
     func addressesWithAPort(_ address: String, _ port: Int) {
         #expect(VirtualHosts.port(of: address) == port)

@@ -316,6 +316,16 @@ public struct ConfigReader {
                 let path = s.arguments.first?.value ?? arg
                 block.server?.directories.append((path, inner))
             } else if key == "virtualhost" {
+                // Apache refuses to start (recorded with `apache2 -t`).
+                let enclosing = sectionNames.dropLast()
+                if enclosing.contains(where: { $0.lowercased() == "virtualhost" }) {
+                    error(ConfigCode.notAllowedHere, "<VirtualHost> cannot occur within <VirtualHost> section", s.nameRange)
+                    return
+                }
+                if let scope = enclosing.last(where: { ConfigReader.directoryScopes.contains($0.lowercased()) }) {
+                    error(ConfigCode.notAllowedHere, "<\(s.name) not allowed in <\(scope)> context", s.nameRange)
+                    return
+                }
                 // Read for one connection, the sections that do not answer it have no say.
                 if selectingVirtualHost, s.openRange != selectedVirtualHost { return }
                 read(s.children, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
