@@ -83,6 +83,38 @@ struct VirtualHostSelectionTests {
         #expect(ConfigReader.read(SourceFile(path: ".htaccess", text: "Redirect / /x"), context: .htaccess).virtualHosts.isEmpty)
     }
 
+    /// The main server's rewrite rules run in a virtual host only with `RewriteOptions Inherit`
+    /// (after the section's) or `InheritBefore` (before), though its `RewriteEngine On` carries
+    /// over; its `Redirect` lines come after the section's. Each expectation is what Apache 2.4
+    /// answered with this configuration on one port, six name-based sections.
+    @Test(arguments: [
+        ("a.test", "/main", 404, nil), ("a.test", "/aliasmain", 302, "http://a.test/index.html?alias=main"),
+        ("b.test", "/main", 404, nil), ("b.test", "/b", 302, "http://b.test/index.html?from=b"),
+        ("c.test", "/main", 302, "http://c.test/index.html?from=c"),
+        ("d.test", "/main", 302, "http://d.test/index.html?from=main"),
+        ("e.test", "/main", 302, "http://e.test/index.html?from=main"),
+        ("f.test", "/aliasmain", 302, "http://f.test/index.html?alias=f"),
+    ] as [(String, String, Int, String?)])
+    func theMainServersRulesAreMergedAsApacheMergesThem(_ host: String, _ path: String, _ status: Int, _ location: String?) {
+        let conf = [
+            "RewriteEngine On", "RewriteRule ^/main$ /index.html?from=main [R=302]", "Redirect /aliasmain /index.html?alias=main",
+            "<VirtualHost *:80>", "ServerName a.test", "</VirtualHost>",
+            "<VirtualHost *:80>", "ServerName b.test", "RewriteEngine On", "RewriteRule ^/b$ /index.html?from=b [R=302]", "</VirtualHost>",
+            "<VirtualHost *:80>", "ServerName c.test", "RewriteEngine On", "RewriteOptions Inherit",
+            "RewriteRule ^/main$ /index.html?from=c [R=302]", "</VirtualHost>",
+            "<VirtualHost *:80>", "ServerName d.test", "RewriteOptions Inherit", "</VirtualHost>",
+            "<VirtualHost *:80>", "ServerName e.test", "RewriteOptions InheritBefore", "RewriteEngine On",
+            "RewriteRule ^/main$ /index.html?from=e [R=302]", "</VirtualHost>",
+            "<VirtualHost *:80>", "ServerName f.test", "Redirect /aliasmain /index.html?alias=f", "</VirtualHost>",
+        ]
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/index.html")
+        let site = Site(serverName: host, files: fs, vhostLines: conf, virtualHost: VirtualHostChoice(port: 80, host: host))
+        let r = Origin(site: site).respond(to: OriginRequest(target: path, headers: [HTTPHeader("Host", host)]))
+        #expect(r.status == status)
+        #expect(r.location == location)
+    }
+
     /// Recorded with `apache2 -t`: a section inside another, or inside `<Directory>`, stops the server.
     @Test func misplacedSectionsAreApachesErrors() {
         func errors(_ text: String) -> [String] {

@@ -326,9 +326,22 @@ public struct ConfigReader {
                     error(ConfigCode.notAllowedHere, "<\(s.name) not allowed in <\(scope)> context", s.nameRange)
                     return
                 }
+                guard selectingVirtualHost else {
+                    read(s.children, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
+                    return
+                }
                 // Read for one connection, the sections that do not answer it have no say.
-                if selectingVirtualHost, s.openRange != selectedVirtualHost { return }
+                guard s.openRange == selectedVirtualHost else { return }
+                // The section's own mod_rewrite and mod_alias lines, merged over the main
+                // server's as Apache merges a virtual host's (below).
+                let main = (rewrite: block.rewrite, redirects: block.redirects, aliases: block.server?.aliases ?? [])
+                block.rewrite = nil
+                block.redirects = []
+                block.server?.aliases = []
                 read(s.children, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
+                block.rewrite = ConfigReader.mergeServerRewrite(main: main.rewrite, virtualHost: block.rewrite)
+                block.redirects += main.redirects
+                block.server?.aliases += main.aliases
             } else if key == "location" || key == "locationmatch" {
                 if let matcher = locationMatcher(s, regex: key == "locationmatch") {
                     var inner = ConfigBlock()
@@ -348,6 +361,28 @@ public struct ConfigReader {
                   "Invalid command '<\(s.name)', perhaps misspelled or defined by a module not included in the server configuration",
                   s.nameRange)
         }
+    }
+
+    /// mod_rewrite's server merge (config_server_merge), seen on Apache 2.4: `RewriteEngine` and
+    /// `RewriteOptions` come from the virtual host when it sets them, else from the main server;
+    /// the main server's rules run in the virtual host only with `RewriteOptions Inherit` (after
+    /// its own) or `InheritBefore` (before). mod_alias puts the virtual host's `Redirect`/`Alias`
+    /// lines before the main server's (alias_merge_server_config).
+    static func mergeServerRewrite(main: RewriteSettings?, virtualHost: RewriteSettings?) -> RewriteSettings? {
+        guard let main else { return virtualHost }
+        var merged = virtualHost ?? RewriteSettings()
+        if merged.engine == nil {
+            merged.engine = main.engine
+            merged.engineRange = main.engineRange
+        }
+        if merged.options == nil { merged.options = main.options }
+        let options = merged.options ?? []
+        if options.contains("inheritbefore") {
+            merged.rules = main.rules + merged.rules
+        } else if options.contains("inherit") {
+            merged.rules += main.rules
+        }
+        return merged
     }
 
     /// What a `<Location>` matches: `~ re` and `<LocationMatch>` are regexes, wildcards use fnmatch.
