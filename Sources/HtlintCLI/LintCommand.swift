@@ -221,8 +221,14 @@ struct LintCommand {
             files.append(LintFile(source: source, context: .server, modules: site.modules, config: whole))
         }
         // The edge comes from the simulator, which knows layers given in a --site file too.
-        var context = LintContext(files: files, simulator: simulate ? simulator : nil, edge: simulator.edge,
-                                  hosts: [site.serverName.contains("://") ? site.canonicalHost : site.serverName] + site.serverAliases)
+        // The site's names first, then those only other virtual hosts of the file answer to.
+        var hosts: [String] = []
+        for s in [site] + (simulator.virtualHosts?.all.map(\.site) ?? []) {
+            for name in [s.serverName.contains("://") ? s.canonicalHost : s.serverName] + s.serverAliases where !hosts.contains(name) {
+                hosts.append(name)
+            }
+        }
+        var context = LintContext(files: files, simulator: simulate ? simulator : nil, edge: simulator.edge, hosts: hosts)
         // Without a configuration file, findings the layers or mod_dir make alone (a loop with the
         // browser's HSTS, a DirectorySlash downgrade behind a TLS-terminating edge) point at the
         // site file, or at the document root.

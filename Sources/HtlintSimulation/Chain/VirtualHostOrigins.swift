@@ -11,12 +11,15 @@ public struct VirtualHostOrigins: Sendable {
     /// By port, the origin of each section some host reaches there (nil: no section listens on
     /// the port, and the main server answers).
     private let origins: [Int: [SourceRange?: Origin]]
+    /// Every origin once, by port and then section order (deterministic, for listings).
+    public let all: [Origin]
 
     /// Reads the configuration once for every section a connection to `ports` can reach.
     init(source: SiteSource, ports: [Int], sections: [VirtualHostSection]) {
         self.sections = sections
         var origins: [Int: [SourceRange?: Origin]] = [:]
-        for port in Set(ports) {
+        var all: [Origin] = []
+        for port in Set(ports).sorted() {
             var byPort: [SourceRange?: Origin] = [:]
             // A host that reaches each section: one of its names (a wildcard filled in), or none
             // for the default one; a section no host reaches never answers.
@@ -25,16 +28,20 @@ public struct VirtualHostOrigins: Sendable {
                 let choice = VirtualHostChoice(port: port, host: host)
                 let key = sections.answering(choice)?.openRange
                 if byPort.keys.contains(key) { continue }
-                byPort[key] = Origin(site: source.build(virtualHost: choice))
+                let origin = Origin(site: source.build(virtualHost: choice))
+                byPort[key] = origin
+                all.append(origin)
             }
             origins[port] = byPort
         }
         self.origins = origins
+        self.all = all
     }
 
-    private init(sections: [VirtualHostSection], origins: [Int: [SourceRange?: Origin]]) {
+    private init(sections: [VirtualHostSection], origins: [Int: [SourceRange?: Origin]], all: [Origin]) {
         self.sections = sections
         self.origins = origins
+        self.all = all
     }
 
     /// The origin answering a connection to `port` that asks for `host` (a `Host` value; a port
@@ -46,21 +53,12 @@ public struct VirtualHostOrigins: Sendable {
         return byPort[sections.answering(VirtualHostChoice(port: port, host: String(name)))?.openRange]
     }
 
-    /// Every origin, once.
-    var all: [Origin] { origins.values.flatMap(\.values) }
-
     /// The same sections with each origin replaced (the same origin for the same one).
     func map(_ transform: (Origin) -> Origin) -> VirtualHostOrigins {
         var done: [ObjectIdentifier: Origin] = [:]
-        let mapped = origins.mapValues { byPort in
-            byPort.mapValues { o in
-                if let d = done[ObjectIdentifier(o)] { return d }
-                let t = transform(o)
-                done[ObjectIdentifier(o)] = t
-                return t
-            }
-        }
-        return VirtualHostOrigins(sections: sections, origins: mapped)
+        for o in all { done[ObjectIdentifier(o)] = transform(o) }
+        return VirtualHostOrigins(sections: sections, origins: origins.mapValues { $0.mapValues { done[ObjectIdentifier($0)]! } },
+                                  all: all.map { done[ObjectIdentifier($0)]! })
     }
 
     /// A host name a pattern matches: `*.example.com` → `x.example.com`.
