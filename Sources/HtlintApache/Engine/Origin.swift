@@ -247,17 +247,21 @@ public final class Origin: @unchecked Sendable {
         let (text, query) = splitRequestTarget(url)
         var early: Int? = nil
         var path = text
+        // ap_normalize_path (decoding `%2e`) refuses a `..` that climbs above `/` before
+        // ap_unescape_url runs: 400, logged as AH10244 like a bad escape.
+        var aboveRoot = false
         switch decodeURLPath(text, encodedSlashes: site.encodedSlashes) {
-        case .success(let decoded): path = normalizePath(decoded)
+        case .success(let decoded): path = normalizePath(decoded, aboveRoot: &aboveRoot)
         case .failure(.badEscape):
             early = 400
-            chain.log("AH10244", "error", "invalid URI path (\(url))")
         case .failure(.forbiddenByte(let decoded)):
             early = 404
             // r->uri is a C string: a decoded `%00` ends what the log shows.
             let cut = decoded.utf8.firstIndex(of: 0).map { String(decoded[..<$0]) } ?? decoded
-            path = normalizePath(cut)
+            path = normalizePath(cut, aboveRoot: &aboveRoot)
         }
+        if aboveRoot { early = 400 }
+        if early == 400 { chain.log("AH10244", "error", "invalid URI path (\(url))") }
         let r = RequestRecord(method: method, uri: path, query: query, isSubrequest: isSubrequest,
                               documentRoot: site.documentRoot)
         return (r, early)
@@ -317,6 +321,13 @@ func splitRequestTarget(_ url: String) -> (path: String, query: String?) {
 
 /// Resolves `.`/`..` segments (never above `/`) and merges repeated slashes.
 func normalizePath(_ path: String) -> String {
+    var aboveRoot = false
+    return normalizePath(path, aboveRoot: &aboveRoot)
+}
+
+/// As `normalizePath(_:)`, setting `aboveRoot` when a `..` meets `/` (ap_normalize_path with
+/// AP_NORMALIZE_NOT_ABOVE_ROOT fails there).
+func normalizePath(_ path: String, aboveRoot: inout Bool) -> String {
     guard path.hasPrefix("/") else { return path }
     // Fast path: nothing to resolve unless there is `//`, `/.` (covers `/..`).
     var previousSlash = false
@@ -330,7 +341,7 @@ func normalizePath(_ path: String) -> String {
     var out: [Substring] = []
     for seg in path.split(separator: "/", omittingEmptySubsequences: true) {
         if seg == "." { continue }
-        if seg == ".." { if !out.isEmpty { out.removeLast() }; continue }
+        if seg == ".." { if out.isEmpty { aboveRoot = true } else { out.removeLast() }; continue }
         out.append(seg)
     }
     var result = "/" + out.joined(separator: "/")
