@@ -29,4 +29,13 @@ struct Fuzz12RegressionTests {
         #expect(respond(o, "/dir/%2e%2e/page.html").status == 200)
         #expect(respond(o, "/dir/%2e%2e/old?x=1").status == 302)
     }
+
+    /// fixtures/apache/syntax-error-defaulttype-ignored: DefaultType is accepted and ignored.
+    @Test func defaultTypeIsAcceptedAndIgnored() {
+        let o = site("DefaultType text/plain\nHeader set X-Seen yes\n", files: ["/page.html", "/noext"])
+        let r = respond(o, "/noext")
+        #expect(r.status == 200)
+        #expect(r.headers.first { $0.name == "Content-Type" } == nil)
+        #expect(r.headers.contains { $0.name == "X-Seen" && $0.value == "yes" })
+    }
 }
