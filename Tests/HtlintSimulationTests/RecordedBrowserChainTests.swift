@@ -147,4 +147,24 @@ struct RecordedBrowserChainTests {
         edge.replacesForwardedFor = true
         #expect(forwardedFor() == "127.0.0.1")
     }
+
+    /// fixtures/apache/https-edge-refuses-malformed-paths: the recordings' nginx answers 400
+    /// itself for a malformed escape, an encoded NUL or a `..` above `/`, before Always Use HTTPS.
+    @Test func theRecordedEdgeRefusesMalformedPaths() {
+        var edge = Edge(name: "flexible+always-https")!
+        edge.rejectsMalformedPaths = true
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/page.html")
+        let simulator = ChainSimulator(origin: Origin(site: Site(serverName: "shop.example", files: fs)), edge: edge)
+        for url in ["http://shop.example/page.html%zz", "https://shop.example/page.html%00",
+                    "https://shop.example/dir/%2e%2e/%2e%2e/page.html", "https://shop.example/dir/%2"] {
+            let r = simulator.run(url)
+            #expect(r.hops.count == 1, "\(url)")
+            #expect(r.finalStatus == 400, "\(url)")
+            #expect(r.hops.first?.answerer == .edge, "\(url)")
+        }
+        #expect(simulator.run("https://shop.example/dir/%2e%2e/page.html").finalStatus == 200)
+        #expect(simulator.run("https://shop.example/page.html?q=%zz").finalStatus == 200)
+        #expect(!Edge.nginxRefusesPath("/a/../b"))
+    }
 }

@@ -54,6 +54,8 @@ public struct ConformanceCase {
         edge.replacesForwardedFor = true
         // Its proxy_buffer_size is the default page: 4096 bytes of status line and headers.
         edge.originHeaderLimit = 4096
+        // It refuses malformed request paths itself (400).
+        edge.rejectsMalformedPaths = true
         var requests: [Request] = []
         for item in c["requests"] as? [Any] ?? [] {
             if let s = item as? String {
