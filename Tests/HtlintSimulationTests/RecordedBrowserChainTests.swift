@@ -167,4 +167,12 @@ struct RecordedBrowserChainTests {
         #expect(simulator.run("https://shop.example/page.html?q=%zz").finalStatus == 200)
         #expect(!Edge.nginxRefusesPath("/a/../b"))
     }
+
+    /// fixtures/apache/header-recording-client-user-agent: conformance sends the oracle's User-Agent.
+    @Test func theConformanceClientSendsTheOraclesUserAgent() throws {
+        let c = try ConformanceCase.load(ConformanceTests.ownCorpus + "/header-recording-client-user-agent")
+        let r = try c.simulator().run("http://example.org/ua")
+        #expect(r.hops.map(\.status) == [302, 200])
+        #expect(r.hops.last?.headers.first { $0.name == "X-UA" }?.value == "Mozilla/5.0 (compatible; htlint-oracle/1.0)")
+    }
 }

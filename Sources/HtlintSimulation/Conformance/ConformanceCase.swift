@@ -95,6 +95,8 @@ public struct ConformanceCase {
         let https = vhostHTTPS.isEmpty && vhostHTTP.isEmpty ? http : Origin(site: site(vhostHTTPS))
         var simulator = ChainSimulator(origin: http, tlsOrigin: https, edge: edge)
         simulator.recordingClient = true
+        // Its fixed User-Agent (oracle.py's USER_AGENT), which %{HTTP_USER_AGENT} and headers show.
+        simulator.userAgent = "Mozilla/5.0 (compatible; htlint-oracle/1.0)"
         // The recording client keeps no HSTS state: a Strict-Transport-Security header never
         // turns a later http hop into a browser-made 307.
         simulator.browser.usesHSTS = false
