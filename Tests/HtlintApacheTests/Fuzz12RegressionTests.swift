@@ -38,4 +38,60 @@ struct Fuzz12RegressionTests {
         #expect(r.headers.first { $0.name == "Content-Type" } == nil)
         #expect(r.headers.contains { $0.name == "X-Seen" && $0.value == "yes" })
     }
+
+    func contentType(_ r: OriginResponse) -> String? {
+        let all = r.headers.filter { $0.name.lowercased() == "content-type" }.map(\.value)
+        return all.isEmpty ? nil : all.joined(separator: ", ")
+    }
+
+    /// fixtures/apache/header-content-type-apache-answers: answers Apache writes itself carry
+    /// its canned page's type; Header set/unset Content-Type act on r->content_type.
+    @Test func apacheWrittenAnswersCarryTheirOwnContentType() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for f in ["/page.html", "/dir/index.html", "/sub/page.html", "/plain/page.html"] { fs.addFile(f) }
+        fs.addAccessFile("/", displayPath: ".htaccess", text: "RewriteEngine On\nRewriteRule ^old$ /page.html [R=302,L]\nSetEnvIf Request_URI ^/quiet suppress-error-charset\n")
+        fs.addAccessFile("/sub", displayPath: "sub/.htaccess", text: "Header always set Content-Type x/y\n")
+        fs.addAccessFile("/plain", displayPath: "plain/.htaccess", text: "Header unset Content-Type\nHeader add Content-Type foo\n")
+        let o = Origin(site: Site(serverName: "shop.example", files: fs))
+        #expect(contentType(respond(o, "/missing")) == "text/html; charset=iso-8859-1")
+        #expect(contentType(respond(o, "/old")) == "text/html; charset=iso-8859-1")
+        #expect(contentType(respond(o, "/dir")) == "text/html; charset=iso-8859-1")
+        #expect(contentType(respond(o, "/missing", method: "HEAD")) == "text/html; charset=iso-8859-1")
+        #expect(contentType(respond(o, "/page.html", method: "DELETE")) == "text/html; charset=iso-8859-1")
+        #expect(contentType(respond(o, "/quiet/missing")) == "text/html")
+        #expect(contentType(respond(o, "/sub/page.html")) == "x/y")
+        #expect(contentType(respond(o, "/sub/missing")) == "x/y")
+        #expect(contentType(respond(o, "/plain/page.html")) == "foo")
+        #expect(contentType(respond(o, "/page.html", method: "OPTIONS")) == "text/html")
+    }
+
+    /// fixtures/apache/header-content-type-mime-directives: mod_mime per directory, ForceType,
+    /// AddDefaultCharset.
+    @Test func perDirectoryMimeDirectives() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for d in ["", "/force", "/force/inner", "/remove", "/charset", "/off"] {
+            for f in ["page.html", "a.txt", "b.css", "f.txt.html"] { fs.addFile(d + "/" + f) }
+        }
+        fs.addFile("/x.vh")
+        fs.addAccessFile("/", displayPath: ".htaccess", text: "AddType application/x-custom .txt\nRemoveType .html\nAddCharset UTF-8 .css\nAddDefaultCharset UTF-8\n")
+        fs.addAccessFile("/force", displayPath: "force/.htaccess", text: "ForceType text/plain\n")
+        fs.addAccessFile("/force/inner", displayPath: "force/inner/.htaccess", text: "ForceType None\n")
+        fs.addAccessFile("/remove", displayPath: "remove/.htaccess", text: "AddType text/html .txt\nRemoveType .txt\nRemoveType .css\n")
+        fs.addAccessFile("/charset", displayPath: "charset/.htaccess", text: "AddType \"text/html; charset=koi8-r\" .HTML\nAddCharset latin1 .txt\nRemoveCharset .css\n")
+        fs.addAccessFile("/off", displayPath: "off/.htaccess", text: "AddDefaultCharset Off\nAddType text/plain .html\n")
+        let o = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: ["AddType text/x-vhost .vh"]))
+        let expected: [(String, String?)] = [
+            ("/page.html", nil), ("/a.txt", "application/x-custom"), ("/b.css", "text/css; charset=utf-8"),
+            ("/f.txt.html", "application/x-custom"), ("/force/b.css", "text/plain; charset=UTF-8"),
+            ("/force/inner/page.html", nil), ("/force/inner/b.css", "text/css; charset=utf-8"),
+            ("/remove/a.txt", nil), ("/remove/b.css", nil), ("/remove/f.txt.html", nil),
+            ("/charset/page.html", "text/html; charset=koi8-r"), ("/charset/a.txt", "application/x-custom; charset=latin1"),
+            ("/charset/b.css", "text/css"), ("/charset/f.txt.html", "text/html; charset=latin1"),
+            ("/off/page.html", "text/plain"), ("/off/f.txt.html", "text/plain"), ("/x.vh", "text/x-vhost"),
+            ("/force/missing", "text/html; charset=iso-8859-1"),
+        ]
+        for (path, type) in expected {
+            #expect(contentType(respond(o, path)) == type, "\(path)")
+        }
+    }
 }

@@ -181,6 +181,21 @@ public struct ServerSettings: Sendable {
     public init() {}
 }
 
+/// mod_mime's per-directory lines and core's ForceType / AddDefaultCharset, as written in one
+/// configuration object. Extensions are lower-cased without their dot; mod_mime lower-cases the
+/// types and charsets it stores, core lower-cases ForceType's type.
+public struct MimeDirectives: Sendable {
+    /// `AddType` / `RemoveType` (nil type) in order; RemoveType lines apply after the AddType lines.
+    public var types: [(ext: String, type: String?)] = []
+    /// `AddCharset` / `RemoveCharset` (nil charset), the same way.
+    public var charsets: [(ext: String, charset: String?)] = []
+    /// `ForceType` (`none` turns an inherited one off).
+    public var forceType: String? = nil
+    /// `AddDefaultCharset`: `off`, or the charset (`On` is iso-8859-1).
+    public var defaultCharset: String? = nil
+    public init() {}
+}
+
 /// Everything a configuration object (a `.htaccess` file, or a section inside one) says,
 /// grouped by the module that acts on it.
 public struct ConfigBlock: Sendable {
@@ -208,6 +223,8 @@ public struct ConfigBlock: Sendable {
     /// `SetEnv` (mod_env): set in the fixups after mod_rewrite and mod_alias, so never visible to
     /// rewrite conditions (§12); a value already in the environment wins. Last one of a name wins.
     public var setEnv: [(String, String)] = []
+    /// mod_mime / ForceType / AddDefaultCharset lines (nil: none).
+    public var mime: MimeDirectives? = nil
     /// `UnsetEnv` names (mod_env): drop what enclosing configurations `SetEnv`; a `SetEnv` of the
     /// same name later in the same configuration sets it again.
     public var unsetEnv: [String] = []

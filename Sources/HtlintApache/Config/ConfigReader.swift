@@ -538,6 +538,52 @@ public struct ConfigReader {
                 block.unsetEnv.append(w.value)
                 block.setEnv.removeAll { equalsIgnoringASCIICase($0.0, w.value) }
             }
+        case "AddType", "AddCharset":
+            let type = info.name == "AddType"
+            guard words.count >= 2, !words[0].value.isEmpty else {
+                error(ConfigCode.badArguments, type
+                      ? "AddType requires at least two arguments, a mime type followed by one or more file extensions"
+                      : "AddCharset requires at least two arguments, a charset (e.g., iso-2022-jp), followed by one or more file extensions",
+                      d.argumentsRange)
+                return
+            }
+            var m = block.mime ?? MimeDirectives()
+            let value = words[0].value.lowercased()
+            for w in words.dropFirst() {
+                let ext = Self.mimeExtension(w.value)
+                if type {
+                    // RemoveType lines of this object apply after its AddType lines.
+                    m.types.insert((ext, value), at: m.types.firstIndex { $0.type == nil } ?? m.types.count)
+                } else {
+                    m.charsets.insert((ext, value), at: m.charsets.firstIndex { $0.charset == nil } ?? m.charsets.count)
+                }
+            }
+            block.mime = m
+        case "RemoveType", "RemoveCharset":
+            guard !words.isEmpty else {
+                error(ConfigCode.badArguments, "\(info.name) requires at least one argument, one or more file extensions", d.argumentsRange)
+                return
+            }
+            var m = block.mime ?? MimeDirectives()
+            for w in words {
+                if info.name == "RemoveType" { m.types.append((Self.mimeExtension(w.value), nil)) }
+                else { m.charsets.append((Self.mimeExtension(w.value), nil)) }
+            }
+            block.mime = m
+        case "ForceType":
+            guard arity(1...1, "ForceType takes one argument, a mime type that overrides other configured type") else { return }
+            var m = block.mime ?? MimeDirectives()
+            m.forceType = words[0].value.lowercased()
+            block.mime = m
+        case "AddDefaultCharset":
+            guard arity(1...1, "AddDefaultCharset takes one argument, The name of the default charset to add to any Content-Type without one or 'Off' to disable") else { return }
+            var m = block.mime ?? MimeDirectives()
+            switch words[0].value.lowercased() {
+            case "off": m.defaultCharset = "off"
+            case "on": m.defaultCharset = "iso-8859-1"
+            default: m.defaultCharset = words[0].value
+            }
+            block.mime = m
         case "ErrorDocument":
             guard arity(2...2, "ErrorDocument takes two arguments, Change responses for HTTP errors") else { return }
             guard let code = Int(words[0].value), (400...599).contains(code) else {
@@ -934,6 +980,11 @@ public struct ConfigReader {
         }
         block.setEnvIf.append(SetEnvIfDirective(attribute: attribute, regex: regex, assignments: Self.envAssignments(w.dropFirst(2)),
                                                 range: d.range, headerNames: headerNames))
+    }
+
+    /// A mod_mime extension argument: without its leading dot, lower-cased.
+    static func mimeExtension(_ word: String) -> String {
+        (word.hasPrefix(".") ? String(word.dropFirst()) : word).lowercased()
     }
 
     /// `SetEnvIfExpr "expression" [!]VAR[=value]...`: the expression is one argument.

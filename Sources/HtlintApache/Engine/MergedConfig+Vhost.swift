@@ -17,6 +17,7 @@ extension MergedConfig {
         perDirectory.acceptPathInfo = vhost.acceptPathInfo
         perDirectory.setEnv = vhost.setEnv
         perDirectory.unsetEnv = vhost.unsetEnv
+        perDirectory.mime = vhost.mime
         config.merge(perDirectory, directory: site.documentRoot + "/", key: "vhost", defaultEngine: false)
         return config
     }

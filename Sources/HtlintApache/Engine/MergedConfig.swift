@@ -34,6 +34,8 @@ struct MergedConfig {
     var authType: String?
     var authName: String?
     var setEnv: [(String, String)] = []
+    /// Per-directory content types (nil: no mime line anywhere, Debian's mime.types only).
+    var mime: MimeConfig? = nil
     /// The configuration objects merged, in order. Apache's walk caches hand an internal
     /// redirect that matches the same objects the very same merged configuration.
     var objectKeys: [String] = []
@@ -114,6 +116,7 @@ struct MergedConfig {
         if let a = block.acceptPathInfo { acceptPathInfo = a }
         if let t = block.authType { authType = t }
         if let n = block.authName { authName = n }
+        if let m = block.mime { (mime = mime ?? MimeConfig()); mime!.merge(m) }
         // mod_env's merge: the parent's variables less this block's `UnsetEnv`, then its `SetEnv`.
         setEnv.removeAll { v in block.unsetEnv.contains { equalsIgnoringASCIICase($0, v.0) } }
         for (name, value) in block.setEnv {

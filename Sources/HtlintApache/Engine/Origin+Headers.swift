@@ -12,35 +12,59 @@ extension Origin {
         // Error responses Apache generates itself drop the onsuccess table; an ErrorDocument
         // page keeps it (its request's fixups filled it and the handler sends it).
         let success = (200...299).contains(status) || servedErrorPage
-        if success, let type = r.forcedType ?? r.filename.flatMap(MimeTypes.type(forPath:)) {
-            onSuccess.add("Content-Type", type)
-        }
         // Answered before the directory walk (a virtual-host redirect): the host's own lines with
         // the <Location>/<If> sections the location and if walks merged before translate_name.
-        let directives = r.config?.headers ?? preTranslateConfig(r, chain)?.headers ?? site.vhost.block.headers
+        let config = r.config
+        let directives = config?.headers ?? preTranslateConfig(r, chain)?.headers ?? site.vhost.block.headers
         let context = ExpressionContext(origin: self, record: r, chain: chain, status: status)
+        // r->content_type: mod_mime / ForceType / [T=] for a page a handler sends; the canned page's
+        // own type for an answer Apache writes (text/html without charset under
+        // suppress-error-charset, which also keeps AddDefaultCharset off).
+        let suppressCharset = !success && r.envValue("suppress-error-charset") != nil
+        var contentType: String? = !success ? (suppressCharset ? "text/html" : MimeTypes.errorPageType)
+            // OPTIONS answers a directory before mod_dir: mod_mime's DIR_MAGIC_TYPE (or ForceType).
+            : r.method == "OPTIONS" && r.handler == "httpd/unix-directory" ? r.forcedType ?? config?.mime?.forceType ?? "httpd/unix-directory"
+            : r.forcedType ?? r.filename.flatMap { MimeTypes.type(forPath: $0, config: config?.mime) }
+        // ap_http_header_filter writes r->content_type over any Content-Type in the tables; with
+        // none (`Header unset Content-Type`) what the tables hold goes out.
+        func finished(_ tables: [HTTPHeader]) -> [HTTPHeader] {
+            guard let t = contentType else { return tables }
+            let type = suppressCharset ? t : MimeTypes.withDefaultCharset(t, config?.mime?.defaultCharset)
+            return [HTTPHeader("Content-Type", type)] + tables.filter { !equalsIgnoringASCIICase($0.name, "Content-Type") }
+        }
         guard success else {
             // ap_send_error_response moves the error table (mod_rewrite's cookies) into the normal
             // one before mod_headers' error filter runs: `always` starts empty and cannot unset or
             // edit what was there; the sent headers are the error table, then the moved ones.
             var errorTable = HeaderTable()
-            for h in directives where h.always { apply(h, to: &errorTable, r, context) }
+            for h in directives where h.always { apply(h, to: &errorTable, &contentType, r, context) }
             if let allow = r.allow { errorTable.set("Allow", allow) }
             if let challenge = r.wwwAuthenticate { errorTable.set("WWW-Authenticate", challenge) }
-            return errorTable.entries + chain.cookies
+            return finished(errorTable.entries + chain.cookies)
         }
-        for h in directives where h.always { apply(h, to: &always, r, context) }
+        for h in directives where h.always { apply(h, to: &always, &contentType, r, context) }
         if let allow = r.allow { always.set("Allow", allow) }
         if let challenge = r.wwwAuthenticate { always.set("WWW-Authenticate", challenge) }
-        for h in directives where !h.always { apply(h, to: &onSuccess, r, context) }
-        return always.entries + onSuccess.entries
+        for h in directives where !h.always { apply(h, to: &onSuccess, &contentType, r, context) }
+        return finished(always.entries + onSuccess.entries)
     }
 
-    /// One directive on one table, as mod_headers' do_headers_fixup.
-    private func apply(_ h: HeaderDirective, to table: inout HeaderTable, _ r: RequestRecord, _ context: ExpressionContext) {
+    /// One directive on one table, as mod_headers' do_headers_fixup. The type itself is not in the
+    /// tables but in r->content_type: `set` and `setifempty` (when the table has none) change it
+    /// too, `unset` clears it.
+    private func apply(_ h: HeaderDirective, to table: inout HeaderTable, _ contentType: inout String?,
+                       _ r: RequestRecord, _ context: ExpressionContext) {
         if let c = h.envCondition, (r.envValue(c.name) != nil) == c.negated { return }
         var captures: [String] = []
         if let e = h.expression, !e.evaluate(context, captures: &captures) { return }
+        if equalsIgnoringASCIICase(h.name, "Content-Type") {
+            switch h.action {
+            case "set": contentType = value(of: h, r, context)
+            case "setifempty" where table.first(h.name) == nil: contentType = value(of: h, r, context)
+            case "unset": contentType = nil
+            default: break
+            }
+        }
         switch h.action {
         case "set": table.set(h.name, value(of: h, r, context))
         case "setifempty": if table.first(h.name) == nil { table.set(h.name, value(of: h, r, context)) }
