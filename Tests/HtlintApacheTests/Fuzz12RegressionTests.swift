@@ -94,4 +94,39 @@ struct Fuzz12RegressionTests {
             #expect(contentType(respond(o, path)) == type, "\(path)")
         }
     }
+
+    /// fixtures/apache/header-requestheader-fixup-and-echo: RequestHeader runs in the fixups
+    /// (after the rewrite conditions, not on [F]); `early` runs on every internal redirect;
+    /// Header echo copies request headers.
+    @Test func requestHeaderEditsTheRequestInTheFixups() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for f in ["/page.html", "/err/404.html", "/rw/target.html"] { fs.addFile(f) }
+        fs.addAccessFile("/", displayPath: ".htaccess", text: """
+            RequestHeader append X-Test more
+            RequestHeader setifempty X-Dflt dflt
+            Header echo ^X-(Test|Dflt|Early)$
+            Header always set X-Seen "expr=%{req:X-Test}"
+            ErrorDocument 404 /err/404.html
+            RewriteEngine On
+            RewriteCond %{HTTP:X-Dflt} ^dflt$
+            RewriteRule ^cond$ /page.html [R=302,L]
+            RewriteRule ^forbid$ - [F]
+
+            """)
+        fs.addAccessFile("/rw", displayPath: "rw/.htaccess", text: "RewriteEngine On\nRewriteOptions Inherit\nRewriteRule ^a$ target.html [L]\n")
+        let o = Origin(site: Site(serverName: "shop.example", files: fs,
+                                  vhostLines: ["RequestHeader set X-Early early-%{FOO}e early", "RequestHeader set X-Test early early"]))
+        func header(_ r: OriginResponse, _ name: String) -> String? { r.headers.first { $0.name == name }?.value }
+        let page = respond(o, "/page.html", headers: [HTTPHeader("X-Test", "a")])
+        #expect(header(page, "X-Test") == "early, more")
+        #expect(header(page, "X-Dflt") == "dflt")
+        #expect(header(page, "X-Early") == "early-(null)")
+        #expect(respond(o, "/cond").status == 404)
+        let forbid = respond(o, "/forbid")
+        #expect(header(forbid, "X-Seen") == "early")
+        #expect(header(forbid, "X-Test") == nil)
+        #expect(header(respond(o, "/missing"), "X-Test") == "early, more")
+        #expect(header(respond(o, "/rw/a"), "X-Test") == "early, more")
+        #expect(header(respond(o, "/rw/target.html", headers: [HTTPHeader("X-Dflt", "mine")]), "X-Dflt") == "mine")
+    }
 }

@@ -42,7 +42,7 @@ public struct HeaderDirective: Sendable {
     public var value: String
     /// A value written `expr=…`: a string expression evaluated per response instead of `value`.
     public var valueExpression: ExprWord? = nil
-    /// `edit`/`edit*`: what the replacement replaces.
+    /// `edit`/`edit*`: what the replacement replaces; `echo`: the header-name pattern.
     public var editPattern: Regex?
     /// `env=VAR` / `env=!VAR` condition.
     public var envCondition: (name: String, negated: Bool)?
@@ -208,6 +208,8 @@ public struct ConfigBlock: Sendable {
     public var fallbackResource: String? = nil
     public var options: [OptionsDirective] = []
     public var headers: [HeaderDirective] = []
+    /// `RequestHeader` lines (mod_headers' fixup, or `early` from the virtual host).
+    public var requestHeaders: [HeaderDirective] = []
     public var setEnvIf: [SetEnvIfDirective] = []
     public var access: [AccessDirective] = []
     public var errorDocuments: [Int: String] = [:]

@@ -515,6 +515,8 @@ public struct ConfigReader {
             if let o = parseOptions(d, words) { block.options.append(o) }
         case "Header":
             if let h = parseHeader(d, words) { block.headers.append(h) }
+        case "RequestHeader":
+            if let h = parseHeader(d, words, request: true) { block.requestHeaders.append(h) }
         case "SetEnvIf", "SetEnvIfNoCase", "BrowserMatch", "BrowserMatchNoCase":
             parseSetEnvIf(info.name, d, words, into: &block)
         case "SetEnvIfExpr":
@@ -868,15 +870,19 @@ public struct ConfigReader {
 
     /// `Header [always|onsuccess] action name [value [replacement]] [condition]`, read as
     /// mod_headers' header_cmd/header_inout_cmd do (apache-semantics §13).
-    private mutating func parseHeader(_ d: DirectiveNode, _ words: [Word]) -> HeaderDirective? {
+    private mutating func parseHeader(_ d: DirectiveNode, _ words: [Word], request: Bool = false) -> HeaderDirective? {
         var w = words[...]
         var always = false
-        if let f = w.first?.value.lowercased(), f == "always" || f == "onsuccess" { always = f == "always"; w.removeFirst() }
+        if !request, let f = w.first?.value.lowercased(), f == "always" || f == "onsuccess" { always = f == "always"; w.removeFirst() }
         guard let actionWord = w.popFirst(), let name = w.popFirst()?.value else {
             error(ConfigCode.badArguments, "Header requires at least two arguments", d.argumentsRange); return nil
         }
         let action = actionWord.value.lowercased()
         let actions = ["add", "set", "setifempty", "append", "merge", "unset", "echo", "edit", "edit*", "note"]
+        if request, action == "echo" || action == "note" {
+            error(ConfigCode.badArguments, "\(action) not valid for RequestHeader", actionWord.range)
+            return nil
+        }
         guard actions.contains(action) else {
             error(ConfigCode.badArguments,
                   "first argument must be 'add', 'set', 'setifempty', 'append', 'merge', 'unset', 'echo', 'note', 'edit', or 'edit*'.",
@@ -949,6 +955,13 @@ public struct ConfigReader {
             }
         } else if let v = value, case .failure(let e) = parseHeaderFormat(v.value) {
             error(ConfigCode.badArguments, e.message, v.range); return nil
+        }
+        if action == "echo" {
+            // The header name is a regular expression matched against the request's header names.
+            guard let regex = try? Regex(name) else {
+                error(ConfigCode.badRegex, "Header echo regex could not be compiled", d.argumentsRange); return nil
+            }
+            editPattern = regex
         }
         var header = HeaderDirective(always: always, action: action, name: name, value: value?.value ?? "", editPattern: editPattern,
                                      envCondition: condition, expression: expression, early: early, range: d.range)

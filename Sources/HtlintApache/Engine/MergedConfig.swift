@@ -26,6 +26,7 @@ struct MergedConfig {
     var fallbackResource: String?
     var options: Set<String> = ["followsymlinks"]
     var headers: [HeaderDirective] = []
+    var requestHeaders: [HeaderDirective] = []
     var setEnvIf: [SetEnvIfDirective] = []
     /// Access directives of the deepest configuration that has any.
     var access: [AccessDirective] = []
@@ -92,6 +93,7 @@ struct MergedConfig {
         }
         // `early` headers are applied before the directory walk: never from here.
         headers += block.headers.filter { !$0.early }
+        if !block.requestHeaders.isEmpty { requestHeaders += block.requestHeaders.filter { !$0.early } }
         setEnvIf += block.setEnvIf
         // mod_access_compat (Order/Allow/Deny/Satisfy) and mod_authz_core (Require) are separate
         // modules: a configuration without any line of one keeps the enclosing one's lines of it,

@@ -87,8 +87,24 @@ extension Origin {
             // Apache unsets the header and adds the edited values back at the end.
             table.unset(h.name)
             table.entries += edited
-        default: return // echo and note do not change response headers from configuration alone
+        case "echo":
+            // Every request header whose name the pattern matches (r->headers_in as the fixups left it).
+            guard let regex = h.editPattern else { return }
+            for e in context.chain.request.headers where regex.firstMatch(in: e.name) != nil { table.add(e.name, e.value) }
+        default: return // note does not change response headers
         }
+    }
+
+    /// mod_headers' fixup for `RequestHeader` (or post_read_request for `early`): edits the
+    /// request's headers, which the rest of this request, its internal redirects and the
+    /// response's `Header` conditions see. A subrequest edits a copy: nothing to keep.
+    func applyRequestHeaders(_ list: [HeaderDirective], _ r: RequestRecord, _ chain: RequestChain) {
+        guard !list.isEmpty, !r.isSubrequest else { return }
+        var table = HeaderTable(entries: chain.request.headers)
+        var unusedType: String? = nil
+        let context = ExpressionContext(origin: self, record: r, chain: chain, status: nil)
+        for h in list { apply(h, to: &table, &unusedType, r, context) }
+        chain.request.headers = table.entries
     }
 
     /// The value a directive writes: its `expr=` string expression, or its format.

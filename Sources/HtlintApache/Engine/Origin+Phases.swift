@@ -9,6 +9,10 @@ extension Origin {
         if !r.isSubrequest { chain.redirectDepth = redirects }
         // post_read_request and header_parser run for main requests only (a subrequest has
         // its parent's environment already).
+        // post_read_request (which internal_internal_redirect runs again): mod_headers' `early`
+        // lines (HOOK_FIRST) before mod_setenvif.
+        let requestHeaders = site.vhost.block.requestHeaders
+        if !requestHeaders.isEmpty { applyRequestHeaders(requestHeaders.filter(\.early), r, chain) }
         if !r.isSubrequest { applySetEnvIf(site.vhost.block.setEnvIf, r, chain) }  // post_read_request
         if translate, let decided = translateName(r, chain) { return decided }  // translate_name
         var walk = directoryWalk(r.filename ?? site.documentRoot)    // map_to_storage
@@ -91,12 +95,19 @@ extension Origin {
         if let decided = perDirectoryRewrite(r, walk, chain) ?? aliasRedirect(r, walk.config, chain, serverContext: false) {
             if r.handler == "httpd/unix-directory" { r.handler = nil }
             // A per-dir internal rewrite returns OK: the later fixups (mod_env) still run.
-            if case .internalRedirect = decided { applySetEnv(walk.config.setEnv, r); applySSLEnv(r, chain) }
+            if case .internalRedirect = decided {
+                applySetEnv(walk.config.setEnv, r)
+                applySSLEnv(r, chain)
+                applyRequestHeaders(walk.config.requestHeaders, r, chain)
+            }
             return decided
         }
         applySetEnv(walk.config.setEnv, r)                           // fixups: mod_env (MIDDLE)
         applySSLEnv(r, chain)                                        // fixups: mod_ssl (MIDDLE)
-        if let decided = modDir(r, walk.config, chain) { return decided }
+        let dir = modDir(r, walk.config, chain)                      // fixups: mod_dir (LAST)
+        // fixups: mod_headers (LAST, after mod_dir), unless mod_dir answered.
+        if case .final? = dir {} else if let config = r.config { applyRequestHeaders(config.requestHeaders, r, chain) }
+        if let decided = dir { return decided }
         if let staged = r.stagedRedirect { return .internalRedirect(staged) }
         return .serve
     }

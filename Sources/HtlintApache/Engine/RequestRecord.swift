@@ -84,7 +84,9 @@ final class RequestRecord {
 
 /// Facts shared by every record of one client request.
 final class RequestChain {
-    let request: OriginRequest
+    /// The client's request; `RequestHeader` edits its headers in the fixups (r->headers_in, which
+    /// internal redirects share).
+    var request: OriginRequest
     let theRequest: String
     /// `[END]` marker on the request pool (apache-semantics §4.10).
     var endSeen = false
