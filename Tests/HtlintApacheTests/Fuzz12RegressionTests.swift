@@ -129,4 +129,32 @@ struct Fuzz12RegressionTests {
         #expect(header(respond(o, "/rw/a"), "X-Test") == "early, more")
         #expect(header(respond(o, "/rw/target.html", headers: [HTTPHeader("X-Dflt", "mine")]), "X-Dflt") == "mine")
     }
+
+    /// fixtures/apache/conditional-if-request-status-errordocument: an ErrorDocument request
+    /// starts with the error as its status, so `<If "%{REQUEST_STATUS} == 200">` is false there.
+    @Test func errorDocumentRequestsSeeTheErrorAsRequestStatus() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for f in ["/page.html", "/err/404.html", "/err/real.html"] { fs.addFile(f) }
+        fs.addAccessFile("/", displayPath: ".htaccess", text: """
+            <If "%{REQUEST_STATUS} == 200">
+              Header always set X-Branch if
+            </If>
+            <Else>
+              Header always set X-Branch else
+            </Else>
+            ErrorDocument 404 /err/404.html
+            ErrorDocument 410 /err/gone.html
+            RewriteEngine On
+            RewriteRule ^gone$ - [G]
+
+            """)
+        fs.addAccessFile("/err", displayPath: "err/.htaccess", text: "RewriteEngine On\nRewriteRule ^gone\\.html$ real.html [L]\n")
+        let o = Origin(site: Site(serverName: "shop.example", files: fs))
+        func branch(_ t: String) -> String? { respond(o, t).headers.first { $0.name == "X-Branch" }?.value }
+        #expect(branch("/page.html") == "if")
+        #expect(branch("/missing") == "else")
+        #expect(branch("/gone") == "else")
+        #expect(respond(o, "/gone").served == "/err/real.html")
+        #expect(branch("/err/404.html") == "if")
+    }
 }

@@ -100,7 +100,7 @@ struct ExpressionContext: ExpressionEnvironment {
     var status: Int? = nil
 
     func expressionVariable(_ name: String) -> String {
-        if name == "REQUEST_STATUS" { return String(status ?? record.status) }
+        if name == "REQUEST_STATUS" { return String(status ?? record.errorStatus ?? record.status) }
         return origin.variable(name, record, chain, serverContext: false)
     }
 

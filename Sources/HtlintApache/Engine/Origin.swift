@@ -76,6 +76,7 @@ public final class Origin: @unchecked Sendable {
             next.0.previousConfigIdentity = record.configIdentity
             next.0.walkCache = record.walkCache
             next.0.wwwAuthenticate = record.wwwAuthenticate
+            next.0.errorStatus = s
             record = next.0
             early = next.1
             redirects += 1
@@ -207,6 +208,7 @@ public final class Origin: @unchecked Sendable {
                 next.0.env = renamedEnvironment(record, status: record.status)
                 // A status set by `[R]` without `[L]` travels with the internal redirect (§4.9 CT-RW-R-02).
                 next.0.status = record.status
+                next.0.errorStatus = record.errorStatus
                 next.0.previousConfigIdentity = record.configIdentity
                 next.0.walkCache = record.walkCache
                 record = next.0
