@@ -157,4 +157,23 @@ struct Fuzz12RegressionTests {
         #expect(respond(o, "/gone").served == "/err/real.html")
         #expect(branch("/err/404.html") == "if")
     }
+
+    /// fixtures/apache/header-edit-star-empty-match-crashes: `Header edit*` meeting an empty
+    /// match recurses until the child crashes (status 0: no response).
+    @Test func editStarWithAnEmptyMatchCrashesTheChild() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for d in ["crash", "star", "fine", "absent"] { fs.addFile("/\(d)/page.html") }
+        fs.addAccessFile("/crash", displayPath: "crash/.htaccess", text: "Header set X-A abc\nHeader edit* X-A ^ x\n")
+        fs.addAccessFile("/star", displayPath: "star/.htaccess", text: "Header set X-A abc\nHeader edit* X-A b* y\n")
+        fs.addAccessFile("/fine", displayPath: "fine/.htaccess", text: "Header set X-A abc\nHeader edit X-A ^ x\nHeader set X-B abcb\nHeader edit* X-B b z\n")
+        fs.addAccessFile("/absent", displayPath: "absent/.htaccess", text: "Header edit* X-A ^ x\n")
+        let o = Origin(site: Site(serverName: "shop.example", files: fs))
+        #expect(respond(o, "/crash/page.html").status == 0)
+        #expect(respond(o, "/star/page.html").status == 0)
+        let fine = respond(o, "/fine/page.html")
+        #expect(fine.status == 200)
+        #expect(fine.header("X-A") == "xabc")
+        #expect(fine.header("X-B") == "azcz")
+        #expect(respond(o, "/absent/page.html").status == 200)
+    }
 }

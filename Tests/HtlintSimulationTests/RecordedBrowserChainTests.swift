@@ -175,4 +175,19 @@ struct RecordedBrowserChainTests {
         #expect(r.hops.map(\.status) == [302, 200])
         #expect(r.hops.last?.headers.first { $0.name == "X-UA" }?.value == "Mozilla/5.0 (compatible; htlint-oracle/1.0)")
     }
+
+    /// fixtures/apache/header-edit-star-empty-match-crashes, https-edge-origin-crash-502: a
+    /// crashed Apache child gives no response (the recording client records no hop); the nginx
+    /// edge answers 502 for it.
+    @Test func aCrashedOriginGivesNoResponseOrTheEdges502() throws {
+        let direct = try ConformanceCase.load(ConformanceTests.ownCorpus + "/header-edit-star-empty-match-crashes")
+        let r = try direct.simulator().run("http://example.org/crash/page.html")
+        #expect(r.outcome == .error)
+        #expect(r.hops.count == 1 && r.hops[0].status == 0)
+        #expect(ConformanceComparison.compare(direct, simulator: try direct.simulator(), strict: true).disagreements.isEmpty)
+        let edge = try ConformanceCase.load(ConformanceTests.ownCorpus + "/https-edge-origin-crash-502")
+        let e = try edge.simulator().run("https://example.org/crash/page.html")
+        #expect(e.finalStatus == 502)
+        #expect(e.hops.last?.answerer == .edge)
+    }
 }

@@ -81,8 +81,15 @@ extension Origin {
         case "edit", "edit*":
             guard let regex = h.editPattern, table.first(h.name) != nil else { return }
             let replacement = value(of: h, r, context)
-            let edited = table.entries.filter { equalsIgnoringASCIICase($0.name, h.name) }.map {
-                HTTPHeader($0.name, editHeaderValue($0.value, regex, replacement, all: h.action == "edit*"))
+            var edited: [HTTPHeader] = []
+            for e in table.entries where equalsIgnoringASCIICase(e.name, h.name) {
+                guard let v = editHeaderValue(e.value, regex, replacement, all: h.action == "edit*") else {
+                    context.chain.childCrashed = true
+                    context.chain.note(.note, "Header edit* on \(h.name): the pattern matches the empty string, so mod_headers' process_regexp recurses on the same text until the Apache child crashes (no response)",
+                                       range: h.range)
+                    return
+                }
+                edited.append(HTTPHeader(e.name, v))
             }
             // Apache unsets the header and adds the edited values back at the end.
             table.unset(h.name)
@@ -114,21 +121,17 @@ extension Origin {
     }
 
     /// `Header edit`: the first match replaced; `edit*` goes on in the rest, searching it
-    /// afresh as Apache's process_regexp recursion does (so `^` matches there again).
-    func editHeaderValue(_ value: String, _ regex: Regex, _ replacement: String, all: Bool) -> String {
+    /// afresh as Apache's process_regexp recursion does (so `^` matches there again). nil when
+    /// `edit*` meets an empty match: process_regexp then recurses on the same text forever and
+    /// the child process crashes.
+    func editHeaderValue(_ value: String, _ regex: Regex, _ replacement: String, all: Bool) -> String? {
         var out: [UInt8] = []
         var rest = Array(value.utf8)
         while let m = regex.firstMatch(in: String(decoding: rest, as: UTF8.self)), let whole = m.ranges[0] {
             out += rest[..<whole.lowerBound]
             out += Array(substituteGroups(replacement, m).utf8)
-            var next = whole.upperBound
-            // An empty match would be found again at the same place: step over one byte.
-            if all, whole.isEmpty {
-                guard next < rest.count else { rest = []; break }
-                out.append(rest[next])
-                next += 1
-            }
-            rest = Array(rest[next...])
+            if all, whole.isEmpty { return nil }
+            rest = Array(rest[whole.upperBound...])
             if !all { break }
         }
         return String(decoding: out + rest, as: UTF8.self)

@@ -228,6 +228,12 @@ public final class Origin: @unchecked Sendable {
         let servedErrorPage = served != nil
         let headers = responseHeaders(loggedStatus != nil ? (runStartRecord ?? errorOrigin ?? record) : record, status: status,
                                       servedErrorPage: servedErrorPage, chain: chain)
+        if chain.childCrashed {
+            // Status 0: the connection closes without a response (segmentation fault, AH00052).
+            return OriginResponse(status: 0, location: nil, headers: [], served: nil, final: final, original: original,
+                                  recursionLimitExceeded: false, errors: chain.errors, errorCodes: chain.errorCodes,
+                                  trace: chain.trace, internalRedirects: redirects, firedRules: chain.fired)
+        }
         return OriginResponse(status: status, location: location, headers: headers, served: served,
                               final: final, original: original, recursionLimitExceeded: recursionExceeded || chain.errorCodes.contains("AH00124"),
                               errors: chain.errors, errorCodes: chain.errorCodes, trace: chain.trace,

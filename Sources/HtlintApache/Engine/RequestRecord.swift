@@ -91,6 +91,8 @@ final class RequestChain {
     /// The client's request; `RequestHeader` edits its headers in the fixups (r->headers_in, which
     /// internal redirects share).
     var request: OriginRequest
+    /// A `Header edit*` recursed forever: the child crashed and the client gets no response.
+    var childCrashed = false
     let theRequest: String
     /// `[END]` marker on the request pool (apache-semantics §4.10).
     var endSeen = false

@@ -272,6 +272,11 @@ extension Edge: Layer {
         // Origin answers pass unchanged, Location included (§2.7); edge HSTS is added on https.
         var r = response
         var notes: [String] = []
+        if r.status == 0, r.answerer == .origin {
+            // "upstream prematurely closed connection while reading response header from upstream".
+            r = HopResponse(status: 502, answerer: .edge, producer: label, reason: "the origin closed the connection without a response")
+            return (r, ["answers 502: the origin closed the connection without a response"])
+        }
         if let limit = originHeaderLimit, r.answerer == .origin || r.answerer == .app {
             let size = Edge.originHeaderBytes(r)
             if size > limit {
