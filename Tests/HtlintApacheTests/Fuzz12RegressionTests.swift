@@ -176,4 +176,16 @@ struct Fuzz12RegressionTests {
         #expect(fine.header("X-B") == "azcz")
         #expect(respond(o, "/absent/page.html").status == 200)
     }
+
+    /// fixtures/apache/rewrite-escape-encoded-slash-dot-segments: dot segments are resolved
+    /// before `%2F` is decoded, so `a%2Fb/..` drops the whole `a%2Fb`.
+    @Test func dotSegmentsAreResolvedBeforeEncodedSlashesAreDecoded() {
+        let o = site("", files: ["/page.html", "/dir/page.html"])
+        #expect(respond(o, "/dir/a%2Fb/../page.html").served == "/dir/page.html")
+        #expect(respond(o, "/dir/x/../a%2fb/%2e%2e/page.html").served == "/dir/page.html")
+        #expect(respond(o, "/a%2Fb/%2e%2e/%2e%2e/page.html").status == 400)
+        #expect(respond(o, "/dir/a%2Fb").status == 404)
+        #expect(respond(o, "/dir/a%2Fb/./page.html").status == 404)
+        #expect(decodingUnreserved("/%2e%41%2F%7e%20") == "/.A%2F~%20")
+    }
 }

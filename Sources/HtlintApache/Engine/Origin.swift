@@ -252,12 +252,17 @@ public final class Origin: @unchecked Sendable {
     /// Creates the record for a URL: split at `?`, drop `#…`, decode and normalise the path.
     /// Returns an early status when decoding fails (400 for `%zz`, 404 for `%2F`/`%00`).
     func makeRecord(url: String, method: String, isSubrequest: Bool, chain: RequestChain) -> (RequestRecord, Int?) {
-        let (text, query) = splitRequestTarget(url)
+        var (text, query) = splitRequestTarget(url)
         var early: Int? = nil
         var path = text
         // ap_normalize_path (decoding `%2e`) refuses a `..` that climbs above `/` before
         // ap_unescape_url runs: 400, logged as AH10244 like a bad escape.
         var aboveRoot = false
+        if hasEncodedSlash(text) {
+            // ap_normalize_path resolves the segments before ap_unescape_url: `%2F` is no
+            // separator there, so `a%2Fb/..` removes the whole `a%2Fb`.
+            text = normalizePath(decodingUnreserved(text), aboveRoot: &aboveRoot)
+        }
         switch decodeURLPath(text, encodedSlashes: site.encodedSlashes) {
         case .success(let decoded): path = normalizePath(decoded, aboveRoot: &aboveRoot)
         case .failure(.badEscape):
@@ -325,6 +330,37 @@ func splitRequestTarget(_ url: String) -> (path: String, query: String?) {
         while pathEnd - start >= 2, b[start] == UInt8(ascii: "/"), b[start + 1] == UInt8(ascii: "/") { start += 1 }
         return (text(start..<pathEnd), query)
     }
+}
+
+/// Whether a raw path holds `%2F` (either case).
+func hasEncodedSlash(_ path: String) -> Bool {
+    var b = path.utf8[...]
+    while let i = b.firstIndex(of: UInt8(ascii: "%")) {
+        let rest = b[b.index(after: i)...]
+        if rest.starts(with: "2F".utf8) || rest.starts(with: "2f".utf8) { return true }
+        b = rest
+    }
+    return false
+}
+
+/// AP_NORMALIZE_DECODE_UNRESERVED: `%XX` escapes of unreserved characters (letters, digits,
+/// `-._~`) decoded, every other escape kept as written.
+func decodingUnreserved(_ path: String) -> String {
+    let b = Array(path.utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(b.count)
+    var i = 0
+    while i < b.count {
+        if b[i] == UInt8(ascii: "%"), i + 2 < b.count, let h = hexValue(b[i + 1]), let l = hexValue(b[i + 2]) {
+            let v = h << 4 | l
+            let unreserved = (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A) || (v >= 0x30 && v <= 0x39)
+                || v == UInt8(ascii: "-") || v == UInt8(ascii: ".") || v == UInt8(ascii: "_") || v == UInt8(ascii: "~")
+            if unreserved { out.append(v); i += 3; continue }
+        }
+        out.append(b[i])
+        i += 1
+    }
+    return String(decoding: out, as: UTF8.self)
 }
 
 /// Resolves `.`/`..` segments (never above `/`) and merges repeated slashes.
