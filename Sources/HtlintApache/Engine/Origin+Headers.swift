@@ -26,9 +26,9 @@ extension Origin {
             : r.method == "OPTIONS" && r.handler == "httpd/unix-directory" ? r.forcedType ?? config?.mime?.forceType ?? "httpd/unix-directory"
             : r.forcedType ?? r.filename.flatMap { MimeTypes.type(forPath: $0, config: config?.mime) }
         // ap_http_header_filter writes r->content_type over any Content-Type in the tables; with
-        // none (`Header unset Content-Type`) what the tables hold goes out.
+        // none (`Header unset Content-Type`) or an empty one what the tables hold goes out.
         func finished(_ tables: [HTTPHeader]) -> [HTTPHeader] {
-            guard let t = contentType else { return tables }
+            guard let t = contentType, !t.isEmpty else { return tables }
             let type = suppressCharset ? t : MimeTypes.withDefaultCharset(t, config?.mime?.defaultCharset)
             return [HTTPHeader("Content-Type", type)] + tables.filter { !equalsIgnoringASCIICase($0.name, "Content-Type") }
         }
