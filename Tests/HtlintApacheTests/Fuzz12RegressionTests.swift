@@ -191,4 +191,20 @@ struct Fuzz12RegressionTests {
         #expect(respond(o, "/dir/a%2Fb/./page.html").status == 404)
         #expect(decodingUnreserved("/%2e%41%2F%7e%20") == "/.A%2F~%20")
     }
+
+    /// fixtures/apache/header-broken-htaccess-no-if-sections: the 500 of an unreadable
+    /// `.htaccess` has the virtual host's own Header lines, not its `<If>` sections'.
+    @Test func aBrokenHtaccessAnswersWithoutTheVhostsIfSections() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/page.html")
+        fs.addFile("/broken/page.html")
+        fs.addAccessFile("/broken", displayPath: "broken/.htaccess", text: "Nonsense here\n")
+        let o = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: [
+            "Header always set X-V v", "<If \"true\">", "  Header always set X-If yes", "</If>"]))
+        let broken = respond(o, "/broken/page.html")
+        #expect(broken.status == 500)
+        #expect(broken.header("X-V") == "v")
+        #expect(broken.header("X-If") == nil)
+        #expect(respond(o, "/page.html").header("X-If") == "yes")
+    }
 }

@@ -25,8 +25,10 @@ extension Origin {
             chain.note(.configError, "Apache cannot read \(fatal.file.path): \(fatal.diagnostic.message)",
                                           range: fatal.diagnostic.range)
             // A failed walk never installs its per-directory configuration: the 500 carries
-            // the virtual host's headers only, none from a parent `.htaccess` or `<Directory>`.
-            r.config = nil
+            // the virtual host's headers only, none from a parent `.htaccess` or `<Directory>`,
+            // nor from the `<If>`/`<Location>` walks (per_dir_config was reset to the server's
+            // defaults before map_to_storage).
+            r.config = .vhostDefaults(site)
             return .final(status: 500, location: nil)
         }
         if let long = walk.nameTooLong {
