@@ -207,4 +207,17 @@ struct Fuzz12RegressionTests {
         #expect(broken.header("X-If") == nil)
         #expect(respond(o, "/page.html").header("X-If") == "yes")
     }
+
+    /// fixtures/apache/syntax-error-header-missing-words: a missing header name is an empty
+    /// word (bare `Header unset` / `Header echo` are accepted); DefaultType needs one argument.
+    @Test func headerReadsAMissingNameAsAnEmptyWord() {
+        func status(_ line: String) -> Int { respond(site(line + "\n"), "/page.html").status }
+        #expect(status("Header unset") == 200)
+        #expect(status("Header onsuccess unset") == 200)
+        #expect(status("RequestHeader set") == 500)
+        #expect(status("DefaultType") == 500)
+        #expect(status("Header always") == 500)
+        let echo = respond(site("Header echo\n"), "/page.html", headers: [HTTPHeader("X-Test", "t")])
+        #expect(echo.header("X-Test") == "t")
+    }
 }

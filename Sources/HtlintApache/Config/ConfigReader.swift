@@ -540,6 +540,9 @@ public struct ConfigReader {
                 block.unsetEnv.append(w.value)
                 block.setEnv.removeAll { equalsIgnoringASCIICase($0.0, w.value) }
             }
+        case "DefaultType":
+            // Deprecated and ignored, but still one argument.
+            guard arity(1...1, "DefaultType takes one argument, the default media type for otherwise untyped files (DEPRECATED)") else { return }
         case "AddType", "AddCharset":
             let type = info.name == "AddType"
             guard words.count >= 2, !words[0].value.isEmpty else {
@@ -874,11 +877,17 @@ public struct ConfigReader {
         var w = words[...]
         var always = false
         if !request, let f = w.first?.value.lowercased(), f == "always" || f == "onsuccess" { always = f == "always"; w.removeFirst() }
-        guard let actionWord = w.popFirst(), let name = w.popFirst()?.value else {
-            error(ConfigCode.badArguments, "Header requires at least two arguments", d.argumentsRange); return nil
-        }
-        let action = actionWord.value.lowercased()
         let actions = ["add", "set", "setifempty", "append", "merge", "unset", "echo", "edit", "edit*", "note"]
+        guard let actionWord = w.popFirst() else {
+            error(ConfigCode.badArguments,
+                  "first argument must be 'add', 'set', 'setifempty', 'append', 'merge', 'unset', 'echo', 'note', 'edit', or 'edit*'.",
+                  d.argumentsRange)
+            return nil
+        }
+        // ap_getword_conf gives an empty word past the end: a missing header name is "" (so a
+        // bare `Header unset` is accepted), and the value check below reports the rest.
+        let name = w.popFirst()?.value ?? ""
+        let action = actionWord.value.lowercased()
         if request, action == "echo" || action == "note" {
             error(ConfigCode.badArguments, "\(action) not valid for RequestHeader", actionWord.range)
             return nil
