@@ -190,4 +190,14 @@ struct RecordedBrowserChainTests {
         #expect(e.finalStatus == 502)
         #expect(e.hops.last?.answerer == .edge)
     }
+
+    /// fixtures/apache/https-edge-too-big-header-nginx-page: nginx's own 502 page replaces
+    /// Apache's headers.
+    @Test func theEdges502ForATooBigHeaderHasNginxsHeaders() throws {
+        let c = try ConformanceCase.load(ConformanceTests.ownCorpus + "/https-edge-too-big-header-nginx-page")
+        let r = try c.simulator().run("https://example.org/old?q=" + String(repeating: "y", count: 4000))
+        #expect(r.finalStatus == 502)
+        #expect(r.hops.last?.origin?.combinedHeader("Content-Type") == "text/html")
+        #expect(r.hops.last?.origin?.combinedHeader("X-A") == nil)
+    }
 }

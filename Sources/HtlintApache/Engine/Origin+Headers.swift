@@ -30,7 +30,16 @@ extension Origin {
         func finished(_ tables: [HTTPHeader]) -> [HTTPHeader] {
             guard let t = contentType, !t.isEmpty else { return tables }
             let type = suppressCharset ? t : MimeTypes.withDefaultCharset(t, config?.mime?.defaultCharset)
-            return [HTTPHeader("Content-Type", type)] + tables.filter { !equalsIgnoringASCIICase($0.name, "Content-Type") }
+            var out: [HTTPHeader] = []
+            out.reserveCapacity(tables.count + 1)
+            out.append(HTTPHeader("Content-Type", type))
+            // Only a directive naming Content-Type (or an echo) puts one in the tables.
+            if tables.contains(where: { equalsIgnoringASCIICase($0.name, "Content-Type") }) {
+                out += tables.filter { !equalsIgnoringASCIICase($0.name, "Content-Type") }
+            } else {
+                out += tables
+            }
+            return out
         }
         guard success else {
             // ap_send_error_response moves the error table (mod_rewrite's cookies) into the normal

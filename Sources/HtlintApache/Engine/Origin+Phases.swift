@@ -108,7 +108,7 @@ extension Origin {
         applySSLEnv(r, chain)                                        // fixups: mod_ssl (MIDDLE)
         let dir = modDir(r, walk.config, chain)                      // fixups: mod_dir (LAST)
         // fixups: mod_headers (LAST, after mod_dir), unless mod_dir answered.
-        if case .final? = dir {} else if let config = r.config { applyRequestHeaders(config.requestHeaders, r, chain) }
+        if case .final? = dir {} else if let list = r.config?.requestHeaders, !list.isEmpty { applyRequestHeaders(list, r, chain) }
         if let decided = dir { return decided }
         if let staged = r.stagedRedirect { return .internalRedirect(staged) }
         return .serve

@@ -283,6 +283,9 @@ extension Edge: Layer {
                 r.status = 502
                 r.location = nil
                 r.headers = []
+                // nginx's own error page replaces Apache's headers (the hop keeps Apache as its
+                // answerer, as the recordings have it).
+                r.origin?.headers = [HTTPHeader("Content-Type", "text/html")]
                 r.reason = "upstream sent too big header (about \(size) bytes, proxy_buffer_size is \(limit))"
                 return (r, ["answers 502: the origin's headers do not fit its \(limit)-byte buffer"])
             }
