@@ -220,4 +220,27 @@ struct Fuzz12RegressionTests {
         let echo = respond(site("Header echo\n"), "/page.html", headers: [HTTPHeader("X-Test", "t")])
         #expect(echo.header("X-Test") == "t")
     }
+
+    /// fixtures/apache/header-expression-functions-and-regex: ap_expr functions and parsing.
+    @Test func expressionFunctionsAndRegexDelimiters() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/caf\u{e9}.html")
+        fs.addAccessFile("/", displayPath: ".htaccess", text: """
+            Header always set X-A "expr=%{tolower:%{HTTP_HOST}}|%{toupper:%{REQUEST_URI}}|%{base64:%{QUERY_STRING}}|%{unbase64:YWJj}|%{ldap:a*b(c)}|%{API_VERSION}|%{CONTENT_TYPE}"
+            Header always set X-B yes "expr=%{THE_REQUEST} =~ /1\\.1$/"
+
+            """)
+        let o = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: ["Header always set X-V \"expr=%{osenv:LANG}\""]))
+        let page = respond(o, "/caf%C3%A9.html?q=abc")
+        #expect(page.header("X-A") == "shop.example|/CAF\u{e9}.HTML|cT1hYmM=|abc|a\\2ab\\28c\\29|20120211|text/html")
+        #expect(page.header("X-B") == "yes")
+        #expect(page.header("X-V") == "C")
+        #expect(respond(o, "/missing").header("X-A")?.hasSuffix("|text/html; charset=iso-8859-1") == true)
+        for line in ["Header set X-C \"expr=%{file:/etc/hostname}\"", "Header set X-C \"expr=%{filesize:/etc/hostname}\"",
+                     "Header set X-C \"expr=%{replace:x}\"", "Header set X-C yes \"expr=%{THE_REQUEST} =~ /HTTP\\/1/\""] {
+            #expect(respond(site(line + "\n"), "/page.html").status == 500, "\(line)")
+        }
+        // Server context is not restricted.
+        #expect((try? ApExpression.parsingString("%{file:/etc/hostname}")) != nil)
+    }
 }

@@ -16,7 +16,6 @@ extension Origin {
         // the <Location>/<If> sections the location and if walks merged before translate_name.
         let config = r.config
         let directives = config?.headers ?? preTranslateConfig(r, chain)?.headers ?? site.vhost.block.headers
-        let context = ExpressionContext(origin: self, record: r, chain: chain, status: status)
         // r->content_type: mod_mime / ForceType / [T=] for a page a handler sends; the canned page's
         // own type for an answer Apache writes (text/html without charset under
         // suppress-error-charset, which also keeps AddDefaultCharset off).
@@ -25,6 +24,7 @@ extension Origin {
             // OPTIONS answers a directory before mod_dir: mod_mime's DIR_MAGIC_TYPE (or ForceType).
             : r.method == "OPTIONS" && r.handler == "httpd/unix-directory" ? r.forcedType ?? config?.mime?.forceType ?? "httpd/unix-directory"
             : r.forcedType ?? r.filename.flatMap { MimeTypes.type(forPath: $0, config: config?.mime) }
+        let context = ExpressionContext(origin: self, record: r, chain: chain, status: status, contentType: contentType)
         // ap_http_header_filter writes r->content_type over any Content-Type in the tables; with
         // none (`Header unset Content-Type`) or an empty one what the tables hold goes out.
         func finished(_ tables: [HTTPHeader]) -> [HTTPHeader] {
