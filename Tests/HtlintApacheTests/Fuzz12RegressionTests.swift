@@ -243,4 +243,21 @@ struct Fuzz12RegressionTests {
         // Server context is not restricted.
         #expect((try? ApExpression.parsingString("%{file:/etc/hostname}")) != nil)
     }
+
+    /// fixtures/apache/header-expression-handler-and-filename: %{HANDLER} while the default
+    /// handler sends a page is its type; a server SetEnvIfExpr sees an empty REQUEST_FILENAME.
+    @Test func handlerAndFilenameInExpressions() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for f in ["/page.html", "/dir/index.html", "/x.php"] { fs.addFile(f) }
+        fs.addAccessFile("/", displayPath: ".htaccess", text: "Header always set X-H \"expr=%{HANDLER}\"\nHeader always set X-F \"expr=%{env:FOO}\"\n")
+        let o = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: [
+            "SetEnvIfExpr \"%{REQUEST_FILENAME} -strmatch '*.html' || -z %{REQUEST_FILENAME}\" FOO=empty",
+            "AddType 'text/html; charset=koi8-r' .php"]))
+        #expect(respond(o, "/page.html").header("X-H") == "text/html")
+        #expect(respond(o, "/x.php").header("X-H") == "text/html")
+        #expect(respond(o, "/x.php").header("X-F") == "empty")
+        #expect(respond(o, "/page.html", method: "OPTIONS").header("X-H") == "")
+        #expect(respond(o, "/dir", method: "POST").header("X-H") == "httpd/unix-directory")
+        #expect(respond(o, "/missing").header("X-H") == "")
+    }
 }

@@ -24,7 +24,8 @@ extension Origin {
             // OPTIONS answers a directory before mod_dir: mod_mime's DIR_MAGIC_TYPE (or ForceType).
             : r.method == "OPTIONS" && r.handler == "httpd/unix-directory" ? r.forcedType ?? config?.mime?.forceType ?? "httpd/unix-directory"
             : r.forcedType ?? r.filename.flatMap { MimeTypes.type(forPath: $0, config: config?.mime) }
-        let context = ExpressionContext(origin: self, record: r, chain: chain, status: status, contentType: contentType)
+        var context = ExpressionContext(origin: self, record: r, chain: chain, status: status, contentType: contentType)
+        if success, r.method != "OPTIONS", let t = contentType { context.invokedHandler = String(t.prefix { $0 != ";" }) }
         // ap_http_header_filter writes r->content_type over any Content-Type in the tables; with
         // none (`Header unset Content-Type`) or an empty one what the tables hold goes out.
         func finished(_ tables: [HTTPHeader]) -> [HTTPHeader] {

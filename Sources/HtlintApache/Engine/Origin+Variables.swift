@@ -100,10 +100,16 @@ struct ExpressionContext: ExpressionEnvironment {
     var status: Int? = nil
     /// r->content_type when the response goes out (`%{CONTENT_TYPE}` in mod_headers' expressions).
     var contentType: String? = nil
+    /// r->handler while a handler sends the page: ap_invoke_handler names a handler-less request
+    /// after its type without parameters (`%{HANDLER}` in mod_headers' expressions).
+    var invokedHandler: String? = nil
 
     func expressionVariable(_ name: String) -> String {
         if name == "REQUEST_STATUS" { return String(status ?? record.errorStatus ?? record.status) }
         if name == "CONTENT_TYPE", let contentType { return contentType }
+        if name == "HANDLER" { return record.handler ?? invokedHandler ?? "" }
+        // ap_expr reads r->filename itself: unset (post_read_request, translate_name) is empty.
+        if name == "REQUEST_FILENAME" || name == "SCRIPT_FILENAME", record.filename == nil { return "" }
         return origin.variable(name, record, chain, serverContext: false)
     }
 
