@@ -260,4 +260,13 @@ struct Fuzz12RegressionTests {
         #expect(respond(o, "/dir", method: "POST").header("X-H") == "httpd/unix-directory")
         #expect(respond(o, "/missing").header("X-H") == "")
     }
+
+    /// fixtures/apache/header-expression-unescape: unescape() keeps %2F and fails to "".
+    @Test func expressionUnescapeKeepsEncodedSlashesAndFailsEmpty() {
+        let o = site("", vhost: ["Header always set X-U \"expr=%{unescape:%{THE_REQUEST}}\""], files: ["/page.html", "/a b.html"])
+        #expect(respond(o, "/a%20b.html").header("X-U") == "GET /a b.html HTTP/1.1")
+        #expect(respond(o, "/page.html?x=a%2Fb").header("X-U") == "GET /page.html?x=a%2Fb HTTP/1.1")
+        #expect(respond(o, "/page.html?x=%zz").header("X-U") == "")
+        #expect(respond(o, "/page.html?x=%00").header("X-U") == "")
+    }
 }

@@ -162,7 +162,11 @@ public indirect enum ExprWord: Sendable {
             case "tolower": return asciiMapped(v, upper: false)
             case "toupper": return asciiMapped(v, upper: true)
             case "escape": return percentEscape(v, keep: pathSafeBytes)
-            case "unescape": return percentDecode(v) ?? v
+            // ap_unescape_url_keep2f: `%2F` stays; a bad escape or a NUL fails, and then "".
+            case "unescape":
+                guard let d = percentDecode(v.replacingOccurrences(of: "%2F", with: "%252F").replacingOccurrences(of: "%2f", with: "%252f")),
+                      !d.utf8.contains(0) else { return "" }
+                return d
             case "base64": return Data(v.utf8).base64EncodedString()
             case "unbase64": return Data(base64Encoded: v).map { String(decoding: $0, as: UTF8.self) } ?? ""
             case "ldap": return ldapEscape(v)
