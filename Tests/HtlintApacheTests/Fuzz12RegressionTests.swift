@@ -269,4 +269,16 @@ struct Fuzz12RegressionTests {
         #expect(respond(o, "/page.html?x=%zz").header("X-U") == "")
         #expect(respond(o, "/page.html?x=%00").header("X-U") == "")
     }
+
+    /// fixtures/apache/header-expression-digests: md5() and sha1() as lower-case hex.
+    @Test func expressionDigests() {
+        #expect(Digest.md5("x") == "9dd4e461268c8034f5c8564e155c67a6")
+        #expect(Digest.md5("") == "d41d8cd98f00b204e9800998ecf8427e")
+        #expect(Digest.sha1("x") == "11f6ad8ec52a2984abaafd7c3b516503785c2072")
+        #expect(Digest.sha1("/page.html") == "4c9ae249e9e061dd6e30893e03dc10a58cc40ee6")
+        #expect(Digest.sha1(String(repeating: "a", count: 200)).count == 40)
+        let o = site("Header always set X-M \"expr=%{md5:x}|%{sha1:x}\"\n")
+        #expect(respond(o, "/page.html").header("X-M") == "9dd4e461268c8034f5c8564e155c67a6|11f6ad8ec52a2984abaafd7c3b516503785c2072")
+        #expect(respond(site("Header always set X-M \"expr=%{md5:}\"\n"), "/page.html").status == 500)
+    }
 }

@@ -170,6 +170,8 @@ public indirect enum ExprWord: Sendable {
             case "base64": return Data(v.utf8).base64EncodedString()
             case "unbase64": return Data(base64Encoded: v).map { String(decoding: $0, as: UTF8.self) } ?? ""
             case "ldap": return ldapEscape(v)
+            case "md5": return Digest.md5(v)
+            case "sha1": return Digest.sha1(v)
             default: return ""
             }
         }
@@ -429,6 +431,10 @@ struct ExprParser {
             // `%{func:string}`: the argument is a string, `%{…}` inside it included.
             let fn = String(decoding: b[start..<i], as: UTF8.self).lowercased()
             i += 1
+            // The grammar wants a string after the colon: `%{md5:}` is a syntax error.
+            guard i < b.count, b[i] != UInt8(ascii: "}") else {
+                throw .init(message: "syntax error, unexpected T_VAR_END, expecting T_ERROR or T_STRING or T_REGEX_BACKREF or T_VAR_BEGIN")
+            }
             try checkFunction(fn)
             let arg = try parseStringBody(until: UInt8(ascii: "}"))
             guard i < b.count else { throw .init(message: "missing '}'") }
