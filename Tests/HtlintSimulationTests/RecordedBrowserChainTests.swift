@@ -147,4 +147,57 @@ struct RecordedBrowserChainTests {
         edge.replacesForwardedFor = true
         #expect(forwardedFor() == "127.0.0.1")
     }
+
+    /// fixtures/apache/https-edge-refuses-malformed-paths: the recordings' nginx answers 400
+    /// itself for a malformed escape, an encoded NUL or a `..` above `/`, before Always Use HTTPS.
+    @Test func theRecordedEdgeRefusesMalformedPaths() {
+        var edge = Edge(name: "flexible+always-https")!
+        edge.rejectsMalformedPaths = true
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/page.html")
+        let simulator = ChainSimulator(origin: Origin(site: Site(serverName: "shop.example", files: fs)), edge: edge)
+        for url in ["http://shop.example/page.html%zz", "https://shop.example/page.html%00",
+                    "https://shop.example/dir/%2e%2e/%2e%2e/page.html", "https://shop.example/dir/%2"] {
+            let r = simulator.run(url)
+            #expect(r.hops.count == 1, "\(url)")
+            #expect(r.finalStatus == 400, "\(url)")
+            #expect(r.hops.first?.answerer == .edge, "\(url)")
+        }
+        #expect(simulator.run("https://shop.example/dir/%2e%2e/page.html").finalStatus == 200)
+        #expect(simulator.run("https://shop.example/page.html?q=%zz").finalStatus == 200)
+        #expect(!Edge.nginxRefusesPath("/a/../b"))
+    }
+
+    /// fixtures/apache/header-recording-client-user-agent: conformance sends the oracle's User-Agent.
+    @Test func theConformanceClientSendsTheOraclesUserAgent() throws {
+        let c = try ConformanceCase.load(ConformanceTests.ownCorpus + "/header-recording-client-user-agent")
+        let r = try c.simulator().run("http://example.org/ua")
+        #expect(r.hops.map(\.status) == [302, 200])
+        #expect(r.hops.last?.headers.first { $0.name == "X-UA" }?.value == "Mozilla/5.0 (compatible; htlint-oracle/1.0)")
+    }
+
+    /// fixtures/apache/header-edit-star-empty-match-crashes, https-edge-origin-crash-502: a
+    /// crashed Apache child gives no response (the recording client records no hop); the nginx
+    /// edge answers 502 for it.
+    @Test func aCrashedOriginGivesNoResponseOrTheEdges502() throws {
+        let direct = try ConformanceCase.load(ConformanceTests.ownCorpus + "/header-edit-star-empty-match-crashes")
+        let r = try direct.simulator().run("http://example.org/crash/page.html")
+        #expect(r.outcome == .error)
+        #expect(r.hops.count == 1 && r.hops[0].status == 0)
+        #expect(ConformanceComparison.compare(direct, simulator: try direct.simulator(), strict: true).disagreements.isEmpty)
+        let edge = try ConformanceCase.load(ConformanceTests.ownCorpus + "/https-edge-origin-crash-502")
+        let e = try edge.simulator().run("https://example.org/crash/page.html")
+        #expect(e.finalStatus == 502)
+        #expect(e.hops.last?.answerer == .edge)
+    }
+
+    /// fixtures/apache/https-edge-too-big-header-nginx-page: nginx's own 502 page replaces
+    /// Apache's headers.
+    @Test func theEdges502ForATooBigHeaderHasNginxsHeaders() throws {
+        let c = try ConformanceCase.load(ConformanceTests.ownCorpus + "/https-edge-too-big-header-nginx-page")
+        let r = try c.simulator().run("https://example.org/old?q=" + String(repeating: "y", count: 4000))
+        #expect(r.finalStatus == 502)
+        #expect(r.hops.last?.origin?.combinedHeader("Content-Type") == "text/html")
+        #expect(r.hops.last?.origin?.combinedHeader("X-A") == nil)
+    }
 }

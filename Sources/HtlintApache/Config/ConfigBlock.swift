@@ -42,7 +42,7 @@ public struct HeaderDirective: Sendable {
     public var value: String
     /// A value written `expr=…`: a string expression evaluated per response instead of `value`.
     public var valueExpression: ExprWord? = nil
-    /// `edit`/`edit*`: what the replacement replaces.
+    /// `edit`/`edit*`: what the replacement replaces; `echo`: the header-name pattern.
     public var editPattern: Regex?
     /// `env=VAR` / `env=!VAR` condition.
     public var envCondition: (name: String, negated: Bool)?
@@ -181,6 +181,21 @@ public struct ServerSettings: Sendable {
     public init() {}
 }
 
+/// mod_mime's per-directory lines and core's ForceType / AddDefaultCharset, as written in one
+/// configuration object. Extensions are lower-cased without their dot; mod_mime lower-cases the
+/// types and charsets it stores, core lower-cases ForceType's type.
+public struct MimeDirectives: Sendable {
+    /// `AddType` / `RemoveType` (nil type) in order; RemoveType lines apply after the AddType lines.
+    public var types: [(ext: String, type: String?)] = []
+    /// `AddCharset` / `RemoveCharset` (nil charset), the same way.
+    public var charsets: [(ext: String, charset: String?)] = []
+    /// `ForceType` (`none` turns an inherited one off).
+    public var forceType: String? = nil
+    /// `AddDefaultCharset`: `off`, or the charset (`On` is iso-8859-1).
+    public var defaultCharset: String? = nil
+    public init() {}
+}
+
 /// Everything a configuration object (a `.htaccess` file, or a section inside one) says,
 /// grouped by the module that acts on it.
 public struct ConfigBlock: Sendable {
@@ -193,6 +208,8 @@ public struct ConfigBlock: Sendable {
     public var fallbackResource: String? = nil
     public var options: [OptionsDirective] = []
     public var headers: [HeaderDirective] = []
+    /// `RequestHeader` lines (mod_headers' fixup, or `early` from the virtual host).
+    public var requestHeaders: [HeaderDirective] = []
     public var setEnvIf: [SetEnvIfDirective] = []
     public var access: [AccessDirective] = []
     public var errorDocuments: [Int: String] = [:]
@@ -208,6 +225,8 @@ public struct ConfigBlock: Sendable {
     /// `SetEnv` (mod_env): set in the fixups after mod_rewrite and mod_alias, so never visible to
     /// rewrite conditions (§12); a value already in the environment wins. Last one of a name wins.
     public var setEnv: [(String, String)] = []
+    /// mod_mime / ForceType / AddDefaultCharset lines (nil: none).
+    public var mime: MimeDirectives? = nil
     /// `UnsetEnv` names (mod_env): drop what enclosing configurations `SetEnv`; a `SetEnv` of the
     /// same name later in the same configuration sets it again.
     public var unsetEnv: [String] = []

@@ -117,7 +117,7 @@ public struct ConfigReader {
             text = text.dropFirst(word.count).drop(while: blank)
         }
         if text.count >= 2, text.first == "\"", text.last == "\"" { text = text.dropFirst().dropLast() }
-        do { return try ApExpression(parsing: String(text)) } catch {
+        do { return try ApExpression(parsing: String(text), restricted: context == .htaccess) } catch {
             self.error(ConfigCode.badExpression, "Cannot parse expression in require line: \(error.message)", d.argumentsRange)
             return nil
         }
@@ -231,7 +231,7 @@ public struct ConfigReader {
             if key != "else" {
                 var text = arg
                 if let w = s.arguments.first, s.arguments.count == 1 { text = w.value }
-                do { condition = try ApExpression(parsing: text) } catch {
+                do { condition = try ApExpression(parsing: text, restricted: context == .htaccess) } catch {
                     self.error(ConfigCode.badExpression, "Cannot parse condition clause: \(error.message)", s.argumentsRange)
                     return
                 }
@@ -574,6 +574,8 @@ public struct ConfigReader {
             if let o = parseOptions(d, words) { block.options.append(o) }
         case "Header":
             if let h = parseHeader(d, words) { block.headers.append(h) }
+        case "RequestHeader":
+            if let h = parseHeader(d, words, request: true) { block.requestHeaders.append(h) }
         case "SetEnvIf", "SetEnvIfNoCase", "BrowserMatch", "BrowserMatchNoCase":
             parseSetEnvIf(info.name, d, words, into: &block)
         case "SetEnvIfExpr":
@@ -597,6 +599,55 @@ public struct ConfigReader {
                 block.unsetEnv.append(w.value)
                 block.setEnv.removeAll { equalsIgnoringASCIICase($0.0, w.value) }
             }
+        case "DefaultType":
+            // Deprecated and ignored, but still one argument.
+            guard arity(1...1, "DefaultType takes one argument, the default media type for otherwise untyped files (DEPRECATED)") else { return }
+        case "AddType", "AddCharset":
+            let type = info.name == "AddType"
+            guard words.count >= 2, !words[0].value.isEmpty else {
+                error(ConfigCode.badArguments, type
+                      ? "AddType requires at least two arguments, a mime type followed by one or more file extensions"
+                      : "AddCharset requires at least two arguments, a charset (e.g., iso-2022-jp), followed by one or more file extensions",
+                      d.argumentsRange)
+                return
+            }
+            var m = block.mime ?? MimeDirectives()
+            let value = words[0].value.lowercased()
+            for w in words.dropFirst() {
+                let ext = Self.mimeExtension(w.value)
+                if type {
+                    // RemoveType lines of this object apply after its AddType lines.
+                    m.types.insert((ext, value), at: m.types.firstIndex { $0.type == nil } ?? m.types.count)
+                } else {
+                    m.charsets.insert((ext, value), at: m.charsets.firstIndex { $0.charset == nil } ?? m.charsets.count)
+                }
+            }
+            block.mime = m
+        case "RemoveType", "RemoveCharset":
+            guard !words.isEmpty else {
+                error(ConfigCode.badArguments, "\(info.name) requires at least one argument, one or more file extensions", d.argumentsRange)
+                return
+            }
+            var m = block.mime ?? MimeDirectives()
+            for w in words {
+                if info.name == "RemoveType" { m.types.append((Self.mimeExtension(w.value), nil)) }
+                else { m.charsets.append((Self.mimeExtension(w.value), nil)) }
+            }
+            block.mime = m
+        case "ForceType":
+            guard arity(1...1, "ForceType takes one argument, a mime type that overrides other configured type") else { return }
+            var m = block.mime ?? MimeDirectives()
+            m.forceType = words[0].value.lowercased()
+            block.mime = m
+        case "AddDefaultCharset":
+            guard arity(1...1, "AddDefaultCharset takes one argument, The name of the default charset to add to any Content-Type without one or 'Off' to disable") else { return }
+            var m = block.mime ?? MimeDirectives()
+            switch words[0].value.lowercased() {
+            case "off": m.defaultCharset = "off"
+            case "on": m.defaultCharset = "iso-8859-1"
+            default: m.defaultCharset = words[0].value
+            }
+            block.mime = m
         case "ErrorDocument":
             guard arity(2...2, "ErrorDocument takes two arguments, Change responses for HTTP errors") else { return }
             guard let code = Int(words[0].value), (400...599).contains(code) else {
@@ -881,15 +932,25 @@ public struct ConfigReader {
 
     /// `Header [always|onsuccess] action name [value [replacement]] [condition]`, read as
     /// mod_headers' header_cmd/header_inout_cmd do (apache-semantics §13).
-    private mutating func parseHeader(_ d: DirectiveNode, _ words: [Word]) -> HeaderDirective? {
+    private mutating func parseHeader(_ d: DirectiveNode, _ words: [Word], request: Bool = false) -> HeaderDirective? {
         var w = words[...]
         var always = false
-        if let f = w.first?.value.lowercased(), f == "always" || f == "onsuccess" { always = f == "always"; w.removeFirst() }
-        guard let actionWord = w.popFirst(), let name = w.popFirst()?.value else {
-            error(ConfigCode.badArguments, "Header requires at least two arguments", d.argumentsRange); return nil
-        }
-        let action = actionWord.value.lowercased()
+        if !request, let f = w.first?.value.lowercased(), f == "always" || f == "onsuccess" { always = f == "always"; w.removeFirst() }
         let actions = ["add", "set", "setifempty", "append", "merge", "unset", "echo", "edit", "edit*", "note"]
+        guard let actionWord = w.popFirst() else {
+            error(ConfigCode.badArguments,
+                  "first argument must be 'add', 'set', 'setifempty', 'append', 'merge', 'unset', 'echo', 'note', 'edit', or 'edit*'.",
+                  d.argumentsRange)
+            return nil
+        }
+        // ap_getword_conf gives an empty word past the end: a missing header name is "" (so a
+        // bare `Header unset` is accepted), and the value check below reports the rest.
+        let name = w.popFirst()?.value ?? ""
+        let action = actionWord.value.lowercased()
+        if request, action == "echo" || action == "note" {
+            error(ConfigCode.badArguments, "\(action) not valid for RequestHeader", actionWord.range)
+            return nil
+        }
         guard actions.contains(action) else {
             error(ConfigCode.badArguments,
                   "first argument must be 'add', 'set', 'setifempty', 'append', 'merge', 'unset', 'echo', 'note', 'edit', or 'edit*'.",
@@ -944,7 +1005,7 @@ public struct ConfigReader {
                 }
                 condition = (n, neg)
             } else if lower.hasPrefix("expr=") {
-                do { expression = try ApExpression(parsing: String(text.dropFirst(5))) } catch {
+                do { expression = try ApExpression(parsing: String(text.dropFirst(5)), restricted: context == .htaccess) } catch {
                     self.error(ConfigCode.badExpression, "Can't parse envclause/expression: \(error.message)", c.range)
                     return nil
                 }
@@ -956,12 +1017,19 @@ public struct ConfigReader {
         // as written) makes the value a string expression instead of a format.
         var valueExpression: ExprWord? = nil
         if let v = value, v.value.hasPrefix("expr=") {
-            do { valueExpression = try ApExpression.parsingString(String(v.value.dropFirst(5))) } catch {
+            do { valueExpression = try ApExpression.parsingString(String(v.value.dropFirst(5)), restricted: context == .htaccess) } catch {
                 self.error(ConfigCode.badExpression, "Can't parse value expression : \(error.message)", v.range)
                 return nil
             }
         } else if let v = value, case .failure(let e) = parseHeaderFormat(v.value) {
             error(ConfigCode.badArguments, e.message, v.range); return nil
+        }
+        if action == "echo" {
+            // The header name is a regular expression matched against the request's header names.
+            guard let regex = try? Regex(name) else {
+                error(ConfigCode.badRegex, "Header echo regex could not be compiled", d.argumentsRange); return nil
+            }
+            editPattern = regex
         }
         var header = HeaderDirective(always: always, action: action, name: name, value: value?.value ?? "", editPattern: editPattern,
                                      envCondition: condition, expression: expression, early: early, range: d.range)
@@ -995,13 +1063,18 @@ public struct ConfigReader {
                                                 range: d.range, headerNames: headerNames))
     }
 
+    /// A mod_mime extension argument: without its leading dot, lower-cased.
+    static func mimeExtension(_ word: String) -> String {
+        (word.hasPrefix(".") ? String(word.dropFirst()) : word).lowercased()
+    }
+
     /// `SetEnvIfExpr "expression" [!]VAR[=value]...`: the expression is one argument.
     private mutating func parseSetEnvIfExpr(_ d: DirectiveNode, _ words: [Word], into block: inout ConfigBlock) {
         guard words.count >= 2 else {
             error(ConfigCode.badArguments, "SetEnvIfExpr requires at least two arguments", d.argumentsRange); return
         }
         let expression: ApExpression
-        do { expression = try ApExpression(parsing: words[0].value) } catch {
+        do { expression = try ApExpression(parsing: words[0].value, restricted: context == .htaccess) } catch {
             self.error(ConfigCode.badExpression, "Could not parse expression \"\(words[0].value)\": \(error.message)", words[0].range)
             return
         }

@@ -41,7 +41,7 @@ public enum DirectiveCatalog {
                                              "RemoveCharset", "RemoveLanguage", "RemoveInputFilter"])
         list += entries("mime", .serverOnly, ["TypesConfig", "ModMimeUsePathInfo"])
         list += entries("core", .fileInfo, ["ErrorDocument", "ForceType", "SetHandler", "AcceptPathInfo",
-                                             "AddDefaultCharset", "FileETag", "SetInputFilter", "SetOutputFilter",
+                                             "AddDefaultCharset", "DefaultType", "FileETag", "SetInputFilter", "SetOutputFilter",
                                              "CGIPassAuth", "CGIVar", "Define", "UnDefine"])
         list += entries("core", .options, ["Options"])
         list += entries("core", .any, ["LimitRequestBody", "LimitXMLRequestBody", "EnableSendfile", "EnableMMAP",

@@ -27,7 +27,7 @@ public func percentEscape(_ s: String, keep: Set<UInt8>) -> String {
 /// Apache's path escaper (`ap_escape_path_segment` semantics used for redirects).
 public func escapePath(_ s: String) -> String { percentEscape(s, keep: pathSafeBytes) }
 
-private func hexValue(_ c: UInt8) -> UInt8? {
+func hexValue(_ c: UInt8) -> UInt8? {
     switch c {
     case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
     case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10

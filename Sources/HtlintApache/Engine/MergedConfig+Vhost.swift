@@ -9,6 +9,7 @@ extension MergedConfig {
         let vhost = site.vhost.block
         // The virtual host's own `Header` lines are the base every directory merges onto.
         config.headers = vhost.headers
+        config.requestHeaders = vhost.requestHeaders.filter { !$0.early }
         var perDirectory = ConfigBlock()
         perDirectory.directorySlash = vhost.directorySlash
         perDirectory.directoryIndex = vhost.directoryIndex
@@ -17,6 +18,7 @@ extension MergedConfig {
         perDirectory.acceptPathInfo = vhost.acceptPathInfo
         perDirectory.setEnv = vhost.setEnv
         perDirectory.unsetEnv = vhost.unsetEnv
+        perDirectory.mime = vhost.mime
         config.merge(perDirectory, directory: site.documentRoot + "/", key: "vhost", defaultEngine: false)
         return config
     }

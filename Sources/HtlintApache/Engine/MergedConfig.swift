@@ -26,6 +26,7 @@ struct MergedConfig {
     var fallbackResource: String?
     var options: Set<String> = ["followsymlinks"]
     var headers: [HeaderDirective] = []
+    var requestHeaders: [HeaderDirective] = []
     var setEnvIf: [SetEnvIfDirective] = []
     /// Access directives of the deepest configuration that has any.
     var access: [AccessDirective] = []
@@ -34,6 +35,8 @@ struct MergedConfig {
     var authType: String?
     var authName: String?
     var setEnv: [(String, String)] = []
+    /// Per-directory content types (nil: no mime line anywhere, Debian's mime.types only).
+    var mime: MimeConfig? = nil
     /// The configuration objects merged, in order. Apache's walk caches hand an internal
     /// redirect that matches the same objects the very same merged configuration.
     var objectKeys: [String] = []
@@ -90,6 +93,7 @@ struct MergedConfig {
         }
         // `early` headers are applied before the directory walk: never from here.
         headers += block.headers.filter { !$0.early }
+        if !block.requestHeaders.isEmpty { requestHeaders += block.requestHeaders.filter { !$0.early } }
         setEnvIf += block.setEnvIf
         // mod_access_compat (Order/Allow/Deny/Satisfy) and mod_authz_core (Require) are separate
         // modules: a configuration without any line of one keeps the enclosing one's lines of it,
@@ -114,6 +118,7 @@ struct MergedConfig {
         if let a = block.acceptPathInfo { acceptPathInfo = a }
         if let t = block.authType { authType = t }
         if let n = block.authName { authName = n }
+        if let m = block.mime { (mime = mime ?? MimeConfig()); mime!.merge(m) }
         // mod_env's merge: the parent's variables less this block's `UnsetEnv`, then its `SetEnv`.
         setEnv.removeAll { v in block.unsetEnv.contains { equalsIgnoringASCIICase($0, v.0) } }
         for (name, value) in block.setEnv {

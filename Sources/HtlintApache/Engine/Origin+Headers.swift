@@ -12,35 +12,69 @@ extension Origin {
         // Error responses Apache generates itself drop the onsuccess table; an ErrorDocument
         // page keeps it (its request's fixups filled it and the handler sends it).
         let success = (200...299).contains(status) || servedErrorPage
-        if success, let type = r.forcedType ?? r.filename.flatMap(MimeTypes.type(forPath:)) {
-            onSuccess.add("Content-Type", type)
-        }
         // Answered before the directory walk (a virtual-host redirect): the host's own lines with
         // the <Location>/<If> sections the location and if walks merged before translate_name.
-        let directives = r.config?.headers ?? preTranslateConfig(r, chain)?.headers ?? site.vhost.block.headers
-        let context = ExpressionContext(origin: self, record: r, chain: chain, status: status)
+        let config = r.config
+        let directives = config?.headers ?? preTranslateConfig(r, chain)?.headers ?? site.vhost.block.headers
+        // r->content_type: mod_mime / ForceType / [T=] for a page a handler sends; the canned page's
+        // own type for an answer Apache writes (text/html without charset under
+        // suppress-error-charset, which also keeps AddDefaultCharset off).
+        let suppressCharset = !success && r.envValue("suppress-error-charset") != nil
+        var contentType: String? = !success ? (suppressCharset ? "text/html" : MimeTypes.errorPageType)
+            // OPTIONS answers a directory before mod_dir: mod_mime's DIR_MAGIC_TYPE (or ForceType).
+            : r.method == "OPTIONS" && r.handler == "httpd/unix-directory" ? r.forcedType ?? config?.mime?.forceType ?? "httpd/unix-directory"
+            : r.forcedType ?? r.filename.flatMap { MimeTypes.type(forPath: $0, config: config?.mime) }
+        var context = ExpressionContext(origin: self, record: r, chain: chain, status: status, contentType: contentType)
+        if success, r.method != "OPTIONS", let t = contentType { context.invokedHandler = String(t.prefix { $0 != ";" }) }
+        // ap_http_header_filter writes r->content_type over any Content-Type in the tables; with
+        // none (`Header unset Content-Type`) or an empty one what the tables hold goes out.
+        func finished(_ tables: [HTTPHeader]) -> [HTTPHeader] {
+            guard let t = contentType, !t.isEmpty else { return tables }
+            let type = suppressCharset ? t : MimeTypes.withDefaultCharset(t, config?.mime?.defaultCharset)
+            var out: [HTTPHeader] = []
+            out.reserveCapacity(tables.count + 1)
+            out.append(HTTPHeader("Content-Type", type))
+            // Only a directive naming Content-Type (or an echo) puts one in the tables.
+            if tables.contains(where: { equalsIgnoringASCIICase($0.name, "Content-Type") }) {
+                out += tables.filter { !equalsIgnoringASCIICase($0.name, "Content-Type") }
+            } else {
+                out += tables
+            }
+            return out
+        }
         guard success else {
             // ap_send_error_response moves the error table (mod_rewrite's cookies) into the normal
             // one before mod_headers' error filter runs: `always` starts empty and cannot unset or
             // edit what was there; the sent headers are the error table, then the moved ones.
             var errorTable = HeaderTable()
-            for h in directives where h.always { apply(h, to: &errorTable, r, context) }
+            for h in directives where h.always { apply(h, to: &errorTable, &contentType, r, context) }
             if let allow = r.allow { errorTable.set("Allow", allow) }
             if let challenge = r.wwwAuthenticate { errorTable.set("WWW-Authenticate", challenge) }
-            return errorTable.entries + chain.cookies
+            return finished(errorTable.entries + chain.cookies)
         }
-        for h in directives where h.always { apply(h, to: &always, r, context) }
+        for h in directives where h.always { apply(h, to: &always, &contentType, r, context) }
         if let allow = r.allow { always.set("Allow", allow) }
         if let challenge = r.wwwAuthenticate { always.set("WWW-Authenticate", challenge) }
-        for h in directives where !h.always { apply(h, to: &onSuccess, r, context) }
-        return always.entries + onSuccess.entries
+        for h in directives where !h.always { apply(h, to: &onSuccess, &contentType, r, context) }
+        return finished(always.entries + onSuccess.entries)
     }
 
-    /// One directive on one table, as mod_headers' do_headers_fixup.
-    private func apply(_ h: HeaderDirective, to table: inout HeaderTable, _ r: RequestRecord, _ context: ExpressionContext) {
+    /// One directive on one table, as mod_headers' do_headers_fixup. The type itself is not in the
+    /// tables but in r->content_type: `set` and `setifempty` (when the table has none) change it
+    /// too, `unset` clears it.
+    private func apply(_ h: HeaderDirective, to table: inout HeaderTable, _ contentType: inout String?,
+                       _ r: RequestRecord, _ context: ExpressionContext) {
         if let c = h.envCondition, (r.envValue(c.name) != nil) == c.negated { return }
         var captures: [String] = []
         if let e = h.expression, !e.evaluate(context, captures: &captures) { return }
+        if equalsIgnoringASCIICase(h.name, "Content-Type") {
+            switch h.action {
+            case "set": contentType = value(of: h, r, context)
+            case "setifempty" where table.first(h.name) == nil: contentType = value(of: h, r, context)
+            case "unset": contentType = nil
+            default: break
+            }
+        }
         switch h.action {
         case "set": table.set(h.name, value(of: h, r, context))
         case "setifempty": if table.first(h.name) == nil { table.set(h.name, value(of: h, r, context)) }
@@ -57,14 +91,37 @@ extension Origin {
         case "edit", "edit*":
             guard let regex = h.editPattern, table.first(h.name) != nil else { return }
             let replacement = value(of: h, r, context)
-            let edited = table.entries.filter { equalsIgnoringASCIICase($0.name, h.name) }.map {
-                HTTPHeader($0.name, editHeaderValue($0.value, regex, replacement, all: h.action == "edit*"))
+            var edited: [HTTPHeader] = []
+            for e in table.entries where equalsIgnoringASCIICase(e.name, h.name) {
+                guard let v = editHeaderValue(e.value, regex, replacement, all: h.action == "edit*") else {
+                    context.chain.childCrashed = true
+                    context.chain.note(.note, "Header edit* on \(h.name): the pattern matches the empty string, so mod_headers' process_regexp recurses on the same text until the Apache child crashes (no response)",
+                                       range: h.range)
+                    return
+                }
+                edited.append(HTTPHeader(e.name, v))
             }
             // Apache unsets the header and adds the edited values back at the end.
             table.unset(h.name)
             table.entries += edited
-        default: return // echo and note do not change response headers from configuration alone
+        case "echo":
+            // Every request header whose name the pattern matches (r->headers_in as the fixups left it).
+            guard let regex = h.editPattern else { return }
+            for e in context.chain.request.headers where regex.firstMatch(in: e.name) != nil { table.add(e.name, e.value) }
+        default: return // note does not change response headers
         }
+    }
+
+    /// mod_headers' fixup for `RequestHeader` (or post_read_request for `early`): edits the
+    /// request's headers, which the rest of this request, its internal redirects and the
+    /// response's `Header` conditions see. A subrequest edits a copy: nothing to keep.
+    func applyRequestHeaders(_ list: [HeaderDirective], _ r: RequestRecord, _ chain: RequestChain) {
+        guard !list.isEmpty, !r.isSubrequest else { return }
+        var table = HeaderTable(entries: chain.request.headers)
+        var unusedType: String? = nil
+        let context = ExpressionContext(origin: self, record: r, chain: chain, status: nil)
+        for h in list { apply(h, to: &table, &unusedType, r, context) }
+        chain.request.headers = table.entries
     }
 
     /// The value a directive writes: its `expr=` string expression, or its format.
@@ -74,21 +131,17 @@ extension Origin {
     }
 
     /// `Header edit`: the first match replaced; `edit*` goes on in the rest, searching it
-    /// afresh as Apache's process_regexp recursion does (so `^` matches there again).
-    func editHeaderValue(_ value: String, _ regex: Regex, _ replacement: String, all: Bool) -> String {
+    /// afresh as Apache's process_regexp recursion does (so `^` matches there again). nil when
+    /// `edit*` meets an empty match: process_regexp then recurses on the same text forever and
+    /// the child process crashes.
+    func editHeaderValue(_ value: String, _ regex: Regex, _ replacement: String, all: Bool) -> String? {
         var out: [UInt8] = []
         var rest = Array(value.utf8)
         while let m = regex.firstMatch(in: String(decoding: rest, as: UTF8.self)), let whole = m.ranges[0] {
             out += rest[..<whole.lowerBound]
             out += Array(substituteGroups(replacement, m).utf8)
-            var next = whole.upperBound
-            // An empty match would be found again at the same place: step over one byte.
-            if all, whole.isEmpty {
-                guard next < rest.count else { rest = []; break }
-                out.append(rest[next])
-                next += 1
-            }
-            rest = Array(rest[next...])
+            if all, whole.isEmpty { return nil }
+            rest = Array(rest[whole.upperBound...])
             if !all { break }
         }
         return String(decoding: out + rest, as: UTF8.self)

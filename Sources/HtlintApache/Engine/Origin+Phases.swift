@@ -9,6 +9,10 @@ extension Origin {
         if !r.isSubrequest { chain.redirectDepth = redirects }
         // post_read_request and header_parser run for main requests only (a subrequest has
         // its parent's environment already).
+        // post_read_request (which internal_internal_redirect runs again): mod_headers' `early`
+        // lines (HOOK_FIRST) before mod_setenvif.
+        let requestHeaders = site.vhost.block.requestHeaders
+        if !requestHeaders.isEmpty { applyRequestHeaders(requestHeaders.filter(\.early), r, chain) }
         if !r.isSubrequest { applySetEnvIf(site.vhost.block.setEnvIf, r, chain) }  // post_read_request
         if translate, let decided = translateName(r, chain) { return decided }  // translate_name
         var walk = directoryWalk(r.filename ?? site.documentRoot)    // map_to_storage
@@ -21,8 +25,10 @@ extension Origin {
             chain.note(.configError, "Apache cannot read \(fatal.file.path): \(fatal.diagnostic.message)",
                                           range: fatal.diagnostic.range)
             // A failed walk never installs its per-directory configuration: the 500 carries
-            // the virtual host's headers only, none from a parent `.htaccess` or `<Directory>`.
-            r.config = nil
+            // the virtual host's headers only, none from a parent `.htaccess` or `<Directory>`,
+            // nor from the `<If>`/`<Location>` walks (per_dir_config was reset to the server's
+            // defaults before map_to_storage).
+            r.config = .vhostDefaults(site)
             return .final(status: 500, location: nil)
         }
         if let long = walk.nameTooLong {
@@ -91,12 +97,19 @@ extension Origin {
         if let decided = perDirectoryRewrite(r, walk, chain) ?? aliasRedirect(r, walk.config, chain, serverContext: false) {
             if r.handler == "httpd/unix-directory" { r.handler = nil }
             // A per-dir internal rewrite returns OK: the later fixups (mod_env) still run.
-            if case .internalRedirect = decided { applySetEnv(walk.config.setEnv, r); applySSLEnv(r, chain) }
+            if case .internalRedirect = decided {
+                applySetEnv(walk.config.setEnv, r)
+                applySSLEnv(r, chain)
+                applyRequestHeaders(walk.config.requestHeaders, r, chain)
+            }
             return decided
         }
         applySetEnv(walk.config.setEnv, r)                           // fixups: mod_env (MIDDLE)
         applySSLEnv(r, chain)                                        // fixups: mod_ssl (MIDDLE)
-        if let decided = modDir(r, walk.config, chain) { return decided }
+        let dir = modDir(r, walk.config, chain)                      // fixups: mod_dir (LAST)
+        // fixups: mod_headers (LAST, after mod_dir), unless mod_dir answered.
+        if case .final? = dir {} else if let list = r.config?.requestHeaders, !list.isEmpty { applyRequestHeaders(list, r, chain) }
+        if let decided = dir { return decided }
         if let staged = r.stagedRedirect { return .internalRedirect(staged) }
         return .serve
     }

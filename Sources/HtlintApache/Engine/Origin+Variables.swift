@@ -69,7 +69,7 @@ extension Origin {
             "REMOTE_PORT": .constant("50000"), "REMOTE_USER": .constant(""), "REMOTE_IDENT": .constant(""),
             "AUTH_TYPE": .constant(""), "DOCUMENT_ROOT": .documentRoot, "CONTEXT_PREFIX": .contextPrefix,
             "CONTEXT_DOCUMENT_ROOT": .contextDocumentRoot, "IS_SUBREQ": .isSubrequest, "IPV6": .ipv6,
-            "API_VERSION": .constant("20120211:142"), "SCRIPT_USER": .scriptOwner, "SCRIPT_GROUP": .scriptOwner,
+            "API_VERSION": .constant("20120211"), "SCRIPT_USER": .scriptOwner, "SCRIPT_GROUP": .scriptOwner,
         ]
         for t in ["TIME", "TIME_YEAR", "TIME_MON", "TIME_DAY", "TIME_HOUR", "TIME_MIN", "TIME_SEC", "TIME_WDAY"] { names[t] = .time }
         return names
@@ -100,15 +100,26 @@ struct ExpressionContext: ExpressionEnvironment {
     /// The status the response goes out with (mod_headers runs in the output filter); `<If>`
     /// sees the request's status so far.
     var status: Int? = nil
+    /// r->content_type when the response goes out (`%{CONTENT_TYPE}` in mod_headers' expressions).
+    var contentType: String? = nil
+    /// r->handler while a handler sends the page: ap_invoke_handler names a handler-less request
+    /// after its type without parameters (`%{HANDLER}` in mod_headers' expressions).
+    var invokedHandler: String? = nil
 
     func expressionVariable(_ name: String) -> String {
-        if name == "REQUEST_STATUS" { return String(status ?? record.status) }
+        if name == "REQUEST_STATUS" { return String(status ?? record.errorStatus ?? record.status) }
+        if name == "CONTENT_TYPE", let contentType { return contentType }
+        if name == "HANDLER" { return record.handler ?? invokedHandler ?? "" }
+        // ap_expr reads r->filename itself: unset (post_read_request, translate_name) is empty.
+        if name == "REQUEST_FILENAME" || name == "SCRIPT_FILENAME", record.filename == nil { return "" }
         return origin.variable(name, record, chain, serverContext: false)
     }
 
     func requestHeader(_ name: String) -> String { chain.request.header(name) ?? "" }
 
     func environment(_ name: String) -> String { record.envValue(name) ?? origin.site.processEnvironment[name] ?? "" }
+
+    func processEnvironment(_ name: String) -> String { origin.site.processEnvironment[name] ?? "" }
 
     func fileTest(_ op: Character, _ path: String) -> Bool {
         let fs = origin.site.files

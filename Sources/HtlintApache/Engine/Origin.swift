@@ -76,6 +76,7 @@ public final class Origin: @unchecked Sendable {
             next.0.previousConfigIdentity = record.configIdentity
             next.0.walkCache = record.walkCache
             next.0.wwwAuthenticate = record.wwwAuthenticate
+            next.0.errorStatus = s
             record = next.0
             early = next.1
             redirects += 1
@@ -207,6 +208,7 @@ public final class Origin: @unchecked Sendable {
                 next.0.env = renamedEnvironment(record, status: record.status)
                 // A status set by `[R]` without `[L]` travels with the internal redirect (§4.9 CT-RW-R-02).
                 next.0.status = record.status
+                next.0.errorStatus = record.errorStatus
                 next.0.previousConfigIdentity = record.configIdentity
                 next.0.walkCache = record.walkCache
                 record = next.0
@@ -226,6 +228,12 @@ public final class Origin: @unchecked Sendable {
         let servedErrorPage = served != nil
         let headers = responseHeaders(loggedStatus != nil ? (runStartRecord ?? errorOrigin ?? record) : record, status: status,
                                       servedErrorPage: servedErrorPage, chain: chain)
+        if chain.childCrashed {
+            // Status 0: the connection closes without a response (segmentation fault, AH00052).
+            return OriginResponse(status: 0, location: nil, headers: [], served: nil, final: final, original: original,
+                                  recursionLimitExceeded: false, errors: chain.errors, errorCodes: chain.errorCodes,
+                                  trace: chain.trace, internalRedirects: redirects, firedRules: chain.fired)
+        }
         return OriginResponse(status: status, location: location, headers: headers, served: served,
                               final: final, original: original, recursionLimitExceeded: recursionExceeded || chain.errorCodes.contains("AH00124"),
                               errors: chain.errors, errorCodes: chain.errorCodes, trace: chain.trace,
@@ -244,20 +252,29 @@ public final class Origin: @unchecked Sendable {
     /// Creates the record for a URL: split at `?`, drop `#…`, decode and normalise the path.
     /// Returns an early status when decoding fails (400 for `%zz`, 404 for `%2F`/`%00`).
     func makeRecord(url: String, method: String, isSubrequest: Bool, chain: RequestChain) -> (RequestRecord, Int?) {
-        let (text, query) = splitRequestTarget(url)
+        var (text, query) = splitRequestTarget(url)
         var early: Int? = nil
         var path = text
+        // ap_normalize_path (decoding `%2e`) refuses a `..` that climbs above `/` before
+        // ap_unescape_url runs: 400, logged as AH10244 like a bad escape.
+        var aboveRoot = false
+        if hasEncodedSlash(text) {
+            // ap_normalize_path resolves the segments before ap_unescape_url: `%2F` is no
+            // separator there, so `a%2Fb/..` removes the whole `a%2Fb`.
+            text = normalizePath(decodingUnreserved(text), aboveRoot: &aboveRoot)
+        }
         switch decodeURLPath(text, encodedSlashes: site.encodedSlashes) {
-        case .success(let decoded): path = normalizePath(decoded)
+        case .success(let decoded): path = normalizePath(decoded, aboveRoot: &aboveRoot)
         case .failure(.badEscape):
             early = 400
-            chain.log("AH10244", "error", "invalid URI path (\(url))")
         case .failure(.forbiddenByte(let decoded)):
             early = 404
             // r->uri is a C string: a decoded `%00` ends what the log shows.
             let cut = decoded.utf8.firstIndex(of: 0).map { String(decoded[..<$0]) } ?? decoded
-            path = normalizePath(cut)
+            path = normalizePath(cut, aboveRoot: &aboveRoot)
         }
+        if aboveRoot { early = 400 }
+        if early == 400 { chain.log("AH10244", "error", "invalid URI path (\(url))") }
         let r = RequestRecord(method: method, uri: path, query: query, isSubrequest: isSubrequest,
                               documentRoot: site.documentRoot)
         return (r, early)
@@ -315,8 +332,46 @@ func splitRequestTarget(_ url: String) -> (path: String, query: String?) {
     }
 }
 
+/// Whether a raw path holds `%2F` (either case).
+func hasEncodedSlash(_ path: String) -> Bool {
+    var b = path.utf8[...]
+    while let i = b.firstIndex(of: UInt8(ascii: "%")) {
+        let rest = b[b.index(after: i)...]
+        if rest.starts(with: "2F".utf8) || rest.starts(with: "2f".utf8) { return true }
+        b = rest
+    }
+    return false
+}
+
+/// AP_NORMALIZE_DECODE_UNRESERVED: `%XX` escapes of unreserved characters (letters, digits,
+/// `-._~`) decoded, every other escape kept as written.
+func decodingUnreserved(_ path: String) -> String {
+    let b = Array(path.utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(b.count)
+    var i = 0
+    while i < b.count {
+        if b[i] == UInt8(ascii: "%"), i + 2 < b.count, let h = hexValue(b[i + 1]), let l = hexValue(b[i + 2]) {
+            let v = h << 4 | l
+            let unreserved = (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A) || (v >= 0x30 && v <= 0x39)
+                || v == UInt8(ascii: "-") || v == UInt8(ascii: ".") || v == UInt8(ascii: "_") || v == UInt8(ascii: "~")
+            if unreserved { out.append(v); i += 3; continue }
+        }
+        out.append(b[i])
+        i += 1
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
 /// Resolves `.`/`..` segments (never above `/`) and merges repeated slashes.
 func normalizePath(_ path: String) -> String {
+    var aboveRoot = false
+    return normalizePath(path, aboveRoot: &aboveRoot)
+}
+
+/// As `normalizePath(_:)`, setting `aboveRoot` when a `..` meets `/` (ap_normalize_path with
+/// AP_NORMALIZE_NOT_ABOVE_ROOT fails there).
+func normalizePath(_ path: String, aboveRoot: inout Bool) -> String {
     guard path.hasPrefix("/") else { return path }
     // Fast path: nothing to resolve unless there is `//`, `/.` (covers `/..`).
     var previousSlash = false
@@ -330,7 +385,7 @@ func normalizePath(_ path: String) -> String {
     var out: [Substring] = []
     for seg in path.split(separator: "/", omittingEmptySubsequences: true) {
         if seg == "." { continue }
-        if seg == ".." { if !out.isEmpty { out.removeLast() }; continue }
+        if seg == ".." { if out.isEmpty { aboveRoot = true } else { out.removeLast() }; continue }
         out.append(seg)
     }
     var result = "/" + out.joined(separator: "/")

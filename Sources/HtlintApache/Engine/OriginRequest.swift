@@ -129,6 +129,7 @@ public struct OriginResponse: Sendable {
         }
     }
 
+    /// 0: no response at all (the Apache child crashed and the connection closed).
     public var status: Int {
         get { box.status }
         _modify { yield &unique.status }

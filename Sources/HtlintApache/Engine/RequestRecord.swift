@@ -14,6 +14,10 @@ final class RequestRecord {
     var pathInfo = ""
     var handler: String?
     var status = 200
+    /// The error an ErrorDocument request (or an internal redirect from one) was made for:
+    /// internal_internal_redirect copies r->status, so `%{REQUEST_STATUS}` in its `<If>` and
+    /// expressions is that error, not 200.
+    var errorStatus: Int? = nil
     /// mod_rewrite answered this pass with a status or a redirect. It resets `r->status` to 200
     /// before returning its code, so inside an ErrorDocument request `ap_die` takes the answer
     /// as a fresh one, not as a recursive error.
@@ -84,7 +88,11 @@ final class RequestRecord {
 
 /// Facts shared by every record of one client request.
 final class RequestChain {
-    let request: OriginRequest
+    /// The client's request; `RequestHeader` edits its headers in the fixups (r->headers_in, which
+    /// internal redirects share).
+    var request: OriginRequest
+    /// A `Header edit*` recursed forever: the child crashed and the client gets no response.
+    var childCrashed = false
     let theRequest: String
     /// `[END]` marker on the request pool (apache-semantics §4.10).
     var endSeen = false

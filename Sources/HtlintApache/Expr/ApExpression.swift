@@ -1,3 +1,4 @@
+import Foundation
 import HtlintRegex
 
 /// What an `ap_expr` needs from the request being evaluated.
@@ -10,6 +11,12 @@ public protocol ExpressionEnvironment {
     func environment(_ name: String) -> String
     /// File tests: "f" regular file, "d" directory, "s" non-empty file, "e" exists, "L"/"h" symlink.
     func fileTest(_ op: Character, _ path: String) -> Bool
+    /// The httpd process's environment (`osenv`).
+    func processEnvironment(_ name: String) -> String
+}
+
+extension ExpressionEnvironment {
+    public func processEnvironment(_ name: String) -> String { "" }
 }
 
 /// A parsed Apache expression (`<If>`, `RewriteCond expr`), the subset sites use
@@ -31,7 +38,13 @@ public indirect enum ApExpression: Sendable {
     }
 
     public init(parsing text: String) throws(ParseError) {
+        try self.init(parsing: text, restricted: false)
+    }
+
+    /// `restricted`: read from an `.htaccess` (AP_EXPR_FLAG_RESTRICTED: no `file`/`filesize`).
+    public init(parsing text: String, restricted: Bool) throws(ParseError) {
         var p = ExprParser(Array(text.utf8))
+        p.restricted = restricted
         self = try p.parseExpression()
         p.skipSpace()
         if !p.atEnd { throw ParseError(message: "syntax error near '\(p.rest)'") }
@@ -40,7 +53,12 @@ public indirect enum ApExpression: Sendable {
     /// A string-mode expression (`Header set X "expr=…"`): the whole text is a string with
     /// `%{…}` variables and functions, no quotes needed.
     public static func parsingString(_ text: String) throws(ParseError) -> ExprWord {
+        try parsingString(text, restricted: false)
+    }
+
+    public static func parsingString(_ text: String, restricted: Bool) throws(ParseError) -> ExprWord {
         var p = ExprParser(Array(text.utf8))
+        p.restricted = restricted
         return try p.parseStringBody(until: nil)
     }
 
@@ -138,16 +156,59 @@ public indirect enum ExprWord: Sendable {
             let v = arg.evaluate(env, captures)
             switch name {
             case "req", "http", "req_novary": return env.requestHeader(v)
-            case "env", "reqenv", "v", "osenv", "note": return env.environment(v)
-            case "tolower": return v.lowercased()
-            case "toupper": return v.uppercased()
+            case "env", "reqenv", "v", "note": return env.environment(v)
+            case "osenv": return env.processEnvironment(v)
+            // apr_tolower/apr_toupper per byte in the C locale: ASCII letters only.
+            case "tolower": return asciiMapped(v, upper: false)
+            case "toupper": return asciiMapped(v, upper: true)
             case "escape": return percentEscape(v, keep: pathSafeBytes)
-            case "unescape": return percentDecode(v) ?? v
+            // ap_unescape_url_keep2f: `%2F` stays; a bad escape or a NUL fails, and then "".
+            case "unescape":
+                guard let d = percentDecode(v.replacingOccurrences(of: "%2F", with: "%252F").replacingOccurrences(of: "%2f", with: "%252f")),
+                      !d.utf8.contains(0) else { return "" }
+                return d
+            case "base64": return Data(v.utf8).base64EncodedString()
+            case "unbase64": return Data(base64Encoded: v).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            case "ldap": return ldapEscape(v)
+            case "md5": return Digest.md5(v)
+            case "sha1": return Digest.sha1(v)
             default: return ""
             }
         }
     }
 }
+
+/// ASCII letters upper- or lower-cased, every other byte kept.
+func asciiMapped(_ v: String, upper: Bool) -> String {
+    String(decoding: v.utf8.map { c in
+        if upper, c >= 0x61, c <= 0x7A { return c - 0x20 }
+        if !upper, c >= 0x41, c <= 0x5A { return c + 0x20 }
+        return c
+    }, as: UTF8.self)
+}
+
+/// ap_expr's `ldap` function (apr_ldap_escape_filter): `*`, `(`, `)`, `\` and NUL as `\XX`.
+func ldapEscape(_ v: String) -> String {
+    var out = ""
+    for c in v.unicodeScalars {
+        switch c {
+        case "*": out += "\\2a"
+        case "(": out += "\\28"
+        case ")": out += "\\29"
+        case "\\": out += "\\5c"
+        case "\u{0}": out += "\\00"
+        default: out.unicodeScalars.append(c)
+        }
+    }
+    return out
+}
+
+/// ap_expr's string functions (`name(arg)` or `%{name:arg}`); any other name is a parse error.
+/// `file` and `filesize` are refused in `.htaccess` (restricted).
+let expressionFunctions: Set<String> = [
+    "osenv", "env", "resp", "req", "http", "note", "reqenv", "req_novary", "tolower", "toupper", "escape", "unescape",
+    "file", "filesize", "base64", "unbase64", "sha1", "md5", "ldap",
+]
 
 /// Variables ap_expr knows (apache-semantics §7.7); any other `%{NAME}` is a parse error.
 let expressionVariables: Set<String> = [
@@ -172,7 +233,17 @@ struct ExprParser {
     static let operandLimit = 1024
     var depth = 0
     var operands = 0
+    /// Parsed for an `.htaccess`: the restricted functions are refused.
+    var restricted = false
     init(_ b: [UInt8]) { self.b = b }
+
+    /// Refuses a function name ap_expr does not know, or a restricted one in `.htaccess`.
+    func checkFunction(_ name: String) throws(ApExpression.ParseError) {
+        guard expressionFunctions.contains(name) else { throw .init(message: "Function '\(name)' does not exist") }
+        if restricted, name == "file" || name == "filesize" {
+            throw .init(message: "\(name) not available in restricted context")
+        }
+    }
 
     var atEnd: Bool { i >= b.count }
     var rest: String { String(decoding: b[min(i, b.count)...], as: UTF8.self) }
@@ -271,10 +342,9 @@ struct ExprParser {
         if delim == UInt8(ascii: "m"), i + 1 < b.count { i += 1; delim = b[i] }
         i += 1
         let start = i
-        while i < b.count, b[i] != delim {
-            if b[i] == UInt8(ascii: "\\") { i += 1 }
-            i += 1
-        }
+        // The lexer ends the regex at the first delimiter: a backslash does not escape it
+        // (`/a\/b/` is the regex `a\`, which does not compile).
+        while i < b.count, b[i] != delim { i += 1 }
         guard i < b.count else { throw .init(message: "unterminated regular expression") }
         let pattern = String(decoding: b[start..<i], as: UTF8.self)
         i += 1
@@ -317,6 +387,7 @@ struct ExprParser {
             while i < b.count, isAlnum(b[i]) || b[i] == UInt8(ascii: "_") { i += 1 }
             let name = String(decoding: b[start..<i], as: UTF8.self).lowercased()
             guard eat("(") else { throw .init(message: "syntax error near '\(name)'") }
+            try checkFunction(name)
             let arg = try parseWord()
             guard eat(")") else { throw .init(message: "missing ')' after function argument") }
             return .function(name, arg)
@@ -354,15 +425,25 @@ struct ExprParser {
     mutating func parseVariable() throws(ApExpression.ParseError) -> ExprWord {
         i += 2
         let start = i
-        while i < b.count, b[i] != UInt8(ascii: "}") { i += 1 }
+        while i < b.count, b[i] != UInt8(ascii: "}"), b[i] != UInt8(ascii: ":") { i += 1 }
         guard i < b.count else { throw .init(message: "missing '}'") }
+        if b[i] == UInt8(ascii: ":") {
+            // `%{func:string}`: the argument is a string, `%{…}` inside it included.
+            let fn = String(decoding: b[start..<i], as: UTF8.self).lowercased()
+            i += 1
+            // The grammar wants a string after the colon: `%{md5:}` is a syntax error.
+            guard i < b.count, b[i] != UInt8(ascii: "}") else {
+                throw .init(message: "syntax error, unexpected T_VAR_END, expecting T_ERROR or T_STRING or T_REGEX_BACKREF or T_VAR_BEGIN")
+            }
+            try checkFunction(fn)
+            let arg = try parseStringBody(until: UInt8(ascii: "}"))
+            guard i < b.count else { throw .init(message: "missing '}'") }
+            i += 1
+            if fn == "http" || fn == "req", case .literal(let name) = arg { return .header(name) }
+            return .function(fn, arg)
+        }
         let name = String(decoding: b[start..<i], as: UTF8.self)
         i += 1
-        if let colon = name.firstIndex(of: ":") {
-            let fn = name[..<colon].lowercased(), arg = String(name[name.index(after: colon)...])
-            if fn == "http" || fn == "req" { return .header(arg) }
-            return .function(fn, .literal(arg))
-        }
         guard expressionVariables.contains(name.uppercased()) || name.uppercased().hasPrefix("SSL_") else {
             throw .init(message: "Variable '\(name)' does not exist")
         }

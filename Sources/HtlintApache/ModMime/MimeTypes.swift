@@ -33,3 +33,63 @@ enum MimeTypes {
         return result
     }
 }
+
+/// The merged mod_mime / ForceType / AddDefaultCharset configuration of a directory.
+struct MimeConfig {
+    /// Extension → type; nil: `RemoveType` (mime.types is not consulted for it either).
+    var types: [String: String?] = [:]
+    /// Extension → charset; nil: `RemoveCharset`.
+    var charsets: [String: String?] = [:]
+    /// core_override_type's type (never `none`).
+    var forceType: String? = nil
+    /// ap_make_content_type's charset for bare text/plain and text/html (nil: Off).
+    var defaultCharset: String? = nil
+
+    mutating func merge(_ m: MimeDirectives) {
+        for (ext, type) in m.types { types[ext] = .some(type) }
+        for (ext, charset) in m.charsets { charsets[ext] = .some(charset) }
+        if let f = m.forceType { forceType = f == "none" ? nil : f }
+        if let c = m.defaultCharset { defaultCharset = c == "off" ? nil : c }
+    }
+
+    /// mod_mime's find_ct with these mappings, then ForceType over it.
+    func type(forPath path: String) -> String? {
+        if let forceType { return forceType }
+        let name = lastPathComponent(path)
+        var result: String? = nil
+        var charset: String? = nil
+        for part in name.utf8.split(separator: UInt8(ascii: ".")).dropFirst() {
+            let ext = String(Substring(part)).lowercased()
+            if let mapped = types[ext] {
+                if let t = mapped { result = t }
+            } else if let t = MimeTypes.byExtension[ext] {
+                result = t
+            }
+            if let c = charsets[ext], let c { charset = c }
+        }
+        guard var type = result else { return nil }
+        if let charset {
+            // The charset parameter is replaced or added.
+            if let r = type.range(of: ";") { type = String(type[..<r.lowerBound]) }
+            type += "; charset=" + charset
+        }
+        return type
+    }
+}
+
+extension MimeTypes {
+    /// What mod_mime / ForceType give a file in a directory with `config`.
+    static func type(forPath path: String, config: MimeConfig?) -> String? {
+        guard let config else { return type(forPath: path) }
+        return config.type(forPath: path)
+    }
+
+    /// ap_make_content_type: AddDefaultCharset's charset added to a bare text/plain or text/html.
+    static func withDefaultCharset(_ type: String, _ charset: String?) -> String {
+        guard let charset, equalsIgnoringASCIICase(type, "text/plain") || equalsIgnoringASCIICase(type, "text/html") else { return type }
+        return type + "; charset=" + charset
+    }
+
+    /// The type of the page Apache writes itself (ap_send_error_response).
+    static let errorPageType = "text/html; charset=iso-8859-1"
+}

@@ -126,6 +126,10 @@ extension ChainSimulator {
                                    answerer: .origin, producer: "Apache")
         response.origin = answer
         response.originRequest = originRequest
+        if answer.status == 0 {
+            response.error = "the connection closed without a response: the Apache child crashed"
+            return response
+        }
         if let app, let decided = app.handle(originRequest, answer, site: server.site) {
             path.append(PathStep(component: "WordPress", received: request))
             response.status = decided.status

@@ -54,6 +54,8 @@ public struct ConformanceCase {
         edge.replacesForwardedFor = true
         // Its proxy_buffer_size is the default page: 4096 bytes of status line and headers.
         edge.originHeaderLimit = 4096
+        // It refuses malformed request paths itself (400).
+        edge.rejectsMalformedPaths = true
         var requests: [Request] = []
         for item in c["requests"] as? [Any] ?? [] {
             if let s = item as? String {
@@ -93,6 +95,8 @@ public struct ConformanceCase {
         let https = vhostHTTPS.isEmpty && vhostHTTP.isEmpty ? http : Origin(site: site(vhostHTTPS))
         var simulator = ChainSimulator(origin: http, tlsOrigin: https, edge: edge)
         simulator.recordingClient = true
+        // Its fixed User-Agent (oracle.py's USER_AGENT), which %{HTTP_USER_AGENT} and headers show.
+        simulator.userAgent = "Mozilla/5.0 (compatible; htlint-oracle/1.0)"
         // The recording client keeps no HSTS state: a Strict-Transport-Security header never
         // turns a later http hop into a browser-made 307.
         simulator.browser.usesHSTS = false

@@ -52,16 +52,18 @@ public enum ConformanceComparison {
             if w != g, !sameBytesReadAsLatin1(want, got) { out.append(Disagreement(request: label, field: field, expected: w, actual: g)) }
         }
         check("outcome", expected["outcome"], result.outcome.rawValue)
-        check("final_status", expected["final_status"], result.finalStatus)
+        // The recording client records no hop for an exchange that got no response at all.
+        let answered = result.hops.filter { !($0.status == 0 && $0.error != nil) }
+        check("final_status", expected["final_status"], answered.last?.status)
         if let loop = expected["loop"] as? [String: Any] {
             check("loop.cycle", loop["cycle"], result.cycle)
         }
         if let off = expected["offsite_url"] { check("offsite_url", off, result.offsiteURL) }
         let hops = expected["hops"] as? [[String: Any]] ?? []
-        if hops.count != result.hops.count {
-            check("hops", hops.map { $0["url"] ?? "" }, result.hops.map(\.url))
+        if hops.count != answered.count {
+            check("hops", hops.map { $0["url"] ?? "" }, answered.map(\.url))
         }
-        for (i, (want, got)) in zip(hops, result.hops).enumerated() {
+        for (i, (want, got)) in zip(hops, answered).enumerated() {
             check("hop\(i).url", want["url"], got.url)
             check("hop\(i).status", want["status"], got.status)
             check("hop\(i).location", want["location"], got.location)

@@ -41,6 +41,10 @@ public struct Edge: Sendable, Hashable {
     /// headers do not fit is replaced by `502 Bad Gateway` ("upstream sent too big header"), as
     /// the recordings' nginx does once a query-doubling loop has grown the `Location`.
     public var originHeaderLimit: Int? = nil
+    /// nginx's request-line check (ngx_http_parse_complex_uri): a path with a malformed `%`
+    /// escape, an encoded NUL, or a `..` (`%2e%2e` too) above `/` is answered 400 by the edge
+    /// itself, before Always Use HTTPS, as the recordings' nginx does.
+    public var rejectsMalformedPaths = false
 
     /// An edge; everything but the mode is off by default.
     public init(mode: Mode, alwaysHTTPS: Bool = false, hsts: String? = nil, redirectRules: [EdgeRedirectRule] = [],
@@ -149,6 +153,10 @@ extension Edge: Layer {
     public var verifiesCertificates: Bool { mode == .cloudflareStrict || mode == .cloudflareOriginPull }
 
     public func receive(_ request: HopRequest) -> LayerDecision {
+        if rejectsMalformedPaths, Edge.nginxRefusesPath(request.target) {
+            return .answer(HopResponse(status: 400, answerer: .edge, producer: label,
+                                       reason: "the proxy refuses the request line (malformed escape, %00 or .. above /)"))
+        }
         if let own = ownAnswer(scheme: request.scheme, host: request.hostName, target: request.target) {
             var r = HopResponse(status: own.status, location: own.location, answerer: .edge, producer: label)
             r.reason = request.scheme == "https" && mode == .cloudflareOff ? "SSL off: https visitors are redirected to http"
@@ -175,6 +183,42 @@ extension Edge: Layer {
             notes.append("reaches the origin with the visitor's scheme")
         }
         return .forward(next, notes: notes)
+    }
+
+    /// Whether nginx's complex-URI parser refuses the path of `target`: `%` not followed by two
+    /// hex digits, a decoded NUL, or a `..` segment (after decoding) that climbs above `/`.
+    static func nginxRefusesPath(_ target: String) -> Bool {
+        let path = target.utf8.prefix { $0 != UInt8(ascii: "?") }
+        // Only an escape or a dot can make nginx refuse a path.
+        guard path.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: ".") }) else { return false }
+        var decoded: [UInt8] = []
+        var it = Array(path)[...]
+        while let c = it.popFirst() {
+            guard c == UInt8(ascii: "%") else { decoded.append(c); continue }
+            guard let h = it.popFirst().flatMap(hexDigitValue), let l = it.popFirst().flatMap(hexDigitValue) else { return true }
+            let v = h << 4 | l
+            if v == 0 { return true }
+            decoded.append(v)
+        }
+        var depth = 0
+        for seg in decoded.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
+            if seg.elementsEqual("..".utf8) {
+                depth -= 1
+                if depth < 0 { return true }
+            } else if !seg.elementsEqual(".".utf8) {
+                depth += 1
+            }
+        }
+        return false
+    }
+
+    private static func hexDigitValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+        default: return nil
+        }
     }
 
     public func connectionFailed(_ failure: ConnectionFailure, forwarded: HopRequest) -> HopResponse {
@@ -228,12 +272,20 @@ extension Edge: Layer {
         // Origin answers pass unchanged, Location included (§2.7); edge HSTS is added on https.
         var r = response
         var notes: [String] = []
+        if r.status == 0, r.answerer == .origin {
+            // "upstream prematurely closed connection while reading response header from upstream".
+            r = HopResponse(status: 502, answerer: .edge, producer: label, reason: "the origin closed the connection without a response")
+            return (r, ["answers 502: the origin closed the connection without a response"])
+        }
         if let limit = originHeaderLimit, r.answerer == .origin || r.answerer == .app {
             let size = Edge.originHeaderBytes(r)
             if size > limit {
                 r.status = 502
                 r.location = nil
                 r.headers = []
+                // nginx's own error page replaces Apache's headers (the hop keeps Apache as its
+                // answerer, as the recordings have it).
+                r.origin?.headers = [HTTPHeader("Content-Type", "text/html")]
                 r.reason = "upstream sent too big header (about \(size) bytes, proxy_buffer_size is \(limit))"
                 return (r, ["answers 502: the origin's headers do not fit its \(limit)-byte buffer"])
             }
