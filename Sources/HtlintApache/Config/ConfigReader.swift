@@ -37,6 +37,7 @@ public struct ConfigReader {
         self.defines = defines
         self.variables = variables
         self.fileExists = fileExists
+        rewriteParser.restricted = context == .htaccess
     }
 
     /// `<IfFile>` without a simulated site: only the fixed list of Debian paths exists.
@@ -105,7 +106,7 @@ public struct ConfigReader {
             text = text.dropFirst(word.count).drop(while: blank)
         }
         if text.count >= 2, text.first == "\"", text.last == "\"" { text = text.dropFirst().dropLast() }
-        do { return try ApExpression(parsing: String(text)) } catch {
+        do { return try ApExpression(parsing: String(text), restricted: context == .htaccess) } catch {
             self.error(ConfigCode.badExpression, "Cannot parse expression in require line: \(error.message)", d.argumentsRange)
             return nil
         }
@@ -219,7 +220,7 @@ public struct ConfigReader {
             if key != "else" {
                 var text = arg
                 if let w = s.arguments.first, s.arguments.count == 1 { text = w.value }
-                do { condition = try ApExpression(parsing: text) } catch {
+                do { condition = try ApExpression(parsing: text, restricted: context == .htaccess) } catch {
                     self.error(ConfigCode.badExpression, "Cannot parse condition clause: \(error.message)", s.argumentsRange)
                     return
                 }
@@ -885,7 +886,7 @@ public struct ConfigReader {
                 }
                 condition = (n, neg)
             } else if lower.hasPrefix("expr=") {
-                do { expression = try ApExpression(parsing: String(text.dropFirst(5))) } catch {
+                do { expression = try ApExpression(parsing: String(text.dropFirst(5)), restricted: context == .htaccess) } catch {
                     self.error(ConfigCode.badExpression, "Can't parse envclause/expression: \(error.message)", c.range)
                     return nil
                 }
@@ -897,7 +898,7 @@ public struct ConfigReader {
         // as written) makes the value a string expression instead of a format.
         var valueExpression: ExprWord? = nil
         if let v = value, v.value.hasPrefix("expr=") {
-            do { valueExpression = try ApExpression.parsingString(String(v.value.dropFirst(5))) } catch {
+            do { valueExpression = try ApExpression.parsingString(String(v.value.dropFirst(5)), restricted: context == .htaccess) } catch {
                 self.error(ConfigCode.badExpression, "Can't parse value expression : \(error.message)", v.range)
                 return nil
             }
@@ -942,7 +943,7 @@ public struct ConfigReader {
             error(ConfigCode.badArguments, "SetEnvIfExpr requires at least two arguments", d.argumentsRange); return
         }
         let expression: ApExpression
-        do { expression = try ApExpression(parsing: words[0].value) } catch {
+        do { expression = try ApExpression(parsing: words[0].value, restricted: context == .htaccess) } catch {
             self.error(ConfigCode.badExpression, "Could not parse expression \"\(words[0].value)\": \(error.message)", words[0].range)
             return
         }

@@ -100,7 +100,21 @@ struct ExpressionContext: ExpressionEnvironment {
     var status: Int? = nil
 
     func expressionVariable(_ name: String) -> String {
-        if name == "REQUEST_STATUS" { return String(status ?? record.status) }
+        switch name {
+        case "REQUEST_STATUS": return String(status ?? record.status)
+        case "HTTP2": return "off"  // the simulated connections are HTTP/1.1
+        case "HANDLER":
+            // r->handler: unset before the handler phase; ap_invoke_handler then takes the
+            // content type (mod_dir's httpd/unix-directory for a directory), "" when none.
+            if let h = record.handler { return h }
+            guard let answered = status, let f = record.filename, f.hasPrefix("/") else { return "" }
+            switch origin.site.files.stat(f) {
+            case .directory? where answered < 400: return "httpd/unix-directory"
+            case .file? where answered < 300: return MimeTypes.type(forPath: f) ?? ""
+            default: return ""
+            }
+        default: break
+        }
         return origin.variable(name, record, chain, serverContext: false)
     }
 
@@ -108,13 +122,35 @@ struct ExpressionContext: ExpressionEnvironment {
 
     func environment(_ name: String) -> String { record.envValue(name) ?? origin.site.processEnvironment[name] ?? "" }
 
+    func requestEnvironment(_ name: String) -> String? { record.envValue(name) }
+
+    func processEnvironment(_ name: String) -> String? { origin.site.processEnvironment[name] }
+
+    func fileContents(_ path: String) -> [UInt8]? { origin.site.files.contents(path) }
+
+    func fileSize(_ path: String) -> Int? {
+        if case .file(let size)? = origin.site.files.stat(path) { return size }
+        return nil
+    }
+
+    func subrequestTest(_ op: Character, _ argument: String) -> Bool {
+        op == "F" ? origin.lookupFile(argument, record, chain) : origin.lookupURI(argument, record, chain)
+    }
+
     func fileTest(_ op: Character, _ path: String) -> Bool {
         let fs = origin.site.files
+        // Paths outside the site are stat'ed on the real system: `/` and the top-level
+        // directories exist there, and every directory has its search (x) bits.
+        let systemDirectory = path == "/" || Site.systemDirectories.contains(path)
+        let systemFile = !systemDirectory && Site.systemFiles.contains(path)
         switch op {
-        case "f": return fs.isFile(path)
-        case "d": return fs.isDirectory(path)
-        case "e": return fs.stat(path) != nil
-        case "s": if case .file(let size)? = fs.stat(path) { return size > 0 } else { return false }
+        case "f", "s":
+            if systemFile { return true }
+            if case .file(let size)? = fs.stat(path) { return op == "f" || size > 0 } else { return false }
+        case "d": return fs.isDirectory(path) || systemDirectory
+        // op_file_xbit stats with APR_FINFO_LINK: a symbolic link has every permission bit.
+        case "x": if case .symlink? = fs.lstat(path) { return true } else { return fs.isDirectory(path) || systemDirectory }
+        case "e": return fs.stat(path) != nil || systemDirectory || systemFile
         case "L", "h": if case .symlink? = fs.lstat(path) { return true } else { return false }
         default: return false
         }

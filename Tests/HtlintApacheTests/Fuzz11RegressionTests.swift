@@ -1,0 +1,117 @@
+import Testing
+import HtlintDiagnostics
+@testable import HtlintApache
+
+/// Disagreements found by the round-11 differential fuzz of ap_expr (Apache's expression
+/// language); every expected value was recorded from Apache 2.4 (the fixtures named on each test).
+struct Fuzz11RegressionTests {
+    struct Env: ExpressionEnvironment {
+        var vars = ["REQUEST_URI": "/page.html", "REMOTE_ADDR": "127.0.0.1", "HTTP_HOST": "example.org"]
+        var headers = ["X-Num": "5"]
+        func expressionVariable(_ name: String) -> String { vars[name] ?? "" }
+        func requestHeader(_ name: String) -> String { headers[name] ?? "" }
+        func environment(_ name: String) -> String { "" }
+        func fileTest(_ op: Character, _ path: String) -> Bool { false }
+    }
+
+    func holds(_ text: String, restricted: Bool = false) throws -> Bool {
+        var captures: [String] = []
+        return try ApExpression(parsing: text, restricted: restricted).evaluate(Env(), captures: &captures)
+    }
+
+    func string(_ text: String) throws -> String {
+        try ApExpression.parsingString(text).evaluate(Env(), [])
+    }
+
+    func refused(_ text: String, restricted: Bool = false) -> Bool {
+        (try? ApExpression(parsing: text, restricted: restricted)) == nil
+    }
+
+    /// conditional-expr-regex-delimiter-ends-at-first: the scanner ends a regex at the first
+    /// delimiter byte; `\/` does not escape it, so `/^\/page/` is `^\` and does not compile.
+    @Test func regexEndsAtFirstDelimiter() throws {
+        #expect(refused("%{REQUEST_URI} =~ /^\\/page/"))
+        #expect(try holds("%{REQUEST_URI} =~ m#^/page#"))
+        #expect(try holds("%{REQUEST_URI} =~ m|^/PAGE|i"))
+        #expect(refused("%{REQUEST_URI} =~ /x/q"))
+    }
+
+    /// conditional-expr-regex-delimiter-m-hash: only a regex with groups sets $0…$9, and a
+    /// failed match of one clears them.
+    @Test func capturesOnlyFromGroupsAndClearedOnFailure() throws {
+        #expect(try holds("%{REQUEST_URI} =~ m#^/(page)# && $1 == 'page'"))
+        #expect(try holds("%{REQUEST_URI} =~ m#^/(page)# && %{REQUEST_URI} =~ /(nomatch)/ || $1 == ''"))
+        #expect(try holds("%{REQUEST_URI} =~ m#^/(page)# && %{REQUEST_URI} =~ /html/ && $1 == 'page'"))
+    }
+
+    /// conditional-expr-grammar-keywords: `and`/`or`/`not`, `eq`/`in` without dash, negative
+    /// digits, case-insensitive variable names, -T's false set, HTTP2.
+    @Test func grammarKeywordsAndTokens() throws {
+        #expect(try holds("%{REQUEST_URI} == '/page.html' and not -z %{HTTP_HOST}"))
+        #expect(try holds("req('X-Num') -gt -1 && %{HTTP:X-Num} eq 5"))
+        #expect(try holds("-T 'session=abc' && !-T 'OFF' && !-T '0' && !-T 'No' && !-T ''"))
+        #expect(try holds("%{request_uri} in {'/page.html'}"))
+        #expect(refused("%{REQUEST_URI} -eqx '1'"))
+        #expect(refused("-Q %{REQUEST_URI}"))
+        #expect(refused("'\\8' == '8'"))
+        #expect(try holds("'\\101' == 'A'"))
+    }
+
+    /// header-expr-string-functions: md5, sha1, base64, unbase64, unescape, escape.
+    @Test func stringFunctions() throws {
+        #expect(try string("%{md5:abc}|%{sha1:abc}|%{base64:hello world}|%{unbase64:aGVsbG8=}")
+            == "900150983cd24fb0d6963f7d28e17f72|a9993e364706816aba3e25717850c26c9cd0d89d|aGVsbG8gd29ybGQ=|hello")
+        #expect(try string("%{unescape:a%20b%2Fc}|%{unescape:%zz}|%{escape:a b?c}|%{toupper:xy}") == "a b%2Fc||a%20b%3fc|XY")
+    }
+
+    /// conditional-expr-restricted-file-functions, conditional-expr-unknown-function: names are
+    /// checked when the configuration is read.
+    @Test func namesCheckedAtParseTime() {
+        #expect(refused("filesize('/var/www/html/page.html') -gt 0", restricted: true))
+        #expect(!refused("filesize('/var/www/html/page.html') -gt 0"))
+        #expect(refused("v('FOO') == ''"))
+        #expect(refused("-R '127.0.0.1/40'"))
+        #expect(refused("-R '0.0.0.0/0'"))
+        #expect(refused("-R %{REMOTE_ADDR}"))
+        #expect(!refused("-R '127.0.0.0/8' || %{REMOTE_ADDR} -ipmatch '::1'"))
+    }
+
+    func respond(_ htaccess: String, _ target: String) -> OriginResponse {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/page.html")
+        fs.addFile("/small.txt")
+        fs.addDirectory("/dir")
+        fs.addFile("/dir/index.html")
+        fs.addAccessFile("/", file: SourceFile(path: ".htaccess", bytes: Array(htaccess.utf8)))
+        return Origin(site: Site(serverName: "example.org", files: fs))
+            .respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "example.org")]))
+    }
+
+    /// conditional-expr-file-tests-system-paths: `/` and `/etc` exist; directories are searchable.
+    @Test func fileTestsOnSystemPathsAndSearchBits() {
+        let h = """
+        Header always set X-A yes "expr=-d '/' && -e '/etc' && !-f '/'"
+        Header always set X-B yes "expr=-x '/var/www/html/dir' && !-x '/var/www/html/page.html'"
+
+        """
+        let r = respond(h, "/page.html")
+        #expect(r.header("X-A") == "yes")
+        #expect(r.header("X-B") == "yes")
+    }
+
+    /// header-expr-handler-variable: %{HANDLER} at output time is the content type handled.
+    @Test func handlerVariableAtOutput() {
+        let h = """
+        Header always set X-A "expr=[%{HANDLER}]"
+        <If "%{HANDLER} == ''">
+        Header always set X-B empty-in-if
+        </If>
+
+        """
+        #expect(respond(h, "/page.html").header("X-A") == "[text/html]")
+        #expect(respond(h, "/small.txt").header("X-A") == "[text/plain]")
+        #expect(respond(h, "/dir").header("X-A") == "[httpd/unix-directory]")
+        #expect(respond(h, "/missing").header("X-A") == "[]")
+        #expect(respond(h, "/page.html").header("X-B") == "empty-in-if")
+    }
+}
