@@ -87,6 +87,23 @@ struct Fuzz11RegressionTests {
             .respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "example.org")]))
     }
 
+    /// conditional-else-after-directive: <Else> extends the scope's last <If> across a directive.
+    @Test func elseAfterAnInterveningDirective() {
+        let h = """
+        <If "%{QUERY_STRING} == 'a=1'">
+        Header always set X-A if
+        </If>
+        Header always set X-B between
+        <Else>
+        Header always set X-A else
+        </Else>
+
+        """
+        let a = respond(h, "/page.html?a=1"), b = respond(h, "/page.html")
+        #expect(a.status == 200 && a.header("X-A") == "if" && a.header("X-B") == "between")
+        #expect(b.status == 200 && b.header("X-A") == "else")
+    }
+
     /// conditional-expr-file-tests-system-paths: `/` and `/etc` exist; directories are searchable.
     @Test func fileTestsOnSystemPathsAndSearchBits() {
         let h = """

@@ -127,11 +127,10 @@ public struct ConfigReader {
             switch node {
             case .comment: continue
             case .directive(let d):
-                lastIf = nil
+                // core's <ElseIf>/<Else> extend the last <If> chain of the same scope (its
+                // sec_if list): directives and other sections in between do not end it.
                 directive(d, into: &block, pending: &pendingConditions, methods: methods, inSection: inSection)
             case .section(let s):
-                let key = s.key
-                if key != "elseif" && key != "else" && key != "if" { lastIf = nil }
                 section(s, into: &block, pending: &pendingConditions, methods: methods, lastIf: &lastIf)
             }
         }
