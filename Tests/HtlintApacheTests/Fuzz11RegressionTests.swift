@@ -87,6 +87,24 @@ struct Fuzz11RegressionTests {
             .respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "example.org")]))
     }
 
+    /// section-filesmatch-if-inside: an <If> chain inside a matching <FilesMatch> is evaluated.
+    @Test func ifInsideFilesMatch() {
+        let h = """
+        <FilesMatch "\\.(html|txt)$">
+        <If "%{QUERY_STRING} == 'a=1'">
+        Header always set X-A fm
+        </If>
+        <Else>
+        Header always set X-A fmelse
+        </Else>
+        </FilesMatch>
+
+        """
+        #expect(respond(h, "/page.html?a=1").header("X-A") == "fm")
+        #expect(respond(h, "/small.txt").header("X-A") == "fmelse")
+        #expect(respond(h, "/dir/").header("X-A") == "fmelse")
+    }
+
     /// conditional-else-after-directive: <Else> extends the scope's last <If> across a directive.
     @Test func elseAfterAnInterveningDirective() {
         let h = """

@@ -143,6 +143,9 @@ extension Origin {
         }
         // The keys name the section (file and position): compiled rule sets are cached by key,
         // so two different sections must never share one.
+        // <If> sections inside a matching <Files> join the if walk after the directories' ones
+        // (core's merge appends the sections' sec_if lists).
+        var filesIfBlocks: [ConfigBlock] = []
         for source in walk.sections {
             for (k, files) in source.block.files.enumerated() {
                 let hit: Bool
@@ -152,6 +155,7 @@ extension Origin {
                 }
                 if hit {
                     walk.config.merge(files.block, directory: "files/", key: "files:\(source.key)#\(k)", defaultEngine: defaultEngine)
+                    if !files.block.ifChains.isEmpty { filesIfBlocks.append(files.block) }
                 }
             }
         }
@@ -159,7 +163,7 @@ extension Origin {
             chain.note(.note, "<Location> #\(k + 1) applies to \(record.uri)")
             walk.config.merge(location.block, directory: "location/", key: "loc#\(k)", defaultEngine: defaultEngine)
         }
-        applyIfChains(walk.sections.map(\.block) + locations.map(\.1.block), to: &walk.config, record: record, chain: chain)
+        applyIfChains(walk.sections.map(\.block) + filesIfBlocks + locations.map(\.1.block), to: &walk.config, record: record, chain: chain)
     }
 
     /// The first true branch of every `<If>` chain in `blocks` merges over `config`.
