@@ -149,4 +149,11 @@ struct Fuzz11RegressionTests {
         #expect(respond(h, "/missing").header("X-A") == "[]")
         #expect(respond(h, "/page.html").header("X-B") == "empty-in-if")
     }
+
+    /// conditional-expr-fnmatch-bracket-slash: with APR_FNM_PATHNAME a bracket holding `/` is literal.
+    @Test func pathnameBracketWithSlashIsLiteral() {
+        #expect(!wildcardMatch("[!/]*", "q=test", pathname: true))
+        #expect(wildcardMatch("[!/]*", "q=test"))
+        #expect(wildcardMatch("[!/]*", "[!/]x", pathname: true))
+    }
 }

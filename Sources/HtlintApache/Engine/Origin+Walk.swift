@@ -242,6 +242,8 @@ func wildcardMatch(_ pattern: String, _ text: String, caseless: Bool = false, pa
             var first = true
             while k < p.count, first || p[k] != UInt8(ascii: "]") {
                 first = false
+                // APR_FNM_PATHNAME: a bracket that would hold a `/` is no bracket; `[` is literal.
+                if pathname, p[k] == slash { return (c == UInt8(ascii: "["), i + 1) }
                 var lo = p[k]
                 if lo == UInt8(ascii: "\\"), k + 1 < p.count { k += 1; lo = p[k] }
                 var hi = lo
