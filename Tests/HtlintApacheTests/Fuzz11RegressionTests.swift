@@ -156,4 +156,23 @@ struct Fuzz11RegressionTests {
         #expect(wildcardMatch("[!/]*", "q=test"))
         #expect(wildcardMatch("[!/]*", "[!/]x", pathname: true))
     }
+
+    /// env-setenvifexpr-failed-regex-keeps-dollar: a failed regex with groups leaves no match
+    /// source, so the value is set as written; an expression without a regex substitutes the
+    /// groups the previous SetEnvIfExpr left (match_headers' shared regmatch array).
+    @Test func setEnvIfExprSubstitution() {
+        let h = """
+        SetEnvIfExpr "%{QUERY_STRING} =~ /^(x)/ || true" A=v$1w
+        SetEnvIfExpr "%{REQUEST_URI} =~ m#^/(page)#" B=v$1w
+        SetEnvIfExpr "-n %{REQUEST_URI}" C=v$1w
+        Header always set X-A "%{A}e"
+        Header always set X-B "%{B}e"
+        Header always set X-C "%{C}e"
+
+        """
+        let r = respond(h, "/page.html?q=1")
+        #expect(r.header("X-A") == "v$1w")
+        #expect(r.header("X-B") == "vpagew")
+        #expect(r.header("X-C") == "vpagew")
+    }
 }
