@@ -175,4 +175,26 @@ struct Fuzz11RegressionTests {
         #expect(r.header("X-B") == "vpagew")
         #expect(r.header("X-C") == "vpagew")
     }
+
+    /// section-if-nested-in-if: a nested <If> is evaluated when its outer one holds, but not in
+    /// a DirectoryIndex subrequest (it reuses the parent's if-walk cache, nested sections skipped).
+    @Test func nestedIfSections() {
+        let h = """
+        <If "%{REMOTE_ADDR} == '127.0.0.1'">
+        <If "%{QUERY_STRING} == 'a=1'">
+        Header always set X-A inner
+        </If>
+        <Else>
+        Header always set X-A inner-else
+        </Else>
+        Header always set X-B outer
+        </If>
+
+        """
+        let a = respond(h, "/page.html?a=1"), b = respond(h, "/page.html"), d = respond(h, "/dir/?a=1")
+        #expect(a.header("X-A") == "inner" && a.header("X-B") == "outer")
+        #expect(b.header("X-A") == "inner-else")
+        #expect(d.header("X-A") == nil && d.header("X-B") == "outer")
+        #expect(respond(h, "/dir/index.html?a=1").header("X-A") == "inner")
+    }
 }

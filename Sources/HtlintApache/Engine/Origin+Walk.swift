@@ -166,8 +166,13 @@ extension Origin {
         applyIfChains(walk.sections.map(\.block) + filesIfBlocks + locations.map(\.1.block), to: &walk.config, record: record, chain: chain)
     }
 
-    /// The first true branch of every `<If>` chain in `blocks` merges over `config`.
+    /// The first true branch of every `<If>` chain in `blocks` merges over `config`; the
+    /// `<If>` sections nested in that branch are evaluated next (ap_if_walk recurses), except
+    /// in a subrequest for the parent's own directory (a DirectoryIndex look-up): it inherits
+    /// the parent's if-walk cache, and a section the cache already holds is skipped with its
+    /// nested ones.
     func applyIfChains(_ blocks: [ConfigBlock], to config: inout MergedConfig, record: RequestRecord, chain: RequestChain) {
+        let nested = !(record.isSubrequest && record.mainURI.map { directoryPart($0) == directoryPart(record.uri) } == true)
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
         for block in blocks {
             for chainOfIfs in block.ifChains {
@@ -177,11 +182,19 @@ extension Origin {
                     if branch.condition?.evaluate(env, captures: &captures) ?? true {
                         config.merge(branch.block, directory: "*If/", key: "if:\(branch.range.file):\(branch.range.start)",
                                      defaultEngine: defaultEngine)
+                        if nested, !branch.block.ifChains.isEmpty {
+                            applyIfChains([branch.block], to: &config, record: record, chain: chain)
+                        }
                         break
                     }
                 }
             }
         }
+    }
+
+    private func directoryPart(_ path: String) -> Substring {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return path[...slash]
     }
 
     /// The virtual host's `<Location>`/`<LocationMatch>` blocks that match a URL-path, in order.
