@@ -197,4 +197,21 @@ struct Fuzz11RegressionTests {
         #expect(d.header("X-A") == nil && d.header("X-B") == "outer")
         #expect(respond(h, "/dir/index.html?a=1").header("X-A") == "inner")
     }
+
+    /// rewrite-cond-expr-content-type: a per-directory `RewriteCond expr` runs after mod_mime.
+    @Test func contentTypeInPerDirectoryExpression() {
+        let h = """
+        RewriteEngine On
+        RewriteCond expr "%{CONTENT_TYPE} == 'text/html'"
+        RewriteRule ^(.*)$ - [E=CT:html]
+        Header always set X-A "%{CT}e"
+        <If "%{CONTENT_TYPE} == ''">
+        Header always set X-B empty-in-if
+        </If>
+
+        """
+        let r = respond(h, "/page.html"), m = respond(h, "/missing.html")
+        #expect(r.header("X-A") == "html" && r.header("X-B") == "empty-in-if")
+        #expect(m.status == 404 && m.header("X-A") == "html")
+    }
 }

@@ -98,11 +98,19 @@ struct ExpressionContext: ExpressionEnvironment {
     /// The status the response goes out with (mod_headers runs in the output filter); `<If>`
     /// sees the request's status so far.
     var status: Int? = nil
+    /// Evaluated after mod_mime's type_checker (a per-directory `RewriteCond expr` runs in the
+    /// fixups): `%{CONTENT_TYPE}` is then the type of `r->filename`.
+    var typeChecked = false
 
     func expressionVariable(_ name: String) -> String {
         switch name {
         case "REQUEST_STATUS": return String(status ?? record.status)
         case "HTTP2": return "off"  // the simulated connections are HTTP/1.1
+        case "CONTENT_TYPE" where typeChecked && status == nil:
+            // find_ct: httpd/unix-directory for a directory, else by extension (existing or not).
+            guard let f = record.filename, f.hasPrefix("/") else { return "" }
+            if origin.site.files.isDirectory(f) { return "httpd/unix-directory" }
+            return MimeTypes.type(forPath: f) ?? ""
         case "HANDLER":
             // r->handler: unset before the handler phase; ap_invoke_handler then takes the
             // content type (mod_dir's httpd/unix-directory for a directory), "" when none.
