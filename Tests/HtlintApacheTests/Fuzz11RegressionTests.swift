@@ -214,4 +214,18 @@ struct Fuzz11RegressionTests {
         #expect(r.header("X-A") == "html" && r.header("X-B") == "empty-in-if")
         #expect(m.status == 404 && m.header("X-A") == "html")
     }
+
+    /// header-htaccess-error-without-vhost-if: the 500 of an unreadable .htaccess carries the
+    /// virtual host's own headers, not its <If> sections'.
+    @Test func brokenHtaccessSkipsVhostIfHeaders() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/page.html")
+        fs.addAccessFile("/", file: SourceFile(path: ".htaccess", bytes: Array("<If \"-R '0.0.0.0/0'\">\nHeader always set X-A x\n</If>\n".utf8)))
+        let site = Site(serverName: "example.org", files: fs,
+                        vhostLines: ["Header always set X-V plain", "<If \"true\">", "Header always set X-W vif", "</If>"])
+        let r = Origin(site: site).respond(to: OriginRequest(target: "/page.html", headers: [HTTPHeader("Host", "example.org")]))
+        #expect(r.status == 500)
+        #expect(r.header("X-V") == "plain")
+        #expect(r.header("X-W") == nil)
+    }
 }

@@ -17,7 +17,7 @@ extension Origin {
         }
         // Answered before the directory walk (a virtual-host redirect): the host's own lines with
         // the <Location>/<If> sections the location and if walks merged before translate_name.
-        let directives = r.config?.headers ?? preTranslateConfig(r, chain)?.headers ?? site.vhost.block.headers
+        let directives = r.config?.headers ?? (r.walkFailed ? nil : preTranslateConfig(r, chain)?.headers) ?? site.vhost.block.headers
         let context = ExpressionContext(origin: self, record: r, chain: chain, status: status)
         guard success else {
             // ap_send_error_response moves the error table (mod_rewrite's cookies) into the normal

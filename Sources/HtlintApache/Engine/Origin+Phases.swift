@@ -23,6 +23,7 @@ extension Origin {
             // A failed walk never installs its per-directory configuration: the 500 carries
             // the virtual host's headers only, none from a parent `.htaccess` or `<Directory>`.
             r.config = nil
+            r.walkFailed = true
             return .final(status: 500, location: nil)
         }
         if let long = walk.nameTooLong {

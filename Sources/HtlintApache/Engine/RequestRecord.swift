@@ -28,6 +28,10 @@ final class RequestRecord {
     /// the name twice; look-ups see the first, the REDIRECT_ copy of an internal redirect the last.
     var envShadowed: [String: String] = [:]
     var responseHeaders: [HTTPHeader] = []
+    /// The directory walk failed (an unreadable `.htaccess`): the 500 goes out with the
+    /// server defaults only; the walk had started over from them, without the virtual host's
+    /// `<If>`/`<Location>` merges.
+    var walkFailed = false
     let isSubrequest: Bool
     /// `r->main->uri` of a subrequest: mod_rewrite's -U/-F look-ups only run while it differs from `uri`.
     var mainURI: String?
