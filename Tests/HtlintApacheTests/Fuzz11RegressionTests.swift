@@ -228,4 +228,17 @@ struct Fuzz11RegressionTests {
         #expect(r.header("X-V") == "plain")
         #expect(r.header("X-W") == nil)
     }
+
+    /// alias-redirect-sets-context-info: a prefix Redirect sets CONTEXT_PREFIX/CONTEXT_DOCUMENT_ROOT.
+    @Test func prefixRedirectSetsContextInfo() {
+        let h = """
+        Redirect 302 /dir/ /target.html
+        RedirectMatch 302 ^/page\\.html$ http://example.org/t2.html
+        Header always set X-A "expr=%{CONTEXT_PREFIX}|%{CONTEXT_DOCUMENT_ROOT}"
+
+        """
+        let r = respond(h, "/dir/x")
+        #expect(r.status == 302 && r.header("X-A") == "/dir/|/target.html")
+        #expect(respond(h, "/page.html").header("X-A") == "|/var/www/html")
+    }
 }
