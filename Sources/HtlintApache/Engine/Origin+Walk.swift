@@ -172,7 +172,6 @@ extension Origin {
     /// the parent's if-walk cache, and a section the cache already holds is skipped with its
     /// nested ones.
     func applyIfChains(_ blocks: [ConfigBlock], to config: inout MergedConfig, record: RequestRecord, chain: RequestChain) {
-        let nested = !(record.isSubrequest && record.mainURI.map { directoryPart($0) == directoryPart(record.uri) } == true)
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
         for block in blocks {
             for chainOfIfs in block.ifChains {
@@ -182,7 +181,8 @@ extension Origin {
                     if branch.condition?.evaluate(env, captures: &captures) ?? true {
                         config.merge(branch.block, directory: "*If/", key: "if:\(branch.range.file):\(branch.range.start)",
                                      defaultEngine: defaultEngine)
-                        if nested, !branch.block.ifChains.isEmpty {
+                        if !branch.block.ifChains.isEmpty,
+                           !(record.isSubrequest && record.mainURI.map { directoryPart($0) == directoryPart(record.uri) } == true) {
                             applyIfChains([branch.block], to: &config, record: record, chain: chain)
                         }
                         break
