@@ -241,4 +241,29 @@ struct Fuzz11RegressionTests {
         #expect(r.status == 302 && r.header("X-A") == "/dir/|/target.html")
         #expect(respond(h, "/page.html").header("X-A") == "|/var/www/html")
     }
+
+    /// conditional-expr-subrequest-drops-body-headers: a subrequest has no Content-Length.
+    @Test func subrequestHasNoBodyHeaders() {
+        let h = """
+        <If "%{HTTP:Content-Length} -gt 3">
+        Header always set X-A body
+        </If>
+        <Else>
+        Header always set X-A none
+        </Else>
+
+        """
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/page.html")
+        fs.addDirectory("/dir")
+        fs.addFile("/dir/index.html")
+        fs.addAccessFile("/", file: SourceFile(path: ".htaccess", bytes: Array(h.utf8)))
+        let origin = Origin(site: Site(serverName: "example.org", files: fs))
+        func post(_ target: String) -> OriginResponse {
+            origin.respond(to: OriginRequest(method: "POST", target: target,
+                                             headers: [HTTPHeader("Host", "example.org"), HTTPHeader("Content-Length", "8")]))
+        }
+        #expect(post("/page.html").header("X-A") == "body")
+        #expect(post("/dir/").header("X-A") == "none")
+    }
 }

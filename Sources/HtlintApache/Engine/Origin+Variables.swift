@@ -10,7 +10,9 @@ extension Origin {
     func value(of ref: VariableRef, _ r: RequestRecord, _ chain: RequestChain, serverContext: Bool) -> String {
         let req = chain.request
         switch ref {
-        case .header(let header): return req.header(header) ?? ""
+        case .header(let header):
+            if r.isSubrequest, Origin.subrequestDropsHeader(header) { return "" }
+            return req.header(header) ?? ""
         case .environment(let name): return r.envValue(name) ?? site.processEnvironment[name] ?? ""
         case .lookAhead(let inner, let file): return lookAhead(inner, file: file, r, chain, serverContext: serverContext)
         case .empty: return ""
@@ -39,6 +41,15 @@ extension Origin {
             case .time: return timeVariable(name)
             }
         }
+    }
+
+    /// clone_headers_no_body: a subrequest's copy of the request headers has no body headers.
+    static func subrequestDropsHeader(_ name: String) -> Bool {
+        let n = name.utf8.count
+        guard n >= 7, n <= 17 else { return false }
+        return ["Content-Encoding", "Content-Language", "Content-Length", "Content-Location", "Content-MD5",
+                "Content-Range", "Content-Type", "Expires", "Last-Modified", "Transfer-Encoding"]
+            .contains { equalsIgnoringASCIICase($0, name) }
     }
 
     /// What a `%{NAME}` reads.
@@ -126,7 +137,10 @@ struct ExpressionContext: ExpressionEnvironment {
         return origin.variable(name, record, chain, serverContext: false)
     }
 
-    func requestHeader(_ name: String) -> String { chain.request.header(name) ?? "" }
+    func requestHeader(_ name: String) -> String {
+        if record.isSubrequest, Origin.subrequestDropsHeader(name) { return "" }
+        return chain.request.header(name) ?? ""
+    }
 
     func environment(_ name: String) -> String { record.envValue(name) ?? origin.site.processEnvironment[name] ?? "" }
 
