@@ -266,4 +266,24 @@ struct Fuzz11RegressionTests {
         #expect(post("/page.html").header("X-A") == "body")
         #expect(post("/dir/").header("X-A") == "none")
     }
+
+    /// rewrite-base-inside-if: RewriteBase replaces the `*If/` prefix of an external redirect.
+    @Test func rewriteBaseInsideIf() {
+        let h = """
+        <If "%{QUERY_STRING} == 'r'">
+        RewriteEngine On
+        RewriteBase /dir/
+        RewriteRule ^(.*)$ index.html [R=302,L]
+        </If>
+        <ElseIf "%{QUERY_STRING} == 'i'">
+        RewriteEngine On
+        RewriteBase /
+        RewriteRule page small.txt [L]
+        </ElseIf>
+
+        """
+        let r = respond(h, "/page.html?r")
+        #expect(r.status == 302 && r.location == "http://example.org/dir/index.html?r")
+        #expect(respond(h, "/page.html?i").status == 400)
+    }
 }

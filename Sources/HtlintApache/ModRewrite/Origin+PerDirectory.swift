@@ -73,7 +73,9 @@ extension Origin {
     private func applyBase(_ url: String, directory: String, base: String) -> String {
         // Byte offsets throughout: Apache compares bytes, and `dropFirst` would count characters.
         let (prefix, path) = splitAbsoluteURL(url)
-        let dirNoLead = dropLeadingBytes(directory, min(1, directory.utf8.count))
+        // subst_prefix_path compares the path after its `/` with the directory as written: a
+        // filesystem directory without its leading `/`, the `*If/` of an <If> section whole.
+        let dirNoLead = directory.hasPrefix("/") ? dropLeadingBytes(directory, 1) : directory
         let tail = dropLeadingBytes(path, min(1, path.utf8.count))
         guard !dirNoLead.isEmpty, tail.utf8.starts(with: dirNoLead.utf8) else { return url }
         var b = dropLeadingBytes(base, min(1, base.utf8.count))
