@@ -286,4 +286,17 @@ struct Fuzz11RegressionTests {
         #expect(r.status == 302 && r.location == "http://example.org/dir/index.html?r")
         #expect(respond(h, "/page.html?i").status == 400)
     }
+
+    /// rewrite-cond-expr-file-lookup-recursion: ap_expr's -F nests to the subrequest limit.
+    @Test func expressionFileLookupNestsToTheLimit() {
+        let h = """
+        RewriteEngine On
+        RewriteCond expr "-F %{SCRIPT_FILENAME}"
+        RewriteRule ^ - [G]
+
+        """
+        let r = respond(h, "/page.html")
+        #expect(r.status == 200)
+        #expect(r.errorCodes.contains("AH00125"))
+    }
 }

@@ -156,7 +156,7 @@ struct ExpressionContext: ExpressionEnvironment {
     }
 
     func subrequestTest(_ op: Character, _ argument: String) -> Bool {
-        op == "F" ? origin.lookupFile(argument, record, chain) : origin.lookupURI(argument, record, chain)
+        op == "F" ? origin.lookupFile(argument, record, chain, guarded: false) : origin.lookupURI(argument, record, chain)
     }
 
     func fileTest(_ op: Character, _ path: String) -> Bool {
