@@ -299,4 +299,13 @@ struct Fuzz11RegressionTests {
         #expect(r.status == 200)
         #expect(r.errorCodes.contains("AH00125"))
     }
+
+    /// conditional-expr-int64-and-netmask, conditional-expr-subnet-v4-mapped-refused.
+    @Test func integerSaturationAndSubnetForms() throws {
+        #expect(try holds("'99999999999999999999' -gt 9223372036854775806"))
+        #expect(try holds("'-99999999999999999999' -lt -9223372036854775807"))
+        #expect(try holds("%{REMOTE_ADDR} -ipmatch '127.0.0.1/255.0.0.0' && -R '127.0.0.0/255.255.0.0'"))
+        #expect(refused("-R '::ffff:127.0.0.1'"))
+        #expect(!refused("-R '::1'"))
+    }
 }

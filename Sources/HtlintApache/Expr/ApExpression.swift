@@ -85,7 +85,7 @@ public indirect enum ApExpression: Sendable {
             case "-fnmatch": return wildcardMatch(b, a, pathname: true)
             case "-ipmatch": return ipMatches(b, a)
             default:
-                let x = atoi(a), y = atoi(b)
+                let x = atoi64(a), y = atoi64(b)
                 switch op.trimmingPrefix("-") {
                 case "eq": return x == y
                 case "ne": return x != y
@@ -141,6 +141,26 @@ func atoi(_ s: String) -> Int {
         n = n &* 10 &+ Int(c - 0x30)
     }
     return sign * n
+}
+
+/// apr_atoi64 (strtoll), what ap_expr's integer comparisons use: as `atoi`, but a value out
+/// of range saturates at the 64-bit bounds.
+func atoi64(_ s: String) -> Int {
+    var it = s.utf8.drop { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }
+    var negative = false
+    if let f = it.first, f == UInt8(ascii: "-") || f == UInt8(ascii: "+") {
+        negative = f == UInt8(ascii: "-")
+        it = it.dropFirst()
+    }
+    var n = 0
+    for c in it {
+        guard c >= 0x30, c <= 0x39 else { break }
+        let (m, o1) = n.multipliedReportingOverflow(by: 10)
+        let (a, o2) = m.addingReportingOverflow(Int(c - 0x30))
+        if o1 || o2 { return negative ? Int.min : Int.max }
+        n = a
+    }
+    return negative ? -n : n
 }
 
 /// A value inside an expression.
@@ -559,7 +579,8 @@ func validSubnet(_ spec: String) -> Bool {
         return o.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) && Int($0)! <= 255 }
     }
     if address.contains(":") {
-        guard validIPv6(address) else { return false }
+        // apr_ipsubnet_create refuses IPv4-mapped IPv6 addresses (::ffff:a.b.c.d).
+        guard validIPv6(address), !(address.lowercased().hasPrefix("::ffff:") && address.contains(".")) else { return false }
         guard let m = mask else { return true }
         guard let bits = Int(m), m.allSatisfy(\.isNumber) else { return false }
         return bits > 0 && bits <= 128
