@@ -308,4 +308,16 @@ struct Fuzz11RegressionTests {
         #expect(refused("-R '::ffff:127.0.0.1'"))
         #expect(!refused("-R '::1'"))
     }
+
+    /// errordoc-expression-url: an ErrorDocument URL with %{…} is evaluated for the failing request.
+    @Test func errorDocumentExpression() {
+        let h = """
+        ErrorDocument 404 /small.txt?from=%{REQUEST_URI}&q=%{QUERY_STRING}
+
+        """
+        let r = respond(h, "/missing?x=1")
+        #expect(r.status == 404)
+        #expect(r.final.uri == "/small.txt")
+        #expect(r.final.query == "?from=/missing&q=x=1")
+    }
 }

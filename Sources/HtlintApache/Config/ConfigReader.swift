@@ -544,6 +544,15 @@ public struct ConfigReader {
                 error(ConfigCode.badArguments, "Unsupported HTTP response code \(words[0].value)", words[0].range); return
             }
             block.errorDocuments[code] = words[1].value
+            block.errorDocumentExpressions[code] = nil
+            if words[1].value.contains("%{") {
+                do {
+                    block.errorDocumentExpressions[code] = try ApExpression.parsingString(words[1].value, restricted: context == .htaccess)
+                } catch {
+                    self.error(ConfigCode.badExpression, "Cannot parse expression in ErrorDocument: \(error.message)", words[1].range)
+                    return
+                }
+            }
         case "AuthType":
             guard arity(1...1, "AuthType takes one argument, an HTTP authorization type (e.g., \"Basic\")") else { return }
             block.authType = words[0].value
