@@ -320,4 +320,18 @@ struct Fuzz11RegressionTests {
         #expect(r.final.uri == "/small.txt")
         #expect(r.final.query == "?from=/missing&q=x=1")
     }
+
+    /// rewrite-cond-expr-handler-directory: HANDLER before the handler phase is empty for a directory.
+    @Test func handlerOfADirectoryBeforeTheHandlerPhase() {
+        let h = """
+        RewriteEngine On
+        RewriteCond expr "%{HANDLER} == ''"
+        RewriteRule ^ - [E=H:empty]
+        Header always set X-A "%{H}e"
+        Header always set X-B "expr=%{HANDLER}"
+
+        """
+        let r = respond(h, "/dir")
+        #expect(r.status == 301 && r.header("X-A") == "empty" && r.header("X-B") == "httpd/unix-directory")
+    }
 }

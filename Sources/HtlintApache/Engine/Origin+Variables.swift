@@ -125,8 +125,11 @@ struct ExpressionContext: ExpressionEnvironment {
         case "HANDLER":
             // r->handler: unset before the handler phase; ap_invoke_handler then takes the
             // content type (mod_dir's httpd/unix-directory for a directory), "" when none.
+            // Before the output, r->handler is only what a directive or [H=] set: a directory's
+            // httpd/unix-directory is its content type until the handler phase.
+            guard let answered = status else { return record.handler == "httpd/unix-directory" ? "" : record.handler ?? "" }
             if let h = record.handler { return h }
-            guard let answered = status, let f = record.filename, f.hasPrefix("/") else { return "" }
+            guard let f = record.filename, f.hasPrefix("/") else { return "" }
             switch origin.site.files.stat(f) {
             case .directory? where answered < 400: return "httpd/unix-directory"
             case .file? where answered < 300: return MimeTypes.type(forPath: f) ?? ""
