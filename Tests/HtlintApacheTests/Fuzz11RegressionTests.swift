@@ -334,4 +334,17 @@ struct Fuzz11RegressionTests {
         let r = respond(h, "/dir")
         #expect(r.status == 301 && r.header("X-A") == "empty" && r.header("X-B") == "httpd/unix-directory")
     }
+
+    /// header-expr-path-info-on-htaccess-error: PATH_INFO of the 500 is the part not yet walked.
+    @Test func pathInfoOfABrokenHtaccess500() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/page.html")
+        fs.addAccessFile("/", file: SourceFile(path: ".htaccess", bytes: Array("<If \"-R '0.0.0.0/0'\">\n</If>\n".utf8)))
+        let site = Site(serverName: "example.org", files: fs, vhostLines: ["Header always set X-V \"expr=[%{PATH_INFO}]\""])
+        let origin = Origin(site: site)
+        func get(_ t: String) -> OriginResponse { origin.respond(to: OriginRequest(target: t, headers: [HTTPHeader("Host", "example.org")])) }
+        #expect(get("/page.html").status == 500)
+        #expect(get("/page.html").header("X-V") == "[/page.html]")
+        #expect(get("/").header("X-V") == "[/]")
+    }
 }

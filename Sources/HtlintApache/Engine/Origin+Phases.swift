@@ -15,8 +15,12 @@ extension Origin {
         r.filename = walk.filename
         r.pathInfo = walk.pathInfo
         if let fatal = walk.fatal {
+            // The walk stopped at the directory whose .htaccess failed: what it had not walked
+            // yet stays in r->path_info (PATH_INFO of the 500 is /page.html for a broken root file).
+            let full = walk.filename + walk.pathInfo
+            let dir = walk.fatalDirectory.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? ""
             r.filename = walk.fatalDirectory
-            r.pathInfo = ""
+            r.pathInfo = !dir.isEmpty && full.hasPrefix(dir + "/") ? String(full.dropFirst(dir.count)) : ""
             chain.log("", "alert", "\(fatal.file.path): \(fatal.diagnostic.message)")
             chain.note(.configError, "Apache cannot read \(fatal.file.path): \(fatal.diagnostic.message)",
                                           range: fatal.diagnostic.range)
