@@ -347,4 +347,17 @@ struct Fuzz11RegressionTests {
         #expect(get("/page.html").header("X-V") == "[/page.html]")
         #expect(get("/").header("X-V") == "[/]")
     }
+
+    /// rewrite-flags-pt-query-space-filename: the 403 for a query with a space logs passthrough:….
+    @Test func passThroughFilenameOnBadQuery() {
+        let h = """
+        RewriteEngine On
+        RewriteRule ^(.*)$ /page.html?u=$1 [PT]
+
+        """
+        let r = respond(h, "/x%20y")
+        #expect(r.status == 403)
+        #expect(r.final.filename == "passthrough:/page.html")
+        #expect(r.errorCodes == ["AH10411"])
+    }
 }

@@ -201,6 +201,8 @@ extension Origin {
             if let s = result.status { return rewriteAnswer(r, status: s, location: nil) }
             if result.changed, let f = r.filename {
                 if let bad = badQuery(r, chain, external: absoluteURLScheme(f) != nil && !result.noEscape, code: "AH10410") {
+                    // The rule had already written [PT]'s `passthrough:` prefix (%f logs it).
+                    if result.passThrough { r.filename = "passthrough:" + f }
                     return bad
                 }
                 if f.hasPrefix("proxy:") {

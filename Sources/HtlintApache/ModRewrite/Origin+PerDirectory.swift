@@ -37,7 +37,11 @@ extension Origin {
             chain.note(.status, "400: [PT] on the absolute URL `\(f)` (not a path)", range: result.lastRule?.range)
             return .final(status: 400, location: nil)
         }
-        if let bad = badQuery(r, chain, external: external && !result.noEscape, code: "AH10411") { return bad }
+        if let bad = badQuery(r, chain, external: external && !result.noEscape, code: "AH10411") {
+            // The rule had already written [PT]'s `passthrough:` prefix (%f logs it).
+            if result.passThrough { r.filename = "passthrough:" + f }
+            return bad
+        }
         if f.hasPrefix("proxy:") {
             chain.log("AH10160", "error", "attempt to make remote request from mod_rewrite without proxy enabled: \(f)")
             return .final(status: 403, location: nil)
