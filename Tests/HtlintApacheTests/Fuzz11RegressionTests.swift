@@ -360,4 +360,17 @@ struct Fuzz11RegressionTests {
         #expect(r.final.filename == "passthrough:/page.html")
         #expect(r.errorCodes == ["AH10411"])
     }
+
+    /// access-require-expr-remote-user: a false Require expr that reads REMOTE_USER wants a user;
+    /// without AuthType that is a 500 (AH00025 with no authn module at all); a plain false one is 403.
+    @Test func requireExpressionReadingRemoteUser() {
+        let h = """
+        Require expr "%{REMOTE_USER} == 'x' || %{QUERY_STRING} == 'ok'"
+
+        """
+        let r = respond(h, "/page.html")
+        #expect(r.status == 500)
+        #expect(respond(h, "/page.html?ok").status == 200)
+        #expect(respond("Require expr \"%{QUERY_STRING} == 'ok'\"\n", "/page.html").status == 403)
+    }
 }

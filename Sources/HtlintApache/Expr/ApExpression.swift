@@ -127,6 +127,31 @@ public indirect enum ApExpression: Sendable {
     }
 }
 
+extension ApExpression {
+    /// Whether `%{name}` occurs anywhere in the expression.
+    func readsVariable(_ name: String) -> Bool {
+        switch self {
+        case .constant: return false
+        case .not(let e): return e.readsVariable(name)
+        case .and(let a, let b), .or(let a, let b): return a.readsVariable(name) || b.readsVariable(name)
+        case .compare(_, let l, let r): return l.readsVariable(name) || r.readsVariable(name)
+        case .match(let w, _, _), .unary(_, let w): return w.readsVariable(name)
+        case .inList(let w, let list): return w.readsVariable(name) || list.contains { $0.readsVariable(name) }
+        }
+    }
+}
+
+extension ExprWord {
+    func readsVariable(_ name: String) -> Bool {
+        switch self {
+        case .variable(let v): return v == name
+        case .literal, .header, .capture: return false
+        case .function(_, let arg): return arg.readsVariable(name)
+        case .concat(let parts): return parts.contains { $0.readsVariable(name) }
+        }
+    }
+}
+
 /// C `atoi`: leading blanks, sign, digits; anything else stops; no digits is 0.
 func atoi(_ s: String) -> Int {
     var it = s.utf8.drop { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }
