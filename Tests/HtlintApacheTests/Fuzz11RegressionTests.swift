@@ -148,6 +148,8 @@ struct Fuzz11RegressionTests {
         #expect(respond(h, "/dir").header("X-A") == "[httpd/unix-directory]")
         #expect(respond(h, "/missing").header("X-A") == "[]")
         #expect(respond(h, "/page.html").header("X-B") == "empty-in-if")
+        // header-expr-handler-directory-answers: a Redirect answers before the handler phase.
+        #expect(respond("Redirect 302 /dir/ /page.html\n" + h, "/dir/").header("X-A") == "[]")
     }
 
     /// conditional-expr-fnmatch-bracket-slash: with APR_FNM_PATHNAME a bracket holding `/` is literal.

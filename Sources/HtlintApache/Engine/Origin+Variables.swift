@@ -131,7 +131,9 @@ struct ExpressionContext: ExpressionEnvironment {
             if let h = record.handler { return h }
             guard let f = record.filename, f.hasPrefix("/") else { return "" }
             switch origin.site.files.stat(f) {
-            case .directory? where answered < 400: return "httpd/unix-directory"
+            // The handler phase ran for a directory without index (the 404 comes from it); a
+            // Redirect, [F] or access answer came before it. mod_dir's 301 sets the handler.
+            case .directory? where answered == 404 || answered == 200: return "httpd/unix-directory"
             case .file? where answered < 300: return MimeTypes.type(forPath: f) ?? ""
             default: return ""
             }
