@@ -130,6 +130,7 @@ extension Origin {
     func applySetEnvIf(_ list: [SetEnvIfDirective], _ r: RequestRecord, _ chain: RequestChain) {
         // match_headers keeps one regmatch array and match source for the whole list: an
         // expression without a regex of its own substitutes the groups an earlier one left.
+        guard !list.isEmpty else { return }
         var carried = Array(repeating: "", count: 10)
         for d in list {
             guard let groups = setEnvIfMatch(d, r, chain, carried: &carried) else { continue }
