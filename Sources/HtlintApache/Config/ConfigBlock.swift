@@ -213,6 +213,9 @@ public struct ConfigBlock: Sendable {
     public var setEnvIf: [SetEnvIfDirective] = []
     public var access: [AccessDirective] = []
     public var errorDocuments: [Int: String] = [:]
+    /// `ErrorDocument` values that hold expression syntax (`%{…}`), parsed as string
+    /// expressions (core parses every value so; a plain one evaluates to itself).
+    public var errorDocumentExpressions: [Int: ExprWord] = [:]
     public var acceptPathInfo: Bool? = nil
     /// `AuthType` and `AuthName` (mod_authn_core): how a `Require` that needs a user asks for one.
     public var authType: String? = nil

@@ -40,6 +40,7 @@ public struct ConfigReader {
         self.defines = defines
         self.variables = variables
         self.fileExists = fileExists
+        rewriteParser.restricted = context == .htaccess
     }
 
     /// `<IfFile>` without a simulated site: only the fixed list of Debian paths exists.
@@ -138,11 +139,10 @@ public struct ConfigReader {
             switch node {
             case .comment: continue
             case .directive(let d):
-                lastIf = nil
+                // core's <ElseIf>/<Else> extend the last <If> chain of the same scope (its
+                // sec_if list): directives and other sections in between do not end it.
                 directive(d, into: &block, pending: &pendingConditions, methods: methods, inSection: inSection)
             case .section(let s):
-                let key = s.key
-                if key != "elseif" && key != "else" && key != "if" { lastIf = nil }
                 section(s, into: &block, pending: &pendingConditions, methods: methods, lastIf: &lastIf)
             }
         }
@@ -654,6 +654,15 @@ public struct ConfigReader {
                 error(ConfigCode.badArguments, "Unsupported HTTP response code \(words[0].value)", words[0].range); return
             }
             block.errorDocuments[code] = words[1].value
+            block.errorDocumentExpressions[code] = nil
+            if words[1].value.contains("%{") {
+                do {
+                    block.errorDocumentExpressions[code] = try ApExpression.parsingString(words[1].value, restricted: context == .htaccess)
+                } catch {
+                    self.error(ConfigCode.badExpression, "Cannot parse expression in ErrorDocument: \(error.message)", words[1].range)
+                    return
+                }
+            }
         case "AuthType":
             guard arity(1...1, "AuthType takes one argument, an HTTP authorization type (e.g., \"Basic\")") else { return }
             block.authType = words[0].value

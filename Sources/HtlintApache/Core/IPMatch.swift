@@ -12,6 +12,10 @@ func ipMatches(_ spec: String, _ addr: String) -> Bool {
         let mask: UInt32 = bits == 0 ? 0 : ~UInt32(0) << (32 - bits)
         return net & mask == a & mask
     }
+    // A dotted netmask (`127.0.0.1/255.0.0.0`).
+    if parts.count == 2, let net = v4(parts[0]), let mask = v4(parts[1]), let a = v4(Substring(addr)) {
+        return net & mask == a & mask
+    }
     if spec.hasSuffix(".") || spec.split(separator: ".").count < 4 {
         return (addr + ".").hasPrefix(spec.hasSuffix(".") ? spec : spec + ".")
     }

@@ -31,6 +31,7 @@ struct MergedConfig {
     /// Access directives of the deepest configuration that has any.
     var access: [AccessDirective] = []
     var errorDocuments: [Int: String] = [:]
+    var errorDocumentExpressions: [Int: ExprWord] = [:]
     var acceptPathInfo: Bool?
     var authType: String?
     var authName: String?
@@ -115,6 +116,7 @@ struct MergedConfig {
             access = compat + authz
         }
         errorDocuments.merge(block.errorDocuments) { _, new in new }
+        for code in block.errorDocuments.keys { errorDocumentExpressions[code] = block.errorDocumentExpressions[code] }
         if let a = block.acceptPathInfo { acceptPathInfo = a }
         if let t = block.authType { authType = t }
         if let n = block.authName { authName = n }

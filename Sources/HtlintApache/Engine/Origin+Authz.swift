@@ -47,7 +47,10 @@ extension Origin {
             negated = n
             var captures: [String] = []
             let env = ExpressionContext(origin: self, record: r, chain: chain)
-            result = expression.evaluate(env, captures: &captures) ? .granted : .denied
+            // mod_authz_core notes at parse time whether the expression reads REMOTE_USER: then a
+            // false one is "denied for want of a user" and asks for authentication.
+            result = expression.evaluate(env, captures: &captures) ? .granted
+                : expression.readsVariable("REMOTE_USER") ? .deniedNoUser : .denied
         case .requireSection(let logic, let children, _):
             negated = logic == .none
             let and = logic == .all
@@ -81,6 +84,12 @@ extension Origin {
     /// credentials (401 with a challenge); without a usable `AuthType`, Apache answers 500.
     func authenticationRequired(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain) -> Int {
         guard let type = config.authType, type.lowercased() != "none" else {
+            // Without any authn module no check_user_id hook answers: decl_die logs AH00025.
+            guard ["authn_core", "auth_basic", "auth_digest", "auth_form"].contains(where: site.modules.contains) else {
+                chain.log("AH00025", "crit", "configuration error:  couldn't check user: \(r.uri)")
+                chain.note(.status, "500: a `Require` needs an authenticated user, but no authentication module is loaded")
+                return 500
+            }
             chain.log("AH00027", "error", "No authentication done but request not allowed without authentication for \(r.uri). Authentication not configured?")
             chain.note(.status, "500: a `Require` needs an authenticated user, but no `AuthType` is set")
             return 500

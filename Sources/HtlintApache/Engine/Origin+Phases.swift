@@ -19,8 +19,12 @@ extension Origin {
         r.filename = walk.filename
         r.pathInfo = walk.pathInfo
         if let fatal = walk.fatal {
+            // The walk stopped at the directory whose .htaccess failed: what it had not walked
+            // yet stays in r->path_info (PATH_INFO of the 500 is /page.html for a broken root file).
+            let full = walk.filename + walk.pathInfo
+            let dir = walk.fatalDirectory.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? ""
             r.filename = walk.fatalDirectory
-            r.pathInfo = ""
+            r.pathInfo = !dir.isEmpty && full.hasPrefix(dir + "/") ? String(full.dropFirst(dir.count)) : ""
             chain.log("", "alert", "\(fatal.file.path): \(fatal.diagnostic.message)")
             chain.note(.configError, "Apache cannot read \(fatal.file.path): \(fatal.diagnostic.message)",
                                           range: fatal.diagnostic.range)
@@ -136,12 +140,16 @@ extension Origin {
 
     /// `SetEnvIf` / `BrowserMatch` / `SetEnvIfExpr` (apache-semantics §12), in configuration order.
     func applySetEnvIf(_ list: [SetEnvIfDirective], _ r: RequestRecord, _ chain: RequestChain) {
+        // match_headers keeps one regmatch array and match source for the whole list: an
+        // expression without a regex of its own substitutes the groups an earlier one left.
+        guard !list.isEmpty else { return }
+        var carried = Array(repeating: "", count: 10)
         for d in list {
-            guard let groups = setEnvIfMatch(d, r, chain) else { continue }
+            guard let groups = setEnvIfMatch(d, r, chain, carried: &carried) else { continue }
             for a in d.assignments {
                 if a.unset { r.setEnvValue(a.name, nil); continue }
                 var v = a.value
-                if v.utf8.contains(UInt8(ascii: "$")) {
+                if !groups.isEmpty, v.utf8.contains(UInt8(ascii: "$")) {
                     for i in (0...9).reversed() { v = v.replacingOccurrences(of: "$\(i)", with: i < groups.count ? groups[i] : "") }
                 }
                 r.setEnvValue(a.name, v)
@@ -149,11 +157,14 @@ extension Origin {
         }
     }
 
-    /// The groups ($0…$9) when the directive's condition holds, nil when it does not.
-    private func setEnvIfMatch(_ d: SetEnvIfDirective, _ r: RequestRecord, _ chain: RequestChain) -> [String]? {
+    /// The groups ($0…$9) when the directive's condition holds, nil when it does not. Empty
+    /// for a `SetEnvIfExpr` whose last regex with groups failed: its match source is then
+    /// NULL and the values are set as written (`$1` stays `$1`).
+    private func setEnvIfMatch(_ d: SetEnvIfDirective, _ r: RequestRecord, _ chain: RequestChain,
+                               carried: inout [String]) -> [String]? {
         if let e = d.expression {
-            var captures: [String] = []
-            return e.evaluate(ExpressionContext(origin: self, record: r, chain: chain), captures: &captures) ? captures : nil
+            let holds = e.evaluate(ExpressionContext(origin: self, record: r, chain: chain), captures: &carried)
+            return holds ? carried : nil
         }
         let value: String
         switch d.attribute.lowercased() {
@@ -173,7 +184,9 @@ extension Origin {
                 value = chain.request.header(d.attribute) ?? r.envValue(d.attribute) ?? ""
             }
         }
-        return d.regex.firstMatch(in: value).map { m in (0...9).map { m[$0] } }
+        guard let m = d.regex.firstMatch(in: value) else { return nil }
+        carried = (0...9).map { m[$0] }
+        return carried
     }
 
 
@@ -201,6 +214,8 @@ extension Origin {
             if let s = result.status { return rewriteAnswer(r, status: s, location: nil) }
             if result.changed, let f = r.filename {
                 if let bad = badQuery(r, chain, external: absoluteURLScheme(f) != nil && !result.noEscape, code: "AH10410") {
+                    // The rule had already written [PT]'s `passthrough:` prefix (%f logs it).
+                    if result.passThrough { r.filename = "passthrough:" + f }
                     return bad
                 }
                 if f.hasPrefix("proxy:") {

@@ -10,7 +10,9 @@ extension Origin {
     func value(of ref: VariableRef, _ r: RequestRecord, _ chain: RequestChain, serverContext: Bool) -> String {
         let req = chain.request
         switch ref {
-        case .header(let header): return req.header(header) ?? ""
+        case .header(let header):
+            if r.isSubrequest, Origin.subrequestDropsHeader(header) { return "" }
+            return req.header(header) ?? ""
         case .environment(let name): return r.envValue(name) ?? site.processEnvironment[name] ?? ""
         case .lookAhead(let inner, let file): return lookAhead(inner, file: file, r, chain, serverContext: serverContext)
         case .empty: return ""
@@ -41,6 +43,15 @@ extension Origin {
                 return timeVariable(name)
             }
         }
+    }
+
+    /// clone_headers_no_body: a subrequest's copy of the request headers has no body headers.
+    static func subrequestDropsHeader(_ name: String) -> Bool {
+        let n = name.utf8.count
+        guard n >= 7, n <= 17 else { return false }
+        return ["Content-Encoding", "Content-Language", "Content-Length", "Content-Location", "Content-MD5",
+                "Content-Range", "Content-Type", "Expires", "Last-Modified", "Transfer-Encoding"]
+            .contains { equalsIgnoringASCIICase($0, name) }
     }
 
     /// What a `%{NAME}` reads.
@@ -105,29 +116,80 @@ struct ExpressionContext: ExpressionEnvironment {
     /// r->handler while a handler sends the page: ap_invoke_handler names a handler-less request
     /// after its type without parameters (`%{HANDLER}` in mod_headers' expressions).
     var invokedHandler: String? = nil
+    /// Evaluated after mod_mime's type_checker (a per-directory `RewriteCond expr` runs in the
+    /// fixups): `%{CONTENT_TYPE}` is then the type of `r->filename`.
+    var typeChecked = false
 
     func expressionVariable(_ name: String) -> String {
-        if name == "REQUEST_STATUS" { return String(status ?? record.errorStatus ?? record.status) }
-        if name == "CONTENT_TYPE", let contentType { return contentType }
-        if name == "HANDLER" { return record.handler ?? invokedHandler ?? "" }
+        switch name {
+        case "REQUEST_STATUS": return String(status ?? record.errorStatus ?? record.status)
+        case "HTTP2": return "off"  // the simulated connections are HTTP/1.1
+        case "CONTENT_TYPE" where contentType != nil: return contentType!
+        case "CONTENT_TYPE" where typeChecked && status == nil:
+            // find_ct: httpd/unix-directory for a directory, else by extension (existing or not).
+            guard let f = record.filename, f.hasPrefix("/") else { return "" }
+            if origin.site.files.isDirectory(f) { return "httpd/unix-directory" }
+            return MimeTypes.type(forPath: f) ?? ""
         // ap_expr reads r->filename itself: unset (post_read_request, translate_name) is empty.
-        if name == "REQUEST_FILENAME" || name == "SCRIPT_FILENAME", record.filename == nil { return "" }
+        case "REQUEST_FILENAME" where record.filename == nil, "SCRIPT_FILENAME" where record.filename == nil: return ""
+        case "HANDLER":
+            // r->handler: unset before the handler phase; ap_invoke_handler then takes the
+            // content type (mod_dir's httpd/unix-directory for a directory), "" when none.
+            // Before the output, r->handler is only what a directive or [H=] set: a directory's
+            // httpd/unix-directory is its content type until the handler phase.
+            guard let answered = status else { return record.handler == "httpd/unix-directory" ? "" : record.handler ?? "" }
+            if let h = record.handler { return h }
+            if let invokedHandler { return invokedHandler }
+            // OPTIONS is answered by the core before any handler runs.
+            guard record.method != "OPTIONS", let f = record.filename, f.hasPrefix("/") else { return "" }
+            switch origin.site.files.stat(f) {
+            // The handler phase ran for a directory without index (the 404 comes from it); a
+            // Redirect, [F] or access answer came before it. mod_dir's 301 sets the handler.
+            case .directory? where answered == 404 || answered == 200: return "httpd/unix-directory"
+            case .file? where answered < 300: return MimeTypes.type(forPath: f) ?? ""
+            default: return ""
+            }
+        default: break
+        }
         return origin.variable(name, record, chain, serverContext: false)
     }
 
-    func requestHeader(_ name: String) -> String { chain.request.header(name) ?? "" }
+    func requestHeader(_ name: String) -> String {
+        if record.isSubrequest, Origin.subrequestDropsHeader(name) { return "" }
+        return chain.request.header(name) ?? ""
+    }
 
     func environment(_ name: String) -> String { record.envValue(name) ?? origin.site.processEnvironment[name] ?? "" }
 
-    func processEnvironment(_ name: String) -> String { origin.site.processEnvironment[name] ?? "" }
+    func requestEnvironment(_ name: String) -> String? { record.envValue(name) }
+
+    func processEnvironment(_ name: String) -> String? { origin.site.processEnvironment[name] }
+
+    func fileContents(_ path: String) -> [UInt8]? { origin.site.files.contents(path) }
+
+    func fileSize(_ path: String) -> Int? {
+        if case .file(let size)? = origin.site.files.stat(path) { return size }
+        return nil
+    }
+
+    func subrequestTest(_ op: Character, _ argument: String) -> Bool {
+        op == "F" ? origin.lookupFile(argument, record, chain, guarded: false) : origin.lookupURI(argument, record, chain)
+    }
 
     func fileTest(_ op: Character, _ path: String) -> Bool {
         let fs = origin.site.files
+        // Paths outside the site are stat'ed on the real system: `/` and the top-level
+        // directories exist there, and every directory has its search (x) bits.
+        let systemDirectory = path == "/" || Site.systemDirectories.contains(path)
+        let systemFile = !systemDirectory && Site.systemFiles.contains(path)
         switch op {
-        case "f": return fs.isFile(path)
-        case "d": return fs.isDirectory(path)
-        case "e": return fs.stat(path) != nil
-        case "s": if case .file(let size)? = fs.stat(path) { return size > 0 } else { return false }
+        case "f", "s":
+            if systemFile { return true }
+            if case .file(let size)? = fs.stat(path) { return op == "f" || size > 0 } else { return false }
+        case "d": return fs.isDirectory(path) || systemDirectory
+        // op_file_xbit stats with APR_FINFO_LINK: a symbolic link has every permission bit.
+        case "x": if case .symlink? = fs.lstat(path) { return true } else { return fs.isDirectory(path) || systemDirectory }
+        case "e": return fs.stat(path) != nil || systemDirectory || systemFile
         case "L", "h": if case .symlink? = fs.lstat(path) { return true } else { return false }
         default: return false
         }

@@ -143,6 +143,9 @@ extension Origin {
         }
         // The keys name the section (file and position): compiled rule sets are cached by key,
         // so two different sections must never share one.
+        // <If> sections inside a matching <Files> join the if walk after the directories' ones
+        // (core's merge appends the sections' sec_if lists).
+        var filesIfBlocks: [ConfigBlock] = []
         for source in walk.sections {
             for (k, files) in source.block.files.enumerated() {
                 let hit: Bool
@@ -152,6 +155,7 @@ extension Origin {
                 }
                 if hit {
                     walk.config.merge(files.block, directory: "files/", key: "files:\(source.key)#\(k)", defaultEngine: defaultEngine)
+                    if !files.block.ifChains.isEmpty { filesIfBlocks.append(files.block) }
                 }
             }
         }
@@ -159,10 +163,14 @@ extension Origin {
             chain.note(.note, "<Location> #\(k + 1) applies to \(record.uri)")
             walk.config.merge(location.block, directory: "location/", key: "loc#\(k)", defaultEngine: defaultEngine)
         }
-        applyIfChains(walk.sections.map(\.block) + locations.map(\.1.block), to: &walk.config, record: record, chain: chain)
+        applyIfChains(walk.sections.map(\.block) + filesIfBlocks + locations.map(\.1.block), to: &walk.config, record: record, chain: chain)
     }
 
-    /// The first true branch of every `<If>` chain in `blocks` merges over `config`.
+    /// The first true branch of every `<If>` chain in `blocks` merges over `config`; the
+    /// `<If>` sections nested in that branch are evaluated next (ap_if_walk recurses), except
+    /// in a subrequest for the parent's own directory (a DirectoryIndex look-up): it inherits
+    /// the parent's if-walk cache, and a section the cache already holds is skipped with its
+    /// nested ones.
     func applyIfChains(_ blocks: [ConfigBlock], to config: inout MergedConfig, record: RequestRecord, chain: RequestChain) {
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
         for block in blocks {
@@ -173,11 +181,20 @@ extension Origin {
                     if branch.condition?.evaluate(env, captures: &captures) ?? true {
                         config.merge(branch.block, directory: "*If/", key: "if:\(branch.range.file):\(branch.range.start)",
                                      defaultEngine: defaultEngine)
+                        if !branch.block.ifChains.isEmpty,
+                           !(record.isSubrequest && record.mainURI.map { directoryPart($0) == directoryPart(record.uri) } == true) {
+                            applyIfChains([branch.block], to: &config, record: record, chain: chain)
+                        }
                         break
                     }
                 }
             }
         }
+    }
+
+    private func directoryPart(_ path: String) -> Substring {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return path[...slash]
     }
 
     /// The virtual host's `<Location>`/`<LocationMatch>` blocks that match a URL-path, in order.
@@ -238,6 +255,8 @@ func wildcardMatch(_ pattern: String, _ text: String, caseless: Bool = false, pa
             var first = true
             while k < p.count, first || p[k] != UInt8(ascii: "]") {
                 first = false
+                // APR_FNM_PATHNAME: a bracket that would hold a `/` is no bracket; `[` is literal.
+                if pathname, p[k] == slash { return (c == UInt8(ascii: "["), i + 1) }
                 var lo = p[k]
                 if lo == UInt8(ascii: "\\"), k + 1 < p.count { k += 1; lo = p[k] }
                 var hi = lo

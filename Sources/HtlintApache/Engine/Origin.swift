@@ -120,7 +120,7 @@ public final class Origin: @unchecked Sendable {
                 errorDocumentStatus = nil
                 status = s
                 location = loc
-                if loc == nil, s >= 400, let doc = errorDocument(for: s, record: record) {
+                if loc == nil, s >= 400, let doc = errorDocument(for: s, record: record, chain: chain) {
                     if redirects >= site.limitInternalRecursion {
                         if doc.hasPrefix("/") {
                             // An ErrorDocument page answered by a rewrite ([F]) again and again:
@@ -153,7 +153,7 @@ public final class Origin: @unchecked Sendable {
                 status = errorDocumentStatus ?? s
                 record.status = s
                 served = file
-                if s >= 400, errorDocumentStatus == nil, let doc = errorDocument(for: s, record: record),
+                if s >= 400, errorDocumentStatus == nil, let doc = errorDocument(for: s, record: record, chain: chain),
                    redirects < site.limitInternalRecursion {
                     if doc.hasPrefix("/") {
                         redirectToErrorDocument(doc, status: s)
@@ -293,19 +293,29 @@ public final class Origin: @unchecked Sendable {
         return path
     }
 
-    /// ErrorDocument configured for `status` in the record's directory.
-    func errorDocument(for status: Int, record: RequestRecord) -> String? {
-        let server = site.vhost.block.errorDocuments[status]
+    /// ErrorDocument configured for `status` in the record's directory; a value with
+    /// expression syntax is evaluated for the failing request (ap_response_code_string).
+    func errorDocument(for status: Int, record: RequestRecord, chain: RequestChain) -> String? {
+        let vhost = site.vhost.block
+        func evaluated(_ text: String?, _ expression: ExprWord?) -> String? {
+            guard let expression else { return text }
+            return expression.evaluate(ExpressionContext(origin: self, record: record, chain: chain), [])
+        }
+        let server = { evaluated(vhost.errorDocuments[status], vhost.errorDocumentExpressions[status]) }
         // Past map_to_storage the request's own configuration holds: <Files>, <Location> and
         // <If> merged over the walk (ap_response_code_string reads r->per_dir_config).
-        if let config = record.config { return config.errorDocuments[status] ?? server }
+        if let config = record.config {
+            guard let text = config.errorDocuments[status] else { return server() }
+            return evaluated(text, config.errorDocumentExpressions[status])
+        }
         // A rewrite to a URL keeps the walk's per-directory configuration (r->per_dir_config).
-        guard let filename = record.filename, filename.hasPrefix("/") else { return server }
+        guard let filename = record.filename, filename.hasPrefix("/") else { return server() }
         let walk = directoryWalk(filename)
         // A failed walk never installs its per-directory configuration: only the virtual host's
         // ErrorDocument applies, not one from a parent `.htaccess` read before the broken one.
-        if walk.fatal != nil { return server }
-        return walk.config.errorDocuments[status] ?? server
+        if walk.fatal != nil { return server() }
+        guard let text = walk.config.errorDocuments[status] else { return server() }
+        return evaluated(text, walk.config.errorDocumentExpressions[status])
     }
 }
 

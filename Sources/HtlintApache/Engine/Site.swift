@@ -176,6 +176,13 @@ public final class Site: @unchecked Sendable {
         "/run", "/sbin", "/srv", "/sys", "/tmp", "/usr", "/var",
     ]
 
+    /// Regular files of a Debian system with apache2 that expressions may test (`-f /etc/passwd`).
+    public static let systemFiles: Set<String> = [
+        "/etc/passwd", "/etc/group", "/etc/hosts", "/etc/hostname", "/etc/os-release", "/etc/debian_version",
+        "/etc/mime.types", "/etc/apache2/apache2.conf", "/etc/apache2/ports.conf", "/etc/apache2/envvars",
+        "/etc/apache2/magic", "/usr/sbin/apache2",
+    ]
+
     /// Host part of `ServerName` (no scheme, no port). Read on every request: computed once.
     public let canonicalHost: String
     /// Port written in `ServerName`, if any.

@@ -23,6 +23,10 @@ extension Origin {
                 guard let rest = prefixMatch(path, r.uri) else { continue }
                 if let t = redirect.target {
                     target = t + escapePath(rest)
+                    // try_alias_list sets the context info of a prefix match, Redirect's too:
+                    // CONTEXT_PREFIX is the URL-path as written, CONTEXT_DOCUMENT_ROOT the target.
+                    r.contextPrefix = path
+                    r.contextDocumentRoot = t
                 }
             case .regex(let regex):
                 guard let m = regex.firstMatch(in: r.uri) else { continue }

@@ -13,9 +13,10 @@ extension Origin {
     }
 
     /// `RewriteCond … -F`: a file look-up subrequest (no translate_name); true when it answers
-    /// below 300 and its filename exists.
-    func lookupFile(_ input: String, _ r: RequestRecord, _ chain: RequestChain) -> Bool {
-        guard !input.isEmpty, lookupAllowed(r), let (sub, result) = fileSubrequest(input, r, chain),
+    /// below 300 and its filename exists. ap_expr's `-F` (`guarded: false`) has no check against
+    /// recursion: a condition that looks itself up nests until the subrequest limit (AH00125).
+    func lookupFile(_ input: String, _ r: RequestRecord, _ chain: RequestChain, guarded: Bool = true) -> Bool {
+        guard !input.isEmpty, !guarded || lookupAllowed(r), let (sub, result) = fileSubrequest(input, r, chain),
               status(of: result) < 300, let f = sub.filename else { return false }
         return site.files.stat(f) != nil
     }

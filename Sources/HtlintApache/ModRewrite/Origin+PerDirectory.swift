@@ -37,7 +37,11 @@ extension Origin {
             chain.note(.status, "400: [PT] on the absolute URL `\(f)` (not a path)", range: result.lastRule?.range)
             return .final(status: 400, location: nil)
         }
-        if let bad = badQuery(r, chain, external: external && !result.noEscape, code: "AH10411") { return bad }
+        if let bad = badQuery(r, chain, external: external && !result.noEscape, code: "AH10411") {
+            // The rule had already written [PT]'s `passthrough:` prefix (%f logs it).
+            if result.passThrough { r.filename = "passthrough:" + f }
+            return bad
+        }
         if f.hasPrefix("proxy:") {
             chain.log("AH10160", "error", "attempt to make remote request from mod_rewrite without proxy enabled: \(f)")
             return .final(status: 403, location: nil)
@@ -73,7 +77,9 @@ extension Origin {
     private func applyBase(_ url: String, directory: String, base: String) -> String {
         // Byte offsets throughout: Apache compares bytes, and `dropFirst` would count characters.
         let (prefix, path) = splitAbsoluteURL(url)
-        let dirNoLead = dropLeadingBytes(directory, min(1, directory.utf8.count))
+        // subst_prefix_path compares the path after its `/` with the directory as written: a
+        // filesystem directory without its leading `/`, the `*If/` of an <If> section whole.
+        let dirNoLead = directory.hasPrefix("/") ? dropLeadingBytes(directory, 1) : directory
         let tail = dropLeadingBytes(path, min(1, path.utf8.count))
         guard !dirNoLead.isEmpty, tail.utf8.starts(with: dirNoLead.utf8) else { return url }
         var b = dropLeadingBytes(base, min(1, base.utf8.count))

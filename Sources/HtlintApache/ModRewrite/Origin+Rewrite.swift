@@ -378,7 +378,8 @@ extension Origin {
             result = ConditionComparison.string(op, value, b, noCase: c.noCase)
         case .expression(let expr):
             var captures: [String] = []
-            result = expr.evaluate(ExpressionContext(origin: self, record: r, chain: chain), captures: &captures)
+            let env = ExpressionContext(origin: self, record: r, chain: chain, typeChecked: !serverContext)
+            result = expr.evaluate(env, captures: &captures)
             if result && !c.negated && !captures.isEmpty { scope.conditionCaptures = captures }
         }
         return c.negated ? !result : result

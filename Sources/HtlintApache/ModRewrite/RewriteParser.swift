@@ -6,6 +6,8 @@ import HtlintSyntax
 /// reporting Apache's own error messages at the offending column.
 struct RewriteParser {
     var diagnostics: [Diagnostic] = []
+    /// `.htaccess`: `expr` conditions are parsed restricted (no `file()`/`filesize()`).
+    var restricted = false
 
     private mutating func fail(_ code: String, _ message: String, _ range: SourceRange) {
         diagnostics.append(Diagnostic(code: code, severity: .error, message: message, range: range))
@@ -92,7 +94,7 @@ struct RewriteParser {
         let test: ConditionTest
         if testString.lowercased() == "expr" {
             do {
-                test = .expression(try ApExpression(parsing: pattern))
+                test = .expression(try ApExpression(parsing: pattern, restricted: restricted))
             } catch {
                 fail(ConfigCode.badExpression, "RewriteCond: cannot compile expression \"\(pattern)\": \(error)", words[1].range)
                 return nil

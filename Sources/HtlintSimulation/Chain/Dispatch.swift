@@ -12,6 +12,10 @@ extension ChainSimulator {
             sent.append(HTTPHeader("User-Agent", userAgent))
         }
         sent += headers.filter { !equalsIgnoringASCIICase($0.name, "host") }
+        // The recording client sends a small form body with POST and PUT (tools/apache-oracle).
+        if recordingClient, method == "POST" || method == "PUT" {
+            sent += [HTTPHeader("Content-Type", "application/x-www-form-urlencoded"), HTTPHeader("Content-Length", "8")]
+        }
         // `hostHeader` is lower-case, as a browser writes `Host` (WHATWG URL parsing).
         let request = HopRequest(scheme: url.scheme, port: url.effectivePort, host: hostOverride ?? url.hostHeader,
                                  method: method, target: url.target, headers: sent)
