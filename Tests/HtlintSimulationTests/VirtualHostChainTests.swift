@@ -67,5 +67,8 @@ struct VirtualHostChainTests {
         let untraced = s.with(origins: { Origin(site: $0.site, tracing: false) })
         #expect(untraced.run("http://example.com/").hops.map(\.status) == [301, 200])
         #expect(!untraced.tlsOrigin.tracing)
+        // The site's own origins are the table's, not copies of them.
+        #expect(untraced.virtualHosts?.all.contains { $0 === untraced.origin } == true)
+        #expect(untraced.virtualHosts?.all.contains { $0 === untraced.tlsOrigin } == true)
     }
 }

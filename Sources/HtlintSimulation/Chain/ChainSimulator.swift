@@ -82,9 +82,15 @@ public struct ChainSimulator: Sendable {
     /// The same simulator with every origin replaced (an origin shared by several connections
     /// stays shared), e.g. rebuilt without tracing for bulk replay.
     public func with(origins transform: (Origin) -> Origin) -> ChainSimulator {
-        let http = transform(origin)
-        let tls = tlsOrigin === origin ? http : transform(tlsOrigin)
-        return replacingOrigins(http, tls, virtualHosts: virtualHosts?.map(transform), source: source)
+        var done: [ObjectIdentifier: Origin] = [:]
+        func once(_ o: Origin) -> Origin {
+            if let t = done[ObjectIdentifier(o)] { return t }
+            let t = transform(o)
+            done[ObjectIdentifier(o)] = t
+            return t
+        }
+        let http = once(origin), tls = once(tlsOrigin)
+        return replacingOrigins(http, tls, virtualHosts: virtualHosts?.map(once), source: source)
     }
 
     /// A copy (layers, origin server, application, client settings) with other origins.

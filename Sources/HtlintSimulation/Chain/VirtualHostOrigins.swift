@@ -53,7 +53,7 @@ public struct VirtualHostOrigins: Sendable {
         return byPort[sections.answering(VirtualHostChoice(port: port, host: String(name)))?.openRange]
     }
 
-    /// The same sections with each origin replaced (the same origin for the same one).
+    /// The same sections with each origin replaced (`transform` is called once per origin).
     func map(_ transform: (Origin) -> Origin) -> VirtualHostOrigins {
         var done: [ObjectIdentifier: Origin] = [:]
         for o in all { done[ObjectIdentifier(o)] = transform(o) }
