@@ -16,6 +16,7 @@ public let builtInRules: [any LintRule] = (readErrorRules + [
     DeadRuleByAnalysis(),
     SubdirectoryRedirectDropsDirectory(),
     MultiViewsBeforeRewrites(),
+    HeaderEditCrashesApache(),
     RedirectLoop(),
     InternalRecursion(),
     HTTPSDowngrade(),

@@ -1,0 +1,61 @@
+import HtlintApache
+import HtlintDiagnostics
+import HtlintRegex
+
+/// `Header edit*` with a pattern that can match the empty string: Apache's child process
+/// crashes (fixtures/apache/header-edit-star-empty-match-crashes).
+struct HeaderEditCrashesApache: LintRule {
+    let description = RuleDescription(
+        id: "HT218", name: "header-edit-empty-match", family: .semantics,
+        summary: "`Header edit*` (or `RequestHeader edit*`) whose pattern can match an empty string crashes Apache's child process",
+        rationale: """
+        `edit*` replaces every match: mod_headers replaces the first one, then searches the rest of \
+        the value again. When a match is empty (`^`, `$`, `x*`, `\\b`) the rest is the same text, \
+        so the search recurses on it until the Apache child process runs out of stack and dies: \
+        the visitor gets no answer at all (a CDN in front shows its 502), for every request that \
+        carries the header. Anchor the pattern to something non-empty (`^(.+)$`), or use `edit` \
+        (the first match only) where one replacement is meant.
+        """,
+        severity: .error,
+        triggering: [Example("↓Header always edit* Set-Cookie ^ \"prefix-\""),
+                     Example("↓Header edit* Location \"(http:)?\" \"https:\"")],
+        nonTriggering: [Example("Header always edit* Set-Cookie \"(?i)samesite=none\" \"SameSite=Lax\""),
+                        Example("Header always edit Set-Cookie ^ \"prefix-\"")])
+
+    /// Header values the pattern is tried on, as a stand-in for "some value".
+    private static let samples = ["value", "a=1; path=/; HttpOnly", "https://example.com/x?y=1", "A b-C_d.e", "a", ""]
+
+    func check(_ context: LintContext) -> [Diagnostic] {
+        context.files.flatMap { file in
+            Self.edits(file.config.block).compactMap { h -> Diagnostic? in
+                guard h.action == "edit*", let regex = h.editPattern,
+                      let value = Self.samples.first(where: { Self.meetsEmptyMatch(regex, $0) }) else { return nil }
+                let example = value.isEmpty ? "an empty value" : "`\(value)`"
+                return finding("`\(h.name)` edit* with a pattern that matches an empty string (on \(example)): "
+                               + "mod_headers recurses on the same text until the Apache child crashes, and the request gets no answer",
+                               at: h.range)
+            }
+        }
+    }
+
+    /// Whether replacing every match of `regex` in `value`, as mod_headers' process_regexp does
+    /// (each search on what follows the last match), meets an empty match.
+    static func meetsEmptyMatch(_ regex: Regex, _ value: String) -> Bool {
+        var rest = Substring(value)
+        while let m = regex.firstMatch(in: String(rest)), let whole = m.ranges[0] {
+            if whole.isEmpty { return true }
+            rest = Substring(String(decoding: Array(rest.utf8)[whole.upperBound...], as: UTF8.self))
+        }
+        return false
+    }
+
+    /// `Header` and `RequestHeader` lines of a configuration, sections included.
+    static func edits(_ b: ConfigBlock) -> [HeaderDirective] {
+        var out = b.headers + b.requestHeaders
+        for f in b.files { out += edits(f.block) }
+        for chain in b.ifChains { for branch in chain.branches { out += edits(branch.block) } }
+        for d in b.server?.directories ?? [] { out += edits(d.block) }
+        for l in (b.server?.locations ?? []) + (b.server?.directoryMatches ?? []) { out += edits(l.block) }
+        return out
+    }
+}
