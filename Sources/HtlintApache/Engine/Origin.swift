@@ -232,7 +232,8 @@ public final class Origin: @unchecked Sendable {
             // Status 0: the connection closes without a response (segmentation fault, AH00052).
             return OriginResponse(status: 0, location: nil, headers: [], served: nil, final: final, original: original,
                                   recursionLimitExceeded: false, errors: chain.errors, errorCodes: chain.errorCodes,
-                                  trace: chain.trace, internalRedirects: redirects, firedRules: chain.fired)
+                                  trace: chain.trace, internalRedirects: redirects, firedRules: chain.fired,
+                                  readsClock: chain.readsClock)
         }
         return OriginResponse(status: status, location: location, headers: headers, served: served,
                               final: final, original: original, recursionLimitExceeded: recursionExceeded || chain.errorCodes.contains("AH00124"),
