@@ -67,17 +67,20 @@ extension Origin {
         if let c = h.envCondition, (r.envValue(c.name) != nil) == c.negated { return }
         var captures: [String] = []
         if let e = h.expression, !e.evaluate(context, captures: &captures) { return }
-        if equalsIgnoringASCIICase(h.name, "Content-Type") {
-            switch h.action {
-            case "set": contentType = value(of: h, r, context)
-            case "setifempty" where table.first(h.name) == nil: contentType = value(of: h, r, context)
-            case "unset": contentType = nil
-            default: break
-            }
-        }
+        let isType = equalsIgnoringASCIICase(h.name, "Content-Type")
         switch h.action {
-        case "set": table.set(h.name, value(of: h, r, context))
-        case "setifempty": if table.first(h.name) == nil { table.set(h.name, value(of: h, r, context)) }
+        case "set":
+            let v = value(of: h, r, context)
+            if isType { contentType = v }
+            table.set(h.name, v)
+        case "setifempty":
+            guard table.first(h.name) == nil else { return }
+            let v = value(of: h, r, context)
+            if isType { contentType = v }
+            table.set(h.name, v)
+        case "unset":
+            if isType { contentType = nil }
+            table.unset(h.name)
         case "add": table.add(h.name, value(of: h, r, context))
         case "append": table.append(h.name, value(of: h, r, context))
         case "merge":
@@ -87,13 +90,12 @@ extension Origin {
             } else {
                 table.add(h.name, merged)
             }
-        case "unset": table.unset(h.name)
         case "edit", "edit*":
             guard let regex = h.editPattern, table.first(h.name) != nil else { return }
             let replacement = value(of: h, r, context)
             var edited: [HTTPHeader] = []
             for e in table.entries where equalsIgnoringASCIICase(e.name, h.name) {
-                guard let v = editHeaderValue(e.value, regex, replacement, all: h.action == "edit*") else {
+                guard let v = Origin.editHeaderValue(e.value, regex, replacement, all: h.action == "edit*") else {
                     context.chain.childCrashed = true
                     context.chain.note(.note, "Header edit* on \(h.name): the pattern matches the empty string, so mod_headers' process_regexp recurses on the same text until the Apache child crashes (no response)",
                                        range: h.range)
@@ -134,12 +136,12 @@ extension Origin {
     /// afresh as Apache's process_regexp recursion does (so `^` matches there again). nil when
     /// `edit*` meets an empty match: process_regexp then recurses on the same text forever and
     /// the child process crashes.
-    func editHeaderValue(_ value: String, _ regex: Regex, _ replacement: String, all: Bool) -> String? {
+    public static func editHeaderValue(_ value: String, _ regex: Regex, _ replacement: String, all: Bool) -> String? {
         var out: [UInt8] = []
         var rest = Array(value.utf8)
         while let m = regex.firstMatch(in: String(decoding: rest, as: UTF8.self)), let whole = m.ranges[0] {
             out += rest[..<whole.lowerBound]
-            out += Array(substituteGroups(replacement, m).utf8)
+            out += Array(Origin.substituteGroups(replacement, m).utf8)
             if all, whole.isEmpty { return nil }
             rest = Array(rest[whole.upperBound...])
             if !all { break }

@@ -262,7 +262,7 @@ extension Origin {
                 guard let m = regex.firstMatch(in: r.uri) else { continue }
                 // AliasMatch sets no context (CONTEXT_DOCUMENT_ROOT stays the document root).
                 let written = alias.path.replacingOccurrences(of: "${DOCROOT}", with: site.mountedRoot)
-                r.filename = substituteGroups(written, m)
+                r.filename = Origin.substituteGroups(written, m)
                 if let h = alias.handler { r.handler = h }
                 chain.note(.alias, "\(alias.handler == nil ? "AliasMatch" : "ScriptAliasMatch") \(alias.url) → \(r.filename!)")
                 return nil

@@ -46,13 +46,12 @@ extension Origin {
     }
 
     /// clone_headers_no_body: a subrequest's copy of the request headers has no body headers.
-    static func subrequestDropsHeader(_ name: String) -> Bool {
-        let n = name.utf8.count
-        guard n >= 7, n <= 17 else { return false }
-        return ["Content-Encoding", "Content-Language", "Content-Length", "Content-Location", "Content-MD5",
-                "Content-Range", "Content-Type", "Expires", "Last-Modified", "Transfer-Encoding"]
-            .contains { equalsIgnoringASCIICase($0, name) }
-    }
+    static func subrequestDropsHeader(_ name: String) -> Bool { bodyHeaders.contains(name.lowercased()) }
+
+    private static let bodyHeaders: Set<String> = [
+        "content-encoding", "content-language", "content-length", "content-location", "content-md5",
+        "content-range", "content-type", "expires", "last-modified", "transfer-encoding",
+    ]
 
     /// What a `%{NAME}` reads.
     enum VariableSource: Sendable, Hashable {

@@ -228,15 +228,11 @@ public final class Origin: @unchecked Sendable {
         let servedErrorPage = served != nil
         let headers = responseHeaders(loggedStatus != nil ? (runStartRecord ?? errorOrigin ?? record) : record, status: status,
                                       servedErrorPage: servedErrorPage, chain: chain)
-        if chain.childCrashed {
-            // Status 0: the connection closes without a response (segmentation fault, AH00052).
-            return OriginResponse(status: 0, location: nil, headers: [], served: nil, final: final, original: original,
-                                  recursionLimitExceeded: false, errors: chain.errors, errorCodes: chain.errorCodes,
-                                  trace: chain.trace, internalRedirects: redirects, firedRules: chain.fired,
-                                  readsClock: chain.readsClock)
-        }
-        return OriginResponse(status: status, location: location, headers: headers, served: served,
-                              final: final, original: original, recursionLimitExceeded: recursionExceeded || chain.errorCodes.contains("AH00124"),
+        // Status 0: a crashed child closes the connection without a response (AH00052).
+        let crashed = chain.childCrashed
+        return OriginResponse(status: crashed ? 0 : status, location: crashed ? nil : location, headers: crashed ? [] : headers,
+                              served: crashed ? nil : served, final: final, original: original,
+                              recursionLimitExceeded: !crashed && (recursionExceeded || chain.errorCodes.contains("AH00124")),
                               errors: chain.errors, errorCodes: chain.errorCodes, trace: chain.trace,
                               internalRedirects: redirects, firedRules: chain.fired, readsClock: chain.readsClock)
     }
@@ -374,14 +370,8 @@ func decodingUnreserved(_ path: String) -> String {
     return String(decoding: out, as: UTF8.self)
 }
 
-/// Resolves `.`/`..` segments (never above `/`) and merges repeated slashes.
-func normalizePath(_ path: String) -> String {
-    var aboveRoot = false
-    return normalizePath(path, aboveRoot: &aboveRoot)
-}
-
-/// As `normalizePath(_:)`, setting `aboveRoot` when a `..` meets `/` (ap_normalize_path with
-/// AP_NORMALIZE_NOT_ABOVE_ROOT fails there).
+/// Resolves `.`/`..` segments (never above `/`) and merges repeated slashes, setting
+/// `aboveRoot` when a `..` meets `/` (ap_normalize_path with AP_NORMALIZE_NOT_ABOVE_ROOT fails there).
 func normalizePath(_ path: String, aboveRoot: inout Bool) -> String {
     guard path.hasPrefix("/") else { return path }
     // Fast path: nothing to resolve unless there is `//`, `/.` (covers `/..`).

@@ -670,14 +670,6 @@ func unescapeKeeping2F(_ s: String) -> String? {
     var out: [UInt8] = []
     out.reserveCapacity(b.count)
     var i = 0
-    func hexValue(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 0x30...0x39: return c - 0x30
-        case 0x41...0x46: return c - 0x41 + 10
-        case 0x61...0x66: return c - 0x61 + 10
-        default: return nil
-        }
-    }
     var bad = false
     while i < b.count {
         if b[i] == UInt8(ascii: "%") {

@@ -30,7 +30,7 @@ extension Origin {
                 }
             case .regex(let regex):
                 guard let m = regex.firstMatch(in: r.uri) else { continue }
-                if let t = redirect.target { target = escapeRedirectTarget(substituteGroups(t, m)) }
+                if let t = redirect.target { target = escapeRedirectTarget(Origin.substituteGroups(t, m)) }
             }
             chain.note(.alias, "Redirect at line \(redirect.line) matches \(r.uri)", range: redirect.range)
             chain.fired.append(redirect.range)
@@ -54,7 +54,7 @@ extension Origin {
 
     /// `$0`–`$9` in a `RedirectMatch` target or a `Header edit` replacement (ap_pregsub); a
     /// backslash makes the next character literal.
-    func substituteGroups(_ target: String, _ m: RegexMatch) -> String {
+    static func substituteGroups(_ target: String, _ m: RegexMatch) -> String {
         var out = ""
         let it = Array(target)
         var i = 0
