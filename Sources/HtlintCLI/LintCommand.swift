@@ -223,8 +223,10 @@ struct LintCommand {
         // The edge comes from the simulator, which knows layers given in a --site file too.
         // The site's names first, then those only other virtual hosts of the file answer to.
         var hosts: [String] = []
+        var seen = Set<String>()
         for s in [site] + (simulator.virtualHosts?.all.map(\.site) ?? []) {
-            for name in [s.serverName.contains("://") ? s.canonicalHost : s.serverName] + s.serverAliases where !hosts.contains(name) {
+            for name in [s.serverName.contains("://") ? s.canonicalHost : s.serverName] + s.serverAliases
+            where seen.insert(name.lowercased()).inserted {
                 hosts.append(name)
             }
         }

@@ -1,18 +1,34 @@
 import Testing
 import HtlintApache
 import HtlintSimulation
+@testable import HtlintCLI
 
 /// Replay keeps a request's chain for repeated log lines only when no answer in it read the
 /// clock: a `%{TIME…}` the engine expands, or a cookie's expiry, makes answers differ from one
 /// second to the next. Only what a request actually reads counts.
 struct ReplayCacheabilityTests {
-    func chain(_ htaccess: String, _ path: String = "/a") -> ChainResult {
+    func simulator(_ htaccess: String) -> ChainSimulator {
         var fs = SiteFileSystem(root: "/var/www/html")
         fs.addFile("/index.html")
         fs.addFile("/a.html")
         fs.addAccessFile("/", displayPath: ".htaccess", text: htaccess)
         let site = Site(serverName: "example.com", files: fs, vhostLines: ["RewriteMap m int:tolower"])
-        return ChainSimulator(origin: Origin(site: site, tracing: false), edge: Edge(mode: .none)).run("http://example.com" + path)
+        return ChainSimulator(origin: Origin(site: site, tracing: false), edge: Edge(mode: .none))
+    }
+
+    func chain(_ htaccess: String, _ path: String = "/a") -> ChainResult {
+        simulator(htaccess).run("http://example.com" + path)
+    }
+
+    /// Replay's cache takes the chains that read no clock and leaves out the ones that did.
+    @Test func replayCachesOnlyClockFreeChains() {
+        let sim = simulator("RewriteEngine On\nRewriteRule ^a$ /b?t=%{TIME} [R=302,L]")
+        let batch = ["/a", "/a", "/index.html"].map { ReplayRequest(method: "GET", url: "http://example.com" + $0) }
+        let cache = LockedCache<Int>()
+        let statuses = Replayer.simulate(batch, sim, jobs: 1, cache: cache) { $0.hops.first?.status ?? 0 }
+        #expect(statuses == [302, 302, 200])
+        #expect(cache.get("GET http://example.com/a") == nil)
+        #expect(cache.get("GET http://example.com/index.html") == 200)
     }
 
     @Test(arguments: [

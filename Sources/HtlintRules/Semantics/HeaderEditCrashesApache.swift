@@ -38,15 +38,10 @@ struct HeaderEditCrashesApache: LintRule {
         }
     }
 
-    /// Whether replacing every match of `regex` in `value`, as mod_headers' process_regexp does
-    /// (each search on what follows the last match), meets an empty match.
+    /// Whether replacing every match of `regex` in `value` meets an empty match, as the engine
+    /// finds it (mod_headers' process_regexp searches what follows each match).
     static func meetsEmptyMatch(_ regex: Regex, _ value: String) -> Bool {
-        var rest = Substring(value)
-        while let m = regex.firstMatch(in: String(rest)), let whole = m.ranges[0] {
-            if whole.isEmpty { return true }
-            rest = Substring(String(decoding: Array(rest.utf8)[whole.upperBound...], as: UTF8.self))
-        }
-        return false
+        Origin.editHeaderValue(value, regex, "", all: true) == nil
     }
 
     /// `Header` and `RequestHeader` lines of a configuration, sections included.

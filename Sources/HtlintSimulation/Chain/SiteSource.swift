@@ -47,12 +47,13 @@ public struct SiteSource: Sendable {
     /// that some connection reaches; `http`/`tls` answer the site's own name.
     public func origins(_ server: OriginServer) -> (http: Origin, tls: Origin, virtualHosts: VirtualHostOrigins?) {
         let host = Site.parseServerName(serverName).host
-        let http = Origin(site: build(virtualHost: VirtualHostChoice(port: server.httpPort, host: host)))
+        let choice = VirtualHostChoice(port: server.httpPort, host: host)
+        let http = Origin(site: build(virtualHost: choice))
         guard !http.site.vhost.virtualHosts.isEmpty else { return (http, http, nil) }
         let table = VirtualHostOrigins(source: self, ports: [server.httpPort, server.httpsPort],
-                                       sections: http.site.vhost.virtualHosts)
-        return (table.origin(port: server.httpPort, host: host) ?? http, table.origin(port: server.httpsPort, host: host) ?? http,
-                table)
+                                       sections: http.site.vhost.virtualHosts, known: (choice, http))
+        // The table holds an origin for every port it was built for.
+        return (http, table.origin(port: server.httpsPort, host: host) ?? http, table)
     }
 
     /// The `.htaccess` whose display path is `path`, with the directory it belongs to

@@ -11,16 +11,21 @@ public struct VirtualHostOrigins: Sendable {
     /// By port, the origin of each section some host reaches there (nil: no section listens on
     /// the port, and the main server answers).
     private let origins: [Int: [SourceRange?: Origin]]
-    /// Every origin once, by port and then section order (deterministic, for listings).
+    /// Every origin once, in a fixed order (the known origin, then by port and section order).
     public let all: [Origin]
 
-    /// Reads the configuration once for every section a connection to `ports` can reach.
-    init(source: SiteSource, ports: [Int], sections: [VirtualHostSection]) {
+    /// Reads the configuration once for every section a connection to `ports` can reach;
+    /// `known` is an origin already read for one connection (it is not read again).
+    init(source: SiteSource, ports: [Int], sections: [VirtualHostSection], known: (VirtualHostChoice, Origin)) {
         self.sections = sections
         var origins: [Int: [SourceRange?: Origin]] = [:]
         var all: [Origin] = []
         for port in Set(ports).sorted() {
             var byPort: [SourceRange?: Origin] = [:]
+            if known.0.port == port {
+                byPort[sections.answering(known.0)?.openRange] = known.1
+                all.append(known.1)
+            }
             // A host that reaches each section: one of its names (a wildcard filled in), or none
             // for the default one; a section no host reaches never answers.
             let candidates = sections.flatMap { $0.names.map(VirtualHostOrigins.example) } + [""]
@@ -53,12 +58,10 @@ public struct VirtualHostOrigins: Sendable {
         return byPort[sections.answering(VirtualHostChoice(port: port, host: String(name)))?.openRange]
     }
 
-    /// The same sections with each origin replaced (`transform` is called once per origin).
+    /// The same sections with each origin replaced; `transform` must give the same origin for
+    /// the same one (an origin answers for several hosts).
     func map(_ transform: (Origin) -> Origin) -> VirtualHostOrigins {
-        var done: [ObjectIdentifier: Origin] = [:]
-        for o in all { done[ObjectIdentifier(o)] = transform(o) }
-        return VirtualHostOrigins(sections: sections, origins: origins.mapValues { $0.mapValues { done[ObjectIdentifier($0)]! } },
-                                  all: all.map { done[ObjectIdentifier($0)]! })
+        VirtualHostOrigins(sections: sections, origins: origins.mapValues { $0.mapValues(transform) }, all: all.map(transform))
     }
 
     /// A host name a pattern matches: `*.example.com` → `x.example.com`.

@@ -100,8 +100,6 @@ public struct ConformanceCase {
         // The recording client keeps no HSTS state: a Strict-Transport-Security header never
         // turns a later http hop into a browser-made 307.
         simulator.browser.usesHSTS = false
-        // The recording client's User-Agent (oracle README), visible to %{HTTP_USER_AGENT}.
-        simulator.userAgent = "Mozilla/5.0 (compatible; htlint-oracle/1.0)"
         return simulator
     }
 }
