@@ -260,16 +260,15 @@ public final class Regex: @unchecked Sendable {
         }
     }
 
-    /// Calls `body` with the subject's UTF-8 bytes, without copying native strings. The empty
+    /// Calls `body` with the subject's bytes (`rawBytes`), without copying native strings. The empty
     /// subject gets a one-byte buffer: PCRE2 rejects a NULL pointer even with length 0.
     private func withSubject<T>(_ subject: String, _ body: (UnsafeBufferPointer<UInt8>, Int) -> T) -> T {
         if subject.utf8.isEmpty {
             let zero: [UInt8] = [0]
             return zero.withUnsafeBufferPointer { body($0, 0) }
         }
-        if let result = subject.utf8.withContiguousStorageIfAvailable({ body($0, $0.count) }) { return result }
-        let bytes = Array(subject.utf8)
-        return bytes.withUnsafeBufferPointer { body($0, $0.count) }
+        // The bytes Apache would see: raw bytes kept in the string are searched as bytes.
+        return subject.withRawBytes { body($0, $0.count) }
     }
 
     /// One `pcre2_match` from offset 0 with the limits of `matchContext`. If the JIT runs out

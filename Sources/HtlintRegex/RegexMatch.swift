@@ -5,9 +5,8 @@ public struct RegexMatch: Sendable, Hashable {
     /// Includes ALL groups of the pattern (Apache itself exposes only 0...9; callers cut).
     ///
     /// Captures are byte ranges, so one may cut a multi-byte character in half (e.g. `^(.)`
-    /// on "é"); such bytes are decoded with U+FFFD replacement here. Use `captureBytes` when
-    /// the exact bytes matter, e.g. to rebuild a substitution byte for byte as httpd does.
-    public var captures: [String?] { captureBytes.map { $0.map { String(decoding: $0, as: UTF8.self) } } }
+    /// on "é"); such bytes are kept as raw bytes (`String(preservingBytes:)`), as httpd keeps them.
+    public var captures: [String?] { captureBytes.map { $0.map { String(preservingBytes: $0) } } }
     /// UTF-8 byte ranges in the subject
     public let ranges: [Range<Int>?]
     /// The exact bytes of each capture, parallel to `captures`; never lossy.
@@ -23,6 +22,6 @@ public struct RegexMatch: Sendable, Hashable {
     /// "" for out-of-range or non-participating (Apache's $N semantics)
     public subscript(_ i: Int) -> String {
         guard captureBytes.indices.contains(i), let bytes = captureBytes[i] else { return "" }
-        return String(decoding: bytes, as: UTF8.self)
+        return String(preservingBytes: bytes)
     }
 }

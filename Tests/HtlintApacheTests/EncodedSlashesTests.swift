@@ -1,5 +1,6 @@
 import Testing
 @testable import HtlintApache
+import HtlintRegex
 
 // `AllowEncodedSlashes` in the vhost decides what %2F does before any rule runs; `%00` is
 // always a 404 and the logged URI ends at the NUL (fixtures/apache/rewrite-escape-encoded-slashes-*,
@@ -59,4 +60,14 @@ struct EncodedSlashesTests {
         #expect(site.vhost.diagnostics.map(\.message) == ["AllowEncodedSlashes must be On, Off, or NoDecode"])
         #expect(site.encodedSlashes == .forbid)
     }
+}
+
+/// A Latin-1 escape decodes to the byte itself (kept as a raw byte) and escapes back to it,
+/// as Apache's unescape/escape pair does; UTF-8 escapes stay characters.
+@Test func nonUTF8EscapesRoundTripAsBytes() throws {
+    let decoded = try decodeURLPath("/caf%e9%20x").get()
+    #expect(decoded.rawBytes == Array("/caf".utf8) + [0xE9] + Array(" x".utf8))
+    #expect(escapePath(decoded) == "/caf%e9%20x")
+    #expect(try decodeURLPath("/caf%C3%A9").get() == "/café")
+    #expect(escapeBackreference(String(preservingBytes: [0xFF, 0x41]), { var e = BackrefEscaping(); e.all = true; return e }()) == "%ffA")
 }

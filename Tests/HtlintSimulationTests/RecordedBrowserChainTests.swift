@@ -1,5 +1,6 @@
 import Testing
 import HtlintApache
+import HtlintRegex
 @testable import HtlintSimulation
 
 /// How the recorded browser and edge walk a chain (fixtures/apache/www-add-explicit-port-80-url,
@@ -53,6 +54,14 @@ struct RecordedBrowserChainTests {
     }
 
     /// fixtures/apache/www-uppercase-location-host-sent-lowercase: the next hop's Host is lower-case.
+    /// fixtures/apache/rewrite-escape-non-utf8-bytes: `[NE]` sends the byte 0xE9 in `Location`;
+    /// the client reads a header that is not UTF-8 as Latin-1, so the next URL has `%C3%A9`.
+    @Test func aLocationWithARawByteIsReadAsLatin1() {
+        let location = "http://example.org/new/caf" + String(preservingBytes: [0xE9])
+        #expect(URLParts.browserEncoded(location) == "http://example.org/new/caf%C3%A9")
+        #expect(URLParts.browserEncoded("http://example.org/caf\u{E9}") == "http://example.org/caf%C3%A9")
+    }
+
     @Test func anUpperCaseLocationHostIsSentLowerCase() {
         #expect(URLParts("https://WWW.Shop.Example:8443/x")!.hostHeader == "www.shop.example:8443")
         let rule = "RewriteEngine On\nRewriteCond %{HTTP_HOST} ^WWW\\.\nRewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]"

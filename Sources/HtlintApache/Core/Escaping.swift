@@ -1,3 +1,5 @@
+import HtlintRegex
+
 /// URL escaping and unescaping as Apache's utilities do it (apache-semantics §1.2, §6.4, §6.6).
 
 private let hexDigits = Array("0123456789abcdef".utf8)
@@ -16,7 +18,7 @@ public let pathSafeBytes: Set<UInt8> = {
 public func percentEscape(_ s: String, keep: Set<UInt8>) -> String {
     var out: [UInt8] = []
     out.reserveCapacity(s.utf8.count)
-    for c in s.utf8 {
+    for c in s.rawBytes {
         if keep.contains(c) { out.append(c) } else {
             out.append(UInt8(ascii: "%")); out.append(hexDigits[Int(c >> 4)]); out.append(hexDigits[Int(c & 15)])
         }
@@ -58,7 +60,7 @@ public enum URLDecodingError: Error, Equatable, Sendable {
 public func decodeURLPath(_ s: String, encodedSlashes: EncodedSlashes = .forbid) -> Result<String, URLDecodingError> {
     // Most paths have nothing to decode: keep the string.
     guard s.utf8.contains(UInt8(ascii: "%")) else { return .success(s) }
-    let b = Array(s.utf8)
+    let b = s.rawBytes
     var out: [UInt8] = []
     out.reserveCapacity(b.count)
     var i = 0
@@ -83,13 +85,13 @@ public func decodeURLPath(_ s: String, encodedSlashes: EncodedSlashes = .forbid)
         i += 1
     }
     if badEscape { return .failure(.badEscape) }
-    if forbidden { return .failure(.forbiddenByte(String(decoding: out, as: UTF8.self))) }
-    return .success(String(decoding: out, as: UTF8.self))
+    if forbidden { return .failure(.forbiddenByte(String(preservingBytes: out))) }
+    return .success(String(preservingBytes: out))
 }
 
 /// Lenient decoding (ap_expr `unescape`): nil on a malformed escape.
 public func percentDecode(_ s: String) -> String? {
-    let b = Array(s.utf8)
+    let b = s.rawBytes
     var out: [UInt8] = []
     var i = 0
     while i < b.count {
@@ -99,14 +101,14 @@ public func percentDecode(_ s: String) -> String? {
         }
         out.append(b[i]); i += 1
     }
-    return String(decoding: out, as: UTF8.self)
+    return String(preservingBytes: out)
 }
 
 /// Escapes a backreference for `[B]`, `[BNP]`, `[BCTLS]`, `[BNE]` (apache-semantics §6.4).
 public func escapeBackreference(_ s: String, _ e: BackrefEscaping) -> String {
     guard e.isActive else { return s }
     var out: [UInt8] = []
-    for c in s.utf8 {
+    for c in s.rawBytes {
         let isAlnum = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
         var escape: Bool
         if e.all {

@@ -1,3 +1,4 @@
+import HtlintRegex
 /// Byte-level string helpers for hot paths: `String.dropFirst(n)` counts characters (graphemes),
 /// which is both slower and not what Apache's byte offsets mean.
 
@@ -5,7 +6,7 @@
 @inlinable
 func dropLeadingBytes(_ s: String, _ n: Int) -> String {
     let u = s.utf8
-    return String(u[u.index(u.startIndex, offsetBy: n)...]) ?? String(decoding: Array(u.dropFirst(n)), as: UTF8.self)
+    return String(u[u.index(u.startIndex, offsetBy: n)...]) ?? String(preservingBytes: Array(u.dropFirst(n)))
 }
 
 /// The part after the last `/` (the whole string when there is none).

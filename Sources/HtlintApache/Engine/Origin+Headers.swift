@@ -138,15 +138,15 @@ extension Origin {
     /// the child process crashes.
     public static func editHeaderValue(_ value: String, _ regex: Regex, _ replacement: String, all: Bool) -> String? {
         var out: [UInt8] = []
-        var rest = Array(value.utf8)
-        while let m = regex.firstMatch(in: String(decoding: rest, as: UTF8.self)), let whole = m.ranges[0] {
+        var rest = value.rawBytes
+        while let m = regex.firstMatch(in: String(preservingBytes: rest)), let whole = m.ranges[0] {
             out += rest[..<whole.lowerBound]
-            out += Array(Origin.substituteGroups(replacement, m).utf8)
+            out += Origin.substituteGroups(replacement, m).rawBytes
             if all, whole.isEmpty { return nil }
             rest = Array(rest[whole.upperBound...])
             if !all { break }
         }
-        return String(decoding: out + rest, as: UTF8.self)
+        return String(preservingBytes: out + rest)
     }
 
     /// mod_headers format strings: `%{VAR}e` (environment, `(null)` when unset), `%{VAR}s`

@@ -236,7 +236,7 @@ public struct SiteFileSystem: Sendable {
             defer { closedir(stream) }
             while let entry = readdir(stream) {
                 // A name that is not UTF-8 cannot be requested through the engine's strings
-                // (non-UTF-8 path bytes are not modelled): it is left out, not a load failure.
+                // (file names that are not UTF-8 are not modelled): it is left out, not a load failure.
                 guard let name = withUnsafeBytes(of: entry.pointee.d_name, { raw in
                     String(validating: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
                 }) else { continue }

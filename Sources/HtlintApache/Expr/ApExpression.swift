@@ -215,8 +215,8 @@ public indirect enum ExprWord: Sendable {
             case "toupper": return asciiUppercased(v)
             case "escape": return percentEscape(v, keep: uriEscapeSafeBytes)
             case "unescape": return unescapeKeeping2F(v) ?? ""
-            case "base64": return base64Encode(Array(v.utf8))
-            case "unbase64": return String(decoding: base64Decode(v), as: UTF8.self)
+            case "base64": return base64Encode(v.rawBytes)
+            case "unbase64": return String(preservingBytes: base64Decode(v))
             case "md5": return Digest.md5(v)
             case "sha1": return Digest.sha1(v)
             case "ldap": return ldapEscape(v)
@@ -666,7 +666,7 @@ let uriEscapeSafeBytes: Set<UInt8> = pathSafeBytes.subtracting([UInt8(ascii: ";"
 /// ap_unescape_url_keep2f: `%xx` decoded except `%2F`/`%2f`, which stay; a bad escape or a
 /// decoded NUL makes it fail (unescape() then gives "").
 func unescapeKeeping2F(_ s: String) -> String? {
-    let b = Array(s.utf8)
+    let b = s.rawBytes
     var out: [UInt8] = []
     out.reserveCapacity(b.count)
     var i = 0
@@ -683,7 +683,7 @@ func unescapeKeeping2F(_ s: String) -> String? {
         }
         out.append(b[i]); i += 1
     }
-    return bad ? nil : String(decoding: out, as: UTF8.self)
+    return bad ? nil : String(preservingBytes: out)
 }
 
 private let base64Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
@@ -727,7 +727,7 @@ func ldapEscape(_ s: String) -> String {
     let special = Set("\\,=+<>#;\"*()".utf8)
     let digits = Array("0123456789abcdef".utf8)
     var out: [UInt8] = []
-    for c in s.utf8 {
+    for c in s.rawBytes {
         if special.contains(c) { out += [UInt8(ascii: "\\"), digits[Int(c >> 4)], digits[Int(c & 15)]] } else { out.append(c) }
     }
     return String(decoding: out, as: UTF8.self)

@@ -1,3 +1,4 @@
+import HtlintRegex
 import Foundation
 
 /// The two digests ap_expr offers as functions (`md5`, `sha1`), as lower-case hex of the
@@ -36,7 +37,7 @@ enum Digest {
 
     static func md5(_ text: String) -> String {
         var a0: UInt32 = 0x67452301, b0: UInt32 = 0xefcdab89, c0: UInt32 = 0x98badcfe, d0: UInt32 = 0x10325476
-        let m = padded(Array(text.utf8), bigEndianLength: false)
+        let m = padded(text.rawBytes, bigEndianLength: false)
         for chunk in stride(from: 0, to: m.count, by: 64) {
             var w = [UInt32](repeating: 0, count: 16)
             for i in 0..<16 {
@@ -66,7 +67,7 @@ enum Digest {
 
     static func sha1(_ text: String) -> String {
         var h: [UInt32] = [0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0]
-        let m = padded(Array(text.utf8), bigEndianLength: true)
+        let m = padded(text.rawBytes, bigEndianLength: true)
         func rotl(_ x: UInt32, _ n: UInt32) -> UInt32 { x << n | x >> (32 - n) }
         for chunk in stride(from: 0, to: m.count, by: 64) {
             var w = [UInt32](repeating: 0, count: 80)

@@ -1,3 +1,4 @@
+import HtlintRegex
 /// A `RewriteMap` definition (server or virtual-host context only) and its lookups
 /// (mod_rewrite's cmd_rewritemap / lookup_map; apache-semantics §6.1).
 public struct RewriteMapDefinition: Sendable {
@@ -83,7 +84,7 @@ func unescapeForMap(_ s: String) -> String {
         default: nil
         }
     }
-    let b = Array(s.utf8)
+    let b = s.rawBytes
     var out: [UInt8] = []
     var i = 0
     while i < b.count {
@@ -97,5 +98,5 @@ func unescapeForMap(_ s: String) -> String {
             i += 1
         }
     }
-    return String(decoding: out, as: UTF8.self)
+    return String(preservingBytes: out)
 }

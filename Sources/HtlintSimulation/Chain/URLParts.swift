@@ -1,4 +1,5 @@
 import HtlintApache
+import HtlintRegex
 /// A URL as the simulated browser handles it: scheme, host, port and the request target,
 /// kept as written (no normalisation of the path).
 public struct URLParts: Sendable, Hashable {
@@ -183,6 +184,20 @@ public struct URLParts: Sendable, Hashable {
 
     private static func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
 
+    /// A `Location` value that holds bytes which are not UTF-8 (`[NE]` on `/caf%e9`) is read
+    /// byte by byte as Latin-1, as Fetch's header decoding does (and the recording client):
+    /// 0xE9 becomes `é`, which the URL then carries as `%C3%A9`.
+    private static func latin1IfNotUTF8(_ url: String) -> [UInt8] {
+        let raw = url.rawBytes
+        guard String(validating: raw, as: UTF8.self) == nil else { return raw }
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.count + 8)
+        for b in raw {
+            if b < 0x80 { out.append(b) } else { out.append(0xC0 | b >> 6); out.append(0x80 | b & 0x3F) }
+        }
+        return out
+    }
+
     /// A URL as a browser sends it after following a `Location`: in the path, bytes up to space,
     /// from DEL up, and `"<>`{}` are percent-encoded; in the query the same but `{}` (WHATWG
     /// URL's path and query percent-encode sets). URLs without `scheme://` stay as they are.
@@ -193,7 +208,7 @@ public struct URLParts: Sendable, Hashable {
         }
         // Almost every Location needs nothing: decided without a copy (this runs every hop).
         guard url.utf8.contains(where: { needs($0, path: true) }), let sep = schemeSeparator(in: url) else { return url }
-        let bytes = Array(url.utf8)
+        let bytes = latin1IfNotUTF8(url)
         let start = url.utf8.distance(from: url.utf8.startIndex, to: sep) + 3
         var i = start
         while i < bytes.count, bytes[i] != UInt8(ascii: "/"), bytes[i] != UInt8(ascii: "?"), bytes[i] != UInt8(ascii: "#") { i += 1 }
@@ -211,6 +226,6 @@ public struct URLParts: Sendable, Hashable {
             }
             i += 1
         }
-        return String(decoding: out, as: UTF8.self)
+        return String(preservingBytes: out)
     }
 }

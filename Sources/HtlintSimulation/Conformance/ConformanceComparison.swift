@@ -1,5 +1,6 @@
 import Foundation
 import HtlintApache
+import HtlintRegex
 
 /// One field where the simulator and the recording disagree.
 public struct Disagreement: CustomStringConvertible, Sendable {
@@ -50,7 +51,7 @@ public enum ConformanceComparison {
     /// The recorder logged some non-ASCII paths byte by byte, as Latin-1; compare those as bytes.
     static func sameBytesReadAsLatin1(_ want: Any?, _ got: Any?) -> Bool {
         guard let w = want as? String, let g = got as? String, let bytes = w.data(using: .isoLatin1) else { return false }
-        return String(decoding: bytes, as: UTF8.self) == g
+        return Array(bytes) == g.rawBytes
     }
 
     static func compare(_ result: ChainResult, _ expected: [String: Any], label: String, strict: Bool) -> [Disagreement] {
