@@ -1,4 +1,5 @@
 import HtlintRegex
+
 /// Byte-level string helpers for hot paths: `String.dropFirst(n)` counts characters (graphemes),
 /// which is both slower and not what Apache's byte offsets mean.
 

@@ -1,4 +1,5 @@
 import HtlintDiagnostics
+import HtlintRegex
 
 /// Apache's `request_rec` for one pass (the original request, an internal redirect, or a
 /// subrequest): what the phases read and change.
@@ -124,9 +125,10 @@ final class RequestChain {
         self.theRequest = "\(request.method) \(request.target) HTTP/1.1"
     }
 
-    /// Records a trace event; the detail is only built when tracing.
+    /// Records a trace event; the detail is only built when tracing. Raw bytes of a path that
+    /// is not UTF-8 are shown `\xE9`.
     func note(_ kind: TraceEvent.Kind, _ detail: @autoclosure () -> String, range: SourceRange? = nil) {
-        if tracing { trace.append(TraceEvent(kind, detail(), range: range)) }
+        if tracing { trace.append(TraceEvent(kind, detail().showingRawBytes, range: range)) }
     }
 
     func log(_ code: String, _ level: String, _ message: String) {

@@ -1,5 +1,5 @@
-import HtlintRegex
 import Foundation
+import HtlintRegex
 
 /// The two digests ap_expr offers as functions (`md5`, `sha1`), as lower-case hex of the
 /// argument's bytes (util_expr_eval.c: ap_md5 and apr_sha1 + ap_bin2hex).

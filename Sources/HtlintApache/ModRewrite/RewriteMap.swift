@@ -1,4 +1,5 @@
 import HtlintRegex
+
 /// A `RewriteMap` definition (server or virtual-host context only) and its lookups
 /// (mod_rewrite's cmd_rewritemap / lookup_map; apache-semantics §6.1).
 public struct RewriteMapDefinition: Sendable {
