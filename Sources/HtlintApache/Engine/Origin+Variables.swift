@@ -128,7 +128,7 @@ struct ExpressionContext: ExpressionEnvironment {
             // find_ct: httpd/unix-directory for a directory, else by extension (existing or not).
             guard let f = record.filename, f.hasPrefix("/") else { return "" }
             if origin.site.files.isDirectory(f) { return "httpd/unix-directory" }
-            return MimeTypes.type(forPath: f) ?? ""
+            return MimeTypes.type(forPath: f, config: record.config?.mime) ?? ""
         // ap_expr reads r->filename itself: unset (post_read_request, translate_name) is empty.
         case "REQUEST_FILENAME" where record.filename == nil, "SCRIPT_FILENAME" where record.filename == nil: return ""
         case "HANDLER":
@@ -145,7 +145,8 @@ struct ExpressionContext: ExpressionEnvironment {
             // The handler phase ran for a directory without index (the 404 comes from it); a
             // Redirect, [F] or access answer came before it. mod_dir's 301 sets the handler.
             case .directory? where answered == 404 || answered == 200: return "httpd/unix-directory"
-            case .file? where answered < 300: return MimeTypes.type(forPath: f) ?? ""
+            case .file? where answered < 300:
+                return MimeTypes.type(forPath: f, config: record.config?.mime).map { String($0.prefix { $0 != ";" }) } ?? ""
             default: return ""
             }
         default: break

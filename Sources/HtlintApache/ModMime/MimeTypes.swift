@@ -1,26 +1,18 @@
-/// mod_mime's extension table for the types sites commonly serve (Debian's /etc/mime.types).
-/// Apache sends no Content-Type for an unknown extension.
+/// mod_mime's extension table: Debian's /etc/mime.types, which Apache's `TypesConfig` reads
+/// (`debianTable`, generated). Extensions are matched case-insensitively and a later line
+/// naming the same extension wins, as mod_mime builds its hash (`.sh` is `text/x-sh`). Apache
+/// sends no Content-Type for an unknown extension — and there is no `php` in the table, so a
+/// static `.php` goes out without one.
 enum MimeTypes {
-    static let byExtension: [String: String] = [
-        "html": "text/html", "htm": "text/html", "shtml": "text/html", "txt": "text/plain", "text": "text/plain",
-        "css": "text/css", "js": "text/javascript", "mjs": "text/javascript", "json": "application/json",
-        "xml": "application/xml", "pdf": "application/pdf", "zip": "application/zip",
-        "webmanifest": "application/manifest+json", "gif": "image/gif", "jpg": "image/jpeg", "jpeg": "image/jpeg",
-        "png": "image/png", "svg": "image/svg+xml", "ico": "image/vnd.microsoft.icon", "webp": "image/webp",
-        "woff": "font/woff", "woff2": "font/woff2", "ttf": "font/ttf", "otf": "font/otf", "mp4": "video/mp4",
-        "mp3": "audio/mpeg", "bak": "application/x-trash", "old": "application/x-trash", "gz": "application/gzip",
-        "tar": "application/x-tar", "csv": "text/csv", "md": "text/markdown", "avif": "image/avif",
-        "mov": "video/quicktime", "webm": "video/webm", "wasm": "application/wasm", "rss": "application/x-rss+xml",
-        "atom": "application/atom+xml", "sql": "application/sql", "sh": "application/x-sh", "py": "text/x-python",
-        "svgz": "image/svg+xml", "eot": "application/vnd.ms-fontobject", "xz": "application/x-xz",
-        "7z": "application/x-7z-compressed", "rar": "application/vnd.rar", "doc": "application/msword",
-        "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-        "xls": "application/vnd.ms-excel", "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-        "odt": "application/vnd.oasis.opendocument.text", "epub": "application/epub+zip", "ogg": "audio/ogg",
-        "oga": "audio/ogg", "ogv": "video/ogg", "wav": "audio/x-wav", "flac": "audio/flac", "m4a": "audio/mp4",
-        "aac": "audio/aac", "mpg": "video/mpeg", "mpeg": "video/mpeg",
-        // No `php`: Debian's mime.types has none, so a static .php goes out without Content-Type.
-    ]
+    static let byExtension: [String: String] = {
+        var table: [String: String] = [:]
+        for line in debianTable.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            guard let type = words.first else { continue }
+            for ext in words.dropFirst() { table[ext.lowercased()] = String(type) }
+        }
+        return table
+    }()
 
     /// Content type for a file name; mod_mime looks at every extension, the last known one wins.
     static func type(forPath path: String) -> String? {
@@ -78,6 +70,13 @@ struct MimeConfig {
 }
 
 extension MimeTypes {
+    /// Whether mod_mime has a type for `ext` (lower case) in a directory with `config`: an
+    /// `AddType` there adds one, a `RemoveType` takes the table's away.
+    static func knows(_ ext: String, config: MimeConfig?) -> Bool {
+        if let mapped = config?.types[ext] { return mapped != nil }
+        return byExtension[ext] != nil
+    }
+
     /// What mod_mime / ForceType give a file in a directory with `config`.
     static func type(forPath path: String, config: MimeConfig?) -> String? {
         guard let config else { return type(forPath: path) }

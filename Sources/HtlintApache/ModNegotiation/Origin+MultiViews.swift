@@ -33,13 +33,15 @@ extension Origin {
             // Directories are never variants; anything else named so counts as a match.
             if site.files.lstat(path) == .directory { continue }
             anyMatch = true
-            let extensions = name.dropFirst(base.count + 1).split(separator: ".", omittingEmptySubsequences: false)
-            guard extensions.allSatisfy({ MimeTypes.byExtension[$0.lowercased()] != nil }),
-                  case .file(let size)? = site.files.stat(path) else { continue }
-            // The variant's own look-up must pass its access checks (a `<Files "*.bak">` denial),
-            // whose refusal is logged as the subrequest's.
+            guard case .file(let size)? = site.files.stat(path) else { continue }
+            // The variant's own look-up: its directory's mod_mime settings (`AddType`,
+            // `RemoveType`) decide its type, and it must pass its access checks (a
+            // `<Files "*.bak">` denial), whose refusal is logged as the subrequest's.
             var walk = directoryWalk(path)
             applySections(&walk, record: r, chain: chain)
+            let mime = walk.config.mime
+            let extensions = name.dropFirst(base.count + 1).split(separator: ".", omittingEmptySubsequences: false)
+            guard extensions.allSatisfy({ MimeTypes.knows($0.lowercased(), config: mime) }) else { continue }
             // The look-up is for the variant's file: the `.ht*` and document-root checks see it.
             let lookup = RequestChain(request: chain.request, tracing: false)
             let missing = r.filename
@@ -49,7 +51,7 @@ extension Origin {
                 for (code, message) in zip(lookup.errorCodes, lookup.errors) { chain.errorCodes.append(code); chain.errors.append(message) }
                 continue
             }
-            let quality = accept.quality(of: MimeTypes.type(forPath: name) ?? "")
+            let quality = accept.quality(of: MimeTypes.type(forPath: name, config: mime) ?? "")
             guard quality > 0 else { continue }
             if let b = best, quality < b.quality || (quality == b.quality && size >= b.size) { continue }
             best = (name, quality, size)

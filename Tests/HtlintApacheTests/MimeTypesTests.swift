@@ -1,0 +1,31 @@
+import Testing
+@testable import HtlintApache
+
+// mod_mime's table is Debian's /etc/mime.types as `TypesConfig` reads it
+// (fixtures/apache/header-content-type-mime-types-table, negotiation-per-directory-mime-types).
+struct MimeTypesTests {
+    @Test func theWholeDebianTableIsKnown() {
+        #expect(MimeTypes.byExtension.count > 1_400)
+        #expect(MimeTypes.type(forPath: "/b.xhtml") == "application/xhtml+xml")
+        #expect(MimeTypes.type(forPath: "/f.JSONLD") == "application/ld+json")
+        #expect(MimeTypes.type(forPath: "/index.php") == nil)
+        #expect(MimeTypes.type(forPath: "/j.unknownext") == nil)
+    }
+
+    @Test func aLaterLineForTheSameExtensionWins() {
+        // application/x-sh comes first in the file, text/x-sh later: Apache sends the later.
+        #expect(MimeTypes.type(forPath: "/a.sh") == "text/x-sh")
+        #expect(MimeTypes.type(forPath: "/d.csh") == "text/x-csh")
+    }
+
+    @Test func theDirectorysAddTypeAndRemoveTypeDecideWhatIsKnown() {
+        var config = MimeConfig()
+        config.types["page"] = .some("text/html")
+        config.types["txt"] = .some(nil)
+        #expect(MimeTypes.knows("page", config: config))
+        #expect(!MimeTypes.knows("txt", config: config))
+        #expect(MimeTypes.knows("txt", config: nil))
+        #expect(MimeTypes.knows("css", config: config))
+        #expect(!MimeTypes.knows("page", config: nil))
+    }
+}
