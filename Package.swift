@@ -58,7 +58,9 @@ let package = Package(
         .testTarget(name: "HtlintContentTests", dependencies: ["HtlintContent"]),
         .testTarget(name: "HtlintGraphTests", dependencies: ["HtlintGraph"]),
         .testTarget(name: "HtlintRulesTests", dependencies: ["HtlintRules"]),
-        .testTarget(name: "HtlintReportingTests", dependencies: ["HtlintReporting"], exclude: ["Golden"]),
-        .testTarget(name: "HtlintCLITests", dependencies: ["HtlintCLI"], exclude: ["Golden", "Inputs"]),
+        .testTarget(name: "HtlintReportingTests", dependencies: ["HtlintReporting", "HtlintTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "HtlintCLITests", dependencies: ["HtlintCLI", "HtlintTestSupport"], exclude: ["Golden", "Inputs"]),
+        // Golden-file comparison shared by the test targets that check printed output.
+        .target(name: "HtlintTestSupport", path: "Tests/HtlintTestSupport"),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import HtlintTestSupport
 import Testing
 @testable import HtlintCLI
 

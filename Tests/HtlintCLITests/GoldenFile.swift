@@ -2,19 +2,6 @@ import Foundation
 import Testing
 @testable import HtlintCLI
 
-/// Compares `actual` with `Golden/<name>`; records it when the file is missing or
-/// `HTLINT_RECORD=1`, and then fails so a new baseline is never accepted silently.
-func assertGolden(_ name: String, _ actual: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/" + name)
-    if ProcessInfo.processInfo.environment["HTLINT_RECORD"] != nil || !FileManager.default.fileExists(atPath: url.path) {
-        try actual.write(to: url, atomically: true, encoding: .utf8)
-        Issue.record("recorded \(name); run again without HTLINT_RECORD", sourceLocation: sourceLocation)
-        return
-    }
-    let expected = try String(contentsOf: url, encoding: .utf8)
-    #expect(actual == expected, sourceLocation: sourceLocation)
-}
-
 /// Directory of this test target.
 let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 /// The package root (for fixtures/).

@@ -1,4 +1,5 @@
 import HtlintReporting
+import HtlintTestSupport
 import Testing
 
 /// Every registered format over the same fixed report, snapshotted in Golden/.

@@ -45,7 +45,6 @@ public final class Origin: @unchecked Sendable {
         var (record, early) = makeRecord(url: request.target, method: request.method, isSubrequest: false, chain: chain)
         var originalState: RecordState? = nil
         var redirects = 0
-        var recursionExceeded = false
         var status = 200
         var location: String? = nil
         var served: String? = nil
@@ -126,8 +125,7 @@ public final class Origin: @unchecked Sendable {
                             // An ErrorDocument page answered by a rewrite ([F]) again and again:
                             // the 11th redirect fails (AH00124); ap_die then finds the chain's
                             // statuses set and sends the first error canned, %>s logs 500.
-                            chain.log("AH00124", "error", "Request exceeded the limit of \(site.limitInternalRecursion) internal redirects due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
-                            recursionExceeded = true
+                            chain.logRecursionLimit(site.limitInternalRecursion)
                             status = firstErrorStatus ?? s
                             loggedStatus = 500
                         }
@@ -173,8 +171,7 @@ public final class Origin: @unchecked Sendable {
                 }
             case .internalRedirect(let url):
                 if redirects >= site.limitInternalRecursion {
-                    recursionExceeded = true
-                    chain.log("AH00124", "error", "Request exceeded the limit of \(site.limitInternalRecursion) internal redirects due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
+                    chain.logRecursionLimit(site.limitInternalRecursion)
                     chain.note(.status, "500: more than \(site.limitInternalRecursion) internal redirects (AH00124)")
                     status = 500
                     location = nil
@@ -232,7 +229,7 @@ public final class Origin: @unchecked Sendable {
         let crashed = chain.childCrashed
         return OriginResponse(status: crashed ? 0 : status, location: crashed ? nil : location, headers: crashed ? [] : headers,
                               served: crashed ? nil : served, final: final, original: original,
-                              recursionLimitExceeded: !crashed && (recursionExceeded || chain.errorCodes.contains("AH00124")),
+                              recursionLimitExceeded: !crashed && chain.recursionLimitExceeded,
                               errors: chain.errors, errorCodes: chain.errorCodes, trace: chain.trace,
                               internalRedirects: redirects, firedRules: chain.fired, readsClock: chain.readsClock)
     }

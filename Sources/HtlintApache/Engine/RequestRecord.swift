@@ -115,6 +115,8 @@ final class RequestChain {
     var budgetExhausted = false
     /// The answer depends on the clock (`%{TIME…}`, a cookie's expiry): not the same for the same request.
     var readsClock = false
+    /// An internal redirect or subrequest went over `LimitInternalRecursion` (AH00124 logged).
+    var recursionLimitExceeded = false
 
     /// Whether to record trace events (off for bulk replay, where formatting them dominates).
     let tracing: Bool
@@ -129,6 +131,12 @@ final class RequestChain {
     /// is not UTF-8 are shown `\xE9`.
     func note(_ kind: TraceEvent.Kind, _ detail: @autoclosure () -> String, range: SourceRange? = nil) {
         if tracing { trace.append(TraceEvent(kind, detail().showingRawBytes, range: range)) }
+    }
+
+    /// AH00124: one internal redirect more than `limit` allows (ap_is_recursion_limit_exceeded).
+    func logRecursionLimit(_ limit: Int) {
+        recursionLimitExceeded = true
+        log("AH00124", "error", "Request exceeded the limit of \(limit) internal redirects due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
     }
 
     func log(_ code: String, _ level: String, _ message: String) {

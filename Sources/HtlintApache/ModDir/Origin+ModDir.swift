@@ -124,7 +124,7 @@ extension Origin {
         if chain.redirectDepth >= site.limitInternalRecursion {
             // ap_is_recursion_limit_exceeded counts the main request's internal redirects too:
             // a subrequest of the 10th redirected request fails with 500 (AH00124).
-            chain.log("AH00124", "error", "Request exceeded the limit of \(site.limitInternalRecursion) internal redirects due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
+            chain.logRecursionLimit(site.limitInternalRecursion)
             let (sub, _) = makeRecord(url: url, method: "GET", isSubrequest: true, chain: chain)
             return (sub, .final(status: 500, location: nil))
         }
