@@ -165,6 +165,8 @@ public struct ServerSettings: Sendable {
     public var limitInternalRecursion: Int? = nil
     /// `AllowEncodedSlashes` (nil: not set, Apache's default Off).
     public var encodedSlashes: EncodedSlashes? = nil
+    /// mod_remoteip (`RemoteIPHeader`, `RemoteIPInternalProxy`, `RemoteIPTrustedProxy`).
+    public var remoteIP = RemoteIPSettings()
     /// `AccessFileName` (nil: `.htaccess`); in each directory the first name that exists is read.
     public var accessFileNames: [String]? = nil
     /// `Alias` and friends, in order (the first match wins).

@@ -752,6 +752,13 @@ public struct ConfigReader {
                 error(ConfigCode.badArguments, "The recursion limit must be greater than zero.", words[0].range); return
             }
             block.server?.limitInternalRecursion = n
+        case "RemoteIPHeader":
+            guard arity(1...1, "RemoteIPHeader takes one argument") else { return }
+            block.server?.remoteIP.header = words[0].value
+        case "RemoteIPInternalProxy", "RemoteIPTrustedProxy":
+            guard arity(1...Int.max, "\(info.name) requires at least 1 argument") else { return }
+            let isInternal = info.name == "RemoteIPInternalProxy"
+            block.server?.remoteIP.proxies += words.map { ($0.value, isInternal) }
         case "AllowEncodedSlashes":
             guard arity(1...1, "AllowEncodedSlashes takes one argument") else { return }
             switch words[0].value.lowercased() {

@@ -42,6 +42,7 @@ public final class Origin: @unchecked Sendable {
     public func respond(to request: OriginRequest) -> OriginResponse {
         let chain = RequestChain(request: request, tracing: tracing)
         chain.note(.request, "\(request.method) \(request.target)\(request.tls ? " (TLS)" : "")")
+        applyRemoteIP(chain)
         var (record, early) = makeRecord(url: request.target, method: request.method, isSubrequest: false, chain: chain)
         var originalState: RecordState? = nil
         var redirects = 0
@@ -232,6 +233,21 @@ public final class Origin: @unchecked Sendable {
                               recursionLimitExceeded: !crashed && chain.recursionLimitExceeded,
                               errors: chain.errors, errorCodes: chain.errorCodes, trace: chain.trace,
                               internalRedirects: redirects, firedRules: chain.fired, readsClock: chain.readsClock)
+    }
+
+    /// mod_remoteip's post_read_request, before anything reads the client's address: the
+    /// address its header names becomes `REMOTE_ADDR`, and the header keeps what was not taken.
+    private func applyRemoteIP(_ chain: RequestChain) {
+        guard let settings = site.vhost.block.server?.remoteIP, let name = settings.header,
+              site.modules.contains("remoteip") else { return }
+        let peer = chain.request.remoteAddress
+        guard let (address, rest) = settings.resolve(peer: peer, header: chain.request.header(name)) else { return }
+        chain.note(.note, "mod_remoteip: \(name) names the client \(address) (the connection is from \(peer))")
+        chain.request.remoteAddress = address
+        chain.request.connectionAddress = peer
+        if let index = chain.request.headers.firstIndex(where: { equalsIgnoringASCIICase($0.name, name) }) {
+            if let rest { chain.request.headers[index].value = rest } else { chain.request.headers.remove(at: index) }
+        }
     }
 
     /// REDIRECT_ renaming across an internal redirect (apache-semantics §1.3).

@@ -9,7 +9,10 @@ public struct OriginRequest: Sendable, Hashable {
     public var headers: [HTTPHeader]
     /// Whether the connection to Apache itself is TLS (what `%{HTTPS}` reports).
     public var tls: Bool
+    /// The client's address as Apache sees it (`REMOTE_ADDR`); mod_remoteip may replace it.
     public var remoteAddress: String
+    /// The connection's peer when mod_remoteip replaced `remoteAddress` (`CONN_REMOTE_ADDR`).
+    public var connectionAddress: String? = nil
 
     public init(method: String = "GET", target: String, headers: [HTTPHeader] = [], tls: Bool = false,
                 remoteAddress: String = "127.0.0.1") {

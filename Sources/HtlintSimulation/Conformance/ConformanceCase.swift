@@ -61,7 +61,9 @@ public struct ConformanceCase {
             if let s = item as? String {
                 requests.append(Request(url: s, method: "GET", headers: []))
             } else if let o = item as? [String: Any], let url = o["url"] as? String {
-                let headers = (o["headers"] as? [String: String] ?? [:]).sorted { $0.key < $1.key }.map { HTTPHeader($0.key, $0.value) }
+                // An HTTP server reads a header value without the spaces and tabs around it.
+                let headers = (o["headers"] as? [String: String] ?? [:]).sorted { $0.key < $1.key }
+                    .map { HTTPHeader($0.key, $0.value.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))) }
                 requests.append(Request(url: url, method: (o["method"] as? String ?? "GET").uppercased(), headers: headers))
             }
         }
