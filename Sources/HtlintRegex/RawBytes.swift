@@ -8,18 +8,18 @@ import Darwin
 /// a Latin-1 link is the byte 0xE9 — and Swift strings cannot. So a byte that is not part of a
 /// well-formed UTF-8 sequence is kept as the private-use scalar U+10FF00 + byte (U+10FF80 …
 /// U+10FFFF), and is turned back into its byte wherever bytes matter: regex subjects and
-/// captures, escaping, file names. A well-formed sequence for one of those scalars is itself
+/// captures, escaping, digests. A well-formed sequence for one of those scalars is itself
 /// kept byte by byte, so every byte string survives the round trip unchanged.
 public enum RawBytes {
-    /// The first scalar standing for a raw byte (0x80 maps to it, 0xFF to U+10FFFF).
-    static let firstScalar: UInt32 = 0x10FF80
+    /// A raw byte b (0x80 or above) is the scalar `offset + b`: U+10FF80 … U+10FFFF.
+    static let offset: UInt32 = 0x10FF00
     /// Every UTF-8 encoding of such a scalar starts with this byte (and few other things do).
     static let marker: UInt8 = 0xF4
 
     /// The raw byte a scalar stands for, if it is one of the reserved scalars.
     @inline(__always)
     static func byte(for scalar: Unicode.Scalar) -> UInt8? {
-        scalar.value >= firstScalar ? UInt8(truncatingIfNeeded: scalar.value - 0x10FF00) : nil
+        scalar.value >= offset + 0x80 ? UInt8(truncatingIfNeeded: scalar.value - offset) : nil
     }
 
     /// The length of the well-formed UTF-8 sequence at `i`, or nil when the byte there starts
@@ -72,7 +72,7 @@ extension String {
                 scalars.append(Unicode.Scalar(value)!)
                 i = bytes.index(after: i)
             } else {
-                scalars.append(Unicode.Scalar(0x10FF00 + UInt32(bytes[i]))!)
+                scalars.append(Unicode.Scalar(RawBytes.offset + UInt32(bytes[i]))!)
                 i = bytes.index(after: i)
             }
         }
