@@ -55,6 +55,11 @@ extension String {
     /// The string for `bytes`, each byte outside a well-formed UTF-8 sequence kept as its
     /// reserved scalar (see `RawBytes`). Plain UTF-8 costs one validation, as `String(decoding:)`.
     public init<C: RandomAccessCollection>(preservingBytes bytes: C) where C.Element == UInt8 {
+        // Most strings are ASCII: decoded as `String(decoding:)` does, without a second check.
+        if !bytes.contains(where: { $0 >= 0x80 }) {
+            self = String(decoding: bytes, as: UTF8.self)
+            return
+        }
         if !bytes.contains(RawBytes.marker), let valid = String(validating: bytes, as: UTF8.self) {
             self = valid
             return

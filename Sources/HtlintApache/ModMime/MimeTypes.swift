@@ -5,11 +5,25 @@
 /// static `.php` goes out without one.
 enum MimeTypes {
     static let byExtension: [String: String] = {
+        // One pass over the bytes: splitting the 1,200 lines as strings cost ~30 M instructions.
         var table: [String: String] = [:]
-        for line in debianTable.split(separator: "\n") {
-            let words = line.split(separator: " ")
-            guard let type = words.first else { continue }
-            for ext in words.dropFirst() { table[ext.lowercased()] = String(type) }
+        table.reserveCapacity(1_600)
+        var text = debianTable
+        text.withUTF8 { b in
+            var type: String? = nil
+            var start = 0
+            for i in 0...b.count where i == b.count || b[i] == UInt8(ascii: " ") || b[i] == UInt8(ascii: "\n") {
+                if i > start {
+                    let word = UnsafeBufferPointer(rebasing: b[start..<i])
+                    if let type {
+                        table[String(decoding: word.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)] = type
+                    } else {
+                        type = String(decoding: word, as: UTF8.self)
+                    }
+                }
+                if i < b.count, b[i] == UInt8(ascii: "\n") { type = nil }
+                start = i + 1
+            }
         }
         return table
     }()
