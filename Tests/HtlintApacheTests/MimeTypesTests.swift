@@ -1,3 +1,4 @@
+import HtlintDiagnostics
 import Testing
 @testable import HtlintApache
 
@@ -28,4 +29,12 @@ struct MimeTypesTests {
         #expect(MimeTypes.knows("css", config: config))
         #expect(!MimeTypes.knows("page", config: nil))
     }
+}
+
+/// mod_autoindex writes its listing's type itself (fixtures/apache/dirindex-autoindex-*).
+@Test func theListingTypeFollowsIndexOptionsCharset() {
+    #expect(MimeTypes.listingType(charset: nil) == "text/html;charset=ISO-8859-1")
+    let file = ConfigReader.read(SourceFile(path: ".htaccess", text: "IndexOptions FancyIndexing Charset=UTF-8\n"), context: .htaccess)
+    #expect(file.block.indexCharset == "UTF-8")
+    #expect(MimeTypes.listingType(charset: file.block.indexCharset) == "text/html;charset=UTF-8")
 }

@@ -205,6 +205,8 @@ public struct ConfigBlock: Sendable {
     public var redirects: [AliasRedirect] = []
     public var redirectRelative: Bool? = nil
     public var directorySlash: Bool? = nil
+    /// `IndexOptions Charset=…`: the charset of mod_autoindex's listing.
+    public var indexCharset: String? = nil
     public var directoryIndex: [String]? = nil
     /// `FallbackResource`; `"disabled"` turns an inherited one off.
     public var fallbackResource: String? = nil

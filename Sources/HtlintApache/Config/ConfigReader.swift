@@ -561,6 +561,11 @@ public struct ConfigReader {
         case "DirectorySlash":
             guard let on = flag() else { return }
             block.directorySlash = on
+        case "IndexOptions":
+            // Only the listing's charset changes what the simulator answers (its Content-Type).
+            for w in words where w.value.lowercased().hasPrefix("charset=") {
+                block.indexCharset = String(w.value.dropFirst("charset=".count))
+            }
         case "DirectoryIndex":
             guard !words.isEmpty else { error(ConfigCode.badArguments, "DirectoryIndex requires at least one argument", d.argumentsRange); return }
             let names = words.map(\.value)

@@ -23,6 +23,8 @@ extension Origin {
         var contentType: String? = !success ? (suppressCharset ? "text/html" : MimeTypes.errorPageType)
             // OPTIONS answers a directory before mod_dir: mod_mime's DIR_MAGIC_TYPE (or ForceType).
             : r.method == "OPTIONS" && r.handler == "httpd/unix-directory" ? r.forcedType ?? config?.mime?.forceType ?? "httpd/unix-directory"
+            // mod_autoindex names its listing's type itself, over ForceType.
+            : r.listed ? MimeTypes.listingType(charset: config?.indexCharset)
             : r.forcedType ?? r.filename.flatMap { MimeTypes.type(forPath: $0, config: config?.mime) }
         var context = ExpressionContext(origin: self, record: r, chain: chain, status: status, contentType: contentType)
         if success, r.method != "OPTIONS", let t = contentType { context.invokedHandler = String(t.prefix { $0 != ";" }) }

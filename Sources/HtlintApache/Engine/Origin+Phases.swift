@@ -492,7 +492,8 @@ extension Origin {
         case .directory?:
             // mod_autoindex handles what mod_dir left (no index found, or DirectorySlash Off):
             // a listing with `Options Indexes` (the filename gains its slash), else 403 (AH01276).
-            if site.modules.contains("autoindex"), r.handler == "httpd/unix-directory" {
+            // It serves GET (and HEAD) only; for POST and the rest the default handler's 404.
+            if site.modules.contains("autoindex"), r.handler == "httpd/unix-directory", r.method == "GET" || r.method == "HEAD" {
                 if let config = r.config, autoindexLists(r, config) {
                     // Each entry is looked up; the `.ht*` ones are denied (logged, left out).
                     let dir = path + "/"
@@ -501,6 +502,7 @@ extension Origin {
                         chain.log("AH01630", "error", "client denied by server configuration: \(entry)")
                     }
                     chain.note(.status, "200: mod_autoindex lists the directory (Options Indexes)")
+                    r.listed = true
                     return (200, nil)
                 }
                 let names = (r.config?.directoryIndex ?? []).joined(separator: ",")

@@ -45,6 +45,8 @@ final class RequestRecord {
     var forcedType: String?
     /// The per-directory configuration after the walk (set in map_to_storage).
     var config: MergedConfig?
+    /// mod_autoindex sent a listing of the directory (its own Content-Type).
+    var listed = false
     /// Which configuration objects this pass merged (see `Origin.configurationIdentity`).
     var configIdentity: [String]?
     /// `configIdentity` of the request this internal redirect or ErrorDocument request came from.

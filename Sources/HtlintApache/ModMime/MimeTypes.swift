@@ -105,4 +105,8 @@ extension MimeTypes {
 
     /// The type of the page Apache writes itself (ap_send_error_response).
     static let errorPageType = "text/html; charset=iso-8859-1"
+
+    /// The type of mod_autoindex's listing (no space before the parameter, as it writes it;
+    /// `IndexOptions Charset=` names another charset).
+    static func listingType(charset: String?) -> String { "text/html;charset=" + (charset ?? "ISO-8859-1") }
 }
