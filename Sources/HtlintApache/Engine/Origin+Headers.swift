@@ -52,8 +52,11 @@ extension Origin {
             for h in directives where h.always { apply(h, to: &errorTable, &contentType, r, context) }
             if let allow = r.allow { errorTable.set("Allow", allow) }
             if let challenge = r.wwwAuthenticate { errorTable.set("WWW-Authenticate", challenge) }
-            return finished(errorTable.entries + chain.cookies)
+            return finished(errorTable.entries + chain.cookies + (r.negotiationVary.map { [HTTPHeader("Vary", $0)] } ?? []))
         }
+        // mod_negotiation's `Vary` is in the error table, its `Content-Location` in the normal one.
+        if let vary = r.negotiationVary { always.add("Vary", vary) }
+        if let location = r.contentLocation { onSuccess.add("Content-Location", location) }
         for h in directives where h.always { apply(h, to: &always, &contentType, r, context) }
         if let allow = r.allow { always.set("Allow", allow) }
         if let challenge = r.wwwAuthenticate { always.set("WWW-Authenticate", challenge) }

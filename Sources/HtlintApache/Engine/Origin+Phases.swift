@@ -82,6 +82,8 @@ extension Origin {
         switch negotiate(r, walk.config, chain) {
         case .notFound?:
             return .final(status: 404, location: nil)
+        case .notAcceptable?:
+            return .final(status: 406, location: nil)
         case .variant(let variant)?:
             guard let file = r.filename, let slash = file.lastIndex(of: "/") else { break }
             let stem = r.uri.hasSuffix(r.pathInfo) ? String(r.uri.dropLast(r.pathInfo.utf8.count)) : r.uri

@@ -47,6 +47,9 @@ final class RequestRecord {
     var config: MergedConfig?
     /// mod_autoindex sent a listing of the directory (its own Content-Type).
     var listed = false
+    /// mod_negotiation's `Vary` (error table) and `Content-Location` (a transparent answer's variant).
+    var negotiationVary: String?
+    var contentLocation: String?
     /// Which configuration objects this pass merged (see `Origin.configurationIdentity`).
     var configIdentity: [String]?
     /// `configIdentity` of the request this internal redirect or ErrorDocument request came from.

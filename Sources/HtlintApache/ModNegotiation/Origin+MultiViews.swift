@@ -10,6 +10,8 @@ extension Origin {
         /// Files named `name.…` exist but none can be negotiated: 404 at once (AH00687), before
         /// any rewrite runs (`/wp-login` next to `wp-login.php`, which Debian's mod_mime gives no type).
         case notFound
+        /// Variants exist but `Accept` takes none of them: 406 (AH00690).
+        case notAcceptable
     }
 
     /// MultiViews for `r`, or nil when it does not apply (off, the file exists, no `name.…`).
@@ -25,6 +27,9 @@ extension Origin {
         let base = filename[filename.index(after: slash)...]
         guard !base.isEmpty, site.files.isDirectory(directory) else { return nil }
         let accept = AcceptList(chain.request.header("Accept"))
+        // Transparent negotiation (RFC 2295) is for GET and HEAD without path info only.
+        let transparent = (r.method == "GET" || r.method == "HEAD") && r.pathInfo.isEmpty
+        var variantTypes: Set<String> = []
         var anyMatch = false
         var best: (name: String, quality: Double, size: Int)? = nil
         let prefix = base + "."
@@ -51,14 +56,26 @@ extension Origin {
                 for (code, message) in zip(lookup.errorCodes, lookup.errors) { chain.errorCodes.append(code); chain.errors.append(message) }
                 continue
             }
-            let quality = accept.quality(of: MimeTypes.type(forPath: name, config: mime) ?? "")
+            let type = MimeTypes.type(forPath: name, config: mime) ?? ""
+            variantTypes.insert(type)
+            let quality = accept.quality(of: type)
             guard quality > 0 else { continue }
             if let b = best, quality < b.quality || (quality == b.quality && size >= b.size) { continue }
             best = (name, quality, size)
         }
+        // mod_negotiation's Vary (in the error table: error answers keep it); the variant's name
+        // as Content-Location on a transparent answer.
+        let vary = [transparent ? "negotiate" : nil, variantTypes.count > 1 ? "accept" : nil].compactMap { $0 }
+        if !vary.isEmpty { r.negotiationVary = vary.joined(separator: ",") }
         if let best {
             chain.note(.note, "MultiViews: \(base) is negotiated to \(best.name)")
+            if transparent { r.contentLocation = best.name }
             return .variant(best.name)
+        }
+        if !variantTypes.isEmpty {
+            chain.log("AH00690", "error", "no acceptable variant: \(filename)")
+            chain.note(.status, "406: MultiViews found variants of \(base) but Accept takes none of them")
+            return .notAcceptable
         }
         guard anyMatch else { return nil }
         chain.log("AH00687", "error", "Negotiation: discovered file(s) matching request: \(filename) (None could be negotiated).")
