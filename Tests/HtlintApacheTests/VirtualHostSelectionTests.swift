@@ -115,6 +115,25 @@ struct VirtualHostSelectionTests {
         #expect(r.location == location)
     }
 
+    /// Apache merges each section over the whole main server, wherever its lines stand: a
+    /// `RewriteEngine Off` below the section does not turn its engine off, a `DocumentRoot` below
+    /// it is the default of a section without one (fixture vhost-main-lines-after-sections).
+    @Test func mainServerLinesBelowASectionStillComeUnderIt() {
+        let conf = ["<VirtualHost *:80>", "ServerName a.test", "RewriteEngine On", "RewriteRule ^/page$ /index.html [R=302]",
+                    "</VirtualHost>", "<VirtualHost *:80>", "ServerName b.test", "DocumentRoot /var/www/html",
+                    "</VirtualHost>", "RewriteEngine Off", "DocumentRoot /var/www/html/b"]
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/index.html")
+        fs.addFile("/b/index.html")
+        func site(_ host: String) -> Site {
+            Site(serverName: host, files: fs, vhostLines: conf, virtualHost: VirtualHostChoice(port: 80, host: host))
+        }
+        #expect(Origin(site: site("a.test")).respond(to: OriginRequest(target: "/page", headers: [HTTPHeader("Host", "a.test")])).location
+                == "http://a.test/index.html")
+        #expect(site("a.test").documentRoot == "/var/www/html/b")
+        #expect(site("b.test").documentRoot == "/var/www/html")
+    }
+
     /// Recorded with `apache2 -t`: a section inside another, or inside `<Directory>`, stops the server.
     @Test func misplacedSectionsAreApachesErrors() {
         func errors(_ text: String) -> [String] {

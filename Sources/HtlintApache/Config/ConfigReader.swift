@@ -28,6 +28,9 @@ public struct ConfigReader {
     /// Reading for one connection: only this `<VirtualHost>` section is read (nil: none of them).
     private var selectingVirtualHost = false
     private var selectedVirtualHost: SourceRange? = nil
+    /// The selected section, read once the whole main server has been (it overrides the main
+    /// server wherever its lines stand in the file).
+    private var deferredVirtualHost: SectionNode? = nil
 
     public init(context: ConfigContext, modules: ModuleSet = .standard, defines: Set<String> = [],
                 variables: [String: String] = [:], processEnvironment: [String: String] = [:],
@@ -90,6 +93,7 @@ public struct ConfigReader {
         if context == .server { block.server = ServerSettings() }
         var pending: [RewriteCondition] = []
         reader.read(tree.nodes, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
+        reader.readDeferredVirtualHost(into: &block)
         let all = (tree.diagnostics + reader.diagnostics).sorted { $0.range.start < $1.range.start }
         return ConfigFile(path: file.path, block: block, diagnostics: all, defines: reader.defines,
                           variables: reader.variables, virtualHosts: virtualHosts)
@@ -330,18 +334,9 @@ public struct ConfigReader {
                     read(s.children, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
                     return
                 }
-                // Read for one connection, the sections that do not answer it have no say.
-                guard s.openRange == selectedVirtualHost else { return }
-                // The section's own mod_rewrite and mod_alias lines, merged over the main
-                // server's as Apache merges a virtual host's (below).
-                let main = (rewrite: block.rewrite, redirects: block.redirects, aliases: block.server?.aliases ?? [])
-                block.rewrite = nil
-                block.redirects = []
-                block.server?.aliases = []
-                read(s.children, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
-                block.rewrite = ConfigReader.mergeServerRewrite(main: main.rewrite, virtualHost: block.rewrite)
-                block.redirects += main.redirects
-                block.server?.aliases += main.aliases
+                // Read for one connection, the sections that do not answer it have no say; the
+                // one that does is merged over the main server once all of it is read.
+                if s.openRange == selectedVirtualHost { deferredVirtualHost = s }
             } else if key == "location" || key == "locationmatch" {
                 if let matcher = locationMatcher(s, regex: key == "locationmatch") {
                     var inner = ConfigBlock()
@@ -361,6 +356,24 @@ public struct ConfigReader {
                   "Invalid command '<\(s.name)', perhaps misspelled or defined by a module not included in the server configuration",
                   s.nameRange)
         }
+    }
+
+    /// The selected `<VirtualHost>` section over the whole main server (Apache merges each
+    /// section over the main server after reading the file, so main-server lines below a section
+    /// count too): its own mod_rewrite and mod_alias lines are merged as httpd merges them.
+    private mutating func readDeferredVirtualHost(into block: inout ConfigBlock) {
+        guard let s = deferredVirtualHost else { return }
+        let main = (rewrite: block.rewrite, redirects: block.redirects, aliases: block.server?.aliases ?? [])
+        block.rewrite = nil
+        block.redirects = []
+        block.server?.aliases = []
+        var pending: [RewriteCondition] = []
+        sectionNames.append(s.name)
+        read(s.children, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
+        sectionNames.removeLast()
+        block.rewrite = ConfigReader.mergeServerRewrite(main: main.rewrite, virtualHost: block.rewrite)
+        block.redirects += main.redirects
+        block.server?.aliases += main.aliases
     }
 
     /// mod_rewrite's server merge (config_server_merge), seen on Apache 2.4: `RewriteEngine` and
