@@ -134,6 +134,26 @@ struct VirtualHostSelectionTests {
         #expect(site("b.test").documentRoot == "/var/www/html")
     }
 
+    /// A section without a single mod_rewrite line shares the main server's configuration and
+    /// mod_rewrite's translate hook declines there: no rules, and `%f` of a `Redirect` unset
+    /// (with rules that decline it is the URL-path); the main `RewriteEngine On` still is the
+    /// per-directory default (fixture vhost-section-without-rewrite-directives).
+    @Test func aSectionWithoutRewriteLinesRunsNoServerRewriting() {
+        let conf = ["RewriteEngine On", "RewriteOptions Inherit", "RewriteRule ^/h$ /index.html [R=302]",
+                    "<VirtualHost *:80>", "ServerName a.test", "Redirect /old /index.html", "</VirtualHost>",
+                    "<VirtualHost *:80>", "ServerName b.test", "RewriteOptions Inherit", "Redirect /old /index.html", "</VirtualHost>"]
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/index.html")
+        func answer(_ host: String, _ target: String) -> OriginResponse {
+            let site = Site(serverName: host, files: fs, vhostLines: conf, virtualHost: VirtualHostChoice(port: 80, host: host))
+            return Origin(site: site).respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", host)]))
+        }
+        #expect(answer("a.test", "/h").status == 404)
+        #expect(answer("a.test", "/old").final.filename == nil)
+        #expect(answer("b.test", "/h").location == "http://b.test/index.html")
+        #expect(answer("b.test", "/old").final.filename == "/old")
+    }
+
     /// Recorded with `apache2 -t`: a section inside another, or inside `<Directory>`, stops the server.
     @Test func misplacedSectionsAreApachesErrors() {
         func errors(_ text: String) -> [String] {

@@ -381,9 +381,18 @@ public struct ConfigReader {
     /// the main server's rules run in the virtual host only with `RewriteOptions Inherit` (after
     /// its own) or `InheritBefore` (before). mod_alias puts the virtual host's `Redirect`/`Alias`
     /// lines before the main server's (alias_merge_server_config).
+    /// A section with no mod_rewrite line at all shares the main server's configuration, for
+    /// which hook_uri2file declines (`conf->server != r->server`): no server rules run there, not
+    /// even inherited ones; the main server's `RewriteEngine` still is its per-directory default.
     static func mergeServerRewrite(main: RewriteSettings?, virtualHost: RewriteSettings?) -> RewriteSettings? {
         guard let main else { return virtualHost }
-        var merged = virtualHost ?? RewriteSettings()
+        guard var merged = virtualHost else {
+            var shared = RewriteSettings()
+            shared.engine = main.engine
+            shared.engineRange = main.engineRange
+            shared.serverHookRuns = false
+            return shared
+        }
         if merged.engine == nil {
             merged.engine = main.engine
             merged.engineRange = main.engineRange
