@@ -240,8 +240,11 @@ extension Origin {
                     return rewriteAnswer(r, status: result.redirectStatus ?? 302, location: location)
                 }
                 if result.passThrough {
+                    // hook_uri2file declines with `passthrough:` still in r->filename: a server
+                    // `Redirect` matching the new URI answers with that as `%f`.
                     r.uri = f
                     r.filename = nil
+                    declinedFilename = "passthrough:" + f
                 } else {
                     guard f.hasPrefix("/") else { return .final(status: 400, location: nil) }
                     r.filename = isFilesystemPath(f, rule: result.lastRule) ? f : site.documentRoot + f
