@@ -154,6 +154,19 @@ struct VirtualHostSelectionTests {
         #expect(answer("b.test", "/old").final.filename == "/old")
     }
 
+    /// config_server_merge's order: the section's `Inherit` (or the main server's `InheritDown`)
+    /// before `InheritBefore` (or `InheritDownBefore`); `IgnoreInherit` refuses only the downward
+    /// ones (fixture vhost-rewrite-options-inherit-down).
+    @Test(arguments: [
+        ([], [], ConfigReader.RuleInheritance.none), (["inherit"], [], .after), (["inheritbefore"], [], .before),
+        (["inherit", "inheritbefore"], [], .after), ([], ["inheritdown"], .after), ([], ["inheritdownbefore"], .before),
+        (["inheritbefore"], ["inheritdown"], .after), (["ignoreinherit"], ["inheritdown"], .none),
+        (["ignoreinherit", "inherit"], ["inheritdownbefore"], .after),
+    ] as [(Set<String>, Set<String>, ConfigReader.RuleInheritance)])
+    func whereTheMainServersRulesGo(_ section: Set<String>, _ main: Set<String>, _ expected: ConfigReader.RuleInheritance) {
+        #expect(ConfigReader.inheritance(section, fromMain: main) == expected)
+    }
+
     /// Recorded with `apache2 -t`: a section inside another, or inside `<Directory>`, stops the server.
     @Test func misplacedSectionsAreApachesErrors() {
         func errors(_ text: String) -> [String] {

@@ -379,8 +379,9 @@ public struct ConfigReader {
     /// mod_rewrite's server merge (config_server_merge), seen on Apache 2.4: `RewriteEngine` and
     /// `RewriteOptions` come from the virtual host when it sets them, else from the main server;
     /// the main server's rules run in the virtual host only with `RewriteOptions Inherit` (after
-    /// its own) or `InheritBefore` (before). mod_alias puts the virtual host's `Redirect`/`Alias`
-    /// lines before the main server's (alias_merge_server_config).
+    /// its own) or `InheritBefore` (before), or when the main server says `InheritDown` /
+    /// `InheritDownBefore` and the section no `IgnoreInherit`. mod_alias puts the virtual host's
+    /// `Redirect`/`Alias` lines before the main server's (alias_merge_server_config).
     /// A section with no mod_rewrite line at all shares the main server's configuration, for
     /// which hook_uri2file declines (`conf->server != r->server`): no server rules run there, not
     /// even inherited ones; the main server's `RewriteEngine` still is its per-directory default.
@@ -398,13 +399,23 @@ public struct ConfigReader {
             merged.engineRange = main.engineRange
         }
         if merged.options == nil { merged.options = main.options }
-        let options = merged.options ?? []
-        if options.contains("inheritbefore") {
-            merged.rules = main.rules + merged.rules
-        } else if options.contains("inherit") {
-            merged.rules += main.rules
+        switch inheritance(merged.options ?? [], fromMain: main.options ?? []) {
+        case .after: merged.rules += main.rules
+        case .before: merged.rules = main.rules + merged.rules
+        case .none: break
         }
         return merged
+    }
+
+    enum RuleInheritance { case after, before, none }
+
+    /// Where the parent's rules go, in mod_rewrite's order of tests: `Inherit` before
+    /// `InheritBefore`, each also asked for by the parent's `InheritDown[Before]`.
+    static func inheritance(_ options: Set<String>, fromMain main: Set<String>) -> RuleInheritance {
+        let downward = !options.contains("ignoreinherit")
+        if options.contains("inherit") || downward && main.contains("inheritdown") { return .after }
+        if options.contains("inheritbefore") || downward && main.contains("inheritdownbefore") { return .before }
+        return .none
     }
 
     /// What a `<Location>` matches: `~ re` and `<LocationMatch>` are regexes, wildcards use fnmatch.
