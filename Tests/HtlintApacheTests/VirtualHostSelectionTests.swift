@@ -154,6 +154,22 @@ struct VirtualHostSelectionTests {
         #expect(answer("b.test", "/old").final.filename == "/old")
     }
 
+    /// The main server's `DirectoryIndex` object already holds the server's list, which its lines
+    /// extend (`disabled` alone clears it); a section's own list replaces it (fixture
+    /// vhost-directory-index-main-and-section).
+    @Test(arguments: [
+        (["DirectoryIndex page.html"], "/index.html"), (["DirectoryIndex disabled", "DirectoryIndex page.html"], "/page.html"),
+        (["DirectoryIndex index.php", "<VirtualHost *:80>", "DirectoryIndex page.html", "</VirtualHost>"], "/page.html"),
+    ] as [([String], String)])
+    func mainServerDirectoryIndexExtendsTheServersList(_ conf: [String], _ served: String) {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/index.html")
+        fs.addFile("/page.html")
+        let site = Site(serverName: "a.test", files: fs, vhostLines: conf + ["<VirtualHost *:443>", "</VirtualHost>"],
+                        directoryIndex: ["index.html"], virtualHost: VirtualHostChoice(port: 80, host: "a.test"))
+        #expect(Origin(site: site).respond(to: OriginRequest(target: "/", headers: [HTTPHeader("Host", "a.test")])).served == served)
+    }
+
     /// config_server_merge's order: the section's `Inherit` (or the main server's `InheritDown`)
     /// before `InheritBefore` (or `InheritDownBefore`); `IgnoreInherit` refuses only the downward
     /// ones (fixture vhost-rewrite-options-inherit-down).

@@ -54,16 +54,18 @@ public struct ConfigReader {
     /// file as written; htlint collects the file's `Define`s first, so a `${NAME}` above its
     /// `Define` is expanded too (Apache would leave it).
     /// With `virtualHost`, a server configuration's `<VirtualHost>` sections are read as Apache
-    /// reads them for that connection: the one that answers it, none of the others.
+    /// reads them for that connection: the one that answers it, none of the others; the lines
+    /// outside every section are then the main server's, whose `DirectoryIndex` lines add to
+    /// `serverDirectoryIndex` (the list the server configuration set before, Debian's dir.conf).
     public static func read(_ file: SourceFile, context: ConfigContext, modules: ModuleSet = .standard,
                             defines: Set<String> = [], variables: [String: String] = [:],
                             processEnvironment: [String: String] = [:], overrides: AllowedOverrides? = nil,
                             fileExists: @escaping (String) -> Bool = ConfigReader.systemFileExists,
-                            virtualHost: VirtualHostChoice? = nil) -> ConfigFile {
+                            virtualHost: VirtualHostChoice? = nil, serverDirectoryIndex: [String]? = nil) -> ConfigFile {
         func once(_ expand: ((LogicalLine) -> LogicalLine?)?) -> ConfigFile {
             read(tree: Parser.parse(file, context: context, expand: expand), context: context, modules: modules,
                  defines: defines, variables: variables, processEnvironment: processEnvironment, overrides: overrides,
-                 fileExists: fileExists, virtualHost: virtualHost)
+                 fileExists: fileExists, virtualHost: virtualHost, serverDirectoryIndex: serverDirectoryIndex)
         }
         let first = once(nil)
         // A byte scan: a copy of a large file as a String (and Foundation's search) cost more
@@ -80,7 +82,7 @@ public struct ConfigReader {
                             defines: Set<String> = [], variables: [String: String] = [:],
                             processEnvironment: [String: String] = [:], overrides: AllowedOverrides? = nil,
                             fileExists: @escaping (String) -> Bool = ConfigReader.systemFileExists,
-                            virtualHost: VirtualHostChoice? = nil) -> ConfigFile {
+                            virtualHost: VirtualHostChoice? = nil, serverDirectoryIndex: [String]? = nil) -> ConfigFile {
         let file = tree.file
         var reader = ConfigReader(context: context, modules: modules, defines: defines, variables: variables,
                                   processEnvironment: processEnvironment, overrides: overrides, fileExists: fileExists)
@@ -91,6 +93,9 @@ public struct ConfigReader {
         }
         var block = ConfigBlock()
         if context == .server { block.server = ServerSettings() }
+        // The main server's DirectoryIndex object already holds the server's list: add_index
+        // appends to it (a section's own list replaces it).
+        if reader.selectingVirtualHost { block.directoryIndex = serverDirectoryIndex }
         var pending: [RewriteCondition] = []
         reader.read(tree.nodes, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
         reader.readDeferredVirtualHost(into: &block)
@@ -363,10 +368,12 @@ public struct ConfigReader {
     /// count too): its own mod_rewrite and mod_alias lines are merged as httpd merges them.
     private mutating func readDeferredVirtualHost(into block: inout ConfigBlock) {
         guard let s = deferredVirtualHost else { return }
-        let main = (rewrite: block.rewrite, redirects: block.redirects, aliases: block.server?.aliases ?? [])
+        let main = (rewrite: block.rewrite, redirects: block.redirects, aliases: block.server?.aliases ?? [],
+                    directoryIndex: block.directoryIndex)
         block.rewrite = nil
         block.redirects = []
         block.server?.aliases = []
+        block.directoryIndex = nil
         var pending: [RewriteCondition] = []
         sectionNames.append(s.name)
         read(s.children, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
@@ -374,6 +381,8 @@ public struct ConfigReader {
         block.rewrite = ConfigReader.mergeServerRewrite(main: main.rewrite, virtualHost: block.rewrite)
         block.redirects += main.redirects
         block.server?.aliases += main.aliases
+        // dir_merge_config: the section's own list, else the main server's.
+        block.directoryIndex = block.directoryIndex ?? main.directoryIndex
     }
 
     /// mod_rewrite's server merge (config_server_merge), seen on Apache 2.4: `RewriteEngine` and

@@ -55,7 +55,8 @@ public final class Site: @unchecked Sendable {
         }
         // `${NAME}`: a Define'd variable, else the httpd process environment (apache-semantics §2.5).
         let vhost = ConfigReader.read(source, context: .server, modules: modules, variables: processEnvironment,
-                                      processEnvironment: processEnvironment, fileExists: fileExists, virtualHost: virtualHost)
+                                      processEnvironment: processEnvironment, fileExists: fileExists, virtualHost: virtualHost,
+                                      serverDirectoryIndex: directoryIndex)
         self.vhost = vhost
         let server = vhost.block.server ?? ServerSettings()
         self.documentRoot = server.documentRoot.map(SiteFileSystem.normalize) ?? mountedRoot
