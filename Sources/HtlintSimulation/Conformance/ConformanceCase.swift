@@ -112,12 +112,13 @@ public struct ConformanceCase {
     }
 
     /// The configuration is the site's, as `--vhost FILE` gives it: `host` and `aliases` only
-    /// name the hosts the recording client stays on, no section gets them.
+    /// name the hosts the recording client stays on, no section gets them. The main server is
+    /// the oracle's, named `oracle.invalid` (what a section without ServerName answers as).
     private func siteConfSimulator(_ files: SiteFileSystem, lines: [String]) -> ChainSimulator {
-        let source = SiteSource(serverName: host, documentRoot: "/var/www/html", files: files, vhostLines: lines,
+        let source = SiteSource(serverName: "oracle.invalid", documentRoot: "/var/www/html", files: files, vhostLines: lines,
                                 modules: moduleSet, directoryIndex: ["index.html", "index.php"])
         var simulator = ChainSimulator(source: source, layers: edge.mode == .none ? [] : [edge])
-        simulator.extraHosts = [host] + aliases
+        simulator.clientHosts = Set(([host] + aliases).map { $0.lowercased() })
         return simulator
     }
 }
