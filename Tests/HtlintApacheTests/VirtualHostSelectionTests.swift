@@ -170,6 +170,23 @@ struct VirtualHostSelectionTests {
         #expect(Origin(site: site).respond(to: OriginRequest(target: "/", headers: [HTTPHeader("Host", "a.test")])).served == served)
     }
 
+    /// ServerName keeps its case in self-referential URLs and %{SERVER_NAME}; it is compared
+    /// without case when a section is picked (fixture vhost-servername-case).
+    @Test func serverNameKeepsItsCase() {
+        let conf = ["<VirtualHost *:80>", "ServerName WWW.Example.NET", "UseCanonicalName On", "Redirect /old /new.html",
+                    "RewriteEngine On", "RewriteCond %{SERVER_NAME} =www.example.net", "RewriteRule ^/x$ /y [R=302]", "</VirtualHost>"]
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/index.html")
+        let site = Site(serverName: "a.test", files: fs, vhostLines: conf, virtualHost: VirtualHostChoice(port: 80, host: "www.example.net"))
+        #expect(site.canonicalHost == "www.example.net")
+        #expect(site.serverHostName == "WWW.Example.NET")
+        func answer(_ target: String) -> OriginResponse {
+            Origin(site: site).respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "www.example.net")]))
+        }
+        #expect(answer("/old").location == "http://WWW.Example.NET/new.html")
+        #expect(answer("/x").status == 404)
+    }
+
     /// config_server_merge's order: the section's `Inherit` (or the main server's `InheritDown`)
     /// before `InheritBefore` (or `InheritDownBefore`); `IgnoreInherit` refuses only the downward
     /// ones (fixture vhost-rewrite-options-inherit-down).
