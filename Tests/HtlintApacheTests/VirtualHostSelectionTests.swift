@@ -79,6 +79,10 @@ struct VirtualHostSelectionTests {
         #expect(file.virtualHosts.map(\.ports) == [[80], [443], [443]])
         #expect(file.virtualHosts.map(\.names) == [["example.com", "www.example.com", "*.example.net"], ["example.com"], ["www.example.com"]])
         #expect(file.virtualHosts.map { source.lines.position(of: $0.openRange.start).line } == [2, 8, 12])
+        // Of two ServerName lines the last names the section (fixture vhost-last-servername-counts).
+        let twice = ConfigReader.read(SourceFile(path: "site.conf", text: "<VirtualHost *:80>\nServerName a.test\nServerAlias c.test\nServerName b.test\n</VirtualHost>"),
+                                      context: .server)
+        #expect(twice.virtualHosts.map(\.names) == [["b.test", "c.test"]])
         // An `.htaccess` has no sections to list (`<VirtualHost>` is refused there).
         #expect(ConfigReader.read(SourceFile(path: ".htaccess", text: "Redirect / /x"), context: .htaccess).virtualHosts.isEmpty)
     }

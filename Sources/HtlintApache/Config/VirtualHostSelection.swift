@@ -64,17 +64,19 @@ enum VirtualHosts {
         return Int(address[address.index(after: colon)...])
     }
 
-    /// The names a section answers to, from its own `ServerName` and `ServerAlias` lines.
+    /// The names a section answers to, from its own `ServerName` (the last one: each replaces
+    /// the one before) and `ServerAlias` lines.
     private static func names(in nodes: [ConfigNode]) -> [String] {
-        var out: [String] = []
+        var serverName: [String] = []
+        var aliases: [String] = []
         for node in nodes {
             guard case .directive(let d) = node else { continue }
             switch d.key {
-            case "servername": out += d.words.prefix(1).map { Site.parseServerName($0.value).host }
-            case "serveralias": out += d.words.map { $0.value.lowercased() }
+            case "servername": serverName = d.words.prefix(1).map { Site.parseServerName($0.value).host }
+            case "serveralias": aliases += d.words.map { $0.value.lowercased() }
             default: break
             }
         }
-        return out
+        return serverName + aliases
     }
 }
