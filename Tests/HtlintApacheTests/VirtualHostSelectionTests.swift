@@ -158,6 +158,17 @@ struct VirtualHostSelectionTests {
         #expect(answer("b.test", "/old").final.filename == "/old")
     }
 
+    /// One mod_rewrite line inside the section's `<Directory>` gives it its own configuration, so
+    /// the main server's inherited rules run (fixture vhost-rewrite-only-in-section-directory).
+    @Test func aRewriteLineInTheSectionsDirectoryIsEnough() {
+        let conf = ["RewriteEngine On", "RewriteOptions Inherit", "RewriteRule ^/h$ /index.html [R=302]",
+                    "<VirtualHost *:80>", "<Directory /var/www/html>", "RewriteRule ^x$ index.html", "</Directory>", "</VirtualHost>"]
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/index.html")
+        let site = Site(serverName: "a.test", files: fs, vhostLines: conf, virtualHost: VirtualHostChoice(port: 80, host: "a.test"))
+        #expect(Origin(site: site).respond(to: OriginRequest(target: "/h", headers: [HTTPHeader("Host", "a.test")])).status == 302)
+    }
+
     /// The main server's `DirectoryIndex` object already holds the server's list, which its lines
     /// extend (`disabled` alone clears it); a section's own list replaces it (fixture
     /// vhost-directory-index-main-and-section).

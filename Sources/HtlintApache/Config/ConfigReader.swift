@@ -31,6 +31,9 @@ public struct ConfigReader {
     /// The selected section, read once the whole main server has been (it overrides the main
     /// server wherever its lines stand in the file).
     private var deferredVirtualHost: SectionNode? = nil
+    /// mod_rewrite directives read so far, in any section: httpd gives a virtual host its own
+    /// mod_rewrite configuration at the first one inside it (ap_set_config_vectors).
+    private var rewriteDirectivesRead = 0
 
     public init(context: ConfigContext, modules: ModuleSet = .standard, defines: Set<String> = [],
                 variables: [String: String] = [:], processEnvironment: [String: String] = [:],
@@ -375,10 +378,14 @@ public struct ConfigReader {
         block.server?.aliases = []
         block.directoryIndex = nil
         var pending: [RewriteCondition] = []
+        let rewriteDirectivesBefore = rewriteDirectivesRead
         sectionNames.append(s.name)
         read(s.children, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
         sectionNames.removeLast()
-        block.rewrite = ConfigReader.mergeServerRewrite(main: main.rewrite, virtualHost: block.rewrite)
+        // A mod_rewrite line in one of its `<Directory>`/`<Location>` sections is enough.
+        let ownsRewriteConfig = rewriteDirectivesRead > rewriteDirectivesBefore
+        block.rewrite = ConfigReader.mergeServerRewrite(main: main.rewrite,
+                                                        virtualHost: block.rewrite ?? (ownsRewriteConfig ? RewriteSettings() : nil))
         block.redirects += main.redirects
         block.server?.aliases += main.aliases
         // dir_merge_config: the section's own list, else the main server's.
@@ -532,6 +539,7 @@ public struct ConfigReader {
         }
         guard overrideAllows([info.category], name: info.name, d.nameRange) else { return }
         guard serverLevelAllows(info.category, name: info.name, d.nameRange) else { return }
+        if info.module == "rewrite" { rewriteDirectivesRead += 1 }
         // RewriteRule/RewriteCond tokenise themselves; only the others need the generic words.
         let key = info.name
         let words = key == "RewriteRule" || key == "RewriteCond" ? [] : d.words
