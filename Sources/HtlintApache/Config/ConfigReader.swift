@@ -372,11 +372,12 @@ public struct ConfigReader {
     private mutating func readDeferredVirtualHost(into block: inout ConfigBlock) {
         guard let s = deferredVirtualHost else { return }
         let main = (rewrite: block.rewrite, redirects: block.redirects, aliases: block.server?.aliases ?? [],
-                    directoryIndex: block.directoryIndex)
+                    directoryIndex: block.directoryIndex, maps: block.server?.rewriteMaps ?? [:])
         block.rewrite = nil
         block.redirects = []
         block.server?.aliases = []
         block.directoryIndex = nil
+        block.server?.rewriteMaps = [:]
         var pending: [RewriteCondition] = []
         let rewriteDirectivesBefore = rewriteDirectivesRead
         sectionNames.append(s.name)
@@ -384,6 +385,11 @@ public struct ConfigReader {
         sectionNames.removeLast()
         // A mod_rewrite line in one of its `<Directory>`/`<Location>` sections is enough.
         let ownsRewriteConfig = rewriteDirectivesRead > rewriteDirectivesBefore
+        let inheritance = ConfigReader.inheritance(block.rewrite?.options ?? main.rewrite?.options ?? [],
+                                                   fromMain: main.rewrite?.options ?? [])
+        let sectionMaps = block.server?.rewriteMaps ?? [:]
+        block.server?.rewriteMaps = ownsRewriteConfig ? ConfigReader.mergeRewriteMaps(main: main.maps, section: sectionMaps, inheritance)
+                                                      : main.maps
         block.rewrite = ConfigReader.mergeServerRewrite(main: main.rewrite,
                                                         virtualHost: block.rewrite ?? (ownsRewriteConfig ? RewriteSettings() : nil))
         block.redirects += main.redirects
@@ -424,6 +430,18 @@ public struct ConfigReader {
     }
 
     enum RuleInheritance { case after, before, none }
+
+    /// The `RewriteMap`s of a section with its own mod_rewrite configuration: only its own unless
+    /// it inherits the main server's rules; then both, the section's map winning a shared name
+    /// with `Inherit`, the main server's with `InheritBefore` (config_server_merge's overlays).
+    static func mergeRewriteMaps(main: [String: RewriteMapDefinition], section: [String: RewriteMapDefinition],
+                                 _ inheritance: RuleInheritance) -> [String: RewriteMapDefinition] {
+        switch inheritance {
+        case .after: section.merging(main) { own, _ in own }
+        case .before: section.merging(main) { _, inherited in inherited }
+        case .none: section
+        }
+    }
 
     /// Where the parent's rules go, in mod_rewrite's order of tests: `Inherit` before
     /// `InheritBefore`, each also asked for by the parent's `InheritDown[Before]`.
