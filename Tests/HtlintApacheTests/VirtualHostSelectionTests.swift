@@ -83,6 +83,10 @@ struct VirtualHostSelectionTests {
         let twice = ConfigReader.read(SourceFile(path: "site.conf", text: "<VirtualHost *:80>\nServerName a.test\nServerAlias c.test\nServerName b.test\n</VirtualHost>"),
                                       context: .server)
         #expect(twice.virtualHosts.map(\.names) == [["b.test", "c.test"]])
+        // Apache creates no section inside a false conditional (fixture vhost-section-in-false-conditional).
+        let hidden = ConfigReader.read(SourceFile(path: "site.conf", text: "<IfModule !mod_ssl.c>\n<VirtualHost *:80>\n</VirtualHost>\n</IfModule>"),
+                                       context: .server)
+        #expect(hidden.virtualHosts.isEmpty)
         // An `.htaccess` has no sections to list (`<VirtualHost>` is refused there).
         #expect(ConfigReader.read(SourceFile(path: ".htaccess", text: "Redirect / /x"), context: .htaccess).virtualHosts.isEmpty)
     }

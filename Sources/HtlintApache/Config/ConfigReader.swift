@@ -89,7 +89,10 @@ public struct ConfigReader {
         let file = tree.file
         var reader = ConfigReader(context: context, modules: modules, defines: defines, variables: variables,
                                   processEnvironment: processEnvironment, overrides: overrides, fileExists: fileExists)
-        let virtualHosts = context == .server ? VirtualHosts.sections(in: tree.nodes) : []
+        // The file's own `Define`s are not known yet: an `<IfDefine>` on one counts as false here.
+        let virtualHosts = context == .server ? VirtualHosts.sections(in: tree.nodes) {
+            ConfigReader.conditionHolds($0, modules: modules, defines: defines, fileExists: fileExists)
+        } : []
         if let virtualHost, !virtualHosts.isEmpty {
             reader.selectingVirtualHost = true
             reader.selectedVirtualHost = VirtualHosts.select(virtualHost, among: virtualHosts)?.openRange

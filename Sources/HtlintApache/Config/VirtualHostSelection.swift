@@ -35,16 +35,18 @@ extension [VirtualHostSection] {
 }
 
 enum VirtualHosts {
-    /// Every `<VirtualHost>` section in file order, inside conditional sections too.
-    static func sections(in nodes: [ConfigNode]) -> [VirtualHostSection] {
+    /// Every `<VirtualHost>` section in file order, inside conditional sections that hold
+    /// (`holds`: whether a conditional section's contents are read, nil for other sections);
+    /// Apache never creates one in a false `<IfModule>`/`<IfDefine>`.
+    static func sections(in nodes: [ConfigNode], holds: (SectionNode) -> Bool? = { _ in nil }) -> [VirtualHostSection] {
         var found: [VirtualHostSection] = []
         for node in nodes {
             guard case .section(let s) = node else { continue }
             if s.name.lowercased() == "virtualhost" {
                 found.append(VirtualHostSection(openRange: s.openRange, ports: s.arguments.map { port(of: $0.value) },
                                                 names: names(in: s.children)))
-            } else {
-                found += sections(in: s.children)
+            } else if holds(s) != false {
+                found += sections(in: s.children, holds: holds)
             }
         }
         return found
