@@ -89,9 +89,9 @@ public struct ConfigReader {
         let file = tree.file
         var reader = ConfigReader(context: context, modules: modules, defines: defines, variables: variables,
                                   processEnvironment: processEnvironment, overrides: overrides, fileExists: fileExists)
-        // The file's own `Define`s are not known yet: an `<IfDefine>` on one counts as false here.
-        let virtualHosts = context == .server ? VirtualHosts.sections(in: tree.nodes) {
-            ConfigReader.conditionHolds($0, modules: modules, defines: defines, fileExists: fileExists)
+        var sectionDefines = defines
+        let virtualHosts = context == .server ? VirtualHosts.sections(in: tree.nodes, defines: &sectionDefines) {
+            ConfigReader.conditionHolds($0, modules: modules, defines: $1, fileExists: fileExists)
         } : []
         if let virtualHost, !virtualHosts.isEmpty {
             reader.selectingVirtualHost = true

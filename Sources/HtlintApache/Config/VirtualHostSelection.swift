@@ -36,17 +36,24 @@ extension [VirtualHostSection] {
 
 enum VirtualHosts {
     /// Every `<VirtualHost>` section in file order, inside conditional sections that hold
-    /// (`holds`: whether a conditional section's contents are read, nil for other sections);
-    /// Apache never creates one in a false `<IfModule>`/`<IfDefine>`.
-    static func sections(in nodes: [ConfigNode], holds: (SectionNode) -> Bool? = { _ in nil }) -> [VirtualHostSection] {
+    /// (`holds`: whether a conditional section's contents are read with these `Define`s, nil for
+    /// other sections); Apache never creates one in a false `<IfModule>`/`<IfDefine>`. `defines`
+    /// follows the file's `Define`/`UnDefine` lines in reading order, as Apache's do.
+    static func sections(in nodes: [ConfigNode], defines: inout Set<String>,
+                         holds: (SectionNode, Set<String>) -> Bool? = { _, _ in nil }) -> [VirtualHostSection] {
         var found: [VirtualHostSection] = []
         for node in nodes {
-            guard case .section(let s) = node else { continue }
-            if s.name.lowercased() == "virtualhost" {
+            switch node {
+            case .directive(let d) where d.key == "define":
+                if let name = d.words.first?.value { defines.insert(name) }
+            case .directive(let d) where d.key == "undefine":
+                if let name = d.words.first?.value { defines.remove(name) }
+            case .section(let s) where s.name.lowercased() == "virtualhost":
                 found.append(VirtualHostSection(openRange: s.openRange, ports: s.arguments.map { port(of: $0.value) },
                                                 names: names(in: s.children)))
-            } else if holds(s) != false {
-                found += sections(in: s.children, holds: holds)
+            case .section(let s) where holds(s, defines) != false:
+                found += sections(in: s.children, defines: &defines, holds: holds)
+            default: break
             }
         }
         return found
