@@ -27,4 +27,12 @@ struct VhostRedirectFilenameTests {
         #expect(r.status == 301)
         #expect(r.final.filename == "/b")
     }
+
+    /// fixtures/apache/vhost-pt-then-server-redirect: [PT] leaves `passthrough:` in r->filename.
+    @Test func passThroughPrefixWhenAPTRuleFedTheRedirect() {
+        let r = respond("/main", vhost: ["RewriteEngine On", "RewriteRule ^/main$ /main.html [PT]", "Redirect / https://www.shop.example/"],
+                        files: ["/main.html"])
+        #expect(r.location == "https://www.shop.example/main.html")
+        #expect(r.final.filename == "passthrough:/main.html")
+    }
 }

@@ -79,6 +79,14 @@ struct VirtualHostSelectionTests {
         #expect(file.virtualHosts.map(\.ports) == [[80], [443], [443]])
         #expect(file.virtualHosts.map(\.names) == [["example.com", "www.example.com", "*.example.net"], ["example.com"], ["www.example.com"]])
         #expect(file.virtualHosts.map { source.lines.position(of: $0.openRange.start).line } == [2, 8, 12])
+        // Of two ServerName lines the last names the section (fixture vhost-last-servername-counts).
+        let twice = ConfigReader.read(SourceFile(path: "site.conf", text: "<VirtualHost *:80>\nServerName a.test\nServerAlias c.test\nServerName b.test\n</VirtualHost>"),
+                                      context: .server)
+        #expect(twice.virtualHosts.map(\.names) == [["b.test", "c.test"]])
+        // Apache creates no section inside a false conditional (fixture vhost-section-in-false-conditional).
+        let hidden = ConfigReader.read(SourceFile(path: "site.conf", text: "<IfModule !mod_ssl.c>\n<VirtualHost *:80>\n</VirtualHost>\n</IfModule>"),
+                                       context: .server)
+        #expect(hidden.virtualHosts.isEmpty)
         // An `.htaccess` has no sections to list (`<VirtualHost>` is refused there).
         #expect(ConfigReader.read(SourceFile(path: ".htaccess", text: "Redirect / /x"), context: .htaccess).virtualHosts.isEmpty)
     }
@@ -113,6 +121,102 @@ struct VirtualHostSelectionTests {
         let r = Origin(site: site).respond(to: OriginRequest(target: path, headers: [HTTPHeader("Host", host)]))
         #expect(r.status == status)
         #expect(r.location == location)
+    }
+
+    /// Apache merges each section over the whole main server, wherever its lines stand: a
+    /// `RewriteEngine Off` below the section does not turn its engine off, a `DocumentRoot` below
+    /// it is the default of a section without one (fixture vhost-main-lines-after-sections).
+    @Test func mainServerLinesBelowASectionStillComeUnderIt() {
+        let conf = ["<VirtualHost *:80>", "ServerName a.test", "RewriteEngine On", "RewriteRule ^/page$ /index.html [R=302]",
+                    "</VirtualHost>", "<VirtualHost *:80>", "ServerName b.test", "DocumentRoot /var/www/html",
+                    "</VirtualHost>", "RewriteEngine Off", "DocumentRoot /var/www/html/b"]
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/index.html")
+        fs.addFile("/b/index.html")
+        func site(_ host: String) -> Site {
+            Site(serverName: host, files: fs, vhostLines: conf, virtualHost: VirtualHostChoice(port: 80, host: host))
+        }
+        #expect(Origin(site: site("a.test")).respond(to: OriginRequest(target: "/page", headers: [HTTPHeader("Host", "a.test")])).location
+                == "http://a.test/index.html")
+        #expect(site("a.test").documentRoot == "/var/www/html/b")
+        #expect(site("b.test").documentRoot == "/var/www/html")
+    }
+
+    /// A section without a single mod_rewrite line shares the main server's configuration and
+    /// mod_rewrite's translate hook declines there: no rules, and `%f` of a `Redirect` unset
+    /// (with rules that decline it is the URL-path); the main `RewriteEngine On` still is the
+    /// per-directory default (fixture vhost-section-without-rewrite-directives).
+    @Test func aSectionWithoutRewriteLinesRunsNoServerRewriting() {
+        let conf = ["RewriteEngine On", "RewriteOptions Inherit", "RewriteRule ^/h$ /index.html [R=302]",
+                    "<VirtualHost *:80>", "ServerName a.test", "Redirect /old /index.html", "</VirtualHost>",
+                    "<VirtualHost *:80>", "ServerName b.test", "RewriteOptions Inherit", "Redirect /old /index.html", "</VirtualHost>"]
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/index.html")
+        func answer(_ host: String, _ target: String) -> OriginResponse {
+            let site = Site(serverName: host, files: fs, vhostLines: conf, virtualHost: VirtualHostChoice(port: 80, host: host))
+            return Origin(site: site).respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", host)]))
+        }
+        #expect(answer("a.test", "/h").status == 404)
+        #expect(answer("a.test", "/old").final.filename == nil)
+        #expect(answer("b.test", "/h").location == "http://b.test/index.html")
+        #expect(answer("b.test", "/old").final.filename == "/old")
+    }
+
+    /// One mod_rewrite line inside the section's `<Directory>` gives it its own configuration, so
+    /// the main server's inherited rules run (fixture vhost-rewrite-only-in-section-directory).
+    @Test func aRewriteLineInTheSectionsDirectoryIsEnough() {
+        let conf = ["RewriteEngine On", "RewriteOptions Inherit", "RewriteRule ^/h$ /index.html [R=302]",
+                    "<VirtualHost *:80>", "<Directory /var/www/html>", "RewriteRule ^x$ index.html", "</Directory>", "</VirtualHost>"]
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/index.html")
+        let site = Site(serverName: "a.test", files: fs, vhostLines: conf, virtualHost: VirtualHostChoice(port: 80, host: "a.test"))
+        #expect(Origin(site: site).respond(to: OriginRequest(target: "/h", headers: [HTTPHeader("Host", "a.test")])).status == 302)
+    }
+
+    /// The main server's `DirectoryIndex` object already holds the server's list, which its lines
+    /// extend (`disabled` alone clears it); a section's own list replaces it (fixture
+    /// vhost-directory-index-main-and-section).
+    @Test(arguments: [
+        (["DirectoryIndex page.html"], "/index.html"), (["DirectoryIndex disabled", "DirectoryIndex page.html"], "/page.html"),
+        (["DirectoryIndex index.php", "<VirtualHost *:80>", "DirectoryIndex page.html", "</VirtualHost>"], "/page.html"),
+    ] as [([String], String)])
+    func mainServerDirectoryIndexExtendsTheServersList(_ conf: [String], _ served: String) {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/index.html")
+        fs.addFile("/page.html")
+        let site = Site(serverName: "a.test", files: fs, vhostLines: conf + ["<VirtualHost *:443>", "</VirtualHost>"],
+                        directoryIndex: ["index.html"], virtualHost: VirtualHostChoice(port: 80, host: "a.test"))
+        #expect(Origin(site: site).respond(to: OriginRequest(target: "/", headers: [HTTPHeader("Host", "a.test")])).served == served)
+    }
+
+    /// ServerName keeps its case in self-referential URLs and %{SERVER_NAME}; it is compared
+    /// without case when a section is picked (fixture vhost-servername-case).
+    @Test func serverNameKeepsItsCase() {
+        let conf = ["<VirtualHost *:80>", "ServerName WWW.Example.NET", "UseCanonicalName On", "Redirect /old /new.html",
+                    "RewriteEngine On", "RewriteCond %{SERVER_NAME} =www.example.net", "RewriteRule ^/x$ /y [R=302]", "</VirtualHost>"]
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/index.html")
+        let site = Site(serverName: "a.test", files: fs, vhostLines: conf, virtualHost: VirtualHostChoice(port: 80, host: "www.example.net"))
+        #expect(site.canonicalHost == "www.example.net")
+        #expect(site.serverHostName == "WWW.Example.NET")
+        func answer(_ target: String) -> OriginResponse {
+            Origin(site: site).respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "www.example.net")]))
+        }
+        #expect(answer("/old").location == "http://WWW.Example.NET/new.html")
+        #expect(answer("/x").status == 404)
+    }
+
+    /// config_server_merge's order: the section's `Inherit` (or the main server's `InheritDown`)
+    /// before `InheritBefore` (or `InheritDownBefore`); `IgnoreInherit` refuses only the downward
+    /// ones (fixture vhost-rewrite-options-inherit-down).
+    @Test(arguments: [
+        ([], [], ConfigReader.RuleInheritance.none), (["inherit"], [], .after), (["inheritbefore"], [], .before),
+        (["inherit", "inheritbefore"], [], .after), ([], ["inheritdown"], .after), ([], ["inheritdownbefore"], .before),
+        (["inheritbefore"], ["inheritdown"], .after), (["ignoreinherit"], ["inheritdown"], .none),
+        (["ignoreinherit", "inherit"], ["inheritdownbefore"], .after),
+    ] as [(Set<String>, Set<String>, ConfigReader.RuleInheritance)])
+    func whereTheMainServersRulesGo(_ section: Set<String>, _ main: Set<String>, _ expected: ConfigReader.RuleInheritance) {
+        #expect(ConfigReader.inheritance(section, fromMain: main) == expected)
     }
 
     /// Recorded with `apache2 -t`: a section inside another, or inside `<Directory>`, stops the server.

@@ -51,6 +51,13 @@ struct VirtualHostChainTests {
         #expect(simulator([Edge(mode: .cloudflareFull)]).run("https://www.example.com/").hops.map(\.status) == [200])
     }
 
+    /// httpd drops a trailing dot (and the port) of the Host before matching names (fixture
+    /// vhost-host-trailing-dot).
+    @Test func aHostWithATrailingDotNamesTheSameSection() {
+        let r = simulator().run("https://www.example.com/", headers: [HTTPHeader("Host", "WWW.Example.com.:443")])
+        #expect(r.hops.map(\.status) == [200])
+    }
+
     @Test func everySectionsNamesAreTheSites() {
         let s = simulator()
         #expect(s.origin.site.canonicalHost == "example.com")

@@ -60,7 +60,7 @@ BASE_MODULES = ["mpm_prefork", "authz_core", "authz_host", "mime", "dir", "alias
                 "rewrite", "headers", "setenvif", "ssl"]
 EDGES = ["none", "flexible", "flexible+always-https", "full", "full+always-https"]
 CASE_KEYS = {"description", "host", "aliases", "edge", "vhost", "vhost_http",
-             "vhost_https", "modules", "record_headers", "requests", "notes"}
+             "vhost_https", "site_conf", "modules", "record_headers", "requests", "notes"}
 REQUEST_KEYS = {"url", "method", "headers"}
 MAX_HOPS = 20
 USER_AGENT = "Mozilla/5.0 (compatible; htlint-oracle/1.0)"
@@ -195,6 +195,7 @@ def load_case(case_dir):
         "vhost": _string_list(data, "vhost", where),
         "vhost_http": _string_list(data, "vhost_http", where),
         "vhost_https": _string_list(data, "vhost_https", where),
+        "site_conf": _site_conf(data, where),
         "modules": modules,
         "record_headers": _string_list(data, "record_headers", where),
         "requests": [_load_request(r, f"{where}: requests[{i}]") for i, r in enumerate(requests)],
@@ -202,6 +203,18 @@ def load_case(case_dir):
     site = case_dir / "site"
     _need(not site.exists() or site.is_dir(), where, "'site' must be a directory")
     return case
+
+
+def _site_conf(data, where):
+    """`site_conf`: a whole site configuration (main-server lines and <VirtualHost> sections)
+    in place of the generated sections; None when the case has none."""
+    if "site_conf" not in data:
+        return None
+    lines = _string_list(data, "site_conf", where)
+    _need(lines, where, "'site_conf' must not be empty")
+    _need(not {"vhost", "vhost_http", "vhost_https"} & set(data), where,
+          "'site_conf' replaces 'vhost', 'vhost_http' and 'vhost_https'")
+    return lines
 
 
 def _load_request(raw, where):
@@ -530,10 +543,24 @@ def apache_config(case, casedir, cert):
         "SSLProtocol all",
         "SSLCompression off",
     ]
-    lines += vhost_block(case, 80, [])
-    lines += vhost_block(case, 443, ["SSLEngine on", f"SSLCertificateFile {cert['crt']}",
-                                     f"SSLCertificateKeyFile {cert['key']}"])
+    tls = ["SSLEngine on", f"SSLCertificateFile {cert['crt']}", f"SSLCertificateKeyFile {cert['key']}"]
+    if case["site_conf"] is not None:
+        lines += site_conf_lines(case["site_conf"], tls)
+    else:
+        lines += vhost_block(case, 80, [])
+        lines += vhost_block(case, 443, tls)
     return "\n".join(lines) + "\n"
+
+
+def site_conf_lines(conf, tls):
+    """The case's own site configuration, `${DOCROOT}` filled in; every section for port 443
+    gets the TLS lines first (Apache listens there with `https`)."""
+    out = []
+    for line in conf:
+        out.append(line.replace("${DOCROOT}", DOCROOT))
+        if re.match(r"^\s*<VirtualHost\s[^>]*:443\b", line, re.IGNORECASE):
+            out += ["    " + item for item in tls]
+    return out
 
 
 def vhost_block(case, port, extra):

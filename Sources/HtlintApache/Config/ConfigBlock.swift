@@ -11,6 +11,9 @@ public struct RewriteSettings: Sendable {
     public var base: String? = nil
     public var baseRange: SourceRange? = nil
     public var rules: [RewriteRule] = []
+    /// False in a `<VirtualHost>` without mod_rewrite lines: the server-context hook declines
+    /// there (no rules, no SCRIPT_URL, `%f` unset), whatever the main server says.
+    public var serverHookRuns = true
     public init() {}
 }
 

@@ -28,6 +28,12 @@ public struct ConfigReader {
     /// Reading for one connection: only this `<VirtualHost>` section is read (nil: none of them).
     private var selectingVirtualHost = false
     private var selectedVirtualHost: SourceRange? = nil
+    /// The selected section, read once the whole main server has been (it overrides the main
+    /// server wherever its lines stand in the file).
+    private var deferredVirtualHost: SectionNode? = nil
+    /// mod_rewrite directives read so far, in any section: httpd gives a virtual host its own
+    /// mod_rewrite configuration at the first one inside it (ap_set_config_vectors).
+    private var rewriteDirectivesRead = 0
 
     public init(context: ConfigContext, modules: ModuleSet = .standard, defines: Set<String> = [],
                 variables: [String: String] = [:], processEnvironment: [String: String] = [:],
@@ -51,16 +57,18 @@ public struct ConfigReader {
     /// file as written; htlint collects the file's `Define`s first, so a `${NAME}` above its
     /// `Define` is expanded too (Apache would leave it).
     /// With `virtualHost`, a server configuration's `<VirtualHost>` sections are read as Apache
-    /// reads them for that connection: the one that answers it, none of the others.
+    /// reads them for that connection: the one that answers it, none of the others; the lines
+    /// outside every section are then the main server's, whose `DirectoryIndex` lines add to
+    /// `serverDirectoryIndex` (the list the server configuration set before, Debian's dir.conf).
     public static func read(_ file: SourceFile, context: ConfigContext, modules: ModuleSet = .standard,
                             defines: Set<String> = [], variables: [String: String] = [:],
                             processEnvironment: [String: String] = [:], overrides: AllowedOverrides? = nil,
                             fileExists: @escaping (String) -> Bool = ConfigReader.systemFileExists,
-                            virtualHost: VirtualHostChoice? = nil) -> ConfigFile {
+                            virtualHost: VirtualHostChoice? = nil, serverDirectoryIndex: [String]? = nil) -> ConfigFile {
         func once(_ expand: ((LogicalLine) -> LogicalLine?)?) -> ConfigFile {
             read(tree: Parser.parse(file, context: context, expand: expand), context: context, modules: modules,
                  defines: defines, variables: variables, processEnvironment: processEnvironment, overrides: overrides,
-                 fileExists: fileExists, virtualHost: virtualHost)
+                 fileExists: fileExists, virtualHost: virtualHost, serverDirectoryIndex: serverDirectoryIndex)
         }
         let first = once(nil)
         // A byte scan: a copy of a large file as a String (and Foundation's search) cost more
@@ -77,19 +85,26 @@ public struct ConfigReader {
                             defines: Set<String> = [], variables: [String: String] = [:],
                             processEnvironment: [String: String] = [:], overrides: AllowedOverrides? = nil,
                             fileExists: @escaping (String) -> Bool = ConfigReader.systemFileExists,
-                            virtualHost: VirtualHostChoice? = nil) -> ConfigFile {
+                            virtualHost: VirtualHostChoice? = nil, serverDirectoryIndex: [String]? = nil) -> ConfigFile {
         let file = tree.file
         var reader = ConfigReader(context: context, modules: modules, defines: defines, variables: variables,
                                   processEnvironment: processEnvironment, overrides: overrides, fileExists: fileExists)
-        let virtualHosts = context == .server ? VirtualHosts.sections(in: tree.nodes) : []
+        var sectionDefines = defines
+        let virtualHosts = context == .server ? VirtualHosts.sections(in: tree.nodes, defines: &sectionDefines) {
+            ConfigReader.conditionHolds($0, modules: modules, defines: $1, fileExists: fileExists)
+        } : []
         if let virtualHost, !virtualHosts.isEmpty {
             reader.selectingVirtualHost = true
             reader.selectedVirtualHost = VirtualHosts.select(virtualHost, among: virtualHosts)?.openRange
         }
         var block = ConfigBlock()
         if context == .server { block.server = ServerSettings() }
+        // The main server's DirectoryIndex object already holds the server's list: add_index
+        // appends to it (a section's own list replaces it).
+        if reader.selectingVirtualHost { block.directoryIndex = serverDirectoryIndex }
         var pending: [RewriteCondition] = []
         reader.read(tree.nodes, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
+        reader.readDeferredVirtualHost(into: &block)
         let all = (tree.diagnostics + reader.diagnostics).sorted { $0.range.start < $1.range.start }
         return ConfigFile(path: file.path, block: block, diagnostics: all, defines: reader.defines,
                           variables: reader.variables, virtualHosts: virtualHosts)
@@ -330,18 +345,9 @@ public struct ConfigReader {
                     read(s.children, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
                     return
                 }
-                // Read for one connection, the sections that do not answer it have no say.
-                guard s.openRange == selectedVirtualHost else { return }
-                // The section's own mod_rewrite and mod_alias lines, merged over the main
-                // server's as Apache merges a virtual host's (below).
-                let main = (rewrite: block.rewrite, redirects: block.redirects, aliases: block.server?.aliases ?? [])
-                block.rewrite = nil
-                block.redirects = []
-                block.server?.aliases = []
-                read(s.children, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
-                block.rewrite = ConfigReader.mergeServerRewrite(main: main.rewrite, virtualHost: block.rewrite)
-                block.redirects += main.redirects
-                block.server?.aliases += main.aliases
+                // Read for one connection, the sections that do not answer it have no say; the
+                // one that does is merged over the main server once all of it is read.
+                if s.openRange == selectedVirtualHost { deferredVirtualHost = s }
             } else if key == "location" || key == "locationmatch" {
                 if let matcher = locationMatcher(s, regex: key == "locationmatch") {
                     var inner = ConfigBlock()
@@ -363,26 +369,90 @@ public struct ConfigReader {
         }
     }
 
+    /// The selected `<VirtualHost>` section over the whole main server (Apache merges each
+    /// section over the main server after reading the file, so main-server lines below a section
+    /// count too): its own mod_rewrite and mod_alias lines are merged as httpd merges them.
+    private mutating func readDeferredVirtualHost(into block: inout ConfigBlock) {
+        guard let s = deferredVirtualHost else { return }
+        let main = (rewrite: block.rewrite, redirects: block.redirects, aliases: block.server?.aliases ?? [],
+                    directoryIndex: block.directoryIndex, maps: block.server?.rewriteMaps ?? [:])
+        block.rewrite = nil
+        block.redirects = []
+        block.server?.aliases = []
+        block.directoryIndex = nil
+        block.server?.rewriteMaps = [:]
+        var pending: [RewriteCondition] = []
+        let rewriteDirectivesBefore = rewriteDirectivesRead
+        sectionNames.append(s.name)
+        read(s.children, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
+        sectionNames.removeLast()
+        // A mod_rewrite line in one of its `<Directory>`/`<Location>` sections is enough.
+        let ownsRewriteConfig = rewriteDirectivesRead > rewriteDirectivesBefore
+        let inheritance = ConfigReader.inheritance(block.rewrite?.options ?? main.rewrite?.options ?? [],
+                                                   fromMain: main.rewrite?.options ?? [])
+        let sectionMaps = block.server?.rewriteMaps ?? [:]
+        block.server?.rewriteMaps = ownsRewriteConfig ? ConfigReader.mergeRewriteMaps(main: main.maps, section: sectionMaps, inheritance)
+                                                      : main.maps
+        block.rewrite = ConfigReader.mergeServerRewrite(main: main.rewrite,
+                                                        virtualHost: block.rewrite ?? (ownsRewriteConfig ? RewriteSettings() : nil))
+        block.redirects += main.redirects
+        block.server?.aliases += main.aliases
+        // dir_merge_config: the section's own list, else the main server's.
+        block.directoryIndex = block.directoryIndex ?? main.directoryIndex
+    }
+
     /// mod_rewrite's server merge (config_server_merge), seen on Apache 2.4: `RewriteEngine` and
     /// `RewriteOptions` come from the virtual host when it sets them, else from the main server;
     /// the main server's rules run in the virtual host only with `RewriteOptions Inherit` (after
-    /// its own) or `InheritBefore` (before). mod_alias puts the virtual host's `Redirect`/`Alias`
-    /// lines before the main server's (alias_merge_server_config).
+    /// its own) or `InheritBefore` (before), or when the main server says `InheritDown` /
+    /// `InheritDownBefore` and the section no `IgnoreInherit`. mod_alias puts the virtual host's
+    /// `Redirect`/`Alias` lines before the main server's (alias_merge_server_config).
+    /// A section with no mod_rewrite line at all shares the main server's configuration, for
+    /// which hook_uri2file declines (`conf->server != r->server`): no server rules run there, not
+    /// even inherited ones; the main server's `RewriteEngine` still is its per-directory default.
     static func mergeServerRewrite(main: RewriteSettings?, virtualHost: RewriteSettings?) -> RewriteSettings? {
         guard let main else { return virtualHost }
-        var merged = virtualHost ?? RewriteSettings()
+        guard var merged = virtualHost else {
+            var shared = RewriteSettings()
+            shared.engine = main.engine
+            shared.engineRange = main.engineRange
+            shared.serverHookRuns = false
+            return shared
+        }
         if merged.engine == nil {
             merged.engine = main.engine
             merged.engineRange = main.engineRange
         }
         if merged.options == nil { merged.options = main.options }
-        let options = merged.options ?? []
-        if options.contains("inheritbefore") {
-            merged.rules = main.rules + merged.rules
-        } else if options.contains("inherit") {
-            merged.rules += main.rules
+        switch inheritance(merged.options ?? [], fromMain: main.options ?? []) {
+        case .after: merged.rules += main.rules
+        case .before: merged.rules = main.rules + merged.rules
+        case .none: break
         }
         return merged
+    }
+
+    enum RuleInheritance { case after, before, none }
+
+    /// The `RewriteMap`s of a section with its own mod_rewrite configuration: only its own unless
+    /// it inherits the main server's rules; then both, the section's map winning a shared name
+    /// with `Inherit`, the main server's with `InheritBefore` (config_server_merge's overlays).
+    static func mergeRewriteMaps(main: [String: RewriteMapDefinition], section: [String: RewriteMapDefinition],
+                                 _ inheritance: RuleInheritance) -> [String: RewriteMapDefinition] {
+        switch inheritance {
+        case .after: section.merging(main) { own, _ in own }
+        case .before: section.merging(main) { _, inherited in inherited }
+        case .none: section
+        }
+    }
+
+    /// Where the parent's rules go, in mod_rewrite's order of tests: `Inherit` before
+    /// `InheritBefore`, each also asked for by the parent's `InheritDown[Before]`.
+    static func inheritance(_ options: Set<String>, fromMain main: Set<String>) -> RuleInheritance {
+        let downward = !options.contains("ignoreinherit")
+        if options.contains("inherit") || downward && main.contains("inheritdown") { return .after }
+        if options.contains("inheritbefore") || downward && main.contains("inheritdownbefore") { return .before }
+        return .none
     }
 
     /// What a `<Location>` matches: `~ re` and `<LocationMatch>` are regexes, wildcards use fnmatch.
@@ -490,6 +560,7 @@ public struct ConfigReader {
         }
         guard overrideAllows([info.category], name: info.name, d.nameRange) else { return }
         guard serverLevelAllows(info.category, name: info.name, d.nameRange) else { return }
+        if info.module == "rewrite" { rewriteDirectivesRead += 1 }
         // RewriteRule/RewriteCond tokenise themselves; only the others need the generic words.
         let key = info.name
         let words = key == "RewriteRule" || key == "RewriteCond" ? [] : d.words

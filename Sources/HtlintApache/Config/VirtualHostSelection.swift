@@ -35,16 +35,25 @@ extension [VirtualHostSection] {
 }
 
 enum VirtualHosts {
-    /// Every `<VirtualHost>` section in file order, inside conditional sections too.
-    static func sections(in nodes: [ConfigNode]) -> [VirtualHostSection] {
+    /// Every `<VirtualHost>` section in file order, inside conditional sections that hold
+    /// (`holds`: whether a conditional section's contents are read with these `Define`s, nil for
+    /// other sections); Apache never creates one in a false `<IfModule>`/`<IfDefine>`. `defines`
+    /// follows the file's `Define`/`UnDefine` lines in reading order, as Apache's do.
+    static func sections(in nodes: [ConfigNode], defines: inout Set<String>,
+                         holds: (SectionNode, Set<String>) -> Bool? = { _, _ in nil }) -> [VirtualHostSection] {
         var found: [VirtualHostSection] = []
         for node in nodes {
-            guard case .section(let s) = node else { continue }
-            if s.name.lowercased() == "virtualhost" {
+            switch node {
+            case .directive(let d) where d.key == "define":
+                if let name = d.words.first?.value { defines.insert(name) }
+            case .directive(let d) where d.key == "undefine":
+                if let name = d.words.first?.value { defines.remove(name) }
+            case .section(let s) where s.name.lowercased() == "virtualhost":
                 found.append(VirtualHostSection(openRange: s.openRange, ports: s.arguments.map { port(of: $0.value) },
                                                 names: names(in: s.children)))
-            } else {
-                found += sections(in: s.children)
+            case .section(let s) where holds(s, defines) != false:
+                found += sections(in: s.children, defines: &defines, holds: holds)
+            default: break
             }
         }
         return found
@@ -64,17 +73,19 @@ enum VirtualHosts {
         return Int(address[address.index(after: colon)...])
     }
 
-    /// The names a section answers to, from its own `ServerName` and `ServerAlias` lines.
+    /// The names a section answers to, from its own `ServerName` (the last one: each replaces
+    /// the one before) and `ServerAlias` lines.
     private static func names(in nodes: [ConfigNode]) -> [String] {
-        var out: [String] = []
+        var serverName: [String] = []
+        var aliases: [String] = []
         for node in nodes {
             guard case .directive(let d) = node else { continue }
             switch d.key {
-            case "servername": out += d.words.prefix(1).map { Site.parseServerName($0.value).host }
-            case "serveralias": out += d.words.map { $0.value.lowercased() }
+            case "servername": serverName = d.words.prefix(1).map { Site.parseServerName($0.value).host }
+            case "serveralias": aliases += d.words.map { $0.value.lowercased() }
             default: break
             }
         }
-        return out
+        return serverName + aliases
     }
 }

@@ -9,7 +9,7 @@ extension Origin {
     func serverNameAndPort(_ chain: RequestChain) -> (host: String, port: Int) {
         let defaultPort = scheme(chain) == "https" ? 443 : 80
         if site.useCanonicalName {
-            return (site.canonicalHost, site.canonicalPort ?? defaultPort)
+            return (site.serverHostName, site.canonicalPort ?? defaultPort)
         }
         if let hostHeader = chain.request.header("Host"), !hostHeader.isEmpty {
             var host = hostHeader.lowercased()
@@ -27,7 +27,7 @@ extension Origin {
             if host.hasSuffix(".") { host.removeLast() }
             return (host, port ?? site.canonicalPort ?? defaultPort)
         }
-        return (site.canonicalHost, site.canonicalPort ?? defaultPort)
+        return (site.serverHostName, site.canonicalPort ?? defaultPort)
     }
 
     /// `scheme://host[:port]` + path, the port omitted when it is the scheme's default (§10.1).

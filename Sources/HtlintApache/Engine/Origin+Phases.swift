@@ -201,7 +201,9 @@ extension Origin {
         var declinedFilename: String? = nil
         // hook_uri2file runs whenever the engine is on, rules or none: SCRIPT_URL/SCRIPT_URI, and
         // without rules r->filename is left as for rules that decline (`%f` of a server `Redirect`).
-        let serverRewrite = vhost.rewrite.flatMap { $0.engine == true && !chain.endSeen && r.uri.hasPrefix("/") ? $0 : nil }
+        let serverRewrite = vhost.rewrite.flatMap {
+            $0.engine == true && $0.serverHookRuns && !chain.endSeen && r.uri.hasPrefix("/") ? $0 : nil
+        }
         if serverRewrite != nil {
             let scriptURL = r.env["REDIRECT_SCRIPT_URL"] ?? r.uri
             r.env["SCRIPT_URL"] = scriptURL
@@ -240,8 +242,11 @@ extension Origin {
                     return rewriteAnswer(r, status: result.redirectStatus ?? 302, location: location)
                 }
                 if result.passThrough {
+                    // hook_uri2file declines with `passthrough:` still in r->filename: a server
+                    // `Redirect` matching the new URI answers with that as `%f`.
                     r.uri = f
                     r.filename = nil
+                    declinedFilename = "passthrough:" + f
                 } else {
                     guard f.hasPrefix("/") else { return .final(status: 400, location: nil) }
                     r.filename = isFilesystemPath(f, rule: result.lastRule) ? f : site.documentRoot + f

@@ -55,7 +55,8 @@ public final class Site: @unchecked Sendable {
         }
         // `${NAME}`: a Define'd variable, else the httpd process environment (apache-semantics §2.5).
         let vhost = ConfigReader.read(source, context: .server, modules: modules, variables: processEnvironment,
-                                      processEnvironment: processEnvironment, fileExists: fileExists, virtualHost: virtualHost)
+                                      processEnvironment: processEnvironment, fileExists: fileExists, virtualHost: virtualHost,
+                                      serverDirectoryIndex: directoryIndex)
         self.vhost = vhost
         let server = vhost.block.server ?? ServerSettings()
         self.documentRoot = server.documentRoot.map(SiteFileSystem.normalize) ?? mountedRoot
@@ -63,6 +64,7 @@ public final class Site: @unchecked Sendable {
         self.serverAliases = aliases + server.serverAliases
         let parsed = Site.parseServerName(self.serverName)
         self.canonicalHost = parsed.host
+        self.serverHostName = Site.splitServerName(self.serverName).host
         self.canonicalPort = parsed.port
         self.serverNameScheme = parsed.scheme
         self.lowercasedAliases = serverAliases.map { $0.lowercased() }
@@ -132,6 +134,7 @@ public final class Site: @unchecked Sendable {
         accessConfigs = s.accessConfigs
         rewriteMaps = s.rewriteMaps
         canonicalHost = s.canonicalHost
+        serverHostName = s.serverHostName
         canonicalPort = s.canonicalPort
         serverNameScheme = s.serverNameScheme
         lowercasedAliases = s.lowercasedAliases
@@ -183,8 +186,12 @@ public final class Site: @unchecked Sendable {
         "/etc/apache2/magic", "/usr/sbin/apache2",
     ]
 
-    /// Host part of `ServerName` (no scheme, no port). Read on every request: computed once.
+    /// Host part of `ServerName` (no scheme, no port), lower-cased for comparisons. Read on every
+    /// request: computed once.
     public let canonicalHost: String
+    /// The same as written: Apache keeps ServerName's case in self-referential URLs and
+    /// `%{SERVER_NAME}` (`ServerName WWW.EXAMPLE.NET` redirects to http://WWW.EXAMPLE.NET/…).
+    public let serverHostName: String
     /// Port written in `ServerName`, if any.
     public let canonicalPort: Int?
     /// `ServerName https://…` makes Apache build https URLs over plain HTTP (apache-semantics §11.1).
@@ -192,8 +199,14 @@ public final class Site: @unchecked Sendable {
     /// Lower-cased `ServerAlias` names.
     private let lowercasedAliases: [String]
 
-    /// Scheme, host and port of a `ServerName` value.
+    /// Scheme, host (lower-cased) and port of a `ServerName` value.
     public static func parseServerName(_ serverName: String) -> (scheme: String?, host: String, port: Int?) {
+        let parts = splitServerName(serverName)
+        return (parts.scheme, parts.host.lowercased(), parts.port)
+    }
+
+    /// Scheme, host as written and port of a `ServerName` value.
+    static func splitServerName(_ serverName: String) -> (scheme: String?, host: String, port: Int?) {
         var s = serverName
         var scheme: String? = nil
         if let r = s.range(of: "://") {
@@ -205,7 +218,7 @@ public final class Site: @unchecked Sendable {
             port = Int(s[s.index(after: colon)...])
             if !s.hasSuffix("]") { s = String(s[..<colon]) }
         }
-        return (scheme, s.lowercased(), port)
+        return (scheme, s, port)
     }
 
     /// Host names this virtual host answers to by name.

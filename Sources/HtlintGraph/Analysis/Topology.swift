@@ -248,7 +248,7 @@ extension Topology {
         guard name.count >= 4 else { return .unknownName }
         switch name {
         case "HTTP_HOST": return .host
-        case "SERVER_NAME": return site.useCanonicalName ? .values([site.canonicalHost]) : .host
+        case "SERVER_NAME": return site.useCanonicalName ? .values([site.serverHostName]) : .host
         case "REQUEST_URI", "DOCUMENT_URI": return .path
         case "REQUEST_FILENAME", "SCRIPT_FILENAME": return serverContext ? .path : .filename
         case "QUERY_STRING": return .query

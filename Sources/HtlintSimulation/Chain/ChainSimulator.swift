@@ -24,6 +24,9 @@ public struct ChainSimulator: Sendable {
     public var userAgent = "Mozilla/5.0 (compatible; htlint/0.1)"
     /// Public host names the layers serve besides the site's ServerName and aliases.
     public var extraHosts: [String] = []
+    /// When set, exactly the host names the client stays on (the recording client is told them:
+    /// a case's `host` and `aliases`), whatever names the configuration gives its sections.
+    public var clientHosts: Set<String>? = nil
     /// Walk chains as the client of the real-Apache recordings does (conformance README), not as
     /// a browser: a Location on any non-default port is offsite, whatever listens there
     /// (`http://host:443/`, `:8080`); a URL already requested is a loop whatever the method; an
@@ -128,8 +131,12 @@ public struct ChainSimulator: Sendable {
     public func isOnSite(_ u: URLParts) -> Bool {
         guard u.scheme == "http" || u.scheme == "https" else { return false }
         let h = u.host.lowercased()
-        let own = origin.site.isOwnHost(h) || tlsOrigin.site.isOwnHost(h) || virtualHosts?.all.contains { $0.site.isOwnHost(h) } == true
-        guard own || extraHosts.contains(where: { $0.lowercased() == h }) else { return false }
+        if let clientHosts {
+            guard clientHosts.contains(h) else { return false }
+        } else {
+            let own = origin.site.isOwnHost(h) || tlsOrigin.site.isOwnHost(h) || virtualHosts?.all.contains { $0.site.isOwnHost(h) } == true
+            guard own || extraHosts.contains(where: { $0.lowercased() == h }) else { return false }
+        }
         if recordingClient { return u.hasDefaultPort }
         let port = u.effectivePort
         if let front = layers.first {

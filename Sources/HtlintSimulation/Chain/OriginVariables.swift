@@ -34,8 +34,8 @@ public struct OriginVariables: Sendable {
 
     /// `%{SERVER_NAME}`: the Host header's name with `UseCanonicalName Off`.
     public var serverName: String {
-        if site.useCanonicalName { return site.canonicalHost }
-        guard var host = request.header("Host")?.lowercased(), !host.isEmpty else { return site.canonicalHost }
+        if site.useCanonicalName { return site.serverHostName }
+        guard var host = request.header("Host")?.lowercased(), !host.isEmpty else { return site.serverHostName }
         if !host.hasPrefix("["), let colon = host.lastIndex(of: ":") { host = String(host[..<colon]) }
         return host
     }

@@ -50,11 +50,13 @@ public struct VirtualHostOrigins: Sendable {
     }
 
     /// The origin answering a connection to `port` that asks for `host` (a `Host` value; a port
-    /// in it is ignored); nil for a port the table was not built for.
+    /// in it and a trailing dot are ignored, as httpd's fix_hostname drops them); nil for a port
+    /// the table was not built for.
     public func origin(port: Int, host: String) -> Origin? {
         guard let byPort = origins[port] else { return nil }
         var name = Substring(host.lowercased())
         if let colon = name.lastIndex(of: ":"), !name.hasSuffix("]") { name = name[..<colon] }
+        if name.hasSuffix(".") { name = name.dropLast() }
         return byPort[sections.answering(VirtualHostChoice(port: port, host: String(name)))?.openRange]
     }
 

@@ -18,6 +18,9 @@ public struct ConformanceCase {
     public var vhost: [String]
     public var vhostHTTP: [String]
     public var vhostHTTPS: [String]
+    /// A whole site configuration (`site_conf`: main-server lines and `<VirtualHost>` sections),
+    /// read as `--vhost FILE` reads one; nil when the case gives per-port `vhost` lines.
+    public var siteConf: [String]?
     public var modules: [String]
     public var requests: [Request]
     public var recordHeaders: [String]
@@ -71,7 +74,7 @@ public struct ConformanceCase {
             name: (directory as NSString).lastPathComponent, description: c["description"] as? String ?? "",
             host: host, aliases: c["aliases"] as? [String] ?? [], edge: edge,
             vhost: c["vhost"] as? [String] ?? [], vhostHTTP: c["vhost_http"] as? [String] ?? [],
-            vhostHTTPS: c["vhost_https"] as? [String] ?? [], modules: c["modules"] as? [String] ?? [],
+            vhostHTTPS: c["vhost_https"] as? [String] ?? [], siteConf: c["site_conf"] as? [String], modules: c["modules"] as? [String] ?? [],
             requests: requests, recordHeaders: c["record_headers"] as? [String] ?? [],
             expected: e["results"] as? [[String: Any]] ?? [], siteDirectory: directory + "/site")
     }
@@ -84,24 +87,40 @@ public struct ConformanceCase {
         return m
     }
 
-    /// Builds the simulator for this case: one origin per scheme when the vhosts differ.
+    /// Builds the simulator for this case: one origin per scheme when the vhosts differ, one per
+    /// `<VirtualHost>` section a connection reaches with `site_conf`.
     public func simulator() throws -> ChainSimulator {
         // An empty file is served as `oracle-file:/its/path` and a newline (tools/apache-oracle).
         let files = try SiteFileSystem.load(directory: siteDirectory, mountedAt: "/var/www/html",
                                             emptyFileSize: { "oracle-file:\($0)\n".utf8.count }, displayPrefix: "/var/www/html")
-        func site(_ extra: [String]) -> Site {
-            Site(serverName: host, aliases: aliases, documentRoot: "/var/www/html", files: files,
-                 vhostLines: vhost + extra, modules: moduleSet, directoryIndex: ["index.html", "index.php"])
-        }
-        let http = Origin(site: site(vhostHTTP))
-        let https = vhostHTTPS.isEmpty && vhostHTTP.isEmpty ? http : Origin(site: site(vhostHTTPS))
-        var simulator = ChainSimulator(origin: http, tlsOrigin: https, edge: edge)
+        var simulator = siteConf.map { siteConfSimulator(files, lines: $0) } ?? vhostSimulator(files)
         simulator.recordingClient = true
         // Its fixed User-Agent (oracle.py's USER_AGENT), which %{HTTP_USER_AGENT} and headers show.
         simulator.userAgent = "Mozilla/5.0 (compatible; htlint-oracle/1.0)"
         // The recording client keeps no HSTS state: a Strict-Transport-Security header never
         // turns a later http hop into a browser-made 307.
         simulator.browser.usesHSTS = false
+        return simulator
+    }
+
+    private func vhostSimulator(_ files: SiteFileSystem) -> ChainSimulator {
+        func site(_ extra: [String]) -> Site {
+            Site(serverName: host, aliases: aliases, documentRoot: "/var/www/html", files: files,
+                 vhostLines: vhost + extra, modules: moduleSet, directoryIndex: ["index.html", "index.php"])
+        }
+        let http = Origin(site: site(vhostHTTP))
+        let https = vhostHTTPS.isEmpty && vhostHTTP.isEmpty ? http : Origin(site: site(vhostHTTPS))
+        return ChainSimulator(origin: http, tlsOrigin: https, edge: edge)
+    }
+
+    /// The configuration is the site's, as `--vhost FILE` gives it: `host` and `aliases` only
+    /// name the hosts the recording client stays on, no section gets them. The main server is
+    /// the oracle's, named `oracle.invalid` (what a section without ServerName answers as).
+    private func siteConfSimulator(_ files: SiteFileSystem, lines: [String]) -> ChainSimulator {
+        let source = SiteSource(serverName: "oracle.invalid", documentRoot: "/var/www/html", files: files, vhostLines: lines,
+                                modules: moduleSet, directoryIndex: ["index.html", "index.php"])
+        var simulator = ChainSimulator(source: source, layers: edge.mode == .none ? [] : [edge])
+        simulator.clientHosts = Set(([host] + aliases).map { $0.lowercased() })
         return simulator
     }
 }
