@@ -11,9 +11,11 @@ extension Origin {
         // its parent's environment already).
         // post_read_request (which internal_internal_redirect runs again): mod_headers' `early`
         // lines (HOOK_FIRST) before mod_setenvif.
-        let requestHeaders = site.vhost.block.requestHeaders
-        if !requestHeaders.isEmpty { applyRequestHeaders(requestHeaders.filter(\.early), r, chain) }
-        if !r.isSubrequest { applySetEnvIf(site.vhost.block.setEnvIf, r, chain) }  // post_read_request
+        withReceivedURI(r) {
+            let requestHeaders = site.vhost.block.requestHeaders
+            if !requestHeaders.isEmpty { applyRequestHeaders(requestHeaders.filter(\.early), r, chain) }
+            if !r.isSubrequest { applySetEnvIf(site.vhost.block.setEnvIf, r, chain) }  // post_read_request
+        }
         if translate, let decided = translateName(r, chain) { return decided }  // translate_name
         var walk = directoryWalk(r.filename ?? site.documentRoot)    // map_to_storage
         r.filename = walk.filename
@@ -136,6 +138,17 @@ extension Origin {
     /// fixups, so an `[R]` or `Redirect` answer never has it and `%{ENV:HTTPS}` in a rewrite is empty.
     func applySSLEnv(_ r: RequestRecord, _ chain: RequestChain) {
         if chain.request.tls { r.setEnvValue("HTTPS", "on") }
+    }
+
+    /// Runs post_read_request work with `r.uri` as that phase has it: the path as received,
+    /// not yet normalised or decoded (`SetEnvIf Request_URI "^/dir"` matches `/dir/../page.html`
+    /// but not `/%64ir/`; recorded: env-setenvif-request-uri-raw).
+    private func withReceivedURI(_ r: RequestRecord, _ body: () -> Void) {
+        guard let received = r.receivedURI, received != r.uri else { return body() }
+        let uri = r.uri
+        r.uri = received
+        body()
+        r.uri = uri
     }
 
     /// `SetEnvIf` / `BrowserMatch` / `SetEnvIfExpr` (apache-semantics §12), in configuration order.

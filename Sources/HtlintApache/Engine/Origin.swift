@@ -250,6 +250,7 @@ public final class Origin: @unchecked Sendable {
     /// Returns an early status when decoding fails (400 for `%zz`, 404 for `%2F`/`%00`).
     func makeRecord(url: String, method: String, isSubrequest: Bool, chain: RequestChain) -> (RequestRecord, Int?) {
         var (text, query) = splitRequestTarget(url)
+        let received = text
         var early: Int? = nil
         var path = text
         // ap_normalize_path (decoding `%2e`) refuses a `..` that climbs above `/` before
@@ -274,6 +275,7 @@ public final class Origin: @unchecked Sendable {
         if early == 400 { chain.log("AH10244", "error", "invalid URI path (\(url))") }
         let r = RequestRecord(method: method, uri: path, query: query, isSubrequest: isSubrequest,
                               documentRoot: site.documentRoot)
+        r.receivedURI = received
         return (r, early)
     }
 

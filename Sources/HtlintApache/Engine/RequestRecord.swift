@@ -6,6 +6,9 @@ final class RequestRecord {
     let method: String
     /// Decoded URL-path (`r->uri`).
     var uri: String
+    /// `r->uri` before ap_process_request_internal normalises and decodes it: the path as sent
+    /// (or as an internal redirect wrote it), which post_read_request hooks see.
+    var receivedURI: String?
     /// Raw query string; nil when the URL had none.
     var query: String?
     /// `r->filename`: a filesystem path after translation; during a rewrite pass the current
