@@ -33,3 +33,24 @@ struct Fuzz13RegressionTests {
         #expect(header(respond(o, "/about.html"), "X-Env") == "yes|yes")
     }
 }
+
+extension Fuzz13RegressionTests {
+    /// fixtures/apache/rewrite-server-empty-result: a server-context result of `/` is the filesystem
+    /// root only when the substitution writes the slash; `$1` (empty) or `$1/` is the document root.
+    @Test func serverResultSlashWithoutALiteralSlashIsTheDocumentRoot() {
+        let o = site("RewriteEngine On\nRewriteRule ^$ - [E=ROOT:yes]\nHeader always set X-Root \"%{ROOT}e\"\n",
+                     vhost: ["RewriteEngine On", "RewriteRule ^/x$ / [L]", "RewriteRule ^/a$ /$1 [L]",
+                             "RewriteRule ^/b$ $1/ [L]", "RewriteRule ^/z$ $1 [L]"])
+        for t in ["/x", "/a"] {
+            let r = respond(o, t)
+            #expect(r.status == 403, "\(t)")
+            #expect(r.errorCodes == ["AH01630"], "\(t)")
+        }
+        for t in ["/b", "/z"] {
+            let r = respond(o, t)
+            #expect(r.status == 301, "\(t)")
+            #expect(r.location == "http://example.org\(t)/", "\(t)")
+            #expect(header(r, "X-Root") == "yes", "\(t)")
+        }
+    }
+}

@@ -357,8 +357,13 @@ extension Origin {
     /// under the document root.
     func isFilesystemPath(_ f: String, rule: RewriteRule?) -> Bool {
         for root in [site.documentRoot, site.mountedRoot] where f == root || f.hasPrefix(root + "/") { return true }
-        // prefix_stat("/") stats the filesystem root itself, which always exists.
-        if f == "/" { return true }
+        // prefix_stat("/") stats the filesystem root itself, which always exists; since 2.4.60 only
+        // for a substitution that writes the slash itself. `$1/`, or an empty result that got its
+        // slash from mod_rewrite, is the document root (recorded: rewrite-server-empty-result).
+        if f == "/" {
+            guard let rule, !rule.flags.unsafePrefixStat else { return true }
+            return rule.rawSubstitution.hasPrefix("/")
+        }
         guard let segment = f.split(separator: "/").first.map({ "/" + $0 }) else { return false }
         let exists = site.files.stat(segment) != nil || Site.systemDirectories.contains(segment)
         guard exists else { return false }
