@@ -54,3 +54,22 @@ extension Fuzz13RegressionTests {
         }
     }
 }
+
+extension Fuzz13RegressionTests {
+    /// fixtures/apache/rewrite-escape-unsafe-qmark-status-flag: [F]/[G]/[R=4xx] answer their status
+    /// (and set [E]) even when the substitution expands a decoded `?`; other rules get 403 AH10508.
+    @Test func statusRulesSkipTheUnsafeQuestionMarkCheck() {
+        let o = site("RewriteEngine On\nRewriteRule ^g/(.*)$ /x/$1 [G]\nRewriteRule ^n/(.*)$ /x/$1 [R=404,E=SEEN:yes]\nRewriteRule ^e/(.*)$ /x/$1 [E=SEEN:yes]\nHeader always set X-Seen \"%{SEEN}e\"\n",
+                     vhost: ["RewriteEngine On", "RewriteRule ^/f/(.*)$ /x/$1 [F]"])
+        let f = respond(o, "/f/a%3Fb")
+        #expect(f.status == 403)
+        #expect(f.errorCodes.isEmpty)
+        #expect(respond(o, "/g/a%3Fb").status == 410)
+        let n = respond(o, "/n/a%3Fb")
+        #expect(n.status == 404)
+        #expect(header(n, "X-Seen") == "yes")
+        let e = respond(o, "/e/a%3Fb")
+        #expect(e.status == 403)
+        #expect(e.errorCodes == ["AH10508"])
+    }
+}

@@ -242,7 +242,9 @@ extension Origin {
         let escaping: BackrefEscaping? = rule.flags.escaping.isActive ? rule.flags.escaping : nil
         let expansion = expand(rule.substitution, scope, r, chain, escaping: escaping, serverContext: serverContext,
                                tracksQuestionMarks: true)
-        let unsafe = !rule.flags.unsafeAllow3F
+        // A rule that answers a status ([F], [G], [R=4xx]) returns before the unsafe-`?` check
+        // (recorded: rewrite-escape-unsafe-qmark-status-flag).
+        let unsafe = !rule.flags.unsafeAllow3F && rule.flags.statusOverride == nil
             && (rule.flags.qsLast ? expansion.lastQuestionMarkExpanded : expansion.firstQuestionMarkExpanded)
         if unsafe { return .matched(substituted: true, unsafeQuestionMark: true) }
         sideEffects()
