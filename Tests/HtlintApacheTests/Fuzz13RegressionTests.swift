@@ -73,3 +73,17 @@ extension Fuzz13RegressionTests {
         #expect(e.errorCodes == ["AH10508"])
     }
 }
+
+extension Fuzz13RegressionTests {
+    /// fixtures/apache/rewrite-escape-encoded-slash-refused-not-merged: a refused `%2F` (404) leaves
+    /// the slashes it decodes to in r->uri; only an allowed one is normalised again.
+    @Test func refusedEncodedSlashesAreNotMerged() {
+        let o = site("")
+        let r = respond(o, "/x%2F%2Fy")
+        #expect(r.status == 404)
+        #expect(r.final.uri == "/x//y")
+        #expect(respond(o, "/a%2F..%2F%2Fb/").final.uri == "/a/..//b/")
+        let on = site("", vhost: ["AllowEncodedSlashes On"])
+        #expect(respond(on, "/dir%2F%2Ffile.html").final.uri == "/dir/file.html")
+    }
+}

@@ -256,12 +256,14 @@ public final class Origin: @unchecked Sendable {
         // ap_normalize_path (decoding `%2e`) refuses a `..` that climbs above `/` before
         // ap_unescape_url runs: 400, logged as AH10244 like a bad escape.
         var aboveRoot = false
-        if hasEncodedSlash(text) {
+        let normalizedEncoded = hasEncodedSlash(text)
+        if normalizedEncoded {
             // ap_normalize_path resolves the segments before ap_unescape_url: `%2F` is no
             // separator there, so `a%2Fb/..` removes the whole `a%2Fb`.
             text = normalizePath(decodingUnreserved(text), aboveRoot: &aboveRoot)
         }
         switch decodeURLPath(text, encodedSlashes: site.encodedSlashes) {
+        // Decoded `%2F`s may make new `//` or `..` segments: Apache normalises again when it allows them.
         case .success(let decoded): path = normalizePath(decoded, aboveRoot: &aboveRoot)
         case .failure(.badEscape):
             early = 400
@@ -269,7 +271,9 @@ public final class Origin: @unchecked Sendable {
             early = 404
             // r->uri is a C string: a decoded `%00` ends what the log shows.
             let cut = decoded.utf8.firstIndex(of: 0).map { String(decoded[..<$0]) } ?? decoded
-            path = normalizePath(cut, aboveRoot: &aboveRoot)
+            // Refused `%2F`s: no second normalisation, the slashes they make stay in the
+            // log (`/x%2F%2Fy` logs `/x//y`; recorded: rewrite-escape-encoded-slash-not-merged).
+            path = normalizedEncoded ? cut : normalizePath(cut, aboveRoot: &aboveRoot)
         }
         if aboveRoot { early = 400 }
         if early == 400 { chain.log("AH10244", "error", "invalid URI path (\(url))") }
