@@ -87,3 +87,19 @@ extension Fuzz13RegressionTests {
         #expect(respond(on, "/dir%2F%2Ffile.html").final.uri == "/dir/file.html")
     }
 }
+
+extension Fuzz13RegressionTests {
+    /// fixtures/apache/dirslash-port-lost-in-index-subrequest: a DirectoryIndex subrequest's
+    /// redirect carries the server's port; the main request and its internal redirects keep the
+    /// Host header's.
+    @Test func indexSubrequestRedirectsUseTheServerPort() {
+        let o = site("RewriteEngine On\nRewriteRule ^go$ dir [L]\n", vhost: ["RewriteEngine On", "RewriteRule ^/idx/index\\.html$ /dir [L]"],
+                     files: ["/page.html", "/dir/file.html", "/idx/x.html"])
+        func get(_ t: String) -> OriginResponse {
+            o.respond(to: OriginRequest(method: "GET", target: t, headers: [HTTPHeader("Host", "example.org:8080")], tls: false))
+        }
+        #expect(get("/dir").location == "http://example.org:8080/dir/")
+        #expect(get("/go").location == "http://example.org:8080/dir/")
+        #expect(get("/idx/").location == "http://example.org/idx/index.html/")
+    }
+}

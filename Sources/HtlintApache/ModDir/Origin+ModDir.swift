@@ -13,7 +13,7 @@ extension Origin {
                     if autoindexLists(r, config), r.stagedRedirect == nil { r.filename = f + "/" }
                     return nil
                 }
-                let location = fullyQualify(escapePath(r.uri) + "/", chain) + (r.query.map { "?" + $0 } ?? "")
+                let location = fullyQualify(escapePath(r.uri) + "/", chain, subrequest: r.isSubrequest) + (r.query.map { "?" + $0 } ?? "")
                 // After a rewrite the trace says "internal redirect follows": say why it does not.
                 let staged = r.stagedRedirect.map { "; mod_dir answers first (\(r.uri) is a directory), so the internal redirect to \($0) never runs" } ?? ""
                 chain.note(.directorySlash, "DirectorySlash: 301 to \(location)\(staged)")

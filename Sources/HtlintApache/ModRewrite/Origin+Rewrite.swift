@@ -294,7 +294,7 @@ extension Origin {
             return .matched(substituted: true, unsafeQuestionMark: false)
         }
         if let code = rule.flags.redirect, (300...399).contains(code) {
-            r.filename = absoluteURLScheme(uri) != nil ? uri : fullyQualify(uri, chain)
+            r.filename = absoluteURLScheme(uri) != nil ? uri : fullyQualify(uri, chain, subrequest: r.isSubrequest)
             result.redirectStatus = code
             r.status = code
             return .matched(substituted: true, unsafeQuestionMark: false)
