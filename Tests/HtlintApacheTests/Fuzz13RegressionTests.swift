@@ -103,3 +103,18 @@ extension Fuzz13RegressionTests {
         #expect(get("/idx/").location == "http://example.org/idx/index.html/")
     }
 }
+
+extension Fuzz13RegressionTests {
+    /// fixtures/apache/dirindex-subrequest-limit-each-candidate, -lowered: past the subrequest
+    /// nesting limit each DirectoryIndex candidate fails with AH00125 and the next is still tried;
+    /// `LimitInternalRecursion N` sets that limit too.
+    @Test func everyCandidatePastTheNestingLimitLogsAH00125() {
+        let d = site("", vhost: ["DirectoryIndex index.html index.php", "RewriteEngine On", "RewriteRule ^/d/index\\.html$ /d/ [PT]"], files: ["/d/x.txt"])
+        let r = respond(d, "/d/")
+        #expect(r.status == 500)
+        #expect(r.errorCodes == ["AH00125", "AH00125"])
+        let low = site("", vhost: ["DirectoryIndex index.html index.php", "LimitInternalRecursion 3", "RewriteEngine On", "RewriteRule ^/d/index\\.(html|php)$ /d/ [PT]"],
+                       files: ["/d/x.txt"])
+        #expect(respond(low, "/d/").errorCodes == Array(repeating: "AH00125", count: 16))
+    }
+}

@@ -752,6 +752,15 @@ public struct ConfigReader {
                 error(ConfigCode.badArguments, "The recursion limit must be greater than zero.", words[0].range); return
             }
             block.server?.limitInternalRecursion = n
+            // One number limits both internal redirects and subrequest nesting.
+            if words.count == 2 {
+                guard let m = Int(words[1].value), m > 0 else {
+                    error(ConfigCode.badArguments, "The recursion limit must be greater than zero.", words[1].range); return
+                }
+                block.server?.limitSubrequestNesting = m
+            } else {
+                block.server?.limitSubrequestNesting = n
+            }
         case "AllowEncodedSlashes":
             guard arity(1...1, "AllowEncodedSlashes takes one argument") else { return }
             switch words[0].value.lowercased() {
