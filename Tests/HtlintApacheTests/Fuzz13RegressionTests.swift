@@ -118,3 +118,19 @@ extension Fuzz13RegressionTests {
         #expect(respond(low, "/d/").errorCodes == Array(repeating: "AH00125", count: 16))
     }
 }
+
+extension Fuzz13RegressionTests {
+    /// fixtures/apache/errordoc-500-after-recursion-limit: past LimitInternalRecursion ap_die(500)
+    /// tries ErrorDocument 500: a local page exceeds the limit again (AH00124 twice), a URL is a 302.
+    @Test func recursionLimitTriesErrorDocument500() {
+        let loop = "RewriteEngine On\nRewriteRule ^a$ b [L]\nRewriteRule ^b$ a [L]\n"
+        let local = site(loop + "ErrorDocument 500 /errors/500.html\n", files: ["/errors/500.html"])
+        let r = respond(local, "/a")
+        #expect(r.status == 500)
+        #expect(r.errorCodes == ["AH00124", "AH00124"])
+        let url = respond(site(loop + "ErrorDocument 500 https://example.org/page.html\n"), "/a")
+        #expect(url.status == 302)
+        #expect(url.location == "https://example.org/page.html")
+        #expect(url.errorCodes == ["AH00124"])
+    }
+}

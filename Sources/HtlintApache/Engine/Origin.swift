@@ -126,7 +126,7 @@ public final class Origin: @unchecked Sendable {
                             // An ErrorDocument page answered by a rewrite ([F]) again and again:
                             // the 11th redirect fails (AH00124); ap_die then finds the chain's
                             // statuses set and sends the first error canned, %>s logs 500.
-                            chain.log("AH00124", "error", "Request exceeded the limit of \(site.limitInternalRecursion) internal redirects due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
+                            logInternalRedirectLimit(chain)
                             recursionExceeded = true
                             status = firstErrorStatus ?? s
                             loggedStatus = 500
@@ -174,7 +174,7 @@ public final class Origin: @unchecked Sendable {
             case .internalRedirect(let url):
                 if redirects >= site.limitInternalRecursion {
                     recursionExceeded = true
-                    chain.log("AH00124", "error", "Request exceeded the limit of \(site.limitInternalRecursion) internal redirects due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
+                    logInternalRedirectLimit(chain)
                     chain.note(.status, "500: more than \(site.limitInternalRecursion) internal redirects (AH00124)")
                     status = 500
                     location = nil
@@ -187,6 +187,9 @@ public final class Origin: @unchecked Sendable {
                         loggedStatus = 500
                     } else if record.status == 200 {
                         record.status = 500
+                        if let doc = errorDocument(for: 500, record: record, chain: chain) {
+                            answerRecursionLimit(with: doc, &status, &location, record, chain)
+                        }
                     } else {
                         // ap_die(500) on a request whose status is not OK: a recursive error.
                         status = runStart ?? record.status
@@ -235,6 +238,25 @@ public final class Origin: @unchecked Sendable {
                               recursionLimitExceeded: !crashed && (recursionExceeded || chain.errorCodes.contains("AH00124")),
                               errors: chain.errors, errorCodes: chain.errorCodes, trace: chain.trace,
                               internalRedirects: redirects, firedRules: chain.fired, readsClock: chain.readsClock)
+    }
+
+    func logInternalRedirectLimit(_ chain: RequestChain) {
+        chain.log("AH00124", "error", "Request exceeded the limit of \(site.limitInternalRecursion) internal redirects due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
+    }
+
+    /// ap_die(500) for an internal redirect past the limit looks up ErrorDocument 500: a URL
+    /// sends the client there (302); a local page is one more internal redirect, which exceeds
+    /// the limit again (AH00124 once more) and leaves the canned 500
+    /// (recorded: errordoc-500-after-recursion-limit).
+    private func answerRecursionLimit(with doc: String, _ status: inout Int, _ location: inout String?,
+                                      _ record: RequestRecord, _ chain: RequestChain) {
+        if doc.hasPrefix("/") {
+            logInternalRedirectLimit(chain)
+        } else if doc.contains("://") {
+            status = 302
+            location = doc
+            record.status = 302
+        }
     }
 
     /// REDIRECT_ renaming across an internal redirect (apache-semantics §1.3).
