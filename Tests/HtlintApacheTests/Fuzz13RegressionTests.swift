@@ -134,3 +134,18 @@ extension Fuzz13RegressionTests {
         #expect(url.errorCodes == ["AH00124"])
     }
 }
+
+extension Fuzz13RegressionTests {
+    /// fixtures/apache/rewrite-flags-handler-blocks-internal-redirect: [H=text/plain] on an internal
+    /// per-directory rewrite stops the redirect; the default handler then fails on `redirect:…`.
+    @Test func forcedHandlerStopsThePerDirectoryRedirect() {
+        let o = site("RewriteEngine On\nRewriteRule ^(page\\.html|y)$ /dir/$1 [H=text/plain]\n",
+                     files: ["/page.html", "/dir/page.html"])
+        let r = respond(o, "/page.html")
+        #expect(r.status == 403)
+        #expect(r.errorCodes == ["AH00132"])
+        #expect(r.final.filename == "redirect:/dir/page.html")
+        #expect(r.final.handler == "text/plain")
+        #expect(respond(o, "/y").status == 404)
+    }
+}

@@ -116,7 +116,12 @@ extension Origin {
         // fixups: mod_headers (LAST, after mod_dir), unless mod_dir answered.
         if case .final? = dir {} else if let list = r.config?.requestHeaders, !list.isEmpty { applyRequestHeaders(list, r, chain) }
         if let decided = dir { return decided }
-        if let staged = r.stagedRedirect { return .internalRedirect(staged) }
+        if let staged = r.stagedRedirect {
+            guard let forced = r.rewriteHandler, forced != "redirect-handler" else { return .internalRedirect(staged) }
+            // The forced handler replaces redirect-handler (recorded: rewrite-flags-handler-blocks-internal-redirect).
+            chain.note(.note, "[H=\(forced)] replaces redirect-handler: the internal redirect to \(staged) never runs")
+            r.handler = forced
+        }
         return .serve
     }
 
@@ -495,6 +500,7 @@ extension Origin {
     /// The handler phase for a record that was not redirected: serve the file, or 404/403.
     func serve(_ r: RequestRecord, chain: RequestChain) -> (Int, String?) {
         if let decided = defaultHandlerMethod(r, chain) { return (decided, nil) }
+        if let f = r.filename, f.hasPrefix("redirect:") { return serveUnredirected(r, f, chain) }
         guard let f = r.filename, f.hasPrefix("/") else { return (404, nil) }
         let path = f.hasSuffix("/") ? String(f.dropLast()) : f
         switch site.files.stat(path) {
@@ -536,6 +542,19 @@ extension Origin {
 }
 
 extension Origin {
+    /// The default handler for a `redirect:` filename whose redirect a forced handler stopped:
+    /// r->finfo is still the walked path's, so a file there makes it open `redirect:…`, which
+    /// fails (403, AH00132); a directory or nothing is 404.
+    private func serveUnredirected(_ r: RequestRecord, _ f: String, _ chain: RequestChain) -> (Int, String?) {
+        guard let walked = r.mappedFilename, site.files.isFile(walked) else {
+            chain.note(.status, "404: the default handler has no file for \(f)")
+            return (404, nil)
+        }
+        chain.log("AH00132", "error", "file permissions deny server access: \(f)")
+        chain.note(.status, "403: the default handler cannot open \(f)")
+        return (403, nil)
+    }
+
     /// What the core's default handler sends with `Allow` (405, 501 and OPTIONS answers).
     static let defaultHandlerAllow = "GET,POST,OPTIONS,HEAD,TRACE"
 

@@ -43,6 +43,9 @@ final class RequestRecord {
     var contextDocumentRoot: String
     /// Internal redirect staged by a per-directory rewrite, performed in the handler phase.
     var stagedRedirect: String?
+    /// `[H=…]` of the per-directory rewrite that staged it: mod_rewrite's type_checker puts it
+    /// back in place of redirect-handler, so any other handler means the redirect never runs.
+    var rewriteHandler: String?
     /// Set by a rewrite that replaced `r->uri` in place (server `[PT]`, DirectoryIndex).
     var forcedType: String?
     /// The per-directory configuration after the walk (set in map_to_storage).

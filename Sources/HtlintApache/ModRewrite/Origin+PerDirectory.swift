@@ -69,6 +69,7 @@ extension Origin {
         r.mappedFilename = f0
         r.stagedRedirect = url + (r.query.map { "?" + $0 } ?? "")
         r.filename = "redirect:" + url
+        r.rewriteHandler = result.handler
         r.handler = "redirect-handler"
         return nil
     }
