@@ -149,3 +149,14 @@ extension Fuzz13RegressionTests {
         #expect(respond(o, "/y").status == 404)
     }
 }
+
+extension Fuzz13RegressionTests {
+    /// fixtures/apache/rewrite-cond-x-directory: `-x` holds for a directory (search bits), not for
+    /// the site's files.
+    @Test func executableTestHoldsForDirectories() {
+        let o = site("RewriteEngine On\nRewriteCond %{REQUEST_FILENAME} -x\nRewriteRule ^ /page.html?x=yes [R=302,L]\n")
+        #expect(respond(o, "/dir/").status == 302)
+        #expect(respond(o, "/dir/file.html").status == 200)
+        #expect(respond(o, "/missing").status == 404)
+    }
+}

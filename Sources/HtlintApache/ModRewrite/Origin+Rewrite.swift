@@ -396,7 +396,9 @@ extension Origin {
         case "f": return fs.isFile(path)
         case "s": if case .file(let size)? = fs.stat(path) { return size > 0 } else { return false }
         case "l", "L", "h": if case .symlink? = fs.lstat(path) { return true } else { return false }
-        case "x": return false
+        // apr_stat follows links; the site's files have no execute bits, directories have
+        // their search bits (recorded: rewrite-cond-x-directory).
+        case "x": return fs.isDirectory(path) || path == "/" || Site.systemDirectories.contains(path)
         case "F": return lookupFile(path, r, chain)
         case "U": return lookupURI(path, r, chain)
         default: return false
