@@ -160,3 +160,15 @@ extension Fuzz13RegressionTests {
         #expect(respond(o, "/missing").status == 404)
     }
 }
+
+extension Fuzz13RegressionTests {
+    /// fixtures/apache/rewrite-cond-lookup-file-directory: `-F` on a directory's own path is false
+    /// (the look-up's placeholder URI makes mod_dir answer 301); on a file beside it, true.
+    @Test func fileLookupOfADirectoryFails() {
+        let o = site("RewriteEngine On\nRewriteCond %{REQUEST_FILENAME} -F\nRewriteRule ^ /page.html?f=1 [R=302,L]\n",
+                     files: ["/page.html", "/index.html", "/dir/index.html"])
+        #expect(respond(o, "/").status == 200)
+        #expect(respond(o, "/dir/").status == 200)
+        #expect(respond(o, "/page.html").status == 302)
+    }
+}
