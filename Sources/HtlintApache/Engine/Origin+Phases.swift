@@ -546,7 +546,8 @@ extension Origin {
     /// r->finfo is still the walked path's, so a file there makes it open `redirect:…`, which
     /// fails (403, AH00132); a directory or nothing is 404.
     private func serveUnredirected(_ r: RequestRecord, _ f: String, _ chain: RequestChain) -> (Int, String?) {
-        guard let walked = r.mappedFilename, site.files.isFile(walked) else {
+        guard let walked = r.mappedFilename, site.files.isFile(walked),
+              r.pathInfo.isEmpty || r.config?.acceptPathInfo == true else {
             chain.note(.status, "404: the default handler has no file for \(f)")
             return (404, nil)
         }
