@@ -172,3 +172,19 @@ extension Fuzz13RegressionTests {
         #expect(respond(o, "/page.html").status == 302)
     }
 }
+
+extension Fuzz13RegressionTests {
+    /// fixtures/apache/env-server-addr-behind-edge: %{SERVER_ADDR} and SetEnvIf Server_Addr report
+    /// the address the request reached Apache on.
+    @Test func serverAddressComesFromTheConnection() {
+        let o = site("RewriteEngine On\nRewriteCond %{SERVER_ADDR} =127.0.0.2\nRewriteRule ^x$ /page.html?behind=edge [R=302,L]\nHeader always set X-Addr \"%{ADDR}e\"\n",
+                     vhost: ["SetEnvIf Server_Addr ^(.*)$ ADDR=$1"])
+        let behind = o.respond(to: OriginRequest(method: "GET", target: "/x", headers: [HTTPHeader("Host", "example.org")],
+                                                 serverAddress: "127.0.0.2"))
+        #expect(behind.status == 302)
+        #expect(header(behind, "X-Addr") == "127.0.0.2")
+        let direct = respond(o, "/x")
+        #expect(direct.status == 404)
+        #expect(header(direct, "X-Addr") == "127.0.0.1")
+    }
+}

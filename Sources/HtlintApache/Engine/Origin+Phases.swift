@@ -190,7 +190,7 @@ extension Origin {
         case "request_method": value = r.method
         case "request_protocol": value = "HTTP/1.1"
         case "remote_addr", "remote_host": value = chain.request.remoteAddress
-        case "server_addr": value = "127.0.0.1"
+        case "server_addr": value = chain.request.serverAddress
         default:
             if let names = d.headerNames {
                 // mod_setenvif's loop keeps the value of the last header whose name matches.
