@@ -188,3 +188,17 @@ extension Fuzz13RegressionTests {
         #expect(header(direct, "X-Addr") == "127.0.0.1")
     }
 }
+
+extension Fuzz13RegressionTests {
+    /// fixtures/apache/rewrite-flags-handler-after-mod-dir: [H] takes effect after mod_dir, so a
+    /// DirectorySlash answer logs httpd/unix-directory and a served page logs the forced handler.
+    @Test func forcedHandlerComesAfterModDir() {
+        let o = site("RewriteEngine On\nRewriteRule (.*) - [H=text/plain]\n", files: ["/page.html", "/dir/index.html"])
+        let slash = respond(o, "/dir")
+        #expect(slash.status == 301)
+        #expect(slash.final.handler == "httpd/unix-directory")
+        let page = respond(o, "/page.html")
+        #expect(page.status == 200)
+        #expect(page.final.handler == "text/plain")
+    }
+}

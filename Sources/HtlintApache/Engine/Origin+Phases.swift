@@ -116,11 +116,12 @@ extension Origin {
         // fixups: mod_headers (LAST, after mod_dir), unless mod_dir answered.
         if case .final? = dir {} else if let list = r.config?.requestHeaders, !list.isEmpty { applyRequestHeaders(list, r, chain) }
         if let decided = dir { return decided }
+        // fixups: mod_rewrite's hook_mimetype (LAST, after mod_dir) applies [H]
+        // (recorded: rewrite-flags-handler-blocks-internal-redirect, rewrite-flags-handler-after-mod-dir).
+        if let forced = r.rewriteHandler { r.handler = forced }
         if let staged = r.stagedRedirect {
-            guard let forced = r.rewriteHandler, forced != "redirect-handler" else { return .internalRedirect(staged) }
-            // The forced handler replaces redirect-handler (recorded: rewrite-flags-handler-blocks-internal-redirect).
-            chain.note(.note, "[H=\(forced)] replaces redirect-handler: the internal redirect to \(staged) never runs")
-            r.handler = forced
+            guard r.handler != "redirect-handler" else { return .internalRedirect(staged) }
+            chain.note(.note, "[H=\(r.handler ?? "")] replaces redirect-handler: the internal redirect to \(staged) never runs")
         }
         return .serve
     }

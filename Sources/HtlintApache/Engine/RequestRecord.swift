@@ -43,8 +43,8 @@ final class RequestRecord {
     var contextDocumentRoot: String
     /// Internal redirect staged by a per-directory rewrite, performed in the handler phase.
     var stagedRedirect: String?
-    /// `[H=…]` of the per-directory rewrite that staged it: mod_rewrite's type_checker puts it
-    /// back in place of redirect-handler, so any other handler means the redirect never runs.
+    /// `[H=…]` of a per-directory rewrite: a note mod_rewrite's last fixup (after mod_dir's)
+    /// makes the handler, replacing redirect-handler too, so the staged redirect then never runs.
     var rewriteHandler: String?
     /// Set by a rewrite that replaced `r->uri` in place (server `[PT]`, DirectoryIndex).
     var forcedType: String?
