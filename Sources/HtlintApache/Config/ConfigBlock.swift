@@ -166,6 +166,8 @@ public struct ServerSettings: Sendable {
     public var documentRoot: String? = nil
     public var useCanonicalName: String? = nil
     public var limitInternalRecursion: Int? = nil
+    /// `LimitInternalRecursion`'s second number, or its only one: the subrequest nesting limit.
+    public var limitSubrequestNesting: Int? = nil
     /// `AllowEncodedSlashes` (nil: not set, Apache's default Off).
     public var encodedSlashes: EncodedSlashes? = nil
     /// mod_remoteip (`RemoteIPHeader`, `RemoteIPInternalProxy`, `RemoteIPTrustedProxy`).

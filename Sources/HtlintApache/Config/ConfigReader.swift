@@ -828,6 +828,15 @@ public struct ConfigReader {
                 error(ConfigCode.badArguments, "The recursion limit must be greater than zero.", words[0].range); return
             }
             block.server?.limitInternalRecursion = n
+            // One number limits both internal redirects and subrequest nesting.
+            if words.count == 2 {
+                guard let m = Int(words[1].value), m > 0 else {
+                    error(ConfigCode.badArguments, "The recursion limit must be greater than zero.", words[1].range); return
+                }
+                block.server?.limitSubrequestNesting = m
+            } else {
+                block.server?.limitSubrequestNesting = n
+            }
         case "RemoteIPHeader":
             guard arity(1...1, "RemoteIPHeader takes one argument") else { return }
             block.server?.remoteIP.header = words[0].value

@@ -6,7 +6,9 @@ extension Origin {
     }
 
     /// Host and port for self-referential URLs and `%{SERVER_NAME}`/`%{SERVER_PORT}` (§10.2).
-    func serverNameAndPort(_ chain: RequestChain) -> (host: String, port: Int) {
+    /// `subrequest`: the Host header's port is kept in the main request's parsed URI only (an
+    /// internal redirect copies it, a subrequest does not), so a subrequest has the server's port.
+    func serverNameAndPort(_ chain: RequestChain, subrequest: Bool = false) -> (host: String, port: Int) {
         let defaultPort = scheme(chain) == "https" ? 443 : 80
         if site.useCanonicalName {
             return (site.serverHostName, site.canonicalPort ?? defaultPort)
@@ -25,15 +27,17 @@ extension Origin {
                 host = String(host[..<colon])
             }
             if host.hasSuffix(".") { host.removeLast() }
-            return (host, port ?? site.canonicalPort ?? defaultPort)
+            return (host, (subrequest ? nil : port) ?? site.canonicalPort ?? defaultPort)
         }
         return (site.serverHostName, site.canonicalPort ?? defaultPort)
     }
 
     /// `scheme://host[:port]` + path, the port omitted when it is the scheme's default (§10.1).
-    func fullyQualify(_ path: String, _ chain: RequestChain) -> String {
+    /// A subrequest's URLs (a DirectoryIndex candidate's redirect) carry the server's port
+    /// (recorded: dirslash-port-lost-in-index-subrequest).
+    func fullyQualify(_ path: String, _ chain: RequestChain, subrequest: Bool = false) -> String {
         let s = scheme(chain)
-        let (host, port) = serverNameAndPort(chain)
+        let (host, port) = serverNameAndPort(chain, subrequest: subrequest)
         let defaultPort = s == "https" ? 443 : 80
         let portPart = port == defaultPort ? "" : ":\(port)"
         return "\(s)://\(host)\(portPart)\(path.hasPrefix("/") ? path : "/" + path)"

@@ -11,9 +11,11 @@ extension Origin {
         // its parent's environment already).
         // post_read_request (which internal_internal_redirect runs again): mod_headers' `early`
         // lines (HOOK_FIRST) before mod_setenvif.
-        let requestHeaders = site.vhost.block.requestHeaders
-        if !requestHeaders.isEmpty { applyRequestHeaders(requestHeaders.filter(\.early), r, chain) }
-        if !r.isSubrequest { applySetEnvIf(site.vhost.block.setEnvIf, r, chain) }  // post_read_request
+        withReceivedURI(r) {
+            let requestHeaders = site.vhost.block.requestHeaders
+            if !requestHeaders.isEmpty { applyRequestHeaders(requestHeaders.filter(\.early), r, chain) }
+            if !r.isSubrequest { applySetEnvIf(site.vhost.block.setEnvIf, r, chain) }  // post_read_request
+        }
         if translate, let decided = translateName(r, chain) { return decided }  // translate_name
         var walk = directoryWalk(r.filename ?? site.documentRoot)    // map_to_storage
         r.filename = walk.filename
@@ -116,7 +118,13 @@ extension Origin {
         // fixups: mod_headers (LAST, after mod_dir), unless mod_dir answered.
         if case .final? = dir {} else if let list = r.config?.requestHeaders, !list.isEmpty { applyRequestHeaders(list, r, chain) }
         if let decided = dir { return decided }
-        if let staged = r.stagedRedirect { return .internalRedirect(staged) }
+        // fixups: mod_rewrite's hook_mimetype (LAST, after mod_dir) applies [H]
+        // (recorded: rewrite-flags-handler-blocks-internal-redirect, rewrite-flags-handler-after-mod-dir).
+        if let forced = r.rewriteHandler { r.handler = forced }
+        if let staged = r.stagedRedirect {
+            guard r.handler != "redirect-handler" else { return .internalRedirect(staged) }
+            chain.note(.note, "[H=\(r.handler ?? "")] replaces redirect-handler: the internal redirect to \(staged) never runs")
+        }
         return .serve
     }
 
@@ -138,6 +146,17 @@ extension Origin {
     /// fixups, so an `[R]` or `Redirect` answer never has it and `%{ENV:HTTPS}` in a rewrite is empty.
     func applySSLEnv(_ r: RequestRecord, _ chain: RequestChain) {
         if chain.request.tls { r.setEnvValue("HTTPS", "on") }
+    }
+
+    /// Runs post_read_request work with `r.uri` as that phase has it: the path as received,
+    /// not yet normalised or decoded (`SetEnvIf Request_URI "^/dir"` matches `/dir/../page.html`
+    /// but not `/%64ir/`; recorded: env-setenvif-request-uri-raw).
+    private func withReceivedURI(_ r: RequestRecord, _ body: () -> Void) {
+        guard let received = r.receivedURI, received != r.uri else { return body() }
+        let uri = r.uri
+        r.uri = received
+        body()
+        r.uri = uri
     }
 
     /// `SetEnvIf` / `BrowserMatch` / `SetEnvIfExpr` (apache-semantics §12), in configuration order.
@@ -174,7 +193,7 @@ extension Origin {
         case "request_method": value = r.method
         case "request_protocol": value = "HTTP/1.1"
         case "remote_addr", "remote_host": value = chain.request.remoteAddress
-        case "server_addr": value = "127.0.0.1"
+        case "server_addr": value = chain.request.serverAddress
         default:
             if let names = d.headerNames {
                 // mod_setenvif's loop keeps the value of the last header whose name matches.
@@ -351,8 +370,13 @@ extension Origin {
     /// under the document root.
     func isFilesystemPath(_ f: String, rule: RewriteRule?) -> Bool {
         for root in [site.documentRoot, site.mountedRoot] where f == root || f.hasPrefix(root + "/") { return true }
-        // prefix_stat("/") stats the filesystem root itself, which always exists.
-        if f == "/" { return true }
+        // prefix_stat("/") stats the filesystem root itself, which always exists; since 2.4.60 only
+        // for a substitution that writes the slash itself. `$1/`, or an empty result that got its
+        // slash from mod_rewrite, is the document root (recorded: rewrite-server-empty-result).
+        if f == "/" {
+            guard let rule, !rule.flags.unsafePrefixStat else { return true }
+            return rule.rawSubstitution.hasPrefix("/")
+        }
         guard let segment = f.split(separator: "/").first.map({ "/" + $0 }) else { return false }
         let exists = site.files.stat(segment) != nil || Site.systemDirectories.contains(segment)
         guard exists else { return false }
@@ -484,6 +508,7 @@ extension Origin {
     /// The handler phase for a record that was not redirected: serve the file, or 404/403.
     func serve(_ r: RequestRecord, chain: RequestChain) -> (Int, String?) {
         if let decided = defaultHandlerMethod(r, chain) { return (decided, nil) }
+        if let f = r.filename, f.hasPrefix("redirect:") { return serveUnredirected(r, f, chain) }
         guard let f = r.filename, f.hasPrefix("/") else { return (404, nil) }
         let path = f.hasSuffix("/") ? String(f.dropLast()) : f
         switch site.files.stat(path) {
@@ -527,6 +552,20 @@ extension Origin {
 }
 
 extension Origin {
+    /// The default handler for a `redirect:` filename whose redirect a forced handler stopped:
+    /// r->finfo is still the walked path's, so a file there makes it open `redirect:…`, which
+    /// fails (403, AH00132); a directory or nothing is 404.
+    private func serveUnredirected(_ r: RequestRecord, _ f: String, _ chain: RequestChain) -> (Int, String?) {
+        guard let walked = r.mappedFilename, site.files.isFile(walked),
+              r.pathInfo.isEmpty || r.config?.acceptPathInfo == true else {
+            chain.note(.status, "404: the default handler has no file for \(f)")
+            return (404, nil)
+        }
+        chain.log("AH00132", "error", "file permissions deny server access: \(f)")
+        chain.note(.status, "403: the default handler cannot open \(f)")
+        return (403, nil)
+    }
+
     /// What the core's default handler sends with `Allow` (405, 501 and OPTIONS answers).
     static let defaultHandlerAllow = "GET,POST,OPTIONS,HEAD,TRACE"
 

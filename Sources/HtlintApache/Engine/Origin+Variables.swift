@@ -32,6 +32,7 @@ extension Origin {
             case .serverPort: return String(serverNameAndPort(chain).port)
             case .remoteAddress: return req.remoteAddress
             case .connectionAddress: return req.connectionAddress ?? req.remoteAddress
+            case .serverAddress: return req.serverAddress
             case .documentRoot: return site.documentRoot
             case .serverAdmin: return site.vhost.block.server?.serverAdmin ?? "[no address given]"
             case .contextPrefix: return r.contextPrefix
@@ -59,7 +60,7 @@ extension Origin {
         case header(String)
         case requestURI, requestFilename, pathInfo, queryString, theRequest, requestMethod
         case constant(String)
-        case requestScheme, https, serverName, serverPort, remoteAddress, connectionAddress, documentRoot, serverAdmin
+        case requestScheme, https, serverName, serverPort, remoteAddress, connectionAddress, serverAddress, documentRoot, serverAdmin
         case contextPrefix, contextDocumentRoot, isSubrequest, ipv6, scriptOwner, time
     }
 
@@ -74,7 +75,7 @@ extension Origin {
             "PATH_INFO": .pathInfo, "QUERY_STRING": .queryString, "THE_REQUEST": .theRequest,
             "REQUEST_METHOD": .requestMethod, "SERVER_PROTOCOL": .constant("HTTP/1.1"),
             "REQUEST_SCHEME": .requestScheme, "HTTPS": .https, "SERVER_NAME": .serverName, "SERVER_PORT": .serverPort,
-            "SERVER_ADDR": .constant("127.0.0.1"), "SERVER_ADMIN": .serverAdmin,
+            "SERVER_ADDR": .serverAddress, "SERVER_ADMIN": .serverAdmin,
             "SERVER_SOFTWARE": .constant("Apache/2.4.71 (Debian)"),
             "REMOTE_ADDR": .remoteAddress, "CONN_REMOTE_ADDR": .connectionAddress, "REMOTE_HOST": .remoteAddress,
             "REMOTE_PORT": .constant("50000"), "REMOTE_USER": .constant(""), "REMOTE_IDENT": .constant(""),

@@ -185,6 +185,9 @@ public final class Origin: @unchecked Sendable {
                         loggedStatus = 500
                     } else if record.status == 200 {
                         record.status = 500
+                        if let doc = errorDocument(for: 500, record: record, chain: chain) {
+                            answerRecursionLimit(with: doc, &status, &location, record, chain)
+                        }
                     } else {
                         // ap_die(500) on a request whose status is not OK: a recursive error.
                         status = runStart ?? record.status
@@ -250,6 +253,21 @@ public final class Origin: @unchecked Sendable {
         }
     }
 
+    /// ap_die(500) for an internal redirect past the limit looks up ErrorDocument 500: a URL
+    /// sends the client there (302); a local page is one more internal redirect, which exceeds
+    /// the limit again (AH00124 once more) and leaves the canned 500
+    /// (recorded: errordoc-500-after-recursion-limit).
+    private func answerRecursionLimit(with doc: String, _ status: inout Int, _ location: inout String?,
+                                      _ record: RequestRecord, _ chain: RequestChain) {
+        if doc.hasPrefix("/") {
+            chain.logRecursionLimit(site.limitInternalRecursion)
+        } else if doc.contains("://") {
+            status = 302
+            location = doc
+            record.status = 302
+        }
+    }
+
     /// REDIRECT_ renaming across an internal redirect (apache-semantics §1.3).
     /// A name the table holds twice (see `RequestRecord.envShadowed`) is copied with its later value.
     func renamedEnvironment(_ record: RequestRecord, status: Int) -> [String: String] {
@@ -263,17 +281,20 @@ public final class Origin: @unchecked Sendable {
     /// Returns an early status when decoding fails (400 for `%zz`, 404 for `%2F`/`%00`).
     func makeRecord(url: String, method: String, isSubrequest: Bool, chain: RequestChain) -> (RequestRecord, Int?) {
         var (text, query) = splitRequestTarget(url)
+        let received = text
         var early: Int? = nil
         var path = text
         // ap_normalize_path (decoding `%2e`) refuses a `..` that climbs above `/` before
         // ap_unescape_url runs: 400, logged as AH10244 like a bad escape.
         var aboveRoot = false
-        if hasEncodedSlash(text) {
+        let normalizedEncoded = hasEncodedSlash(text)
+        if normalizedEncoded {
             // ap_normalize_path resolves the segments before ap_unescape_url: `%2F` is no
             // separator there, so `a%2Fb/..` removes the whole `a%2Fb`.
             text = normalizePath(decodingUnreserved(text), aboveRoot: &aboveRoot)
         }
         switch decodeURLPath(text, encodedSlashes: site.encodedSlashes) {
+        // Decoded `%2F`s may make new `//` or `..` segments: Apache normalises again when it allows them.
         case .success(let decoded): path = normalizePath(decoded, aboveRoot: &aboveRoot)
         case .failure(.badEscape):
             early = 400
@@ -281,12 +302,15 @@ public final class Origin: @unchecked Sendable {
             early = 404
             // r->uri is a C string: a decoded `%00` ends what the log shows.
             let cut = decoded.utf8.firstIndex(of: 0).map { String(decoded[..<$0]) } ?? decoded
-            path = normalizePath(cut, aboveRoot: &aboveRoot)
+            // Refused `%2F`s: no second normalisation, the slashes they make stay in the
+            // log (`/x%2F%2Fy` logs `/x//y`; recorded: rewrite-escape-encoded-slash-not-merged).
+            path = normalizedEncoded ? cut : normalizePath(cut, aboveRoot: &aboveRoot)
         }
         if aboveRoot { early = 400 }
         if early == 400 { chain.log("AH10244", "error", "invalid URI path (\(url))") }
         let r = RequestRecord(method: method, uri: path, query: query, isSubrequest: isSubrequest,
                               documentRoot: site.documentRoot)
+        r.receivedURI = received
         return (r, early)
     }
 

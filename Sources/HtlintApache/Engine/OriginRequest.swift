@@ -13,14 +13,17 @@ public struct OriginRequest: Sendable, Hashable {
     public var remoteAddress: String
     /// The connection's peer when mod_remoteip replaced `remoteAddress` (`CONN_REMOTE_ADDR`).
     public var connectionAddress: String? = nil
+    /// The address the connection reached Apache on (`%{SERVER_ADDR}`).
+    public var serverAddress: String
 
     public init(method: String = "GET", target: String, headers: [HTTPHeader] = [], tls: Bool = false,
-                remoteAddress: String = "127.0.0.1") {
+                remoteAddress: String = "127.0.0.1", serverAddress: String = "127.0.0.1") {
         self.method = method
         self.target = target
         self.headers = headers
         self.tls = tls
         self.remoteAddress = remoteAddress
+        self.serverAddress = serverAddress
     }
 
     /// First header with this name, case-insensitively.

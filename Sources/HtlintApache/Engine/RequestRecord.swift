@@ -7,6 +7,9 @@ final class RequestRecord {
     let method: String
     /// Decoded URL-path (`r->uri`).
     var uri: String
+    /// `r->uri` before ap_process_request_internal normalises and decodes it: the path as sent
+    /// (or as an internal redirect wrote it), which post_read_request hooks see.
+    var receivedURI: String?
     /// Raw query string; nil when the URL had none.
     var query: String?
     /// `r->filename`: a filesystem path after translation; during a rewrite pass the current
@@ -41,6 +44,9 @@ final class RequestRecord {
     var contextDocumentRoot: String
     /// Internal redirect staged by a per-directory rewrite, performed in the handler phase.
     var stagedRedirect: String?
+    /// `[H=…]` of a per-directory rewrite: a note mod_rewrite's last fixup (after mod_dir's)
+    /// makes the handler, replacing redirect-handler too, so the staged redirect then never runs.
+    var rewriteHandler: String?
     /// Set by a rewrite that replaced `r->uri` in place (server `[PT]`, DirectoryIndex).
     var forcedType: String?
     /// The per-directory configuration after the walk (set in map_to_storage).

@@ -22,6 +22,8 @@ public final class Site: @unchecked Sendable {
     /// Default `DirectoryIndex` (Debian's stock list unless the site says otherwise).
     public let defaultDirectoryIndex: [String]
     public let limitInternalRecursion: Int
+    /// Subrequest nesting limit (AH00125), `LimitInternalRecursion`'s second number or its only one.
+    public let limitSubrequestNesting: Int
     /// `AllowEncodedSlashes` of the virtual host (Off unless set).
     public let encodedSlashes: EncodedSlashes
     public let useCanonicalName: Bool
@@ -69,6 +71,7 @@ public final class Site: @unchecked Sendable {
         self.serverNameScheme = parsed.scheme
         self.lowercasedAliases = serverAliases.map { $0.lowercased() }
         self.limitInternalRecursion = server.limitInternalRecursion ?? 10
+        self.limitSubrequestNesting = server.limitSubrequestNesting ?? 10
         self.encodedSlashes = server.encodedSlashes ?? .forbid
         self.useCanonicalName = server.useCanonicalName == "on"
         var configs: [String: ConfigFile] = [:]
@@ -128,6 +131,7 @@ public final class Site: @unchecked Sendable {
         vhostSource = s.vhostSource
         defaultDirectoryIndex = s.defaultDirectoryIndex
         limitInternalRecursion = s.limitInternalRecursion
+        limitSubrequestNesting = s.limitSubrequestNesting
         encodedSlashes = s.encodedSlashes
         useCanonicalName = s.useCanonicalName
         processEnvironment = s.processEnvironment

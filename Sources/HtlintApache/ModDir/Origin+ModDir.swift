@@ -13,7 +13,7 @@ extension Origin {
                     if autoindexLists(r, config), r.stagedRedirect == nil { r.filename = f + "/" }
                     return nil
                 }
-                let location = fullyQualify(escapePath(r.uri) + "/", chain) + (r.query.map { "?" + $0 } ?? "")
+                let location = fullyQualify(escapePath(r.uri) + "/", chain, subrequest: r.isSubrequest) + (r.query.map { "?" + $0 } ?? "")
                 // After a rewrite the trace says "internal redirect follows": say why it does not.
                 let staged = r.stagedRedirect.map { "; mod_dir answers first (\(r.uri) is a directory), so the internal redirect to \($0) never runs" } ?? ""
                 chain.note(.directorySlash, "DirectorySlash: 301 to \(location)\(staged)")
@@ -25,7 +25,12 @@ extension Origin {
             var failed: Int? = nil
             for name in config.directoryIndex {
                 let url = (name.hasPrefix("/") ? name : r.uri + name) + (r.query.map { "?" + $0 } ?? "")
-                guard let (sub, result) = subrequest(url, chain, parent: r) else { return .final(status: 500, location: nil) }
+                guard let (sub, result) = subrequest(url, chain, parent: r) else {
+                    // Past the nesting limit the look-up comes back with status 500: a failed
+                    // candidate like any other, so the next one is tried (and logs AH00125 too).
+                    failed = 500
+                    continue
+                }
                 if let s = carriedRedirect(sub, result) { return .final(status: s, location: nil) }
                 switch result {
                 case .final(let status, let location) where (300...399).contains(status) && location != nil:
@@ -117,8 +122,8 @@ extension Origin {
     func subrequest(_ url: String, _ chain: RequestChain, parent: RequestRecord?,
                     file: String? = nil) -> (RequestRecord, PassResult)? {
         guard spend(Origin.subrequestCost, chain, range: nil) else { return nil }
-        if chain.subrequestDepth >= 10 {
-            chain.log("AH00125", "error", "Request exceeded the limit of 10 subrequest nesting levels due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
+        if chain.subrequestDepth >= site.limitSubrequestNesting {
+            chain.log("AH00125", "error", "Request exceeded the limit of \(site.limitSubrequestNesting) subrequest nesting levels due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
             return nil
         }
         if chain.redirectDepth >= site.limitInternalRecursion {

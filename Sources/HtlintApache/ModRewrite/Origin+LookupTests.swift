@@ -24,13 +24,25 @@ extension Origin {
     /// ap_sub_req_lookup_file: a relative path is resolved against the directory of the current file.
     private func fileSubrequest(_ input: String, _ r: RequestRecord, _ chain: RequestChain) -> (RequestRecord, PassResult)? {
         let base = r.filename.flatMap { $0.hasPrefix("/") ? directoryOf($0) : nil } ?? site.documentRoot + "/"
-        let path = SiteFileSystem.normalize(input.hasPrefix("/") ? input : base + input)
-        // The look-up's URI: its path under the document root (Apache derives one only for
-        // files beside the current one; what matters here is the trailing-slash check of mod_dir).
-        let root = site.documentRoot
-        let uri = path == root ? "/" : path.hasPrefix(root + "/") ? String(path.dropFirst(root.count)) : path
-        return subrequest(uri, chain, parent: r, file: path)
+        let merged = input.hasPrefix("/") ? input : base + input
+        let path = SiteFileSystem.normalize(merged)
+        return subrequest(fileLookupURI(merged, base: base, r), chain, parent: r, file: path)
     }
+
+    /// The look-up's URI: a file named beside the current one gets the current URI's directory
+    /// plus its name; anything else (a directory's own path, another directory) gets Apache's
+    /// placeholder, which has no trailing slash, so mod_dir answers a directory with 301 and
+    /// `-F` is false for it (recorded: rewrite-cond-lookup-file-directory).
+    private func fileLookupURI(_ merged: String, base: String, _ r: RequestRecord) -> String {
+        guard merged.hasPrefix(base) else { return Origin.fileLookupPlaceholderURI }
+        let name = merged.dropFirst(base.count)
+        guard !name.isEmpty, !name.contains("/") else { return Origin.fileLookupPlaceholderURI }
+        return directoryOf(r.uri) + name
+    }
+
+    /// What ap_sub_req_lookup_file sets as the URI when it cannot derive one.
+    static let fileLookupPlaceholderURI = "INTERNALLY GENERATED file-relative req"
+
 
     /// `%{LA-U:NAME}` / `%{LA-F:NAME}`: NAME read from a look-ahead subrequest, URL-based (LA-U)
     /// or file-based (LA-F), for mod_rewrite's current URI (its ctx->uri: r->filename as the rules

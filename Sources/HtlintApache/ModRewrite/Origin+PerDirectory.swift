@@ -26,7 +26,8 @@ extension Origin {
         let result = runRuleSet(graph.ruleSet(rw), r, chain, directory: d, base: rw.base)
         if let s = result.status { return rewriteAnswer(r, status: s, location: nil) }
         if let t = result.type { r.forcedType = t }
-        if let h = result.handler { r.handler = h }
+        // [H] is a note that mod_rewrite's last fixup applies, after mod_dir (see runPass).
+        if let h = result.handler { r.rewriteHandler = h }
         guard result.changed, let f = r.filename else {
             r.filename = f0
             return nil

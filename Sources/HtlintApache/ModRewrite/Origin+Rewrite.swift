@@ -242,7 +242,9 @@ extension Origin {
         let escaping: BackrefEscaping? = rule.flags.escaping.isActive ? rule.flags.escaping : nil
         let expansion = expand(rule.substitution, scope, r, chain, escaping: escaping, serverContext: serverContext,
                                tracksQuestionMarks: true)
-        let unsafe = !rule.flags.unsafeAllow3F
+        // A rule that answers a status ([F], [G], [R=4xx]) returns before the unsafe-`?` check
+        // (recorded: rewrite-escape-unsafe-qmark-status-flag).
+        let unsafe = !rule.flags.unsafeAllow3F && rule.flags.statusOverride == nil
             && (rule.flags.qsLast ? expansion.lastQuestionMarkExpanded : expansion.firstQuestionMarkExpanded)
         if unsafe { return .matched(substituted: true, unsafeQuestionMark: true) }
         sideEffects()
@@ -292,7 +294,7 @@ extension Origin {
             return .matched(substituted: true, unsafeQuestionMark: false)
         }
         if let code = rule.flags.redirect, (300...399).contains(code) {
-            r.filename = absoluteURLScheme(uri) != nil ? uri : fullyQualify(uri, chain)
+            r.filename = absoluteURLScheme(uri) != nil ? uri : fullyQualify(uri, chain, subrequest: r.isSubrequest)
             result.redirectStatus = code
             r.status = code
             return .matched(substituted: true, unsafeQuestionMark: false)
@@ -394,7 +396,9 @@ extension Origin {
         case "f": return fs.isFile(path)
         case "s": if case .file(let size)? = fs.stat(path) { return size > 0 } else { return false }
         case "l", "L", "h": if case .symlink? = fs.lstat(path) { return true } else { return false }
-        case "x": return false
+        // apr_stat follows links; the site's files have no execute bits, directories have
+        // their search bits (recorded: rewrite-cond-x-directory).
+        case "x": return fs.isDirectory(path) || path == "/" || Site.systemDirectories.contains(path)
         case "F": return lookupFile(path, r, chain)
         case "U": return lookupURI(path, r, chain)
         default: return false

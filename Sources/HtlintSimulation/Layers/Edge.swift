@@ -45,6 +45,9 @@ public struct Edge: Sendable, Hashable {
     /// escape, an encoded NUL, or a `..` (`%2e%2e` too) above `/` is answered 400 by the edge
     /// itself, before Always Use HTTPS, as the recordings' nginx does.
     public var rejectsMalformedPaths = false
+    /// The address Apache listens on behind this edge (`%{SERVER_ADDR}`), when not the default
+    /// 127.0.0.1: the recordings' Apache is on 127.0.0.2 while their nginx holds 127.0.0.1.
+    public var originServerAddress: String? = nil
 
     /// An edge; everything but the mode is off by default.
     public init(mode: Mode, alwaysHTTPS: Bool = false, hsts: String? = nil, redirectRules: [EdgeRedirectRule] = [],
