@@ -52,10 +52,10 @@ extension Origin {
             for h in directives where h.always { apply(h, to: &errorTable, &contentType, r, context) }
             if let allow = r.allow { errorTable.set("Allow", allow) }
             if let challenge = r.wwwAuthenticate { errorTable.set("WWW-Authenticate", challenge) }
-            return finished(errorTable.entries + chain.cookies + (r.negotiationVary.map { [HTTPHeader("Vary", $0)] } ?? []))
+            return finished(errorTable.entries + chain.cookies + (r.negotiationVaryHeader.map { [HTTPHeader("Vary", $0)] } ?? []))
         }
         // mod_negotiation's `Vary` is in the error table, its `Content-Location` in the normal one.
-        if let vary = r.negotiationVary { always.add("Vary", vary) }
+        if let vary = r.negotiationVaryHeader { always.add("Vary", vary) }
         if let location = r.contentLocation { onSuccess.add("Content-Location", location) }
         for h in directives where h.always { apply(h, to: &always, &contentType, r, context) }
         if let allow = r.allow { always.set("Allow", allow) }

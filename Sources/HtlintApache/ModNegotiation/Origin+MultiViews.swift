@@ -63,10 +63,12 @@ extension Origin {
             if let b = best, quality < b.quality || (quality == b.quality && size >= b.size) { continue }
             best = (name, quality, size)
         }
-        // mod_negotiation's Vary (in the error table: error answers keep it); the variant's name
-        // as Content-Location on a transparent answer.
-        let vary = [transparent ? "negotiate" : nil, variantTypes.count > 1 ? "accept" : nil].compactMap { $0 }
-        if !vary.isEmpty { r.negotiationVary = vary.joined(separator: ",") }
+        // mod_negotiation's Vary (set_neg_headers, only once some variant is available; in the
+        // error table, so error answers keep it); the variant's name as Content-Location on a
+        // transparent answer.
+        if !variantTypes.isEmpty {
+            r.addNegotiationVary([transparent ? "negotiate" : nil, variantTypes.count > 1 ? "accept" : nil].compactMap { $0 })
+        }
         if let best {
             chain.note(.note, "MultiViews: \(base) is negotiated to \(best.name)")
             if transparent { r.contentLocation = best.name }
