@@ -1,0 +1,71 @@
+import Testing
+import HtlintDiagnostics
+@testable import HtlintApache
+
+/// Disagreements found by the round-14 differential fuzz (today's features: bytes that are not
+/// UTF-8, mod_negotiation, mod_autoindex, mod_remoteip, the mime.types table); every expected
+/// value was recorded from Apache 2.4 (the fixtures named on each test).
+struct Fuzz14RegressionTests {
+    func site(_ htaccess: String, vhost: [String] = [], files: [(String, Int)], modules extra: [String] = []) -> Origin {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for (path, size) in files { fs.addFile(path, size: size) }
+        fs.addAccessFile("/", file: SourceFile(path: ".htaccess", bytes: Array(htaccess.utf8)))
+        var modules = ModuleSet.standard
+        for m in extra { modules.insert(m) }
+        return Origin(site: Site(serverName: "example.org", files: fs, vhostLines: vhost, modules: modules))
+    }
+
+    func respond(_ origin: Origin, _ target: String, method: String = "GET", headers: [HTTPHeader] = []) -> OriginResponse {
+        origin.respond(to: OriginRequest(method: method, target: target, headers: [HTTPHeader("Host", "example.org")] + headers, tls: false))
+    }
+
+    func header(_ r: OriginResponse, _ name: String) -> String? {
+        r.headers.first { $0.name == name }?.value
+    }
+
+    /// fixtures/apache/negotiation-vary-error-document-merged: the ErrorDocument request shares the
+    /// error table, so its negotiation's Vary tokens join the failing request's; no variant, no Vary.
+    @Test func negotiationVaryAccumulatesAcrossTheErrorDocument() {
+        let o = site("Options +MultiViews\nErrorDocument 404 /err404.html\nErrorDocument 406 /err406\n",
+                     files: [("/page.html", 12), ("/page.txt", 10), ("/err404.html", 0), ("/err406.html", 0)],
+                     modules: ["negotiation"])
+        let json = [HTTPHeader("Accept", "application/json")]
+        #expect(header(respond(o, "/page/extra", headers: [HTTPHeader("Accept", "text/plain")]), "Vary") == "accept")
+        #expect(header(respond(o, "/page", headers: json), "Vary") == "negotiate,accept")
+        #expect(header(respond(o, "/page", method: "OPTIONS", headers: json), "Vary") == "accept,negotiate")
+        #expect(header(respond(o, "/page", method: "POST", headers: json), "Vary") == "accept,negotiate")
+        #expect(header(respond(o, "/missing"), "Vary") == nil)
+    }
+
+    /// fixtures/apache/access-remoteip-inet-aton-and-trimmed-rest: getaddrinfo's IPv4 forms, and
+    /// the element the walk stopped on stays trimmed of its trailing spaces.
+    @Test(arguments: [
+        ("1.2.3", "1.2.0.3", nil),
+        ("010.0.0.1", "8.0.0.1", nil),
+        ("1.2", "1.0.0.2", nil),
+        ("::1 , 100.64.0.1", "100.64.0.1", "::1"),
+        ("198.51.100.2 , 10.0.0.1 , 203.0.113.7", "203.0.113.7", "198.51.100.2 , 10.0.0.1"),
+        ("10.0.0.1 ,  , 203.0.113.7", "203.0.113.7", "10.0.0.1 ,  "),
+    ] as [(String, String, String?)])
+    func remoteIPReadsInetAtonFormsAndTrimsTheStoppingElement(value: String, address: String, rest: String?) {
+        let answer = RemoteIPTests.settings([]).resolve(peer: "127.0.0.1", header: value)
+        #expect(answer?.address == address)
+        #expect(answer?.header == rest)
+    }
+
+    @Test func remoteIPLeavesHeadersItCannotRead() {
+        for value in ["203.0.113.300", "1.2.3.4 x", "0x7f.1"] {
+            #expect(RemoteIPTests.settings([]).resolve(peer: "127.0.0.1", header: value) == nil, "\(value)")
+        }
+    }
+
+    /// fixtures/apache/access-remoteip-ipv6-subnet: apr_ipsubnet takes IPv6 prefixes.
+    @Test func ipv6SubnetsMatchAsBytes() {
+        #expect(ipMatches("2001:db8::/32", "2001:db8::1"))
+        #expect(ipMatches("2001:db8::/32", "2001:db8::5"))
+        #expect(!ipMatches("2001:db8::/32", "2001:db9::1"))
+        #expect(!ipMatches("2001:db8::/32", "203.0.113.7"))
+        #expect(ipMatches("2001:0db8::1", "2001:db8::1"))
+        #expect(!ipMatches("2001:db8::/129", "2001:db8::1"))
+    }
+}
