@@ -69,3 +69,19 @@ struct Fuzz14RegressionTests {
         #expect(!ipMatches("2001:db8::/129", "2001:db8::1"))
     }
 }
+
+extension Fuzz14RegressionTests {
+    /// fixtures/apache/dirindex-autoindex-head-reads-no-entries: HEAD is answered before the
+    /// directory is read, so no `.ht*` entry is looked up and denied.
+    @Test func autoindexAnswersHeadWithoutLookingUpEntries() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/list/a.txt")
+        fs.addFile("/list/.htpasswd")
+        fs.addAccessFile("/list", displayPath: "/var/www/html/list/.htaccess", text: "Options +Indexes\n")
+        let o = Origin(site: Site(serverName: "example.org", files: fs))
+        #expect(respond(o, "/list/").errorCodes.contains("AH01630"))
+        let head = respond(o, "/list/", method: "HEAD")
+        #expect(head.status == 200)
+        #expect(head.errorCodes.isEmpty)
+    }
+}
