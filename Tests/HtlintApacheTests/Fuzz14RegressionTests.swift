@@ -98,3 +98,29 @@ extension Fuzz14RegressionTests {
         #expect(header(respond(o, "/l/%01%20%7f~%C3%A9(x)"), "X-L") == "/l/\\01 \\7f~\\c3\\a9\\28x\\29")
     }
 }
+
+extension Fuzz14RegressionTests {
+    /// fixtures/apache/negotiation-accept-wildcards-and-redirect: without a q below 1 a wildcard
+    /// match is worth 0.02 (type/*) or 0.01 (*/*); with one, qualities count as written.
+    @Test func acceptWildcardsAreFiddledDownWithoutExplicitQualities() {
+        #expect(AcceptList("application/*, image/png, */*").quality(of: "application/xml") == 0.02)
+        #expect(AcceptList("application/*, image/png, */*").quality(of: "text/html") == 0.01)
+        #expect(AcceptList("*, image/png").quality(of: "text/html") == 0.01)
+        #expect(AcceptList("application/*;q=0.9, image/png;q=0.8").quality(of: "application/xml") == 0.9)
+        #expect(AcceptList("application/*, image/png;q=1.0").quality(of: "application/xml") == 0.02)
+        #expect(AcceptList(nil).quality(of: "text/html") == 1)
+    }
+
+    /// The same fixture: Content-Location is in the error table, so a rewrite's redirect after
+    /// the negotiation still carries it (with the Vary).
+    @Test func contentLocationSurvivesARedirectAfterNegotiation() {
+        let o = site("Options +MultiViews\nRewriteEngine On\nRewriteRule ^doc\\.xml$ /elsewhere [R=302,L]\n",
+                     files: [("/doc.html", 0), ("/doc.xml", 0), ("/doc.png", 37)], modules: ["negotiation"])
+        let png = respond(o, "/doc", headers: [HTTPHeader("Accept", "application/*, image/png, */*")])
+        #expect(png.served == "/doc.png")
+        let xml = respond(o, "/doc", headers: [HTTPHeader("Accept", "application/xml")])
+        #expect(xml.status == 302)
+        #expect(header(xml, "Content-Location") == "doc.xml")
+        #expect(header(xml, "Vary") == "negotiate,accept")
+    }
+}

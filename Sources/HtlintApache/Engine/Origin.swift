@@ -77,6 +77,7 @@ public final class Origin: @unchecked Sendable {
             next.0.walkCache = record.walkCache
             next.0.wwwAuthenticate = record.wwwAuthenticate
             next.0.negotiationVary = record.negotiationVary
+            next.0.contentLocation = record.contentLocation
             next.0.errorStatus = s
             record = next.0
             early = next.1
@@ -213,6 +214,7 @@ public final class Origin: @unchecked Sendable {
                 next.0.errorStatus = record.errorStatus
                 // The error table (mod_negotiation's Vary) is the same table after the redirect.
                 next.0.negotiationVary = record.negotiationVary
+                next.0.contentLocation = record.contentLocation
                 next.0.previousConfigIdentity = record.configIdentity
                 next.0.walkCache = record.walkCache
                 record = next.0
@@ -233,6 +235,7 @@ public final class Origin: @unchecked Sendable {
         let headerRecord = loggedStatus != nil ? (runStartRecord ?? errorOrigin ?? record) : record
         // One error table serves the whole chain: a recursive error's Vary has the later requests' tokens.
         headerRecord.negotiationVary = record.negotiationVary
+        headerRecord.contentLocation = record.contentLocation
         let headers = responseHeaders(headerRecord, status: status, servedErrorPage: servedErrorPage, chain: chain)
         // Status 0: a crashed child closes the connection without a response (AH00052).
         let crashed = chain.childCrashed

@@ -53,8 +53,9 @@ final class RequestRecord {
     var config: MergedConfig?
     /// mod_autoindex sent a listing of the directory (its own Content-Type).
     var listed = false
-    /// mod_negotiation's `Vary` tokens (error table) and `Content-Location` (a transparent answer's variant).
-    /// The error table travels with internal redirects, so an ErrorDocument request adds to the tokens.
+    /// mod_negotiation's `Vary` tokens and `Content-Location` (a transparent answer's variant), both
+    /// in the error table, which travels with internal redirects: an ErrorDocument request adds to
+    /// the tokens.
     var negotiationVary: [String] = []
     var contentLocation: String?
     /// Which configuration objects this pass merged (see `Origin.configurationIdentity`).

@@ -89,15 +89,19 @@ extension Origin {
 /// An `Accept` header's media ranges with their quality (absent: every type at 1).
 struct AcceptList {
     private var ranges: [(type: String, quality: Double)] = []
+    /// Some range has q below 1: mod_negotiation then takes every quality as written (accept_q).
+    private var explicitQuality = false
 
     init(_ header: String?) {
         guard let header else { return }
         for item in header.split(separator: ",") {
             let parts = item.split(separator: ";").map(AcceptList.trimmed)
-            guard let type = parts.first?.lowercased(), !type.isEmpty else { continue }
+            guard var type = parts.first?.lowercased(), !type.isEmpty else { continue }
+            if type == "*" { type = "*/*" }
             var q = 1.0
             for p in parts.dropFirst() where p.lowercased().hasPrefix("q=") { q = Double(p.dropFirst(2)) ?? 1 }
             ranges.append((type, q))
+            if q < 1 { explicitQuality = true }
         }
     }
 
@@ -107,13 +111,17 @@ struct AcceptList {
         return String(s[first...last])
     }
 
-    /// The quality of the most specific matching range (type/subtype, type/*, */*); 0 if none.
+    /// The quality of the most specific matching range (type/subtype, type/*, */*; the first
+    /// of them written); 0 if none. Without any q below 1 in the header, mod_negotiation's
+    /// set_accept_quality makes a wildcard match nearly worthless (type/* 0.02, */* 0.01), so
+    /// `application/*, image/png` prefers the PNG.
     func quality(of type: String) -> Double {
         guard !ranges.isEmpty else { return 1 }
         let t = type.lowercased()
         let major = t.split(separator: "/").first.map(String.init) ?? t
         if let exact = ranges.first(where: { $0.type == t }) { return exact.quality }
-        if let family = ranges.first(where: { $0.type == major + "/*" }) { return family.quality }
-        return ranges.first { $0.type == "*/*" }?.quality ?? 0
+        if let family = ranges.first(where: { $0.type == major + "/*" }) { return explicitQuality ? family.quality : 0.02 }
+        guard let any = ranges.first(where: { $0.type == "*/*" }) else { return 0 }
+        return explicitQuality ? any.quality : 0.01
     }
 }
