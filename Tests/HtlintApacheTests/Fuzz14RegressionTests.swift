@@ -124,3 +124,19 @@ extension Fuzz14RegressionTests {
         #expect(header(xml, "Vary") == "negotiate,accept")
     }
 }
+
+extension Fuzz14RegressionTests {
+    /// fixtures/apache/negotiation-directory-index-negotiated: the index subrequest's error table
+    /// (Vary, Content-Location) comes with it; its 406 as the only candidate is the answer.
+    @Test func aNegotiatedDirectoryIndexBringsItsNegotiationHeaders() {
+        let o = site("Options +MultiViews\nDirectoryIndex index\n", files: [("/index.html", 0), ("/index.txt", 20)],
+                     modules: ["negotiation"])
+        let text = respond(o, "/", method: "POST", headers: [HTTPHeader("Accept", "text/plain")])
+        #expect(text.served == "/index.txt")
+        #expect(header(text, "Vary") == "negotiate,accept")
+        #expect(header(text, "Content-Location") == "index.txt")
+        let none = respond(o, "/", headers: [HTTPHeader("Accept", "image/png")])
+        #expect(none.status == 406)
+        #expect(header(none, "Vary") == "negotiate,accept")
+    }
+}
