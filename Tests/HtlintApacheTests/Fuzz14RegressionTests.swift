@@ -140,3 +140,19 @@ extension Fuzz14RegressionTests {
         #expect(header(none, "Vary") == "negotiate,accept")
     }
 }
+
+extension Fuzz14RegressionTests {
+    /// fixtures/apache/dirindex-autoindex-slash-off-other-methods: with DirectorySlash Off the
+    /// filename gains its slash only when mod_autoindex lists (GET, HEAD).
+    @Test func autoindexAppendsTheSlashOnlyForTheMethodsItServes() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/idx/z.txt")
+        fs.addAccessFile("/idx", displayPath: "/var/www/html/idx/.htaccess", text: "Options +Indexes\nDirectorySlash Off\n")
+        let o = Origin(site: Site(serverName: "example.org", files: fs))
+        #expect(respond(o, "/idx").final.filename == "/idx/")
+        #expect(respond(o, "/idx", method: "HEAD").final.filename == "/idx/")
+        for method in ["POST", "OPTIONS", "PUT"] {
+            #expect(respond(o, "/idx", method: method).final.filename == "/idx", "\(method)")
+        }
+    }
+}

@@ -500,9 +500,12 @@ extension Origin {
         return nil
     }
 
-    /// mod_autoindex is loaded and `Options Indexes` is on: a directory without index is listed.
+    /// mod_autoindex is loaded and `Options Indexes` is on: a directory without index is listed
+    /// (for GET and HEAD).
     func autoindexLists(_ r: RequestRecord, _ config: MergedConfig) -> Bool {
+        // handle_autoindex declines any method but GET (HEAD included) before anything else.
         site.modules.contains("autoindex") && r.handler == "httpd/unix-directory" && config.options.contains("indexes")
+            && (r.method == "GET" || r.method == "HEAD")
     }
 
     /// The handler phase for a record that was not redirected: serve the file, or 404/403.
