@@ -156,3 +156,21 @@ extension Fuzz14RegressionTests {
         }
     }
 }
+
+extension Fuzz14RegressionTests {
+    /// fixtures/apache/negotiation-accept-header-parsing: get_entry and atoq.
+    @Test func acceptIsReadAsModNegotiationReadsIt() {
+        #expect(AcceptList.qvalue("-1") == 1)
+        #expect(AcceptList.qvalue("2") == 1)
+        #expect(AcceptList.qvalue("abc") == 1)
+        #expect(AcceptList.qvalue(".5") == 0.5)
+        #expect(AcceptList.qvalue("0.99999") == 0.999)
+        #expect(AcceptList.qvalue("0") == 0)
+        #expect(AcceptList("TEXT/PLAIN;Q=0.1, image/png;q=.5").quality(of: "text/plain") == 0.1)
+        #expect(AcceptList("*;q=0.5, image/png;qs=0.6").quality(of: "image/png") == 0.6)
+        #expect(AcceptList("text/html text/plain;q=0").quality(of: "text/html") == 1)
+        #expect(AcceptList("text/html text/plain;q=0").quality(of: "text/plain") == 0)
+        #expect(AcceptList("text/html;level=1").quality(of: "text/html") == 0)
+        #expect(AcceptList("text/html;level=3;q=0.5").quality(of: "text/html") == 0.5)
+    }
+}
