@@ -53,6 +53,13 @@ struct Fuzz14RegressionTests {
         #expect(answer?.header == rest)
     }
 
+    /// fixtures/apache/access-remoteip-ipv4-mapped: an IPv4-mapped address is its IPv4 address.
+    @Test func remoteIPTakesIPv4MappedAddressesAsIPv4() {
+        #expect(RemoteIPTests.settings([]).resolve(peer: "127.0.0.1", header: "::ffff:203.0.113.9")! == ("203.0.113.9", nil))
+        #expect(RemoteIPTests.settings([]).resolve(peer: "127.0.0.1", header: "::ffff:10.0.0.1") == nil)
+        #expect(RemoteIPTests.settings([]).resolve(peer: "127.0.0.1", header: "203.0.113.7, ::ffff:198.51.100.2")! == ("203.0.113.7", nil))
+    }
+
     @Test func remoteIPLeavesHeadersItCannotRead() {
         for value in ["203.0.113.300", "1.2.3.4 x", "0x7f.1"] {
             #expect(RemoteIPTests.settings([]).resolve(peer: "127.0.0.1", header: value) == nil, "\(value)")

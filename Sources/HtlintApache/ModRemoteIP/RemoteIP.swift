@@ -68,17 +68,24 @@ public struct RemoteIPSettings: Sendable {
         // but exactly: nothing may follow, not even after a space.
         var v4 = in_addr()
         if !text.contains(where: \.isWhitespace), inet_aton(text, &v4) == 1 {
-            let b = withUnsafeBytes(of: v4) { Array($0) }
-            let isPrivate = b[0] == 10 || b[0] == 127 || (b[0] == 169 && b[1] == 254)
-                || (b[0] == 172 && b[1] & 0xF0 == 16) || (b[0] == 192 && b[1] == 168)
-            return (b.map(String.init).joined(separator: "."), isPrivate)
+            return ipv4(withUnsafeBytes(of: v4) { Array($0) })
         }
         var v6 = in6_addr()
         guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
+        // An IPv4-mapped address (`::ffff:10.0.0.1`) is taken as the IPv4 address it maps.
+        let bytes = withUnsafeBytes(of: v6) { Array($0) }
+        if bytes[..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF { return ipv4(Array(bytes[12...])) }
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         guard inet_ntop(AF_INET6, &v6, &buffer, socklen_t(buffer.count)) != nil else { return nil }
         let first = withUnsafeBytes(of: v6) { $0[0] }
         // Only global unicast (2000::/3) counts as a public address.
         return (String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), first & 0xE0 != 0x20)
+    }
+
+    /// Dotted form and mod_remoteip's private ranges (10/8, 127/8, 169.254/16, 172.16/12, 192.168/16).
+    private static func ipv4(_ b: [UInt8]) -> (text: String, isPrivate: Bool) {
+        let isPrivate = b[0] == 10 || b[0] == 127 || (b[0] == 169 && b[1] == 254)
+            || (b[0] == 172 && b[1] & 0xF0 == 16) || (b[0] == 192 && b[1] == 168)
+        return (b.map(String.init).joined(separator: "."), isPrivate)
     }
 }
