@@ -730,5 +730,5 @@ func ldapEscape(_ s: String) -> String {
     for c in s.rawBytes {
         if special.contains(c) { out += [UInt8(ascii: "\\"), digits[Int(c >> 4)], digits[Int(c & 15)]] } else { out.append(c) }
     }
-    return String(decoding: out, as: UTF8.self)
+    return String(preservingBytes: out)
 }

@@ -39,14 +39,17 @@ extension Origin {
             if site.files.lstat(path) == .directory { continue }
             anyMatch = true
             guard case .file(let size)? = site.files.stat(path) else { continue }
+            let extensions = name.dropFirst(base.count + 1).split(separator: ".", omittingEmptySubsequences: false)
+                .map { $0.lowercased() }
+            // Most misses are decided by the directory's types alone (`wp-login.php`): no walk.
+            guard extensions.allSatisfy({ MimeTypes.knows($0, config: config.mime) }) else { continue }
             // The variant's own look-up: its directory's mod_mime settings (`AddType`,
             // `RemoveType`) decide its type, and it must pass its access checks (a
             // `<Files "*.bak">` denial), whose refusal is logged as the subrequest's.
             var walk = directoryWalk(path)
             applySections(&walk, record: r, chain: chain)
             let mime = walk.config.mime
-            let extensions = name.dropFirst(base.count + 1).split(separator: ".", omittingEmptySubsequences: false)
-            guard extensions.allSatisfy({ MimeTypes.knows($0.lowercased(), config: mime) }) else { continue }
+            guard extensions.allSatisfy({ MimeTypes.knows($0, config: mime) }) else { continue }
             // The look-up is for the variant's file: the `.ht*` and document-root checks see it.
             let lookup = RequestChain(request: chain.request, tracing: false)
             let missing = r.filename
@@ -63,13 +66,15 @@ extension Origin {
             if let b = best, quality < b.quality || (quality == b.quality && size >= b.size) { continue }
             best = (name, quality, size)
         }
-        // mod_negotiation's Vary (in the error table: error answers keep it); the variant's name
-        // as Content-Location on a transparent answer.
-        let vary = [transparent ? "negotiate" : nil, variantTypes.count > 1 ? "accept" : nil].compactMap { $0 }
-        if !vary.isEmpty { r.negotiationVary = vary.joined(separator: ",") }
+        // mod_negotiation's Vary (in the error table: error answers keep it), only when there were
+        // variants to choose from; the variant's name as Content-Location on a transparent answer.
+        if !variantTypes.isEmpty {
+            let vary = [transparent ? "negotiate" : nil, variantTypes.count > 1 ? "accept" : nil].compactMap { $0 }
+            if !vary.isEmpty { r.negotiationVary = vary.joined(separator: ",") }
+        }
         if let best {
             chain.note(.note, "MultiViews: \(base) is negotiated to \(best.name)")
-            if transparent { r.contentLocation = best.name }
+            if transparent { r.contentLocation = escapePath(best.name) }
             return .variant(best.name)
         }
         if !variantTypes.isEmpty {
