@@ -20,6 +20,16 @@ struct MultiViewsTests {
         #expect(respond("/e", [("/e.html.bak", 5)]).served == "/e.html.bak")
     }
 
+    /// fixtures/apache/negotiation-vary-only-with-variants.
+    @Test func varyOnlyWithVariantsAndAnEscapedContentLocation() {
+        let vary = { (r: OriginResponse) in r.headers.first { $0.name == "Vary" }?.value }
+        #expect(vary(respond("/wp-login", [("/wp-login.php", 1)])) == nil)
+        #expect(vary(respond("/nothing", [("/other.txt", 1)])) == nil)
+        let page = respond("/my%20page", [("/my page.html", 1)])
+        #expect(vary(page) == "negotiate")
+        #expect(page.headers.first { $0.name == "Content-Location" }?.value == "my%20page.html")
+    }
+
     @Test func acceptQualityComesBeforeSize() {
         let files = [("/b.html", 13), ("/b.txt", 3)]
         #expect(respond("/b", files, headers: [HTTPHeader("Accept", "text/html,*/*;q=0.8")]).served == "/b.html")

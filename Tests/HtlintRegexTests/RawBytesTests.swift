@@ -45,3 +45,10 @@ import Testing
     #expect(match[1].rawBytes == [0x66, 0xE9])
     #expect(match.ranges[1] == 2..<4)
 }
+
+@Test func halvesOfASplitCharacterJoinIntoIt() {
+    // `^(.)(.*)$` on "é": two captures of one byte each.
+    let first = String(preservingBytes: [0xC3]), second = String(preservingBytes: [0xA9])
+    #expect(first + second != "é")
+    #expect(String(preservingBytes: (first + second).rawBytes) == "é")
+}

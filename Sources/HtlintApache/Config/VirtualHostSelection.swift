@@ -40,7 +40,7 @@ enum VirtualHosts {
     /// other sections); Apache never creates one in a false `<IfModule>`/`<IfDefine>`. `defines`
     /// follows the file's `Define`/`UnDefine` lines in reading order, as Apache's do.
     static func sections(in nodes: [ConfigNode], defines: inout Set<String>,
-                         holds: (SectionNode, Set<String>) -> Bool? = { _, _ in nil }) -> [VirtualHostSection] {
+                         holds: (SectionNode, Set<String>) -> Bool?) -> [VirtualHostSection] {
         var found: [VirtualHostSection] = []
         for node in nodes {
             switch node {

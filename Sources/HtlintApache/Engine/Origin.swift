@@ -249,8 +249,8 @@ public final class Origin: @unchecked Sendable {
     /// mod_remoteip's post_read_request, before anything reads the client's address: the
     /// address its header names becomes `REMOTE_ADDR`, and the header keeps what was not taken.
     private func applyRemoteIP(_ chain: RequestChain) {
-        guard let settings = site.vhost.block.server?.remoteIP, let name = settings.header,
-              site.modules.contains("remoteip") else { return }
+        // (The reader refuses the directives when mod_remoteip is not loaded.)
+        guard let settings = site.vhost.block.server?.remoteIP, let name = settings.header else { return }
         let peer = chain.request.remoteAddress
         guard let (address, rest) = settings.resolve(peer: peer, header: chain.request.header(name)) else { return }
         chain.note(.note, "mod_remoteip: \(name) names the client \(address) (the connection is from \(peer))")

@@ -66,7 +66,8 @@ extension Origin {
             }
             out.append(c); i += 1
         }
-        return out
+        // Pieces of a split character join into the character (see `String(preservingBytes:)`).
+        return out.mayHoldRawBytes ? String(preservingBytes: out.rawBytes) : out
     }
 
     /// mod_alias's clean-up of a `RedirectMatch` or expression target (apr_uri_parse, then

@@ -39,14 +39,17 @@ extension Origin {
             if site.files.lstat(path) == .directory { continue }
             anyMatch = true
             guard case .file(let size)? = site.files.stat(path) else { continue }
+            let extensions = name.dropFirst(base.count + 1).split(separator: ".", omittingEmptySubsequences: false)
+                .map { $0.lowercased() }
+            // Most misses are decided by the directory's types alone (`wp-login.php`): no walk.
+            guard extensions.allSatisfy({ MimeTypes.knows($0, config: config.mime) }) else { continue }
             // The variant's own look-up: its directory's mod_mime settings (`AddType`,
             // `RemoveType`) decide its type, and it must pass its access checks (a
             // `<Files "*.bak">` denial), whose refusal is logged as the subrequest's.
             var walk = directoryWalk(path)
             applySections(&walk, record: r, chain: chain)
             let mime = walk.config.mime
-            let extensions = name.dropFirst(base.count + 1).split(separator: ".", omittingEmptySubsequences: false)
-            guard extensions.allSatisfy({ MimeTypes.knows($0.lowercased(), config: mime) }) else { continue }
+            guard extensions.allSatisfy({ MimeTypes.knows($0, config: mime) }) else { continue }
             // The look-up is for the variant's file: the `.ht*` and document-root checks see it.
             let lookup = RequestChain(request: chain.request, tracing: false)
             let missing = r.filename
@@ -71,7 +74,7 @@ extension Origin {
         }
         if let best {
             chain.note(.note, "MultiViews: \(base) is negotiated to \(best.name)")
-            if transparent { r.contentLocation = best.name }
+            if transparent { r.contentLocation = escapePath(best.name) }
             return .variant(best.name)
         }
         if !variantTypes.isEmpty {

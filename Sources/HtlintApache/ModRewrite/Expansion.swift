@@ -54,6 +54,8 @@ extension Origin {
             }
             out += s
         }
+        // Pieces of a split character (`$1$2` of `^(.)(.*)$` on `é`) join into the character.
+        if out.mayHoldRawBytes { out = String(preservingBytes: out.rawBytes) }
         return Expansion(text: out, firstQuestionMarkExpanded: firstQ ?? false, lastQuestionMarkExpanded: lastQ ?? false)
     }
 }
