@@ -124,5 +124,6 @@ public func escapeBackreference(_ s: String, _ e: BackrefEscaping) -> String {
             out.append(c)
         }
     }
-    return String(decoding: out, as: UTF8.self)
+    // Bytes left unescaped (`B=/` keeps a lone 0xE9) stay bytes, not U+FFFD.
+    return String(preservingBytes: out)
 }

@@ -1,7 +1,15 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Address matching as `Require ip`, `Allow from` and ap_expr `-ipmatch`/`-R` use it (all
-/// go through apr_ipsubnet): full address, partial prefix (`10.1`), or IPv4 CIDR.
+/// go through apr_ipsubnet): full address, partial prefix (`10.1`), IPv4 CIDR or netmask,
+/// IPv6 address or prefix (`2001:db8::/32`).
 func ipMatches(_ spec: String, _ addr: String) -> Bool {
     if spec == addr { return true }
+    if spec.contains(":") { return ipv6Matches(spec, addr) }
     let parts = spec.split(separator: "/")
     func v4(_ s: Substring) -> UInt32? {
         let o = s.split(separator: ".").compactMap { UInt32($0) }
@@ -20,4 +28,28 @@ func ipMatches(_ spec: String, _ addr: String) -> Bool {
         return (addr + ".").hasPrefix(spec.hasSuffix(".") ? spec : spec + ".")
     }
     return false
+}
+
+/// An IPv6 subnet as apr_ipsubnet_create reads it (an address, `/bits` up to 128) against an
+/// IPv6 address, compared as bytes so `2001:0db8::1` is `2001:db8::1`.
+private func ipv6Matches(_ spec: String, _ addr: String) -> Bool {
+    let parts = spec.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count <= 2, let net = ipv6Bytes(String(parts[0])), let a = ipv6Bytes(addr) else { return false }
+    var bits = 128
+    if parts.count == 2 {
+        guard let b = Int(parts[1]), (1...128).contains(b) else { return false }
+        bits = b
+    }
+    for i in 0..<16 {
+        let take = max(0, min(8, bits - i * 8))
+        let mask: UInt8 = take == 0 ? 0 : ~UInt8(0) << (8 - take)
+        if net[i] & mask != a[i] & mask { return false }
+    }
+    return true
+}
+
+private func ipv6Bytes(_ text: String) -> [UInt8]? {
+    var v6 = in6_addr()
+    guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
+    return withUnsafeBytes(of: v6) { Array($0) }
 }

@@ -52,16 +52,23 @@ extension Origin {
             for h in directives where h.always { apply(h, to: &errorTable, &contentType, r, context) }
             if let allow = r.allow { errorTable.set("Allow", allow) }
             if let challenge = r.wwwAuthenticate { errorTable.set("WWW-Authenticate", challenge) }
-            return finished(errorTable.entries + chain.cookies + (r.negotiationVary.map { [HTTPHeader("Vary", $0)] } ?? []))
+            return finished(errorTable.entries + chain.cookies + negotiationHeaders(r))
         }
-        // mod_negotiation's `Vary` is in the error table, its `Content-Location` in the normal one.
-        if let vary = r.negotiationVary { always.add("Vary", vary) }
-        if let location = r.contentLocation { onSuccess.add("Content-Location", location) }
+        always.entries += negotiationHeaders(r)
         for h in directives where h.always { apply(h, to: &always, &contentType, r, context) }
         if let allow = r.allow { always.set("Allow", allow) }
         if let challenge = r.wwwAuthenticate { always.set("WWW-Authenticate", challenge) }
         for h in directives where !h.always { apply(h, to: &onSuccess, &contentType, r, context) }
         return finished(always.entries + onSuccess.entries)
+    }
+
+    /// mod_negotiation's `Vary` and a transparent answer's `Content-Location`: both in the error
+    /// table, so a redirect or error answer after the negotiation still carries them.
+    private func negotiationHeaders(_ r: RequestRecord) -> [HTTPHeader] {
+        var out: [HTTPHeader] = []
+        if let vary = r.negotiationVaryHeader { out.append(HTTPHeader("Vary", vary)) }
+        if let location = r.contentLocation { out.append(HTTPHeader("Content-Location", location)) }
+        return out
     }
 
     /// One directive on one table, as mod_headers' do_headers_fixup. The type itself is not in the

@@ -500,9 +500,12 @@ extension Origin {
         return nil
     }
 
-    /// mod_autoindex is loaded and `Options Indexes` is on: a directory without index is listed.
+    /// mod_autoindex is loaded and `Options Indexes` is on: a directory without index is listed
+    /// (for GET and HEAD).
     func autoindexLists(_ r: RequestRecord, _ config: MergedConfig) -> Bool {
+        // handle_autoindex declines any method but GET (HEAD included) before anything else.
         site.modules.contains("autoindex") && r.handler == "httpd/unix-directory" && config.options.contains("indexes")
+            && (r.method == "GET" || r.method == "HEAD")
     }
 
     /// The handler phase for a record that was not redirected: serve the file, or 404/403.
@@ -528,8 +531,9 @@ extension Origin {
             if site.modules.contains("autoindex"), r.handler == "httpd/unix-directory", r.method == "GET" || r.method == "HEAD" {
                 if let config = r.config, autoindexLists(r, config) {
                     // Each entry is looked up; the `.ht*` ones are denied (logged, left out).
+                    // A HEAD answer is sent before the directory is read (r->header_only).
                     let dir = path + "/"
-                    for entry in site.files.nodes.keys.sorted() where entry.hasPrefix(dir + ".ht")
+                    for entry in site.files.nodes.keys.sorted() where r.method != "HEAD" && entry.hasPrefix(dir + ".ht")
                         && !entry.dropFirst(dir.count).contains("/") {
                         chain.log("AH01630", "error", "client denied by server configuration: \(entry)")
                     }

@@ -76,6 +76,8 @@ public final class Origin: @unchecked Sendable {
             next.0.previousConfigIdentity = record.configIdentity
             next.0.walkCache = record.walkCache
             next.0.wwwAuthenticate = record.wwwAuthenticate
+            next.0.negotiationVary = record.negotiationVary
+            next.0.contentLocation = record.contentLocation
             next.0.errorStatus = s
             record = next.0
             early = next.1
@@ -210,6 +212,9 @@ public final class Origin: @unchecked Sendable {
                 // A status set by `[R]` without `[L]` travels with the internal redirect (§4.9 CT-RW-R-02).
                 next.0.status = record.status
                 next.0.errorStatus = record.errorStatus
+                // The error table (mod_negotiation's Vary) is the same table after the redirect.
+                next.0.negotiationVary = record.negotiationVary
+                next.0.contentLocation = record.contentLocation
                 next.0.previousConfigIdentity = record.configIdentity
                 next.0.walkCache = record.walkCache
                 record = next.0
@@ -227,8 +232,11 @@ public final class Origin: @unchecked Sendable {
         // its status: an ErrorDocument page, or a file served with a status an [R=3xx] without
         // [L] left on the request.
         let servedErrorPage = served != nil
-        let headers = responseHeaders(loggedStatus != nil ? (runStartRecord ?? errorOrigin ?? record) : record, status: status,
-                                      servedErrorPage: servedErrorPage, chain: chain)
+        let headerRecord = loggedStatus != nil ? (runStartRecord ?? errorOrigin ?? record) : record
+        // One error table serves the whole chain: a recursive error's Vary has the later requests' tokens.
+        headerRecord.negotiationVary = record.negotiationVary
+        headerRecord.contentLocation = record.contentLocation
+        let headers = responseHeaders(headerRecord, status: status, servedErrorPage: servedErrorPage, chain: chain)
         // Status 0: a crashed child closes the connection without a response (AH00052).
         let crashed = chain.childCrashed
         return OriginResponse(status: crashed ? 0 : status, location: crashed ? nil : location, headers: crashed ? [] : headers,

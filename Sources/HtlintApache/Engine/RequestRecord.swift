@@ -53,8 +53,10 @@ final class RequestRecord {
     var config: MergedConfig?
     /// mod_autoindex sent a listing of the directory (its own Content-Type).
     var listed = false
-    /// mod_negotiation's `Vary` (error table) and `Content-Location` (a transparent answer's variant).
-    var negotiationVary: String?
+    /// mod_negotiation's `Vary` tokens and `Content-Location` (a transparent answer's variant), both
+    /// in the error table, which travels with internal redirects: an ErrorDocument request adds to
+    /// the tokens.
+    var negotiationVary: [String] = []
     var contentLocation: String?
     /// Which configuration objects this pass merged (see `Origin.configurationIdentity`).
     var configIdentity: [String]?
@@ -154,4 +156,17 @@ final class RequestChain {
         errorCodes.append(code)
         errors.append(code.isEmpty ? "\(level): \(message)" : "\(level): \(code): \(message)")
     }
+}
+
+extension RequestRecord {
+    /// apr_table_mergen on the error table's Vary; ap_http_header_filter's fixup_vary then sends
+    /// each token once, in the order first written, joined by commas.
+    func addNegotiationVary(_ tokens: [String]) {
+        for t in tokens where !negotiationVary.contains(where: { equalsIgnoringASCIICase($0, t) }) {
+            negotiationVary.append(t)
+        }
+    }
+
+    /// The sent `Vary` of mod_negotiation, nil when it set none.
+    var negotiationVaryHeader: String? { negotiationVary.isEmpty ? nil : negotiationVary.joined(separator: ",") }
 }

@@ -722,13 +722,14 @@ func base64Decode(_ s: String) -> [UInt8] {
     return out.prefix { $0 != 0 }.map { $0 }
 }
 
-/// apr_pescape_ldap(…, APR_ESCAPE_LDAP_ALL): DN and filter specials as `\xx`.
+/// apr_pescape_ldap(…, APR_ESCAPE_LDAP_ALL): DN and filter specials, control bytes and every
+/// byte from 0x7F up (UTF-8 included; recorded: rewrite-escape-non-utf8-b-list) as `\xx`.
 func ldapEscape(_ s: String) -> String {
     let special = Set("\\,=+<>#;\"*()".utf8)
     let digits = Array("0123456789abcdef".utf8)
     var out: [UInt8] = []
     for c in s.rawBytes {
-        if special.contains(c) { out += [UInt8(ascii: "\\"), digits[Int(c >> 4)], digits[Int(c & 15)]] } else { out.append(c) }
+        if special.contains(c) || c < 0x20 || c >= 0x7F { out += [UInt8(ascii: "\\"), digits[Int(c >> 4)], digits[Int(c & 15)]] } else { out.append(c) }
     }
     return String(preservingBytes: out)
 }

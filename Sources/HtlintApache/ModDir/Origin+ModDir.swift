@@ -34,7 +34,14 @@ extension Origin {
                 if let s = carriedRedirect(sub, result) { return .final(status: s, location: nil) }
                 switch result {
                 case .final(let status, let location) where (300...399).contains(status) && location != nil:
+                    takeErrorTable(of: sub, into: r)
                     return .final(status: status, location: location)
+                case .final(let status, _) where (status == 406 || status == 401) && config.directoryIndex.count == 1:
+                    // The only candidate's 406 (or 401) is the answer at once, with its error table
+                    // (a negotiated `DirectoryIndex index` refusing every variant keeps its Vary).
+                    takeErrorTable(of: sub, into: r)
+                    chain.note(.status, "\(status): the only DirectoryIndex candidate answered \(status)")
+                    return .final(status: status, location: nil)
                 case .serve, .internalRedirect:
                     guard let subFile = sub.filename, site.files.isFile(stagedFilename(sub, fallback: subFile)) else { continue }
                     chain.note(.directoryIndex, "DirectoryIndex: \(r.uri) served by \(sub.uri)")
@@ -109,6 +116,19 @@ extension Origin {
         r.originalURIOverride = sub.uri
         // ap_internal_fast_redirect overlays the subrequest's environment ([E=] set there counts).
         r.env.merge(sub.env) { _, new in new }
+        // …and its error table: a negotiated index (`DirectoryIndex item` finding item.html)
+        // answers with the subrequest's Vary and Content-Location.
+        takeErrorTable(of: sub, into: r)
+    }
+
+    /// apr_table_overlay(rr->err_headers_out, r->err_headers_out): the subrequest's mod_negotiation
+    /// headers in front of the request's own.
+    private func takeErrorTable(of sub: RequestRecord, into r: RequestRecord) {
+        let ownVary = r.negotiationVary
+        r.negotiationVary = []
+        r.addNegotiationVary(sub.negotiationVary)
+        r.addNegotiationVary(ownVary)
+        r.contentLocation = sub.contentLocation ?? r.contentLocation
     }
 
     /// Work units a subrequest costs (a whole pass up to the fixups).

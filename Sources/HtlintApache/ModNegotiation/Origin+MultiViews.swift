@@ -66,11 +66,11 @@ extension Origin {
             if let b = best, quality < b.quality || (quality == b.quality && size >= b.size) { continue }
             best = (name, quality, size)
         }
-        // mod_negotiation's Vary (in the error table: error answers keep it), only when there were
-        // variants to choose from; the variant's name as Content-Location on a transparent answer.
+        // mod_negotiation's Vary (set_neg_headers, only once some variant is available; in the
+        // error table, so error answers keep it); the variant's name as Content-Location on a
+        // transparent answer.
         if !variantTypes.isEmpty {
-            let vary = [transparent ? "negotiate" : nil, variantTypes.count > 1 ? "accept" : nil].compactMap { $0 }
-            if !vary.isEmpty { r.negotiationVary = vary.joined(separator: ",") }
+            r.addNegotiationVary([transparent ? "negotiate" : nil, variantTypes.count > 1 ? "accept" : nil].compactMap { $0 })
         }
         if let best {
             chain.note(.note, "MultiViews: \(base) is negotiated to \(best.name)")
@@ -86,37 +86,5 @@ extension Origin {
         chain.log("AH00687", "error", "Negotiation: discovered file(s) matching request: \(filename) (None could be negotiated).")
         chain.note(.status, "404: MultiViews found files named \(base).… but none it can serve")
         return .notFound
-    }
-}
-
-/// An `Accept` header's media ranges with their quality (absent: every type at 1).
-struct AcceptList {
-    private var ranges: [(type: String, quality: Double)] = []
-
-    init(_ header: String?) {
-        guard let header else { return }
-        for item in header.split(separator: ",") {
-            let parts = item.split(separator: ";").map(AcceptList.trimmed)
-            guard let type = parts.first?.lowercased(), !type.isEmpty else { continue }
-            var q = 1.0
-            for p in parts.dropFirst() where p.lowercased().hasPrefix("q=") { q = Double(p.dropFirst(2)) ?? 1 }
-            ranges.append((type, q))
-        }
-    }
-
-    private static func trimmed(_ s: Substring) -> String {
-        func blank(_ c: Character) -> Bool { c == " " || c == "\t" }
-        guard let first = s.firstIndex(where: { !blank($0) }), let last = s.lastIndex(where: { !blank($0) }) else { return "" }
-        return String(s[first...last])
-    }
-
-    /// The quality of the most specific matching range (type/subtype, type/*, */*); 0 if none.
-    func quality(of type: String) -> Double {
-        guard !ranges.isEmpty else { return 1 }
-        let t = type.lowercased()
-        let major = t.split(separator: "/").first.map(String.init) ?? t
-        if let exact = ranges.first(where: { $0.type == t }) { return exact.quality }
-        if let family = ranges.first(where: { $0.type == major + "/*" }) { return family.quality }
-        return ranges.first { $0.type == "*/*" }?.quality ?? 0
     }
 }

@@ -254,6 +254,17 @@ extension Edge: Layer {
         return n
     }
 
+    /// nginx's header parser ends a value it reads from the origin at its last non-blank byte:
+    /// a `Location` that Apache sent ending in spaces (a header value expanded into it) arrives without them.
+    static func dropTrailingBlanks(_ r: inout HopResponse) {
+        func trimmed(_ v: String) -> String {
+            guard let last = v.unicodeScalars.lastIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
+            return String(v[...last])
+        }
+        r.location = r.location.map(trimmed)
+        r.headers = r.headers.map { HTTPHeader($0.name, trimmed($0.value)) }
+    }
+
     public func respond(_ response: HopResponse, received: HopRequest, forwarded: HopRequest) -> (HopResponse, [String]) {
         // Origin answers pass unchanged, Location included (§2.7); edge HSTS is added on https.
         var r = response
@@ -276,6 +287,7 @@ extension Edge: Layer {
                 return (r, ["answers 502: the origin's headers do not fit its \(limit)-byte buffer"])
             }
         }
+        if r.answerer == .origin || r.answerer == .app { Edge.dropTrailingBlanks(&r) }
         if let hsts, received.scheme == "https", r.header("Strict-Transport-Security") == nil {
             r.headers.append(HTTPHeader("Strict-Transport-Security", hsts))
             notes.append("adds its HSTS header")
