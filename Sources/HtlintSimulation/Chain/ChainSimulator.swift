@@ -11,7 +11,10 @@ public struct ChainSimulator: Sendable {
     /// port and `Host` pick (`origin` and `tlsOrigin` are those of the site's own name).
     public private(set) var virtualHosts: VirtualHostOrigins?
     /// The layers between the browser and the origin, outermost first.
-    public var layers: [any Layer]
+    public var layers: [any Layer] { didSet { originServerAddress = ChainSimulator.serverAddress(behind: layers) } }
+    /// `%{SERVER_ADDR}` of requests the edge forwards; read once (finding the edge among the
+    /// layers on every hop cast them and copied it).
+    private(set) var originServerAddress: String?
     /// How the origin listens (TLS or not).
     public var originServer: OriginServer
     /// The application behind Apache, run when a request reaches its entry points.
@@ -38,6 +41,11 @@ public struct ChainSimulator: Sendable {
     public var source: SiteSource?
 
     /// The Cloudflare-like edge, as the first simple version had it (mode `none` without layers).
+    /// The address the edge in `layers`, if any, reaches Apache on.
+    static func serverAddress(behind layers: [any Layer]) -> String? {
+        layers.lazy.compactMap { $0 as? Edge }.first?.originServerAddress
+    }
+
     public var edge: Edge {
         if let e = layers.lazy.compactMap({ $0 as? Edge }).first { return e }
         return Edge(mode: layers.isEmpty ? .none : .terminatingProxy)
@@ -54,6 +62,7 @@ public struct ChainSimulator: Sendable {
         self.origin = origin
         self.tlsOrigin = tlsOrigin ?? origin
         self.layers = layers
+        self.originServerAddress = ChainSimulator.serverAddress(behind: layers)
         self.originServer = originServer
         self.app = app
         self.browser = browser

@@ -121,10 +121,9 @@ extension ChainSimulator {
             return HopResponse(status: 400, answerer: .origin, producer: "Apache",
                                reason: "plain HTTP sent to the TLS port (\"You're speaking plain HTTP to an SSL-enabled server port\")")
         }
-        let serverAddress = layers.isEmpty ? nil : edge.originServerAddress
         let originRequest = OriginRequest(method: request.method, target: request.target,
                                           headers: [HTTPHeader("Host", request.host)] + request.headers, tls: tls,
-                                          serverAddress: serverAddress ?? "127.0.0.1")
+                                          serverAddress: originServerAddress ?? "127.0.0.1")
         let server = virtualHosts?.origin(port: request.port, host: request.host) ?? (tls ? tlsOrigin : origin)
         let answer = server.respond(to: originRequest)
         var response = HopResponse(status: answer.status, location: answer.location,
