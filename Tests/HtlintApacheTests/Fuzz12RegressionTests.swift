@@ -7,14 +7,7 @@ import HtlintDiagnostics
 /// from Apache 2.4 (the fixtures named on each test).
 struct Fuzz12RegressionTests {
     func site(_ htaccess: String, vhost: [String] = [], files: [String] = ["/page.html", "/dir/index.html"]) -> Origin {
-        var fs = SiteFileSystem(root: "/var/www/html")
-        for f in files { fs.addFile(f) }
-        fs.addAccessFile("/", file: SourceFile(path: ".htaccess", bytes: Array(htaccess.utf8)))
-        return Origin(site: Site(serverName: "shop.example", aliases: ["www.shop.example"], files: fs, vhostLines: vhost))
-    }
-
-    func respond(_ origin: Origin, _ target: String, method: String = "GET", headers: [HTTPHeader] = [], tls: Bool = false) -> OriginResponse {
-        origin.respond(to: OriginRequest(method: method, target: target, headers: [HTTPHeader("Host", "shop.example")] + headers, tls: tls))
+        testOrigin(htaccess, vhost: vhost, files: files.map { ($0, 1) }, serverName: "shop.example", aliases: ["www.shop.example"])
     }
 
     /// fixtures/apache/rewrite-escape-dotdot-above-root: a `..` (or `%2e%2e`) above `/` is 400
@@ -119,7 +112,6 @@ struct Fuzz12RegressionTests {
         fs.addAccessFile("/rw", displayPath: "rw/.htaccess", text: "RewriteEngine On\nRewriteOptions Inherit\nRewriteRule ^a$ target.html [L]\n")
         let o = Origin(site: Site(serverName: "shop.example", files: fs,
                                   vhostLines: ["RequestHeader set X-Early early-%{FOO}e early", "RequestHeader set X-Test early early"]))
-        func header(_ r: OriginResponse, _ name: String) -> String? { r.headers.first { $0.name == name }?.value }
         let page = respond(o, "/page.html", headers: [HTTPHeader("X-Test", "a")])
         #expect(header(page, "X-Test") == "early, more")
         #expect(header(page, "X-Dflt") == "dflt")

@@ -7,18 +7,7 @@ import HtlintDiagnostics
 /// fixtures named on each test).
 struct Fuzz13RegressionTests {
     func site(_ htaccess: String, vhost: [String] = [], files: [String] = ["/page.html", "/dir/file.html"]) -> Origin {
-        var fs = SiteFileSystem(root: "/var/www/html")
-        for f in files { fs.addFile(f) }
-        fs.addAccessFile("/", file: SourceFile(path: ".htaccess", bytes: Array(htaccess.utf8)))
-        return Origin(site: Site(serverName: "example.org", aliases: ["www.example.org"], files: fs, vhostLines: vhost))
-    }
-
-    func respond(_ origin: Origin, _ target: String, method: String = "GET", headers: [HTTPHeader] = []) -> OriginResponse {
-        origin.respond(to: OriginRequest(method: method, target: target, headers: [HTTPHeader("Host", "example.org")] + headers, tls: false))
-    }
-
-    func header(_ r: OriginResponse, _ name: String) -> String? {
-        r.headers.first { $0.name == name }?.value
+        testOrigin(htaccess, vhost: vhost, files: files.map { ($0, 1) }, serverName: "example.org", aliases: ["www.example.org"])
     }
 
     /// fixtures/apache/env-setenvif-request-uri-raw: server-context SetEnvIf (post_read_request)
@@ -146,7 +135,12 @@ extension Fuzz13RegressionTests {
         #expect(r.errorCodes == ["AH00132"])
         #expect(r.final.filename == "redirect:/dir/page.html")
         #expect(r.final.handler == "text/plain")
-        #expect(respond(o, "/y").status == 404)
+        // The rewritten target does not exist: the default handler's 404, still with the handler.
+        let missing = respond(o, "/y")
+        #expect(missing.status == 404)
+        #expect(missing.errorCodes.isEmpty)
+        #expect(missing.final.filename == "redirect:/dir/y")
+        #expect(missing.final.handler == "text/plain")
     }
 }
 
@@ -155,7 +149,9 @@ extension Fuzz13RegressionTests {
     /// the site's files.
     @Test func executableTestHoldsForDirectories() {
         let o = site("RewriteEngine On\nRewriteCond %{REQUEST_FILENAME} -x\nRewriteRule ^ /page.html?x=yes [R=302,L]\n")
-        #expect(respond(o, "/dir/").status == 302)
+        let dir = respond(o, "/dir/")
+        #expect(dir.status == 302)
+        #expect(dir.location == "http://example.org/page.html?x=yes")
         #expect(respond(o, "/dir/file.html").status == 200)
         #expect(respond(o, "/missing").status == 404)
     }

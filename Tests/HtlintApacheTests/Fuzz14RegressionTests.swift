@@ -7,20 +7,7 @@ import HtlintDiagnostics
 /// value was recorded from Apache 2.4 (the fixtures named on each test).
 struct Fuzz14RegressionTests {
     func site(_ htaccess: String, vhost: [String] = [], files: [(String, Int)], modules extra: [String] = []) -> Origin {
-        var fs = SiteFileSystem(root: "/var/www/html")
-        for (path, size) in files { fs.addFile(path, size: size) }
-        fs.addAccessFile("/", file: SourceFile(path: ".htaccess", bytes: Array(htaccess.utf8)))
-        var modules = ModuleSet.standard
-        for m in extra { modules.insert(m) }
-        return Origin(site: Site(serverName: "example.org", files: fs, vhostLines: vhost, modules: modules))
-    }
-
-    func respond(_ origin: Origin, _ target: String, method: String = "GET", headers: [HTTPHeader] = []) -> OriginResponse {
-        origin.respond(to: OriginRequest(method: method, target: target, headers: [HTTPHeader("Host", "example.org")] + headers, tls: false))
-    }
-
-    func header(_ r: OriginResponse, _ name: String) -> String? {
-        r.headers.first { $0.name == name }?.value
+        testOrigin(htaccess, vhost: vhost, files: files, serverName: "example.org", modules: extra)
     }
 
     /// fixtures/apache/negotiation-vary-error-document-merged: the ErrorDocument request shares the

@@ -388,13 +388,16 @@ public struct ConfigReader {
         sectionNames.removeLast()
         // A mod_rewrite line in one of its `<Directory>`/`<Location>` sections is enough.
         let ownsRewriteConfig = rewriteDirectivesRead > rewriteDirectivesBefore
+        // The section's `RewriteOptions`, else the main server's (config_server_merge), decide
+        // whether the main server's rules and maps are inherited.
         let inheritance = ConfigReader.inheritance(block.rewrite?.options ?? main.rewrite?.options ?? [],
                                                    fromMain: main.rewrite?.options ?? [])
         let sectionMaps = block.server?.rewriteMaps ?? [:]
         block.server?.rewriteMaps = ownsRewriteConfig ? ConfigReader.mergeRewriteMaps(main: main.maps, section: sectionMaps, inheritance)
                                                       : main.maps
         block.rewrite = ConfigReader.mergeServerRewrite(main: main.rewrite,
-                                                        virtualHost: block.rewrite ?? (ownsRewriteConfig ? RewriteSettings() : nil))
+                                                        virtualHost: block.rewrite ?? (ownsRewriteConfig ? RewriteSettings() : nil),
+                                                        inheritance)
         block.redirects += main.redirects
         block.server?.aliases += main.aliases
         // dir_merge_config: the section's own list, else the main server's.
@@ -410,7 +413,8 @@ public struct ConfigReader {
     /// A section with no mod_rewrite line at all shares the main server's configuration, for
     /// which hook_uri2file declines (`conf->server != r->server`): no server rules run there, not
     /// even inherited ones; the main server's `RewriteEngine` still is its per-directory default.
-    static func mergeServerRewrite(main: RewriteSettings?, virtualHost: RewriteSettings?) -> RewriteSettings? {
+    static func mergeServerRewrite(main: RewriteSettings?, virtualHost: RewriteSettings?,
+                                   _ inheritance: RuleInheritance) -> RewriteSettings? {
         guard let main else { return virtualHost }
         guard var merged = virtualHost else {
             var shared = RewriteSettings()
@@ -424,7 +428,7 @@ public struct ConfigReader {
             merged.engineRange = main.engineRange
         }
         if merged.options == nil { merged.options = main.options }
-        switch inheritance(merged.options ?? [], fromMain: main.options ?? []) {
+        switch inheritance {
         case .after: merged.rules += main.rules
         case .before: merged.rules = main.rules + merged.rules
         case .none: break

@@ -14,19 +14,7 @@ extension Origin {
             return (site.serverHostName, site.canonicalPort ?? defaultPort)
         }
         if let hostHeader = chain.request.header("Host"), !hostHeader.isEmpty {
-            var host = hostHeader.lowercased()
-            var port: Int? = nil
-            if host.hasPrefix("[") {
-                if let close = host.firstIndex(of: "]") {
-                    let after = host[host.index(after: close)...]
-                    if after.hasPrefix(":") { port = Int(after.dropFirst()) }
-                    host = String(host[...close])
-                }
-            } else if let colon = host.utf8.lastIndex(of: UInt8(ascii: ":")) {
-                port = Int(host[host.index(after: colon)...])
-                host = String(host[..<colon])
-            }
-            if host.hasSuffix(".") { host.removeLast() }
+            let (host, port) = splitHostHeader(hostHeader)
             return (host, (subrequest ? nil : port) ?? site.canonicalPort ?? defaultPort)
         }
         return (site.serverHostName, site.canonicalPort ?? defaultPort)
@@ -86,4 +74,23 @@ func splitAbsoluteURL(_ url: String) -> (prefix: String, path: String) {
         return (String(decoding: UnsafeBufferPointer(rebasing: b[..<slash]), as: UTF8.self),
                 String(decoding: UnsafeBufferPointer(rebasing: b[slash...]), as: UTF8.self))
     }
+}
+
+/// A `Host` value as httpd's fix_hostname reads it: lower case, the port split off (after the
+/// `]` of an IPv6 literal), a trailing dot dropped.
+public func splitHostHeader(_ value: String) -> (host: String, port: Int?) {
+    var host = value.lowercased()
+    var port: Int? = nil
+    if host.hasPrefix("[") {
+        if let close = host.firstIndex(of: "]") {
+            let after = host[host.index(after: close)...]
+            if after.hasPrefix(":") { port = Int(after.dropFirst()) }
+            host = String(host[...close])
+        }
+    } else if let colon = host.utf8.lastIndex(of: UInt8(ascii: ":")) {
+        port = Int(host[host.index(after: colon)...])
+        host = String(host[..<colon])
+    }
+    if host.hasSuffix(".") { host.removeLast() }
+    return (host, port)
 }

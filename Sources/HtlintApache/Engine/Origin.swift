@@ -187,8 +187,9 @@ public final class Origin: @unchecked Sendable {
                         loggedStatus = 500
                     } else if record.status == 200 {
                         record.status = 500
-                        if let doc = errorDocument(for: 500, record: record, chain: chain) {
-                            answerRecursionLimit(with: doc, &status, &location, record, chain)
+                        if let doc = errorDocument(for: 500, record: record, chain: chain),
+                           let url = redirectAfterRecursionLimit(doc, chain) {
+                            (status, location, record.status) = (302, url, 302)
                         }
                     } else {
                         // ap_die(500) on a request whose status is not OK: a recursive error.
@@ -261,19 +262,13 @@ public final class Origin: @unchecked Sendable {
         }
     }
 
-    /// ap_die(500) for an internal redirect past the limit looks up ErrorDocument 500: a URL
-    /// sends the client there (302); a local page is one more internal redirect, which exceeds
-    /// the limit again (AH00124 once more) and leaves the canned 500
-    /// (recorded: errordoc-500-after-recursion-limit).
-    private func answerRecursionLimit(with doc: String, _ status: inout Int, _ location: inout String?,
-                                      _ record: RequestRecord, _ chain: RequestChain) {
-        if doc.hasPrefix("/") {
-            chain.logRecursionLimit(site.limitInternalRecursion)
-        } else if doc.contains("://") {
-            status = 302
-            location = doc
-            record.status = 302
-        }
+    /// ap_die(500) for an internal redirect past the limit looks up ErrorDocument 500: the URL
+    /// the client is sent to with a 302, if it is one; a local page is one more internal redirect,
+    /// which exceeds the limit again (AH00124 once more), and a quoted text is not sent — both
+    /// leave the canned 500 (recorded: errordoc-500-after-recursion-limit).
+    private func redirectAfterRecursionLimit(_ doc: String, _ chain: RequestChain) -> String? {
+        if doc.hasPrefix("/") { chain.logRecursionLimit(site.limitInternalRecursion) }
+        return doc.contains("://") ? doc : nil
     }
 
     /// REDIRECT_ renaming across an internal redirect (apache-semantics §1.3).

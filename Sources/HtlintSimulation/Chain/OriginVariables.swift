@@ -35,9 +35,8 @@ public struct OriginVariables: Sendable {
     /// `%{SERVER_NAME}`: the Host header's name with `UseCanonicalName Off`.
     public var serverName: String {
         if site.useCanonicalName { return site.serverHostName }
-        guard var host = request.header("Host")?.lowercased(), !host.isEmpty else { return site.serverHostName }
-        if !host.hasPrefix("["), let colon = host.lastIndex(of: ":") { host = String(host[..<colon]) }
-        return host
+        guard let host = request.header("Host"), !host.isEmpty else { return site.serverHostName }
+        return splitHostHeader(host).host
     }
 
     /// The value of `%{NAME}`, nil when htlint does not recompute it here.

@@ -54,10 +54,7 @@ public struct VirtualHostOrigins: Sendable {
     /// the table was not built for.
     public func origin(port: Int, host: String) -> Origin? {
         guard let byPort = origins[port] else { return nil }
-        var name = Substring(host.lowercased())
-        if let colon = name.lastIndex(of: ":"), !name.hasSuffix("]") { name = name[..<colon] }
-        if name.hasSuffix(".") { name = name.dropLast() }
-        return byPort[sections.answering(VirtualHostChoice(port: port, host: String(name)))?.openRange]
+        return byPort[sections.answering(VirtualHostChoice(port: port, host: splitHostHeader(host).host))?.openRange]
     }
 
     /// The same sections with each origin replaced; `transform` must give the same origin for
