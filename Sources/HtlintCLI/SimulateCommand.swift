@@ -78,21 +78,26 @@ struct SimulateCommand {
         let method = (a.value("--method") ?? "GET").uppercased()
         var status = ExitStatus.clean
         var results: [ChainResult] = []
+        // The URLs are visitors one after another: what a caching layer stored for one is served
+        // to the next (a redirect cached for http and replayed to https loops).
+        var caches = CacheState()
         for url in urls {
-            let result = simulator.run(url, method: method, headers: headers)
+            let result = simulator.run(url, method: method, headers: headers, caches: &caches)
             results.append(result)
             if ![.ok, .offsite].contains(result.verdict) { status = .findings }
         }
+        func request(_ i: Int) -> FixFinder.Request {
+            .init(url: results[i].request, method: method, headers: headers, earlierVisitors: Array(urls[..<i]))
+        }
         if format == "json" {
-            let fixes = explain ? results.map { r in
-                FixFinder.fixes(for: r, request: .init(url: r.request, method: method, headers: headers), simulator: simulator)
+            let fixes = explain ? results.indices.map { i in
+                FixFinder.fixes(for: results[i], request: request(i), simulator: simulator)
             } : nil
             out.stdout += ChainRenderer.json(results, simulator: simulator, fixes: fixes)
         } else if explain {
             for (i, r) in results.enumerated() {
                 if i > 0 { out.out("") }
-                out.stdout += ExplainRenderer.explanation(r, request: .init(url: r.request, method: method, headers: headers),
-                                                          simulator: simulator, style: style)
+                out.stdout += ExplainRenderer.explanation(r, request: request(i), simulator: simulator, style: style)
             }
         } else {
             out.out("topology: \(ChainRenderer.topology(simulator))")

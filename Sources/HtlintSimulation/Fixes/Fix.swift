@@ -56,11 +56,21 @@ public enum FixFinder {
         public var method: String
         /// Its extra request headers.
         public var headers: [HTTPHeader]
+        /// URLs requested before it, whose answers the layers' caches may hold.
+        public var earlierVisitors: [String]
         /// A request as the user gave it.
-        public init(url: String, method: String = "GET", headers: [HTTPHeader] = []) {
+        public init(url: String, method: String = "GET", headers: [HTTPHeader] = [], earlierVisitors: [String] = []) {
             self.url = url
             self.method = method
             self.headers = headers
+            self.earlierVisitors = earlierVisitors
+        }
+
+        /// Runs the request through `simulator` after the earlier visitors, as they ran.
+        func run(_ url: String, on simulator: ChainSimulator) -> ChainResult {
+            var caches = CacheState()
+            for visitor in earlierVisitors { _ = simulator.run(visitor, method: method, headers: headers, caches: &caches) }
+            return simulator.run(url, method: method, headers: headers, caches: &caches)
         }
     }
 
@@ -79,9 +89,9 @@ public enum FixFinder {
         var verified: [Fix] = []
         var seenTitles: Set<String> = []
         for var fix in FixCandidates.candidates(for: result, simulator: simulator) where seenTitles.insert(fix.title).inserted {
-            let main = fix.simulator.run(request.url, method: request.method, headers: request.headers)
+            let main = request.run(request.url, on: fix.simulator)
             guard main.verdict == .ok else { continue }
-            fix.verification = [main] + twins.map { fix.simulator.run($0, method: request.method, headers: request.headers) }
+            fix.verification = [main] + twins.map { request.run($0, on: fix.simulator) }
             verified.append(fix)
         }
         return verified.enumerated().sorted { a, b in
