@@ -182,11 +182,11 @@ struct Reader {
                               forwardedProtoHeader: try bool(v, "forwarded-proto-header") ?? false, hsts: try string(v, "hsts"),
                               cache: try bool(v, "cache") ?? false, defaultTTL: try string(v, "default-ttl") ?? "24 h")
         case "alb", "clb":
-            try only(v, ["type", "http-listener", "redirect-status", "target", "target-port"])
+            try only(v, ["type", "http-listener", "redirect-status", "target", "target-port", "health-check", "health-check-codes"])
             return LoadBalancer(kind: type == "alb" ? .alb : .clb,
                                 httpListener: try choice(v, "http-listener", LoadBalancer.HTTPListener.self, LoadBalancer.HTTPListener.allCases) ?? .forward,
                                 redirectStatus: try int(v, "redirect-status") ?? 301, targetScheme: try string(v, "target") ?? "http",
-                                targetPort: try int(v, "target-port") ?? 80)
+                                targetPort: try int(v, "target-port") ?? 80, healthCheck: try healthCheck(v, classic: type == "clb"))
         case "nginx":
             return try nginx(v)
         case "fastly", "varnish":
@@ -203,6 +203,27 @@ struct Reader {
         default:
             throw error(v["type"]!, "unknown layer type '\(type)'; expected cloudflare, cloudfront, alb, clb, nginx, haproxy, fastly, varnish or proxy")
         }
+    }
+
+    /// `health-check: /ping` (or `false` for a TCP check) and `health-check-codes: 200-399`.
+    func healthCheck(_ v: YAMLValue, classic: Bool) throws -> LoadBalancer.HealthCheck? {
+        if v["health-check"]?.bool == false { return nil }
+        var check = LoadBalancer.HealthCheck(path: try string(v, "health-check") ?? "/")
+        guard check.path.hasPrefix("/") else { throw error(v["health-check"]!, "health-check is a path such as /ping, or false for a TCP check") }
+        if let text = try string(v, "health-check-codes") {
+            let node = v["health-check-codes"]!
+            guard !classic else { throw error(node, "a Classic Load Balancer accepts only 200; health-check-codes is an ALB setting") }
+            check.codes = try text.split(separator: ",").map { part -> ClosedRange<Int> in
+                let bounds = part.split(separator: "-", omittingEmptySubsequences: false)
+                    .map { Int($0.trimmingCharacters(in: .whitespaces)) }
+                guard (1...2).contains(bounds.count), let low = bounds.first ?? nil, let high = bounds.last ?? nil,
+                      low <= high, (200...499).contains(low), (200...499).contains(high) else {
+                    throw error(node, "health-check-codes are HTTP codes from 200 to 499: 200, 200-399 or 200,302")
+                }
+                return low...high
+            }
+        }
+        return check
     }
 
     func nginx(_ v: YAMLValue) throws -> NginxProxy {

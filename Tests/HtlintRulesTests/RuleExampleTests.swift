@@ -36,9 +36,10 @@ struct RuleExampleTests {
     }
 
     static func findings(_ rule: any LintRule, _ code: String, _ example: Example) -> [Diagnostic] {
-        let edge = example.edge.flatMap(Edge.init(name:)) ?? Edge(mode: .none)
+        let layers = example.edge.flatMap(LayerNames.layers)
+        #expect(example.edge == nil || layers != nil, "unknown edge \(example.edge ?? "")")
         let pages = example.pages.mapValues { stripMarkers($0).0 }
-        let context = LintContext(htaccess: code, parent: example.parent, edge: edge, pages: pages, vhost: example.vhost)
+        let context = LintContext(htaccess: code, parent: example.parent, layers: layers, pages: pages, vhost: example.vhost)
         let examplePath = example.parent == nil ? ".htaccess" : "sub/.htaccess"
         // Page files are shown as their URL-path without the leading `/` (SiteContent).
         let pageFiles = Set(example.pages.keys.map { String($0.drop { $0 == "/" }) })

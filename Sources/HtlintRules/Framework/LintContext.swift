@@ -126,10 +126,11 @@ public struct LintContext: Sendable {
     /// With `parent`, `text` is the `.htaccess` of `/sub/` and `parent` the root's.
     /// `pages` are further files of the site with their text, by URL-path (`/index.html`,
     /// `/wp-config.php`): Apache serves them and content rules read them. `vhost` is the
-    /// virtual host's configuration (`${DOCROOT}` stands for the document root).
+    /// virtual host's configuration (`${DOCROOT}` stands for the document root). `layers`, when
+    /// given, replace `edge` (a load balancer, CloudFront, nginx…).
     public init(htaccess text: String, path: String = ".htaccess", parent: String? = nil, edge: Edge = Edge(mode: .none),
-                host: String = "example.com", aliases: [String] = ["www.example.com"], extraFiles: [String] = [],
-                pages: [String: String] = [:], vhost: String? = nil) {
+                layers: [any Layer]? = nil, host: String = "example.com", aliases: [String] = ["www.example.com"],
+                extraFiles: [String] = [], pages: [String: String] = [:], vhost: String? = nil) {
         let source = SourceFile(path: parent == nil ? path : "sub/" + path, text: text)
         var fs = SiteFileSystem(root: "/var/www/html")
         fs.addFile("/index.html")
@@ -150,8 +151,8 @@ public struct LintContext: Sendable {
         let site = Site(serverName: host, aliases: aliases, files: fs, vhostLines: vhostLines)
         // The source lets a rule re-simulate a changed copy of the site (HT301's %{ENV:HTTPS}).
         let siteSource = SiteSource(serverName: host, aliases: aliases, files: fs, vhostLines: vhostLines)
-        self.init(files: files, simulator: ChainSimulator(origin: Origin(site: site), layers: edge.mode == .none ? [] : [edge], source: siteSource),
-                  edge: edge, hosts: [host] + aliases)
+        let simulator = ChainSimulator(origin: Origin(site: site), layers: layers ?? (edge.mode == .none ? [] : [edge]), source: siteSource)
+        self.init(files: files, simulator: simulator, edge: layers == nil ? edge : simulator.edge, hosts: [host] + aliases)
         if !pages.isEmpty { content = SiteContent(files: pages) }
     }
 

@@ -27,6 +27,7 @@ public let builtInRules: [any LintRule] = (readErrorRules + [
     UnconfirmedLoop(),
     WellKnownBlocked(),
     ForwardedProtoExactTest(),
+    HealthCheckFails(),
     WordPressHTTPSiteAddress(),
     WordPressProxySchemeUndetected(),
     UnservedRedirectTarget(),

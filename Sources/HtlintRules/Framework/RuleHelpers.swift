@@ -53,3 +53,17 @@ extension RewriteCondition {
 func isCatchAll(_ pattern: String) -> Bool {
     ["^(.*)$", "(.*)", ".*", "^.*$", "^(.*)", "^", "^/?(.*)$", "^/?(.*)", "(.*)$", "^(.+)$", "^(.*)/?$"].contains(pattern)
 }
+
+extension LintFile {
+    /// A fix-it that writes `line` on its own line before `range`, with the same indentation.
+    func insertingLine(_ line: String, before range: SourceRange, title: String, applicability: Applicability = .safe) -> FixIt {
+        let bytes = source.bytes
+        var start = range.start
+        while start > 0, bytes[start - 1] == UInt8(ascii: " ") || bytes[start - 1] == UInt8(ascii: "\t") { start -= 1 }
+        let indent = source.text(start..<range.start)
+        return FixIt(title: title,
+                     edits: [TextEdit(range: SourceRange(file: range.file, start: range.start, end: range.start),
+                                      replacement: line + "\n" + indent)],
+                     applicability: applicability)
+    }
+}

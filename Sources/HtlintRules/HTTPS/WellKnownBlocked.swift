@@ -100,7 +100,8 @@ struct WellKnownBlocked: LintRule {
                 let condition = "RewriteCond %{REQUEST_URI} !^/\\.well-known/"
                 let matches = Self.challengeSubjects.contains { rule.regex.matches($0) != rule.negated }
                 out[rule.range] = Blocker(kind: "`RewriteRule`", advice: "exclude it with `\(condition)` before the rule",
-                                          fixes: [insertion(condition, before: rule.conditions.first?.range ?? rule.range, file)],
+                                          fixes: [file.insertingLine(condition, before: rule.conditions.first?.range ?? rule.range,
+                                                                         title: "Exclude /.well-known/ from the rule")],
                                           mayMatchChallenge: matches)
             }
             // Built per call (a dictionary of every directive): once per file, and only when needed.
@@ -127,17 +128,6 @@ struct WellKnownBlocked: LintRule {
     }
 
     /// A fix-it that puts a line before `range`'s line, with the same indentation.
-    private func insertion(_ line: String, before range: SourceRange, _ file: LintFile) -> FixIt {
-        let bytes = file.source.bytes
-        var start = range.start
-        while start > 0, bytes[start - 1] == UInt8(ascii: " ") || bytes[start - 1] == UInt8(ascii: "\t") { start -= 1 }
-        let indent = file.source.text(start..<range.start)
-        return FixIt(title: "Exclude /.well-known/ from the rule",
-                     edits: [TextEdit(range: SourceRange(file: range.file, start: range.start, end: range.start),
-                                      replacement: line + "\n" + indent)],
-                     applicability: .safe)
-    }
-
     /// The `Require all denied` (or `Deny from all`) of a section whose test is a dotfile pattern.
     private func denyingSection(_ context: LintContext) -> SourceRange? {
         let sections: Set<String> = ["files", "filesmatch", "if", "elseif", "else", "directorymatch", "directory", "location", "locationmatch"]

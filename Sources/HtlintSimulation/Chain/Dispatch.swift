@@ -113,6 +113,13 @@ extension ChainSimulator {
         return nil
     }
 
+    /// Apache's answer to a request sent straight to it, past the layers (a load balancer's
+    /// health check), and WordPress's when it reaches one of its entry points.
+    public func askOrigin(_ request: HopRequest) -> HopResponse {
+        var path: [PathStep] = []
+        return originAnswer(request, &path)
+    }
+
     /// Apache's answer, and WordPress's when the request reaches one of its entry points.
     func originAnswer(_ request: HopRequest, _ path: inout [PathStep]) -> HopResponse {
         let tls = request.scheme == "https"

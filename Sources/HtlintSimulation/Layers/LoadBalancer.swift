@@ -22,14 +22,46 @@ public struct LoadBalancer: Layer, Hashable {
     /// Protocol and port of the target group.
     public var targetScheme: String
     public var targetPort: Int
+    /// The target group's HTTP health check; nil for a TCP check.
+    public var healthCheck: HealthCheck?
+
+    /// What the load balancer requests from each target to decide whether it is healthy: a GET
+    /// of `path` on the traffic port, straight to Apache (no `X-Forwarded-*`), with
+    /// `User-Agent: ELB-HealthChecker/…` and the target's own address as `Host`.
+    public struct HealthCheck: Sendable, Hashable {
+        /// `HealthCheckPath`; AWS's default is `/`.
+        public var path: String
+        /// The `Matcher` (success codes): an ALB accepts 200 by default (ranges such as
+        /// `200-399` may be set), a Classic Load Balancer only `200 OK`.
+        public var codes: [ClosedRange<Int>]
+        public init(path: String = "/", codes: [ClosedRange<Int>] = [200...200]) {
+            self.path = path
+            self.codes = codes
+        }
+        public func accepts(_ status: Int) -> Bool { codes.contains { $0.contains(status) } }
+        /// `200`, `200-399`, `200,302`.
+        public var codesText: String {
+            codes.map { $0.lowerBound == $0.upperBound ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }
+                .joined(separator: ",")
+        }
+    }
 
     public init(kind: Kind = .alb, httpListener: HTTPListener = .forward, redirectStatus: Int = 301,
-                targetScheme: String = "http", targetPort: Int = 80) {
+                targetScheme: String = "http", targetPort: Int = 80, healthCheck: HealthCheck? = HealthCheck()) {
         self.kind = kind
         self.httpListener = kind == .clb && httpListener == .redirect ? .forward : httpListener
         self.redirectStatus = redirectStatus
         self.targetScheme = targetScheme
         self.targetPort = targetPort
+        self.healthCheck = healthCheck
+    }
+
+    /// The health check's request as it reaches the target.
+    public func healthCheckRequest(targetAddress: String) -> HopRequest? {
+        guard let check = healthCheck else { return nil }
+        let agent = kind == .alb ? "ELB-HealthChecker/2.0" : "ELB-HealthChecker/1.0"
+        return HopRequest(scheme: targetScheme, port: targetPort, host: targetAddress, method: "GET", target: check.path,
+                          headers: [HTTPHeader("User-Agent", agent)])
     }
 
     public var label: String { kind == .alb ? "load balancer (ALB)" : "load balancer (CLB)" }

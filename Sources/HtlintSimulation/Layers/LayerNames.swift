@@ -1,13 +1,11 @@
-import HtlintSimulation
-
-/// Layer names for `--edge` and `edge:` in a site file: Cloudflare modes, `cloudfront`, `alb`,
+/// Layer names for `--edge`, `edge:` in a site file and rule examples: Cloudflare modes, `cloudfront`, `alb`,
 /// `clb`, `nginx`, `haproxy`, `fastly`, `varnish`, `proxy`, optionally with `+always-https`.
-enum LayerNames {
-    static let all = ["none", "cloudflare-off", "cloudflare-flexible", "cloudflare-full", "cloudflare-strict",
+public enum LayerNames {
+    public static let all = ["none", "cloudflare-off", "cloudflare-flexible", "cloudflare-full", "cloudflare-strict",
                       "cloudflare-origin-pull", "cloudfront", "alb", "clb", "nginx", "haproxy", "fastly", "varnish", "proxy"]
 
     /// The layers a name stands for (empty for `none`), nil for an unknown name.
-    static func layers(_ name: String) -> [any Layer]? {
+    public static func layers(_ name: String) -> [any Layer]? {
         var parts = name.lowercased().split(separator: "+").map(String.init)
         var always = false
         if let i = parts.firstIndex(of: "always-https") { always = true; parts.remove(at: i) }
@@ -32,7 +30,7 @@ enum LayerNames {
     }
 
     /// The layer with its own http→https redirect switched on (`--always-https`).
-    static func withHTTPSRedirect(_ layer: any Layer) -> any Layer {
+    public static func withHTTPSRedirect(_ layer: any Layer) -> any Layer {
         switch layer {
         case var e as Edge: e.alwaysHTTPS = true; return e
         case var c as CloudFront: c.viewerPolicy = .redirectToHTTPS; return c

@@ -1,0 +1,97 @@
+import HtlintApache
+import HtlintDiagnostics
+import HtlintSimulation
+
+/// A load balancer's health check that Apache answers with a redirect or an error (failure
+/// scenario S07): the https or host redirect meant for visitors also catches the check.
+struct HealthCheckFails: LintRule {
+    let description = RuleDescription(
+        id: "HT315", name: "health-check-fails", family: .https,
+        summary: "the load balancer's health check gets a redirect or an error instead of its success code",
+        rationale: """
+        An AWS load balancer decides whether a target is healthy by requesting a path from it \
+        (`HealthCheckPath`, `/` by default) over plain HTTP on the traffic port, straight to Apache: \
+        with `User-Agent: ELB-HealthChecker/2.0` (`/1.0` for a Classic Load Balancer), the target's \
+        own address as `Host`, and no `X-Forwarded-Proto`. Only the success codes count (`200` unless \
+        the target group's matcher says otherwise; a Classic Load Balancer accepts only `200 OK`). An \
+        https redirect keyed on `X-Forwarded-Proto` or `%{HTTPS}`, a redirect to the canonical host \
+        or WordPress's canonical redirect answers the check with a 301, and the target is marked \
+        unhealthy: a Classic Load Balancer stops sending it traffic (503 for every visitor once all \
+        are out of service); an ALB with no healthy target routes to all of them anyway, but \
+        deployments and auto scaling wait for healthy targets that never come. Found by simulating \
+        the check against the configured layers (`health-check` and `health-check-codes` of an `alb` \
+        or `clb` layer in the site file; `health-check: false` for a TCP check). Answer the check \
+        before the redirect, or point the check at a path the redirects leave alone.
+        """,
+        severity: .warning,
+        triggering: [
+            Example("RewriteEngine On\nRewriteCond %{HTTP:X-Forwarded-Proto} !https\n↓RewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]",
+                    edge: "alb"),
+            // Any other host than the canonical one is redirected, the target's address too.
+            Example("RewriteEngine On\nRewriteCond %{HTTP_HOST} !^www\\.example\\.com$ [NC]\n↓RewriteRule ^ http://www.example.com%{REQUEST_URI} [R=301,L]",
+                    edge: "clb"),
+        ],
+        nonTriggering: [
+            Example("RewriteEngine On\nRewriteCond %{HTTP_USER_AGENT} !^ELB-HealthChecker\nRewriteCond %{HTTP:X-Forwarded-Proto} !https\nRewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]",
+                    edge: "alb"),
+            // Only the bare domain is redirected; the target's address is not it.
+            Example("RewriteEngine On\nRewriteCond %{HTTP_HOST} ^example\\.com$ [NC]\nRewriteRule ^ https://www.example.com%{REQUEST_URI} [R=301,L]",
+                    edge: "alb"),
+            // No load balancer, no health check.
+            Example("RewriteEngine On\nRewriteCond %{HTTP:X-Forwarded-Proto} !https\nRewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]",
+                    edge: "cloudflare-flexible"),
+        ],
+        usesSimulation: true)
+
+    /// The `Host` of the check: the target's own (private) address.
+    static let targetAddress = "10.0.0.10"
+    static let exemption = "RewriteCond %{HTTP_USER_AGENT} !^ELB-HealthChecker"
+
+    func check(_ context: LintContext) -> [Diagnostic] {
+        guard let sim = context.simulator else { return [] }
+        var out: [Diagnostic] = []
+        for case let balancer as LoadBalancer in sim.layers {
+            guard let check = balancer.healthCheck, let request = balancer.healthCheckRequest(targetAddress: Self.targetAddress) else { continue }
+            let answer = sim.askOrigin(request)
+            guard !check.accepts(answer.status) else { continue }
+            let source = directive(answer)
+            guard let range = source ?? context.fallbackRange else { continue }
+            let url = "\(request.scheme)://\(request.host)\(request.target)"
+            let got = "\(answer.status)" + (answer.location.map { " → \($0)" } ?? "")
+            let by = source != nil ? "from this directive" : "from \(answer.answerer == .app ? answer.producer : "Apache")"
+            let consequence = balancer.kind == .clb
+                ? "the Classic Load Balancer takes the instance out of service (503 for every visitor once none is left)"
+                : "the ALB marks the target unhealthy (with none healthy it routes to all of them, but deployments and auto scaling wait for healthy targets)"
+            let fixes = exemptionFix(range, probe: request, check: check, balancer: balancer, context)
+            out.append(finding("\(balancer.label)'s health check GET \(url) (`User-Agent: \(request.header("User-Agent") ?? "")`, "
+                               + "no `X-Forwarded-Proto`) gets \(got) \(by), not \(check.codesText): \(consequence)",
+                               at: range, fixes: fixes))
+        }
+        return out
+    }
+
+    /// The directive that answered: a redirect or status from a rule or `Redirect`, else the last
+    /// rule that rewrote the request.
+    private func directive(_ answer: HopResponse) -> SourceRange? {
+        guard answer.answerer == .origin, let trace = answer.origin?.trace else { return nil }
+        return trace.last { ($0.kind == .externalRedirect || $0.kind == .status) && $0.range != nil }?.range
+            ?? trace.last { $0.kind == .ruleMatched && $0.range != nil }?.range
+    }
+
+    /// `RewriteCond %{HTTP_USER_AGENT} !^ELB-HealthChecker` before the rule that answered, offered
+    /// when re-simulating the check with it in place (when the site can be rebuilt) succeeds.
+    private func exemptionFix(_ range: SourceRange, probe: HopRequest, check: LoadBalancer.HealthCheck,
+                              balancer: LoadBalancer, _ context: LintContext) -> [FixIt] {
+        guard let file = context.file(containing: range), let rule = file.rules.first(where: { $0.range == range }) else { return [] }
+        let fix = file.insertingLine(Self.exemption, before: rule.conditions.first?.range ?? rule.range,
+                                     title: "Answer the health check before the redirect",
+                                     // Any client may send that User-Agent to skip the redirect.
+                                     applicability: .unsafe)
+        guard let sim = context.simulator, let siteSource = sim.source, siteSource.accessFile(file.source.path) != nil,
+              let edit = fix.edits.first else { return [fix] }
+        var bytes = file.source.bytes
+        bytes.replaceSubrange(edit.range.start..<edit.range.end, with: Array(edit.replacement.utf8))
+        let changed = sim.with(source: siteSource.replacingAccessFile(file.source.path, text: String(decoding: bytes, as: UTF8.self)))
+        return check.accepts(changed.askOrigin(probe).status) ? [fix] : []
+    }
+}
