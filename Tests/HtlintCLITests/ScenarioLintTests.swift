@@ -40,4 +40,16 @@ struct ScenarioLintTests {
         #expect(o.stdout.contains("no directive of these files takes part)"))
         try assertGolden("lint-scenario-cloudflare-off-hsts.txt", snapshot(run(["lint", "--site", "\(Self.inputs)/cloudflare-off-hsts/site.yml"])))
     }
+
+    /// S07: the health check's settings decide whether the https redirect fails it.
+    @Test(arguments: [("health-check: /ping", true), ("health-check: false", false),
+                      ("health-check: /ping, health-check-codes: 200-399", false)])
+    func healthCheckSettingsDecide(_ settings: String, _ reported: Bool) throws {
+        let docroot = "\(packageRoot)/fixtures/scenarios/S07-load-balancer-health-check-redirected/site"
+        let path = NSTemporaryDirectory() + "htlint-hc-\(getpid())-\(abs(settings.hashValue)).yml"
+        try "docroot: \(docroot)\nhost: example.com\nlayers:\n  - {type: alb, \(settings)}\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let o = run(["lint", "--site", path, "--format", "concise"])
+        #expect(o.stdout.contains("[HT315]") == reported, "\(o.stdout)")
+    }
 }

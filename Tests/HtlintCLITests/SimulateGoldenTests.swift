@@ -97,6 +97,21 @@ struct SimulateGoldenTests {
         #expect(run(["simulate", "--site", path, "https://example.org/"]).stderr.contains(":2: unknown setting 'edgy'"))
     }
 
+    @Test(arguments: [
+        ("  - {type: alb, health-check: ping}", ":3: health-check is a path such as /ping, or false for a TCP check"),
+        ("  - {type: alb, health-check-codes: 200-600}", ":3: health-check-codes are HTTP codes from 200 to 499: 200, 200-399 or 200,302"),
+        ("  - {type: alb, health-check-codes: \"302-200\"}", ":3: health-check-codes are HTTP codes from 200 to 499"),
+        ("  - {type: clb, health-check-codes: 200-399}", ":3: a Classic Load Balancer accepts only 200; health-check-codes is an ALB setting"),
+    ])
+    func healthCheckSettingsAreChecked(_ layer: String, _ message: String) throws {
+        let path = NSTemporaryDirectory() + "htlint-site-hc-\(getpid())-\(abs(layer.hashValue)).yml"
+        try "host: example.org\nlayers:\n\(layer)\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let o = run(["simulate", "--site", path, "--docroot", "fixtures/demo", "https://example.org/"])
+        #expect(o.status == .failure)
+        #expect(o.stderr.hasPrefix("htlint: \(path)\(message)"), "\(o.stderr)")
+    }
+
     @Test func colourOnlyOnATerminalWithoutNO_COLOR() {
         #expect(TextStyle.decide(color: false, noColor: false, isTerminal: true, environment: [:]).enabled)
         #expect(!TextStyle.decide(color: false, noColor: false, isTerminal: true, environment: ["NO_COLOR": "1"]).enabled)
