@@ -41,6 +41,7 @@ public let builtInRules: [any LintRule] = (readErrorRules + [
     ForwardedSchemeOnlyTest(),
     ForwardedSchemeSetsHTTPS(),
     RedirectToIPAddress(),
+    RedirectToOriginAddress(),
     CredentialsRedirectToHTTP(),
     ExposedSensitiveFile(),
     DirectoryListing(),
