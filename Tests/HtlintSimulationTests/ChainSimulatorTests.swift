@@ -46,14 +46,20 @@ struct ChainSimulatorTests {
         #expect(r.offsiteURL == "https://elsewhere.example/x")
     }
 
-    @Test func httpsOnThePlainHTTPPortIsOffsite() {
+    @Test func httpsOnThePlainHTTPPortCannotConnect() {
         // `https://%{HTTP_HOST}` with `Host: example.org:80` keeps the port: no TLS listener there.
         let rules = "RewriteEngine On\nRewriteCond %{HTTPS} off\nRewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]"
         let r = simulator(rules).run("http://example.org/x", headers: [HTTPHeader("Host", "example.org:80")])
-        #expect(r.outcome == .offsite)
+        #expect(r.outcome == .error)
         #expect(r.offsiteURL == "https://example.org:80/x")
+        #expect(r.errorMessage == "port 80 of example.org (Apache) speaks plain HTTP, not TLS: the browser cannot connect (ERR_SSL_PROTOCOL_ERROR)")
         let viaEdge = simulator(rules, edge: "cloudflare-full").run("http://example.org/x", headers: [HTTPHeader("Host", "example.org:80")])
-        #expect(viaEdge.outcome == .offsite)
+        #expect(viaEdge.outcome == .error)
+        // A port Cloudflare does not proxy.
+        let closed = simulator("Redirect 301 /x https://example.org:9443/y", edge: "cloudflare-full").run("https://example.org/x")
+        #expect(closed.errorMessage == "nothing listens on port 9443 of example.org (Cloudflare (Full)): the browser cannot connect")
+        // Another site on any port stays offsite.
+        #expect(simulator("Redirect 301 /x https://elsewhere.example:80/y").run("http://example.org/x").outcome == .offsite)
     }
 
     @Test func postBecomesGetAfter302() {

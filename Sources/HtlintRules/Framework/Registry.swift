@@ -42,6 +42,7 @@ public let builtInRules: [any LintRule] = (readErrorRules + [
     ForwardedSchemeSetsHTTPS(),
     RedirectToIPAddress(),
     RedirectToOriginAddress(),
+    RedirectToUnreachablePort(),
     CredentialsRedirectToHTTP(),
     ExposedSensitiveFile(),
     DirectoryListing(),

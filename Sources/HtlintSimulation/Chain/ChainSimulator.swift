@@ -138,14 +138,7 @@ public struct ChainSimulator: Sendable {
     /// rule copying `Host: host:80`) cannot even start. Plain http to a TLS port gets an answer
     /// (nginx's 400), so it stays on the site.
     public func isOnSite(_ u: URLParts) -> Bool {
-        guard u.scheme == "http" || u.scheme == "https" else { return false }
-        let h = u.host.lowercased()
-        if let clientHosts {
-            guard clientHosts.contains(h) else { return false }
-        } else {
-            let own = origin.site.isOwnHost(h) || tlsOrigin.site.isOwnHost(h) || virtualHosts?.all.contains { $0.site.isOwnHost(h) } == true
-            guard own || extraHosts.contains(where: { $0.lowercased() == h }) else { return false }
-        }
+        guard u.scheme == "http" || u.scheme == "https", namesThisSite(u.host) else { return false }
         if recordingClient { return u.hasDefaultPort }
         let port = u.effectivePort
         if let front = layers.first {
@@ -153,6 +146,41 @@ public struct ChainSimulator: Sendable {
         }
         if u.hasDefaultPort { return true }
         return originServer.listens(on: port) && (u.scheme == "http" || originServer.speaksTLS(on: port))
+    }
+
+    /// Whether the component a browser reaches first speaks TLS on `port`.
+    public func frontSpeaksTLS(on port: Int) -> Bool {
+        layers.first?.speaksTLS(on: port) ?? originServer.speaksTLS(on: port)
+    }
+
+    /// One of the site's host names (the client's list when set).
+    func namesThisSite(_ host: String) -> Bool {
+        let h = host.lowercased()
+        if let clientHosts { return clientHosts.contains(h) }
+        return origin.site.isOwnHost(h) || tlsOrigin.site.isOwnHost(h) || virtualHosts?.all.contains { $0.site.isOwnHost(h) } == true
+            || extraHosts.contains { $0.lowercased() == h }
+    }
+
+    /// Why a browser cannot load a URL naming this site: a port nothing in front listens on, or
+    /// `https://` to a port that speaks plain HTTP (`https://host:80/`, a target built with
+    /// `%{SERVER_PORT}`). Nil when it can, or when the URL is another site's.
+    public func unreachableReason(_ u: URLParts) -> String? {
+        guard !recordingClient, u.scheme == "http" || u.scheme == "https", namesThisSite(u.host) else { return nil }
+        let port = u.effectivePort
+        let listens: Bool, tls: Bool
+        if let front = layers.first {
+            (listens, tls) = (front.listens(on: port), front.speaksTLS(on: port))
+        } else if u.hasDefaultPort {
+            return nil
+        } else {
+            (listens, tls) = (originServer.listens(on: port), originServer.speaksTLS(on: port))
+        }
+        let front = layers.first?.label ?? "Apache"
+        if !listens { return "nothing listens on port \(port) of \(u.host) (\(front)): the browser cannot connect" }
+        if u.scheme == "https", !tls {
+            return "port \(port) of \(u.host) (\(front)) speaks plain HTTP, not TLS: the browser cannot connect (ERR_SSL_PROTOCOL_ERROR)"
+        }
+        return nil
     }
 
     /// Follows one URL until a final answer, a repeated state (loop), an offsite redirect, an
@@ -211,6 +239,7 @@ public struct ChainSimulator: Sendable {
                 if URLParts.hasScheme(next) { return result(.offsite, url: next) }
                 return result(.error, url: next, error: "unusable Location: \(location)")
             }
+            if let why = unreachableReason(nextURL) { return result(.error, url: next, error: why) }
             guard isOnSite(nextURL) else { return result(.offsite, url: next) }
             method = Browser.methodAfter(status: hop.status, method: method)
             current = next
