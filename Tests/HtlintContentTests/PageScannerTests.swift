@@ -75,6 +75,16 @@ import HtlintDiagnostics
                                               "preload as=script", "preload as=style", "prefetch"])
 }
 
+@Test func formsCarryTheirSubmissionMethod() {
+    let scan = expectReferencesAtMarkers("""
+    <form method=POST action="↓/a"><button formaction="↓/b">b</button><button formmethod=get formaction="↓/c">c</button></form>
+    <form action="↓/d"></form><form method=put action="↓/e"></form><form method=dialog action="↓/f"></form>
+    <input type=submit formmethod=Post formaction="↓/g">
+    """)
+    // A button without formmethod submits with its form's method, which the scanner does not follow.
+    #expect(scan.references.map(\.detail) == ["method=post", nil, "method=get", "method=get", "method=get", "method=dialog", "method=post"])
+}
+
 @Test func srcsetCandidatesAreEachLocated() {
     // A comma inside a URL does not split it ("x.png,y.png" is one URL, as the HTML algorithm
     // reads it); a trailing comma ends a candidate; commas in descriptor parentheses do not.

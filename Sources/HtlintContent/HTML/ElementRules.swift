@@ -23,6 +23,14 @@ struct Extraction: Sendable {
 /// (spec §14.2 extraction list and classification table; HTML's fetch algorithms for the
 /// destination and initiator).
 enum ElementRules {
+    /// `method=post` for a form's (or a button's `formmethod`) submission method; HTML knows
+    /// `get`, `post` and `dialog` (matched without case, not trimmed), and any other value means `get`.
+    static func formMethod(_ value: String?) -> String? {
+        guard let value else { return nil }
+        let method = value.lowercased()
+        return "method=" + (["post", "dialog"].contains(method) ? method : "get")
+    }
+
     static func extractions(for e: HTMLElement, in elements: [HTMLElement]) -> [Extraction] {
         let cors = e.has("crossorigin")
         let media = e.mediaParent.map { elements[$0] }
@@ -52,13 +60,13 @@ enum ElementRules {
         case "track":
             return [Extraction(attribute: "src", kind: .track)]
         case "input":
-            var rules = [Extraction(attribute: "formaction", kind: .form)]
+            var rules = [Extraction(attribute: "formaction", kind: .form, detail: formMethod(e.value("formmethod")))]
             if e.value("type")?.lowercased() == "image" { rules.append(Extraction(attribute: "src", kind: .image)) }
             return rules
         case "button":
-            return [Extraction(attribute: "formaction", kind: .form)]
+            return [Extraction(attribute: "formaction", kind: .form, detail: formMethod(e.value("formmethod")))]
         case "form":
-            return [Extraction(attribute: "action", kind: .form)]
+            return [Extraction(attribute: "action", kind: .form, detail: formMethod(e.value("method")) ?? "method=get")]
         case "script":
             if e.inSVG { return svgHref(e, kind: .script) + [Extraction(attribute: "src", kind: .script)] }
             return [Extraction(attribute: "src", kind: .script)]

@@ -86,7 +86,8 @@ public struct ResourceReference: Hashable, Sendable, Codable {
     /// `<style>` and `<script>` content and CSS files.
     public var attribute: String?
     /// More context: the `rel` (and `as`) of a `<link>`; the CSS property or at-rule
-    /// (`background-image`, `@import`, `@font-face src`); the script API (`fetch()`).
+    /// (`background-image`, `@import`, `@font-face src`); the script API (`fetch()`); a form's
+    /// submission method (`method=post`; nil for a button without `formmethod`).
     public var detail: String?
     /// The URL with character references, CSS escapes or string escapes decoded and the
     /// surrounding whitespace removed: what the browser resolves.

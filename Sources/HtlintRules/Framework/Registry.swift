@@ -27,6 +27,7 @@ public let builtInRules: [any LintRule] = (readErrorRules + [
     UnconfirmedLoop(),
     WellKnownBlocked(),
     ForwardedProtoExactTest(),
+    FormPostRedirected(),
     HealthCheckFails(),
     WordPressHTTPSiteAddress(),
     WordPressProxySchemeUndetected(),

@@ -13,6 +13,8 @@ enum ContentCode {
     static let link = "HT505"
     static let download = "HT506"
     static let refresh = "HT507"
+    /// Not mixed content, but found in the same pass over the pages' forms.
+    static let postRedirected = "HT318"
 
     static func code(for verdict: MixedContentVerdict) -> String {
         switch verdict {
@@ -151,6 +153,39 @@ struct MixedContentAnalysis {
         } else if reference.kind.isSubresource || reference.kind == .form {
             reportRedirectDowngrade(reference, page: page, notes: notes)
         }
+        if reference.kind == .form, reference.detail == "method=post" { reportPostRedirect(reference, notes: notes) }
+    }
+
+    /// Hygiene rule H6: a form that posts to a same-site URL answered with a 301 or 302 (a
+    /// trailing-slash or https redirect): the browser repeats the request as a GET, without the
+    /// form's data (Fetch, HTTP-redirect fetch).
+    private mutating func reportPostRedirect(_ reference: ResourceReference, notes: [Note]) {
+        guard let url = reference.resolvedURL, isSameSite(url), let simulator = context.simulator else { return }
+        let key = Self.withoutFragment(url)
+        let result = simulator.run(key, method: "POST", headers: [])
+        guard let index = result.hops.indices.first(where: { i in
+            i + 1 < result.hops.count && result.hops[i].method == "POST" && result.hops[i + 1].method == "GET"
+        }) else { return }
+        let hop = result.hops[index]
+        let target = Self.resolvedLocation(hop) ?? hop.location ?? ""
+        var notes = notes
+        if let source = hop.redirectSource {
+            notes.append(Note(message: "`\(hop.url)` is redirected with \(hop.status) here", range: source))
+        }
+        var fixes: [FixIt] = []
+        if let last = result.hops.last, result.outcome == .final, (200..<300).contains(last.status) {
+            // Posting to the final URL skips the redirect; verified by simulating the POST there.
+            let direct = simulator.run(last.url, method: "POST", headers: [])
+            if direct.hops.count == 1, (200..<300).contains(direct.hops[0].status) {
+                fixes.append(FixIt(title: "Post to the final URL `\(last.url)`",
+                                   edits: [TextEdit(range: reference.range, replacement: last.url)], applicability: .unsafe))
+            }
+        }
+        found.append(Diagnostic(
+            code: ContentCode.postRedirected, severity: .warning,
+            message: "\(reference.contextDescription) posts to `\(reference.url)`, which answers \(hop.status) → `\(target)`: "
+                + "the browser repeats the request as a GET, without the form's data (307 or 308 would keep the POST)",
+            range: reference.range, notes: notes, fixIts: fixes))
     }
 
     private mutating func reportMixed(_ finding: MixedContentFinding, page: String, notes: [Note]) {
