@@ -14,6 +14,15 @@ enum ChainRenderer {
         return parts.joined(separator: " → ")
     }
 
+    /// One line per load balancer's health check and how Apache answers it.
+    static func healthChecks(_ s: ChainSimulator) -> [String] {
+        s.healthChecks().map { r in
+            let answer = "\(r.answer.status)" + (r.answer.location.map { " → \($0)" } ?? "")
+            let verdict = r.healthy ? "healthy" : "unhealthy: the check expects \(r.check.codesText)"
+            return "health check: \(r.balancer.label) GET \(r.url) → \(answer) (\(verdict))"
+        }
+    }
+
     /// Who answered a hop, briefly.
     static func producer(_ hop: Hop, _ site: Site) -> String {
         if let error = hop.error { return "browser: \(error)" }

@@ -12,6 +12,7 @@ enum ExplainRenderer {
         let site = simulator.origin.site
         var out = style.bold("\(r.hops.first?.method ?? "GET") \(r.request)") + "\n"
         out += "topology: \(ChainRenderer.topology(simulator))\n"
+        for line in ChainRenderer.healthChecks(simulator) { out += line + "\n" }
         for (i, hop) in r.hops.enumerated() {
             out += "\n" + style.bold("hop \(i + 1) · \(hop.method) \(hop.url)") + "\n"
             out += "  path: \(path(hop))\n"

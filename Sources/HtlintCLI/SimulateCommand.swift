@@ -101,6 +101,7 @@ struct SimulateCommand {
             }
         } else {
             out.out("topology: \(ChainRenderer.topology(simulator))")
+            for line in ChainRenderer.healthChecks(simulator) { out.out(line) }
             for r in results { out.stdout += ChainRenderer.text(r, simulator: simulator, style: style) }
         }
         let diagnostics = simulator.origin.site.diagnostics.filter { $0.severity == .error }

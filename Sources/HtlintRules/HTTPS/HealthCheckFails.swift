@@ -43,20 +43,16 @@ struct HealthCheckFails: LintRule {
         ],
         usesSimulation: true)
 
-    /// The `Host` of the check: the target's own (private) address.
-    static let targetAddress = "10.0.0.10"
     static let exemption = "RewriteCond %{HTTP_USER_AGENT} !^ELB-HealthChecker"
 
     func check(_ context: LintContext) -> [Diagnostic] {
         guard let sim = context.simulator else { return [] }
         var out: [Diagnostic] = []
-        for case let balancer as LoadBalancer in sim.layers {
-            guard let check = balancer.healthCheck, let request = balancer.healthCheckRequest(targetAddress: Self.targetAddress) else { continue }
-            let answer = sim.askOrigin(request)
-            guard !check.accepts(answer.status) else { continue }
+        for result in sim.healthChecks() where !result.healthy {
+            let (balancer, check, request, answer) = (result.balancer, result.check, result.request, result.answer)
             let source = directive(answer)
             guard let range = source ?? context.fallbackRange else { continue }
-            let url = "\(request.scheme)://\(request.host)\(request.target)"
+            let url = result.url
             let got = "\(answer.status)" + (answer.location.map { " → \($0)" } ?? "")
             let by = source != nil ? "from this directive" : "from \(answer.answerer == .app ? answer.producer : "Apache")"
             let consequence = balancer.kind == .clb

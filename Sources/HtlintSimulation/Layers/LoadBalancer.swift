@@ -56,8 +56,11 @@ public struct LoadBalancer: Layer, Hashable {
         self.healthCheck = healthCheck
     }
 
+    /// The `Host` of a health check: the target's own (private) address, a stand-in here.
+    public static let targetAddress = "10.0.0.10"
+
     /// The health check's request as it reaches the target.
-    public func healthCheckRequest(targetAddress: String) -> HopRequest? {
+    public func healthCheckRequest(targetAddress: String = LoadBalancer.targetAddress) -> HopRequest? {
         guard let check = healthCheck else { return nil }
         let agent = kind == .alb ? "ELB-HealthChecker/2.0" : "ELB-HealthChecker/1.0"
         return HopRequest(scheme: targetScheme, port: targetPort, host: targetAddress, method: "GET", target: check.path,
