@@ -99,18 +99,38 @@ enum ChainRenderer {
     static func json(_ results: [ChainResult], simulator: ChainSimulator, fixes: [[Fix]]? = nil) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let checks = simulator.healthChecks().map(HealthCheckOut.init)
         let doc = Document(requests: results.enumerated().map { i, r in
             var out = RequestOut(r, simulator)
             out.fixes = fixes?[i].map(FixOut.init)
             if fixes != nil { out.why = LoopExplanation.explain(r, simulator: simulator) }
             return out
-        })
+        }, healthChecks: checks.isEmpty ? nil : checks)
         return String(decoding: (try? encoder.encode(doc)) ?? Data(), as: UTF8.self) + "\n"
     }
 
     struct Document: Encodable {
         var version = 2
         var requests: [RequestOut]
+        /// Each load balancer's health check; absent without one.
+        var healthChecks: [HealthCheckOut]?
+    }
+
+    struct HealthCheckOut: Encodable {
+        var layer: String
+        var url: String
+        var status: Int
+        var location: String?
+        var healthy: Bool
+        var successCodes: String
+        init(_ r: HealthCheckResult) {
+            layer = r.balancer.label
+            url = r.url
+            status = r.answer.status
+            location = r.answer.location
+            healthy = r.healthy
+            successCodes = r.check.codesText
+        }
     }
 
     struct FixOut: Encodable {

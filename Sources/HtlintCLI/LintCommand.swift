@@ -192,9 +192,10 @@ struct LintCommand {
         // The source lets a rule re-simulate a changed copy of the file (HT301's %{ENV:HTTPS}).
         let rebuild = SiteSource(serverName: host, aliases: options.aliases, documentRoot: options.serverDocroot, files: fs,
                                  modules: options.modules)
-        let simulator = ChainSimulator(origin: Origin(site: site), layers: options.edge.mode == .none ? [] : [options.edge],
-                                       source: rebuild)
-        return LintContext(files: [file], simulator: simulator, edge: options.edge, hosts: [host] + options.aliases)
+        // `--edge alb|nginx|…` names a layer of its own kind (health checks, proxy headers).
+        let layers = options.layers ?? (options.edge.mode == .none ? [] : [options.edge])
+        let simulator = ChainSimulator(origin: Origin(site: site), layers: layers, source: rebuild)
+        return LintContext(files: [file], simulator: simulator, edge: simulator.edge, hosts: [host] + options.aliases)
     }
 
     /// The whole document root as one site; `defaultHost` names it when neither `--host` nor the

@@ -12,6 +12,9 @@ struct SimulateCommand {
         \(name == "explain"
           ? "Follows each URL like a browser and explains every hop: the path through the layers, the\nvariables Apache saw and why, each directive that fired, where a loop closes and why it loops,\nand fixes that were checked by re-simulating with each one applied."
           : "Follows each URL like a browser through the layers in front of Apache and prints every hop.")
+        The URLs are visitors one after another: a layer that caches (Cloudflare, CloudFront, Fastly,
+        Varnish with `cache` on) serves the next one what it stored for the previous one. A load
+        balancer's health check is shown with Apache's answer to it.
 
         \(SiteOptions.help)
           --method M             request method (default GET)

@@ -205,15 +205,22 @@ struct Reader {
         }
     }
 
-    /// `health-check: /ping` (or `false` for a TCP check) and `health-check-codes: 200-399`.
-    func healthCheck(_ v: YAMLValue, classic: Bool) throws -> LoadBalancer.HealthCheck? {
-        if v["health-check"]?.bool == false { return nil }
-        var check = LoadBalancer.HealthCheck(path: try string(v, "health-check") ?? "/")
+    /// `health-check: /ping` (`false` for a Classic Load Balancer's TCP check) and
+    /// `health-check-codes: 200-399` (ALB only); nil leaves the kind's default.
+    func healthCheck(_ v: YAMLValue, classic: Bool) throws -> LoadBalancer.HealthCheck?? {
+        if let node = v["health-check"], node.bool == false {
+            guard classic else { throw error(node, "an ALB's HTTP target group always checks over HTTP: health-check is a path such as /ping") }
+            if let codes = v["health-check-codes"] { throw error(codes, "health-check-codes needs an HTTP health check, not health-check: false") }
+            return .some(nil)
+        }
+        guard v["health-check"] != nil || v["health-check-codes"] != nil else { return nil }
+        var check = LoadBalancer.HealthCheck(path: try string(v, "health-check") ?? LoadBalancer.HealthCheck.defaultPath(classic ? .clb : .alb))
         guard check.path.hasPrefix("/") else { throw error(v["health-check"]!, "health-check is a path such as /ping, or false for a TCP check") }
         if let text = try string(v, "health-check-codes") {
             let node = v["health-check-codes"]!
             guard !classic else { throw error(node, "a Classic Load Balancer accepts only 200; health-check-codes is an ALB setting") }
-            check.codes = try text.split(separator: ",").map { part -> ClosedRange<Int> in
+            guard !text.isEmpty else { throw error(node, "health-check-codes are HTTP codes from 200 to 499: 200, 200-399 or 200,302") }
+            check.codes = try text.split(separator: ",", omittingEmptySubsequences: false).map { part -> ClosedRange<Int> in
                 let bounds = part.split(separator: "-", omittingEmptySubsequences: false)
                     .map { Int($0.trimmingCharacters(in: .whitespaces)) }
                 guard (1...2).contains(bounds.count), let low = bounds.first ?? nil, let high = bounds.last ?? nil,
@@ -223,7 +230,7 @@ struct Reader {
                 return low...high
             }
         }
-        return check
+        return .some(check)
     }
 
     func nginx(_ v: YAMLValue) throws -> NginxProxy {

@@ -18,7 +18,11 @@ struct FailureScenarioCatalogTests {
     /// Rule codes from the site file's `# Expected: HT301, HT303` line (none for "no finding").
     static func expectedCodes(_ scenario: String) throws -> [String] {
         let text = try String(contentsOfFile: "\(packageRoot)/\(root)/\(scenario)/site.yml", encoding: .utf8)
-        let line = text.split(separator: "\n").first { $0.hasPrefix("# Expected:") } ?? ""
+        // A missing or misspelt line must not read as "no findings".
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("# Expected:") }) else {
+            Issue.record("\(scenario)/site.yml has no `# Expected:` line")
+            return []
+        }
         return line.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
             .filter { $0.count == 5 && $0.hasPrefix("HT") && $0.dropFirst(2).allSatisfy(\.isNumber) }
     }

@@ -102,6 +102,10 @@ struct SimulateGoldenTests {
         ("  - {type: alb, health-check-codes: 200-600}", ":3: health-check-codes are HTTP codes from 200 to 499: 200, 200-399 or 200,302"),
         ("  - {type: alb, health-check-codes: \"302-200\"}", ":3: health-check-codes are HTTP codes from 200 to 499"),
         ("  - {type: clb, health-check-codes: 200-399}", ":3: a Classic Load Balancer accepts only 200; health-check-codes is an ALB setting"),
+        ("  - {type: alb, health-check: false}", ":3: an ALB's HTTP target group always checks over HTTP: health-check is a path such as /ping"),
+        ("  - {type: alb, health-check-codes: \"\"}", ":3: health-check-codes are HTTP codes from 200 to 499"),
+        ("  - {type: alb, health-check-codes: \"200,\"}", ":3: health-check-codes are HTTP codes from 200 to 499"),
+        ("  - {type: clb, health-check: false, health-check-codes: 200}", ":3: health-check-codes needs an HTTP health check, not health-check: false"),
     ])
     func healthCheckSettingsAreChecked(_ layer: String, _ message: String) throws {
         let path = NSTemporaryDirectory() + "htlint-site-hc-\(getpid())-\(abs(layer.hashValue)).yml"

@@ -52,14 +52,42 @@ struct ChainSimulatorTests {
         let r = simulator(rules).run("http://example.org/x", headers: [HTTPHeader("Host", "example.org:80")])
         #expect(r.outcome == .error)
         #expect(r.offsiteURL == "https://example.org:80/x")
-        #expect(r.errorMessage == "port 80 of example.org (Apache) speaks plain HTTP, not TLS: the browser cannot connect (ERR_SSL_PROTOCOL_ERROR)")
+        #expect(r.errorMessage == "Apache speaks plain HTTP on port 80 of example.org, not TLS: the browser cannot connect (ERR_SSL_PROTOCOL_ERROR)")
         let viaEdge = simulator(rules, edge: "cloudflare-full").run("http://example.org/x", headers: [HTTPHeader("Host", "example.org:80")])
         #expect(viaEdge.outcome == .error)
         // A port Cloudflare does not proxy.
         let closed = simulator("Redirect 301 /x https://example.org:9443/y", edge: "cloudflare-full").run("https://example.org/x")
-        #expect(closed.errorMessage == "nothing listens on port 9443 of example.org (Cloudflare (Full)): the browser cannot connect")
+        #expect(closed.errorMessage == "Cloudflare (Full) does not listen on port 9443 of example.org: the browser cannot connect")
         // Another site on any port stays offsite.
         #expect(simulator("Redirect 301 /x https://elsewhere.example:80/y").run("http://example.org/x").outcome == .offsite)
+    }
+
+    @Test func reachabilityIsJudgedOnlyWhereThePortsAreKnown() {
+        // Apache's own Listen ports are not part of the site: :8080 may be served, so it stays offsite.
+        #expect(simulator("Redirect 301 /x http://example.org:8080/y").run("http://example.org/x").outcome == .offsite)
+        // Plain HTTP to the TLS port is answered there (mod_ssl's 400), not refused.
+        let tlsPort = simulator("Redirect 301 /x http://example.org:443/y").run("http://example.org/x")
+        #expect(tlsPort.statuses == [301, 400])
+        // The recording client never follows a non-default port.
+        var recording = simulator("Redirect 301 /x https://example.org:80/y")
+        recording.recordingClient = true
+        #expect(recording.run("http://example.org/x").outcome == .offsite)
+    }
+
+    @Test func anHSTSHostIsJudgedAsTheBrowserWillRequestIt() {
+        // nginx without a port-80 listener: the http Location is unreachable, unless the browser
+        // holds HSTS for the host and goes to https instead.
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/b")
+        fs.addAccessFile("/", displayPath: ".htaccess", text: "Redirect 301 /a http://example.org/b")
+        let site = Site(serverName: "example.org", aliases: [], files: fs)
+        let nginx = NginxProxy(httpServer: .none, upstreamPort: 80, hostHeader: .host)
+        let plain = ChainSimulator(origin: Origin(site: site), layers: [nginx])
+        #expect(plain.run("https://example.org/a").outcome == .offsite)
+        let known = plain.withHSTS(["example.org"])
+        let upgraded = known.run("https://example.org/a")
+        #expect(upgraded.statuses == [301, 307, 200])
+        #expect(upgraded.outcome == .final)
     }
 
     @Test func postBecomesGetAfter302() {

@@ -10,18 +10,20 @@ struct HealthCheckFails: LintRule {
         summary: "the load balancer's health check gets a redirect or an error instead of its success code",
         rationale: """
         An AWS load balancer decides whether a target is healthy by requesting a path from it \
-        (`HealthCheckPath`, `/` by default) over plain HTTP on the traffic port, straight to Apache: \
-        with `User-Agent: ELB-HealthChecker/2.0` (`/1.0` for a Classic Load Balancer), the target's \
-        own address as `Host`, and no `X-Forwarded-Proto`. Only the success codes count (`200` unless \
-        the target group's matcher says otherwise; a Classic Load Balancer accepts only `200 OK`). An \
-        https redirect keyed on `X-Forwarded-Proto` or `%{HTTPS}`, a redirect to the canonical host \
-        or WordPress's canonical redirect answers the check with a 301, and the target is marked \
+        (`HealthCheckPath`: `/` by default for an ALB, `/index.html` in the console for a Classic \
+        Load Balancer) on the traffic port, straight to Apache: with `User-Agent: \
+        ELB-HealthChecker/2.0` (`/1.0` for a Classic Load Balancer), the target's own address as \
+        `Host`, and no `X-Forwarded-Proto`. Only the success codes count (`200` unless the target \
+        group's matcher says otherwise; a Classic Load Balancer accepts only `200 OK`). An https \
+        redirect keyed on `X-Forwarded-Proto` or `%{HTTPS}`, a redirect to the canonical host or \
+        WordPress's canonical redirect answers the check with a 301, and the target is marked \
         unhealthy: a Classic Load Balancer stops sending it traffic (503 for every visitor once all \
-        are out of service); an ALB with no healthy target routes to all of them anyway, but \
-        deployments and auto scaling wait for healthy targets that never come. Found by simulating \
-        the check against the configured layers (`health-check` and `health-check-codes` of an `alb` \
-        or `clb` layer in the site file; `health-check: false` for a TCP check). Answer the check \
-        before the redirect, or point the check at a path the redirects leave alone.
+        are out of service); an ALB with no healthy target routes to all of them anyway, but an Auto \
+        Scaling group that uses ELB health checks replaces the instances again and again, and ECS \
+        stops the tasks. Found by simulating the check against the configured layers \
+        (`health-check` and `health-check-codes` of an `alb` or `clb` layer in the site file; \
+        `health-check: false` for a Classic Load Balancer's TCP check). Answer the check before \
+        the redirect, or point the check at a path the redirects leave alone.
         """,
         severity: .warning,
         triggering: [
@@ -55,13 +57,19 @@ struct HealthCheckFails: LintRule {
             let url = result.url
             let got = "\(answer.status)" + (answer.location.map { " → \($0)" } ?? "")
             let by = source != nil ? "from this directive" : "from \(answer.answerer == .app ? answer.producer : "Apache")"
-            let consequence = balancer.kind == .clb
-                ? "the Classic Load Balancer takes the instance out of service (503 for every visitor once none is left)"
-                : "the ALB marks the target unhealthy (with none healthy it routes to all of them, but deployments and auto scaling wait for healthy targets)"
+            var notes = [Note(message: "the check goes straight to Apache: `User-Agent: \(request.header("User-Agent") ?? "")`, "
+                                  + "the target's address as `Host`, no `X-Forwarded-Proto`")]
+            notes.append(Note(message: balancer.kind == .clb
+                ? "a Classic Load Balancer stops routing to an unhealthy instance: 503 for every visitor once none is left"
+                : "with no healthy target an ALB routes to all of them, but an Auto Scaling group on ELB health checks keeps replacing the instances"))
+            // A target group checking another path says so in the site file.
+            if check.path == LoadBalancer.HealthCheck.defaultPath(balancer.kind) {
+                notes.append(Note(message: "`\(check.path)` is AWS's default health-check path and \(LoadBalancer.targetAddress) stands in for "
+                                  + "the target's address; `health-check:` in a site file names the target group's path"))
+            }
             let fixes = exemptionFix(range, probe: request, check: check, balancer: balancer, context)
-            out.append(finding("\(balancer.label)'s health check GET \(url) (`User-Agent: \(request.header("User-Agent") ?? "")`, "
-                               + "no `X-Forwarded-Proto`) gets \(got) \(by), not \(check.codesText): \(consequence)",
-                               at: range, fixes: fixes))
+            out.append(finding("health check of \(balancer.label): GET \(url) gets \(got) \(by), outside its success codes "
+                               + "(\(check.codesText)): the target is marked unhealthy", at: range, notes: notes, fixes: fixes))
         }
         return out
     }

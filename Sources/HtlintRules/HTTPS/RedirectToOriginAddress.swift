@@ -37,20 +37,23 @@ struct RedirectToOriginAddress: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         guard let sim = context.simulator else { return [] }
-        let backends = sim.internalHosts
+        // A proxy_pass to a public name of the site itself is no hidden address.
+        let backends = sim.internalHosts.filter { name in
+            !sim.namesThisSite(URLParts("http://\(name)/")?.host ?? name)
+        }
         guard !backends.isEmpty else { return [] }
         func leaks(_ hop: Hop) -> URLParts? {
             guard let from = URLParts(hop.url), let location = hop.location, let to = URLParts(from.resolve(location)) else { return nil }
             return backends.contains(to.host.lowercased()) || backends.contains(to.hostHeader.lowercased()) ? to : nil
         }
         let items = context.probes.compactMap { probe -> (range: SourceRange, probe: ProbeResult)? in
-            guard let hop = probe.chain.hops.first(where: { leaks($0) != nil }),
+            guard let (hop, _) = probe.chain.firstHop(leaks),
                   let source = hop.redirectSource ?? HTTPSDowngrade.producer(of: hop, context).range else { return nil }
             return (source, probe)
         }
-        return groupedByDirective(items).map { group in
-            let hop = group.first.chain.hops.first(where: { leaks($0) != nil })!
-            let target = leaks(hop)!
+        return groupedByDirective(items).compactMap { group in
+            // The group's first probe is one the filter above kept.
+            guard let (hop, target) = group.first.chain.firstHop(leaks) else { return nil }
             let via = hop.redirectSource == nil ? " (\(HTTPSDowngrade.producer(of: hop, context).what))" : ""
             let host = hop.originRequest?.header("Host")
             let why = host.map { backends.contains($0.lowercased()) ? ": Apache received `Host: \($0)` from \(context.edgeName), not the visitor's host" : "" } ?? ""

@@ -127,7 +127,6 @@ struct WellKnownBlocked: LintRule {
         return out
     }
 
-    /// A fix-it that puts a line before `range`'s line, with the same indentation.
     /// The `Require all denied` (or `Deny from all`) of a section whose test is a dotfile pattern.
     private func denyingSection(_ context: LintContext) -> SourceRange? {
         let sections: Set<String> = ["files", "filesmatch", "if", "elseif", "else", "directorymatch", "directory", "location", "locationmatch"]

@@ -44,6 +44,8 @@ struct MixedContentAnalysis {
     let siteHosts: Set<String>
     /// Chains by URL: each same-site URL is simulated once.
     private var chains: [String: ChainResult] = [:]
+    /// The same for POST submissions of forms.
+    private var postChains: [String: ChainResult] = [:]
     /// Files already scanned: a page reached at two URLs, or a style sheet shared by pages,
     /// is reported once (for the first page that loads it).
     private var scannedFiles: Set<String> = []
@@ -156,16 +158,16 @@ struct MixedContentAnalysis {
         if reference.kind == .form, reference.detail == "method=post" { reportPostRedirect(reference, notes: notes) }
     }
 
-    /// Hygiene rule H6: a form that posts to a same-site URL answered with a 301 or 302 (a
-    /// trailing-slash or https redirect): the browser repeats the request as a GET, without the
-    /// form's data (Fetch, HTTP-redirect fetch).
+    /// Hygiene rule H6: a form that posts to a same-site URL the configuration answers with a
+    /// 301 or 302 (a trailing-slash or https redirect): the browser follows with a GET, without
+    /// the form's data (Fetch, HTTP-redirect fetch). A 303 means that on purpose, and an
+    /// application's own redirect after handling the POST (WordPress) is its business.
     private mutating func reportPostRedirect(_ reference: ResourceReference, notes: [Note]) {
-        guard let url = reference.resolvedURL, isSameSite(url), let simulator = context.simulator else { return }
-        let key = Self.withoutFragment(url)
-        let result = simulator.run(key, method: "POST", headers: [])
-        guard let index = result.hops.indices.first(where: { i in
-            i + 1 < result.hops.count && result.hops[i].method == "POST" && result.hops[i + 1].method == "GET"
-        }) else { return }
+        guard let url = reference.resolvedURL, isSameSite(url), let result = postChain(url),
+              let index = result.hops.indices.dropLast().first(where: { i in
+                  let hop = result.hops[i]
+                  return [301, 302].contains(hop.status) && hop.answerer != .app && hop.method == "POST" && result.hops[i + 1].method == "GET"
+              }) else { return }
         let hop = result.hops[index]
         let target = Self.resolvedLocation(hop) ?? hop.location ?? ""
         var notes = notes
@@ -173,19 +175,39 @@ struct MixedContentAnalysis {
             notes.append(Note(message: "`\(hop.url)` is redirected with \(hop.status) here", range: source))
         }
         var fixes: [FixIt] = []
-        if let last = result.hops.last, result.outcome == .final, (200..<300).contains(last.status) {
-            // Posting to the final URL skips the redirect; verified by simulating the POST there.
-            let direct = simulator.run(last.url, method: "POST", headers: [])
-            if direct.hops.count == 1, (200..<300).contains(direct.hops[0].status) {
-                fixes.append(FixIt(title: "Post to the final URL `\(last.url)`",
-                                   edits: [TextEdit(range: reference.range, replacement: last.url)], applicability: .unsafe))
-            }
-        }
+        if let fix = postTargetFix(reference, posted: url, result: result) { fixes.append(fix) }
         found.append(Diagnostic(
             code: ContentCode.postRedirected, severity: .warning,
             message: "\(reference.contextDescription) posts to `\(reference.url)`, which answers \(hop.status) → `\(target)`: "
-                + "the browser repeats the request as a GET, without the form's data (307 or 308 would keep the POST)",
+                + "the browser follows with a GET, without the form's data (307 or 308 would keep the POST)",
             range: reference.range, notes: notes, fixIts: fixes))
+    }
+
+    /// "Post to the final URL" when the chain only moved the same resource (a trailing slash, the
+    /// scheme or the host) and a POST there is answered without a redirect; a relative action
+    /// stays relative.
+    private mutating func postTargetFix(_ reference: ResourceReference, posted: String, result: ChainResult) -> FixIt? {
+        guard result.outcome == .final, let last = result.hops.last, (200..<300).contains(last.status),
+              let from = URLParts(Self.withoutFragment(posted)), let to = URLParts(last.url),
+              from.path == to.path || from.path + "/" == to.path || from.path == to.path + "/",
+              (from.query ?? "") == (to.query ?? ""),
+              let direct = postChain(last.url), direct.hops.count == 1, (200..<300).contains(direct.hops[0].status) else { return nil }
+        let relative = !reference.url.contains(":") && !reference.url.hasPrefix("//")
+        let replacement = relative && from.scheme == to.scheme && from.host == to.host
+            ? (reference.url.hasPrefix("/") ? to.path + (to.query.map { "?" + $0 } ?? "") : nil) : last.url
+        guard let replacement else { return nil }
+        return FixIt(title: "Post to `\(replacement)`, which answers without a redirect",
+                     edits: [TextEdit(range: reference.range, replacement: replacement)], applicability: .unsafe)
+    }
+
+    /// The chain of a POST to a same-site URL, simulated once.
+    private mutating func postChain(_ url: String) -> ChainResult? {
+        guard let simulator = context.simulator, isSameSite(url) else { return nil }
+        let key = Self.withoutFragment(url)
+        if let known = postChains[key] { return known }
+        let result = simulator.run(key, method: "POST", headers: [])
+        postChains[key] = result
+        return result
     }
 
     private mutating func reportMixed(_ finding: MixedContentFinding, page: String, notes: [Note]) {
@@ -328,7 +350,7 @@ struct MixedContentAnalysis {
         case .loop: return (false, "it ends in a redirect loop")
         case .tooManyHops: return (false, "it redirects too many times")
         case .offsite: return (false, "it redirects off the site" + (last.location.map { " to `\($0)`" } ?? ""))
-        case .error: return (false, last.status > 0 ? "it fails with \(last.status)" : "the request fails")
+        case .error: return (false, chain.errorMessage.map { "it fails: \($0)" } ?? (last.status > 0 ? "it fails with \(last.status)" : "the request fails"))
         }
     }
 

@@ -75,7 +75,7 @@ public enum SiteCrawler {
         case .loop: return .failure("ends in a redirect loop")
         case .tooManyHops: return .failure("redirects too many times")
         case .offsite: return .failure("redirects off the site")
-        case .error: return .failure(last.status > 0 ? "fails with \(last.status)" : "gets no answer")
+        case .error: return .failure(chain.errorMessage.map { "fails: \($0)" } ?? (last.status > 0 ? "fails with \(last.status)" : "gets no answer"))
         }
         guard (200..<300).contains(last.status) else { return .failure("ends with \(last.status)") }
         guard last.url.lowercased().hasPrefix("https:") else { return .failure("ends on `\(last.url)`, not https") }

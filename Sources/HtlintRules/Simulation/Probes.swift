@@ -221,6 +221,14 @@ func moreRequests(_ count: Int) -> String {
     count > 1 ? " (and \(count - 1) more probe request\(count > 2 ? "s" : ""))" : ""
 }
 
+extension ChainResult {
+    /// The first hop `finding` has something to say about, with what it said.
+    func firstHop<T>(_ finding: (Hop) -> T?) -> (hop: Hop, value: T)? {
+        for hop in hops { if let value = finding(hop) { return (hop, value) } }
+        return nil
+    }
+}
+
 extension Hop {
     /// The directive that produced this hop's redirect, from the origin's trace.
     var redirectSource: SourceRange? {

@@ -154,33 +154,38 @@ public struct ChainSimulator: Sendable {
     }
 
     /// One of the site's host names (the client's list when set).
-    func namesThisSite(_ host: String) -> Bool {
+    public func namesThisSite(_ host: String) -> Bool {
         let h = host.lowercased()
         if let clientHosts { return clientHosts.contains(h) }
         return origin.site.isOwnHost(h) || tlsOrigin.site.isOwnHost(h) || virtualHosts?.all.contains { $0.site.isOwnHost(h) } == true
             || extraHosts.contains { $0.lowercased() == h }
     }
 
-    /// Why a browser cannot load a URL naming this site: a port nothing in front listens on, or
-    /// `https://` to a port that speaks plain HTTP (`https://host:80/`, a target built with
-    /// `%{SERVER_PORT}`). Nil when it can, or when the URL is another site's.
+    /// Why a browser cannot load a URL naming this site on an explicit port: one nothing in front
+    /// listens on, or `https://` to a port that speaks plain HTTP (`https://host:80/`, a target
+    /// built with `%{SERVER_PORT}`). Only what is known is said: a layer's ports are, Apache's own
+    /// beyond 80 and 443 are not (its `Listen` lines are not part of the site), so there only
+    /// `https://` to the plain-HTTP port counts. Nil when it can, or when the URL is another site's.
     public func unreachableReason(_ u: URLParts) -> String? {
-        guard !recordingClient, u.scheme == "http" || u.scheme == "https", namesThisSite(u.host) else { return nil }
+        guard !recordingClient, u.port != nil, !u.hasDefaultPort, u.scheme == "http" || u.scheme == "https",
+              namesThisSite(u.host) else { return nil }
         let port = u.effectivePort
-        let listens: Bool, tls: Bool
-        if let front = layers.first {
-            (listens, tls) = (front.listens(on: port), front.speaksTLS(on: port))
-        } else if u.hasDefaultPort {
-            return nil
-        } else {
-            (listens, tls) = (originServer.listens(on: port), originServer.speaksTLS(on: port))
+        guard let front = layers.first else {
+            guard u.scheme == "https", port == originServer.httpPort else { return nil }
+            return "Apache speaks plain HTTP on port \(port) of \(u.host), not TLS: the browser cannot connect (ERR_SSL_PROTOCOL_ERROR)"
         }
-        let front = layers.first?.label ?? "Apache"
-        if !listens { return "nothing listens on port \(port) of \(u.host) (\(front)): the browser cannot connect" }
-        if u.scheme == "https", !tls {
-            return "port \(port) of \(u.host) (\(front)) speaks plain HTTP, not TLS: the browser cannot connect (ERR_SSL_PROTOCOL_ERROR)"
+        if !front.listens(on: port) { return "\(front.label) does not listen on port \(port) of \(u.host): the browser cannot connect" }
+        if u.scheme == "https", !front.speaksTLS(on: port) {
+            return "\(front.label) speaks plain HTTP on port \(port) of \(u.host), not TLS: the browser cannot connect (ERR_SSL_PROTOCOL_ERROR)"
         }
         return nil
+    }
+
+    /// The URL a browser holding `hsts` requests instead (RFC 6797 §8.3: http becomes https, an
+    /// explicit port 80 becomes 443, any other port is kept).
+    func afterHSTS(_ u: URLParts, _ hsts: HSTSStore) -> URLParts {
+        guard browser.usesHSTS, u.scheme == "http", hsts.covers(u.host) else { return u }
+        return u.upgradedToHTTPS
     }
 
     /// Follows one URL until a final answer, a repeated state (loop), an offsite redirect, an
@@ -239,8 +244,10 @@ public struct ChainSimulator: Sendable {
                 if URLParts.hasScheme(next) { return result(.offsite, url: next) }
                 return result(.error, url: next, error: "unusable Location: \(location)")
             }
-            if let why = unreachableReason(nextURL) { return result(.error, url: next, error: why) }
-            guard isOnSite(nextURL) else { return result(.offsite, url: next) }
+            // Judged as the browser will request it: an HSTS host's http URL goes out as https.
+            let requested = afterHSTS(nextURL, hsts)
+            if let why = unreachableReason(requested) { return result(.error, url: next, error: why) }
+            guard isOnSite(requested) else { return result(.offsite, url: next) }
             method = Browser.methodAfter(status: hop.status, method: method)
             current = next
         }

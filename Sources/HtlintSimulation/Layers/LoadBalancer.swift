@@ -22,14 +22,17 @@ public struct LoadBalancer: Layer, Hashable {
     /// Protocol and port of the target group.
     public var targetScheme: String
     public var targetPort: Int
-    /// The target group's HTTP health check; nil for a TCP check.
+    /// The HTTP health check; nil for a Classic Load Balancer's TCP check (an ALB's HTTP target
+    /// group always checks over HTTP).
     public var healthCheck: HealthCheck?
 
     /// What the load balancer requests from each target to decide whether it is healthy: a GET
     /// of `path` on the traffic port, straight to Apache (no `X-Forwarded-*`), with
-    /// `User-Agent: ELB-HealthChecker/…` and the target's own address as `Host`.
+    /// `User-Agent: ELB-HealthChecker/…` and the target's own address as `Host`. It uses the
+    /// target group's protocol, as the console sets it up (the API's default is HTTP).
     public struct HealthCheck: Sendable, Hashable {
-        /// `HealthCheckPath`; AWS's default is `/`.
+        /// `HealthCheckPath`: `/` by default for an ALB, `/index.html` in the console for a
+        /// Classic Load Balancer.
         public var path: String
         /// The `Matcher` (success codes): an ALB accepts 200 by default (ranges such as
         /// `200-399` may be set), a Classic Load Balancer only `200 OK`.
@@ -39,6 +42,8 @@ public struct LoadBalancer: Layer, Hashable {
             self.codes = codes
         }
         public func accepts(_ status: Int) -> Bool { codes.contains { $0.contains(status) } }
+        /// The path AWS checks unless told otherwise.
+        public static func defaultPath(_ kind: Kind) -> String { kind == .alb ? "/" : "/index.html" }
         /// `200`, `200-399`, `200,302`.
         public var codesText: String {
             codes.map { $0.lowerBound == $0.upperBound ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }
@@ -47,23 +52,23 @@ public struct LoadBalancer: Layer, Hashable {
     }
 
     public init(kind: Kind = .alb, httpListener: HTTPListener = .forward, redirectStatus: Int = 301,
-                targetScheme: String = "http", targetPort: Int = 80, healthCheck: HealthCheck? = HealthCheck()) {
+                targetScheme: String = "http", targetPort: Int = 80, healthCheck: HealthCheck?? = nil) {
         self.kind = kind
         self.httpListener = kind == .clb && httpListener == .redirect ? .forward : httpListener
         self.redirectStatus = redirectStatus
         self.targetScheme = targetScheme
         self.targetPort = targetPort
-        self.healthCheck = healthCheck
+        self.healthCheck = healthCheck ?? HealthCheck(path: HealthCheck.defaultPath(kind))
     }
 
-    /// The `Host` of a health check: the target's own (private) address, a stand-in here.
+    /// The `Host` of a health check: the target's own (private) address; 10.0.0.10 stands in for it.
     public static let targetAddress = "10.0.0.10"
 
     /// The health check's request as it reaches the target.
-    public func healthCheckRequest(targetAddress: String = LoadBalancer.targetAddress) -> HopRequest? {
+    public func healthCheckRequest() -> HopRequest? {
         guard let check = healthCheck else { return nil }
         let agent = kind == .alb ? "ELB-HealthChecker/2.0" : "ELB-HealthChecker/1.0"
-        return HopRequest(scheme: targetScheme, port: targetPort, host: targetAddress, method: "GET", target: check.path,
+        return HopRequest(scheme: targetScheme, port: targetPort, host: LoadBalancer.targetAddress, method: "GET", target: check.path,
                           headers: [HTTPHeader("User-Agent", agent)])
     }
 
@@ -87,7 +92,7 @@ public struct LoadBalancer: Layer, Hashable {
         next.setHeader("X-Forwarded-Port", String(request.port))
         var notes: [String] = []
         if request.scheme != targetScheme {
-            notes.append("the \(request.scheme.uppercased()):\(request.port) listener forwards to a \(targetScheme.uppercased()):\(targetPort) target")
+            notes.append("the \(request.scheme.uppercased()):\(request.port) listener forwards to an \(targetScheme.uppercased()):\(targetPort) target")
         }
         return .forward(next, notes: notes)
     }
