@@ -22,6 +22,7 @@ struct LintCommand {
       --fail-on LEVEL     error (default), warning or note: exit 1 when a finding is at or above it
       --config FILE       settings file (default: .htlint.yml in the current directory, if any)
       --disable RULE      switch a rule off (id or name; repeatable)
+      --enable RULE       switch on an opt-in rule (`htlint rules` marks them; repeatable)
       --only RULE         run only these rules (repeatable)
       --severity RULE=LEVEL  change a rule's severity (error, warning, note)
       --no-simulation     static rules only
@@ -37,7 +38,7 @@ struct LintCommand {
     exit status: 0 no finding at or above --fail-on, 1 findings, 2 usage error or unreadable input
     """
 
-    static let lintValued = SiteOptions.valued.union(["--format", "--fail-on", "--config", "--disable", "--only", "--severity"])
+    static let lintValued = SiteOptions.valued.union(["--format", "--fail-on", "--config", "--disable", "--enable", "--only", "--severity"])
 
     static func run(_ args: [String], io: CLIEnvironment, _ out: inout CommandOutput) -> ExitStatus {
         let terminal = io.isTerminal
@@ -72,6 +73,7 @@ struct LintCommand {
         }
         var configuration = LintConfiguration()
         configuration.disabled = Set(a.all("--disable"))
+        configuration.enabled = Set(a.all("--enable"))
         configuration.only = Set(a.all("--only"))
         for item in a.all("--severity") {
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
@@ -85,7 +87,7 @@ struct LintCommand {
             }
             configuration.severities[r.description.id] = level
         }
-        for key in configuration.disabled.union(configuration.only) where rule(named: key) == nil {
+        for key in configuration.disabled.union(configuration.only).union(configuration.enabled) where rule(named: key) == nil {
             out.err("htlint: unknown rule '\(key)'; `htlint rules` lists them")
             return .failure
         }
@@ -262,6 +264,7 @@ struct LintCommand {
         var args: [String] = []
         let rules = yaml["rules"]
         for r in rules?["disable"]?.strings ?? [] { args += ["--disable", r] }
+        for r in rules?["enable"]?.strings ?? [] { args += ["--enable", r] }
         for r in rules?["only"]?.strings ?? [] { args += ["--only", r] }
         if let f = yaml["fail-on"]?.string { args += ["--fail-on", f] }
         if case .mapping(let pairs, _)? = yaml["severity"] {

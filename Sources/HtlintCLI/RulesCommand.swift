@@ -10,7 +10,7 @@ struct RulesCommand {
         guard let key = args.first else {
             for r in builtInRules {
                 let d = r.description
-                let sim = d.usesSimulation ? " (simulation)" : ""
+                let sim = (d.usesSimulation ? " (simulation)" : "") + (d.optIn ? " (opt-in)" : "")
                 out.out("\(d.id)  \(d.name.padding(toLength: 34, withPad: " ", startingAt: 0)) \(d.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(d.summary)\(sim)")
             }
             return .clean
@@ -29,7 +29,8 @@ enum RulePage {
     static func markdown(_ d: RuleDescription) -> String {
         var s = "# \(d.id) \(d.name)\n\n"
         s += "Family: \(d.family.rawValue) · default severity: \(d.severity.rawValue)"
-        s += d.usesSimulation ? " · found by simulation\n\n" : "\n\n"
+        s += d.usesSimulation ? " · found by simulation" : ""
+        s += d.optIn ? " · opt-in: runs with `--enable \(d.id)` (or `rules: enable: [\(d.id)]` in `.htlint.yml`)\n\n" : "\n\n"
         s += "## What it flags\n\n\(d.summary.prefix(1).uppercased() + d.summary.dropFirst()).\n\n"
         s += "## Why it matters\n\n\(d.rationale)\n\n"
         s += "## Example\n\n"

@@ -115,4 +115,25 @@ struct CLITests {
         #expect(run([]).status == .failure)
         #expect(run(["frobnicate"]).status == .failure)
     }
+
+    /// Opt-in rules (HT415) run only when `--enable`, `--only` or `.htlint.yml` name them.
+    @Test func optInRulesRunWhenEnabled() throws {
+        let code = "RewriteEngine On\nRewriteCond %{HTTPS} off\nRewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]\n"
+        let base = ["lint", "--format", "concise", "--no-simulation"]
+        #expect(!run(base + ["-"], stdin: code).stdout.contains("[HT415]"))
+        let enabled = run(base + ["--enable", "host-header-reflected", "-"], stdin: code)
+        #expect(enabled.status == .clean)
+        #expect(enabled.stdout.contains("<stdin>:3:15: note: the redirect target `https://%{HTTP_HOST}%{REQUEST_URI}` takes its host from `%{HTTP_HOST}`"))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("htlint-optin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("htlint.yml")
+        try "rules:\n  enable: [HT415]\n".write(to: config, atomically: true, encoding: .utf8)
+        #expect(run(base + ["--config", config.path, "-"], stdin: code).stdout.contains("[HT415]"))
+        let unknown = run(base + ["--enable", "HT999", "-"], stdin: code)
+        #expect(unknown.status == .failure)
+        #expect(unknown.stderr == "htlint: unknown rule 'HT999'; `htlint rules` lists them\n")
+        #expect(run(["rules"]).stdout.contains("HT415  host-header-reflected"))
+        #expect(run(["rules"]).stdout.split(separator: "\n").first { $0.hasPrefix("HT415") }?.hasSuffix("(opt-in)") == true)
+    }
 }

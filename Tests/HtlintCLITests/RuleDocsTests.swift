@@ -26,7 +26,7 @@ struct RuleDocsTests {
         var index = "# Rules\n\n| code | name | severity | what it flags |\n|---|---|---|---|\n"
         for r in builtInRules {
             let d = r.description
-            index += "| [\(d.id)](\(d.id).md) | `\(d.name)` | \(d.severity.rawValue) | \(d.summary.replacingOccurrences(of: "|", with: "\\|")) |\n"
+            index += "| [\(d.id)](\(d.id).md) | `\(d.name)` | \(d.severity.rawValue)\(d.optIn ? ", opt-in" : "") | \(d.summary.replacingOccurrences(of: "|", with: "\\|")) |\n"
         }
         if ProcessInfo.processInfo.environment["HTLINT_RECORD"] != nil || !FileManager.default.fileExists(atPath: path) {
             try FileManager.default.createDirectory(atPath: Self.docs, withIntermediateDirectories: true)

@@ -4,7 +4,8 @@ import HtlintDiagnostics
 /// Findings of one rule on a `.htaccess` of the in-memory example site: the root's, or with
 /// `parent` the one of `/sub/` below that root file.
 func findings(of id: String, in htaccess: String, parent: String? = nil) -> [Diagnostic] {
-    Linter(rules: [rule(named: id)!]).run(LintContext(htaccess: htaccess, parent: parent))
+    let r = rule(named: id)!
+    return Linter(rules: [r], configuration: LintConfiguration(enabling: [r.description])).run(LintContext(htaccess: htaccess, parent: parent))
 }
 
 /// Line and column of a finding's start in `text`.

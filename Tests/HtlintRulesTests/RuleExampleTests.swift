@@ -43,7 +43,7 @@ struct RuleExampleTests {
         let examplePath = example.parent == nil ? ".htaccess" : "sub/.htaccess"
         // Page files are shown as their URL-path without the leading `/` (SiteContent).
         let pageFiles = Set(example.pages.keys.map { String($0.drop { $0 == "/" }) })
-        return Linter(rules: [rule]).run(context).filter { $0.range.file == examplePath || pageFiles.contains($0.range.file) }
+        return Linter(rules: [rule], configuration: LintConfiguration(enabling: [rule.description])).run(context).filter { $0.range.file == examplePath || pageFiles.contains($0.range.file) }
     }
 
     /// "file:offset" of every `↓` in the example's pages.

@@ -8,14 +8,22 @@ import HtlintSyntax
 public struct LintConfiguration: Sendable {
     /// Rules switched off (ids or names).
     public var disabled: Set<String> = []
-    /// When non-empty, only these rules run.
+    /// Opt-in rules switched on (ids or names).
+    public var enabled: Set<String> = []
+    /// When non-empty, only these rules run (opt-in ones included).
     public var only: Set<String> = []
     public var severities: [String: Severity] = [:]
     public init() {}
 
+    /// A configuration that also runs these opt-in rules.
+    public init(enabling rules: [RuleDescription]) {
+        enabled = Set(rules.map(\.id))
+    }
+
     func isEnabled(_ d: RuleDescription) -> Bool {
         if disabled.contains(d.id) || disabled.contains(d.name) { return false }
-        return only.isEmpty || only.contains(d.id) || only.contains(d.name)
+        if !only.isEmpty { return only.contains(d.id) || only.contains(d.name) }
+        return !d.optIn || enabled.contains(d.id) || enabled.contains(d.name)
     }
 }
 

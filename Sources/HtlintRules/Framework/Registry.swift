@@ -34,6 +34,7 @@ public let builtInRules: [any LintRule] = (readErrorRules + [
     UnservedRedirectTarget(),
     HSTSWithoutAlways(),
     OpenRedirect(),
+    HostHeaderReflected(),
     HSTSMissing(),
     HSTSOverHTTP(),
     HSTSMaxAgeTooShort(),

@@ -53,9 +53,13 @@ public struct RuleDescription: Sendable {
     /// True when the rule runs the rule-graph analysis without the simulator; such rules share
     /// a lane with the simulating ones rather than run beside them (see `Linter.run`).
     public var usesGraphAnalysis: Bool
+    /// True for a rule that runs only when asked for (`--enable`, `--only`, `rules: enable:`):
+    /// its pattern is harmless in the common setup and would otherwise flag most sites.
+    public var optIn: Bool
 
     public init(id: String, name: String, family: RuleFamily, summary: String, rationale: String, severity: Severity,
-                triggering: [Example], nonTriggering: [Example], usesSimulation: Bool = false, usesGraphAnalysis: Bool = false) {
+                triggering: [Example], nonTriggering: [Example], usesSimulation: Bool = false, usesGraphAnalysis: Bool = false,
+                optIn: Bool = false) {
         self.id = id
         self.name = name
         self.family = family
@@ -66,6 +70,7 @@ public struct RuleDescription: Sendable {
         self.nonTriggering = nonTriggering
         self.usesSimulation = usesSimulation
         self.usesGraphAnalysis = usesGraphAnalysis
+        self.optIn = optIn
     }
 }
 
