@@ -73,7 +73,7 @@ extension Origin {
 
     /// One directive on one table, as mod_headers' do_headers_fixup. The type itself is not in the
     /// tables but in r->content_type: `set` and `setifempty` (when the table has none) change it
-    /// too, `unset` clears it.
+    /// too, `edit` edits it, `unset` clears it.
     private func apply(_ h: HeaderDirective, to table: inout HeaderTable, _ contentType: inout String?,
                        _ r: RequestRecord, _ context: ExpressionContext) {
         if let c = h.envCondition, (r.envValue(c.name) != nil) == c.negated { return }
@@ -103,16 +103,26 @@ extension Origin {
                 table.add(h.name, merged)
             }
         case "edit", "edit*":
-            guard let regex = h.editPattern, table.first(h.name) != nil else { return }
+            guard let regex = h.editPattern else { return }
             let replacement = value(of: h, r, context)
-            var edited: [HTTPHeader] = []
-            for e in table.entries where equalsIgnoringASCIICase(e.name, h.name) {
-                guard let v = Origin.editHeaderValue(e.value, regex, replacement, all: h.action == "edit*") else {
+            func edit(_ v: String) -> String? {
+                guard let out = Origin.editHeaderValue(v, regex, replacement, all: h.action == "edit*") else {
                     context.chain.childCrashed = true
                     context.chain.note(.note, "Header edit* on \(h.name): the pattern matches the empty string, so mod_headers' process_regexp recurses on the same text until the Apache child crashes (no response)",
                                        range: h.range)
-                    return
+                    return nil
                 }
+                return out
+            }
+            // Content-Type is edited in r->content_type (then in the table, should it hold one).
+            if isType, let t = contentType {
+                guard let v = edit(t) else { return }
+                contentType = v
+            }
+            guard table.first(h.name) != nil else { return }
+            var edited: [HTTPHeader] = []
+            for e in table.entries where equalsIgnoringASCIICase(e.name, h.name) {
+                guard let v = edit(e.value) else { return }
                 edited.append(HTTPHeader(e.name, v))
             }
             // Apache unsets the header and adds the edited values back at the end.
@@ -162,7 +172,7 @@ extension Origin {
     }
 
     /// mod_headers format strings: `%{VAR}e` (environment, `(null)` when unset), `%{VAR}s`
-    /// (mod_ssl variables), `%%`; worker counts, load and times (`%i %b %l %t %D`) are not
+    /// (mod_ssl's ssl_var_lookup), `%%`; worker counts, load and times (`%i %b %l %t %D`) are not
     /// simulated and left empty.
     func formatHeaderValue(_ v: String, _ r: RequestRecord, _ chain: RequestChain) -> String {
         guard v.contains("%"), case .success(let pieces) = parseHeaderFormat(v) else { return v }
@@ -171,25 +181,14 @@ extension Origin {
             switch piece {
             case .literal(let text): out += text
             case .tag("e", let name): out += r.envValue(name) ?? "(null)"
-            case .tag("s", let name): out += sslVariable(name, chain) ?? "(null)"
+            // header_request_ssl_var: an unset or empty value is written `(null)`.
+            case .tag("s", let name):
+                let v = sslVariable(name, r, chain)
+                out += v.isEmpty ? "(null)" : v
             case .tag: continue
             }
         }
         return out
-    }
-
-    /// The few mod_ssl variables htlint knows: `HTTPS` always, `SSL_TLS_SNI` over TLS (the
-    /// host asked for). Others depend on the handshake and read as unset.
-    func sslVariable(_ name: String, _ chain: RequestChain) -> String? {
-        switch name {
-        case "HTTPS": return chain.request.tls ? "on" : "off"
-        case "SSL_TLS_SNI":
-            guard chain.request.tls, let host = chain.request.header("Host") else { return nil }
-            // The client names the host of the URL; the Host header carries the same name.
-            let name = host.split(separator: ":", maxSplits: 1).first.map(String.init) ?? host
-            return name.isEmpty ? nil : name.lowercased()
-        default: return nil
-        }
     }
 }
 
