@@ -42,4 +42,62 @@ struct Fuzz17RegressionTests {
         #expect(respond(o, "/page.html", method: "HEAD").status == 200)
         #expect(respond(o, "/page.html", method: "POST").status == 403)
     }
+
+    /// fixtures/apache/errordoc-unknown-status-codes: a status without a line in httpd's table
+    /// goes out as 500 and %>s logs it; 600 and up log AH01579 and 500.
+    @Test func statusesWithoutALineGoOutAs500() {
+        let o = site("Redirect 399 /m399 http://example.org/page.html\nRedirect 418 /t418\nRedirect 600 /t600\nRedirect 226 /t226\n",
+                     files: [("/page.html", 0)])
+        let r399 = respond(o, "/m399")
+        #expect(r399.status == 500)
+        #expect(r399.final.status == 399)
+        #expect(r399.location == "http://example.org/page.html")
+        #expect(respond(o, "/t418").status == 500)
+        #expect(respond(o, "/t226").status == 226)
+        let r600 = respond(o, "/t600")
+        #expect(r600.status == 500)
+        #expect(r600.final.status == 500)
+        #expect(r600.errorCodes == ["AH01579"])
+    }
+
+    /// fixtures/apache/errordoc-invalid-redirect-status: ErrorDocument takes 3xx codes; a local
+    /// page is served with the redirect's status and Location, and an unknown status takes
+    /// ErrorDocument 500's page.
+    @Test func errorDocumentsForRedirects() {
+        let o = site("""
+            ErrorDocument 301 /moved.html
+            ErrorDocument 500 /err500.html
+            ErrorDocument 303 http://example.org/other.html
+            RewriteEngine On
+            RewriteRule ^r301$ /page.html [R=301,L]
+            RewriteRule ^r303$ /page.html [R=303,L]
+            Redirect 399 /m399 http://example.org/page.html
+
+            """, files: [("/page.html", 0), ("/moved.html", 0), ("/err500.html", 0), ("/other.html", 0)])
+        let moved = respond(o, "/r301")
+        #expect(moved.status == 301)
+        #expect(moved.served == "/moved.html")
+        #expect(moved.location == "http://example.org/page.html")
+        #expect(respond(o, "/r303").location == "http://example.org/other.html")
+        let unknown = respond(o, "/m399")
+        #expect(unknown.status == 500)
+        #expect(unknown.served == "/err500.html")
+        #expect(unknown.location == "http://example.org/page.html")
+    }
+
+    /// fixtures/apache/errordoc-invalid-redirect-status: a `Header` Location goes out on any
+    /// answer; on a redirect `Header always set` adds a second line before the redirect's own.
+    @Test func headerLocationLines() {
+        let o = site("""
+            Header add Location /page.html
+            Header always set Location http://example.org/other.html "expr=%{REQUEST_URI} == '/r'"
+            RewriteEngine On
+            RewriteRule ^r$ /page.html [R=302,L]
+
+            """, files: [("/page.html", 0)])
+        let page = respond(o, "/page.html")
+        #expect(page.status == 200)
+        #expect(page.location == "/page.html")
+        #expect(respond(o, "/r").location == "http://example.org/other.html, http://example.org/page.html")
+    }
 }

@@ -730,7 +730,8 @@ public struct ConfigReader {
             block.mime = m
         case "ErrorDocument":
             guard arity(2...2, "ErrorDocument takes two arguments, Change responses for HTTP errors") else { return }
-            guard let code = Int(words[0].value), (400...599).contains(code) else {
+            // Any status with a line in httpd's table, 3xx and 2xx too (ap_index_of_response).
+            guard let code = Int(words[0].value), StatusLines.known(code) else {
                 error(ConfigCode.badArguments, "Unsupported HTTP response code \(words[0].value)", words[0].range); return
             }
             block.errorDocuments[code] = words[1].value

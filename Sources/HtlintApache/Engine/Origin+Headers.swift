@@ -6,9 +6,13 @@ extension Origin {
     /// the normal one. Redirects and errors Apache generates go out with the error table only;
     /// other responses, an ErrorDocument page included, with both, error table first
     /// (apr_table_overlay).
-    func responseHeaders(_ r: RequestRecord, status: Int, servedErrorPage: Bool = false, chain: RequestChain) -> [HTTPHeader] {
+    /// `location` is the answer's own Location: kept for a redirect (or 201) Apache writes,
+    /// and in the normal table of a page sent with a 3xx, where `Header` may replace it.
+    func responseHeaders(_ r: RequestRecord, status: Int, location: String? = nil, servedErrorPage: Bool = false,
+                         chain: RequestChain) -> [HTTPHeader] {
         var always = HeaderTable(entries: chain.cookies)
         var onSuccess = HeaderTable()
+        if let location { onSuccess.add("Location", location) }
         // Error responses Apache generates itself drop the onsuccess table; an ErrorDocument
         // page keeps it (its request's fixups filled it and the handler sends it).
         let success = (200...299).contains(status) || servedErrorPage
@@ -52,7 +56,9 @@ extension Origin {
             for h in directives where h.always { apply(h, to: &errorTable, &contentType, r, context) }
             if let allow = r.allow { errorTable.set("Allow", allow) }
             if let challenge = r.wwwAuthenticate { errorTable.set("WWW-Authenticate", challenge) }
-            return finished(errorTable.entries + chain.cookies + negotiationHeaders(r))
+            // ap_send_error_response keeps only a redirect's Location in the moved table.
+            let own = location.flatMap { !$0.isEmpty && (StatusLines.isRedirect(status) || status == 201) ? [HTTPHeader("Location", $0)] : nil } ?? []
+            return finished(errorTable.entries + chain.cookies + own + negotiationHeaders(r))
         }
         always.entries += negotiationHeaders(r)
         for h in directives where h.always { apply(h, to: &always, &contentType, r, context) }
