@@ -100,4 +100,27 @@ struct Fuzz17RegressionTests {
         #expect(page.location == "/page.html")
         #expect(respond(o, "/r").location == "http://example.org/other.html, http://example.org/page.html")
     }
+
+    /// fixtures/apache/rewrite-flags-r-non-redirect-status: a 2xx a hook answers is sent as
+    /// Apache's canned page (its type), a 204 without type or body, ErrorDocument applying.
+    @Test func nonRedirectStatusesAreCannedAnswers() {
+        let o = site("""
+            ErrorDocument 204 /page.html
+            RewriteEngine On
+            RewriteRule ^a$ /page.html [R=200]
+            RewriteRule ^b$ - [R=204]
+            Redirect 226 /m226
+
+            """, files: [("/page.html", 0)])
+        let a = respond(o, "/a")
+        #expect(a.status == 200)
+        #expect(a.served == nil)
+        #expect(header(a, "Content-Type") == "text/html; charset=iso-8859-1")
+        #expect(header(respond(o, "/m226"), "Content-Type") == "text/html; charset=iso-8859-1")
+        let b = respond(o, "/b")
+        #expect(b.status == 204)
+        #expect(b.served == nil)
+        #expect(b.final.uri == "/page.html")
+        #expect(header(b, "Content-Type") == nil)
+    }
 }

@@ -8,14 +8,15 @@ extension Origin {
     /// (apr_table_overlay).
     /// `location` is the answer's own Location: kept for a redirect (or 201) Apache writes,
     /// and in the normal table of a page sent with a 3xx, where `Header` may replace it.
+    /// `canned`: a 2xx a hook answered, sent by ap_send_error_response like an error.
     func responseHeaders(_ r: RequestRecord, status: Int, location: String? = nil, servedErrorPage: Bool = false,
-                         chain: RequestChain) -> [HTTPHeader] {
+                         canned: Bool = false, chain: RequestChain) -> [HTTPHeader] {
         var always = HeaderTable(entries: chain.cookies)
         var onSuccess = HeaderTable()
         if let location { onSuccess.add("Location", location) }
         // Error responses Apache generates itself drop the onsuccess table; an ErrorDocument
         // page keeps it (its request's fixups filled it and the handler sends it).
-        let success = (200...299).contains(status) || servedErrorPage
+        let success = ((200...299).contains(status) && !canned) || servedErrorPage
         // Answered before the directory walk (a virtual-host redirect): the host's own lines with
         // the <Location>/<If> sections the location and if walks merged before translate_name.
         let config = r.config
@@ -24,7 +25,8 @@ extension Origin {
         // own type for an answer Apache writes (text/html without charset under
         // suppress-error-charset, which also keeps AddDefaultCharset off).
         let suppressCharset = !success && r.envValue("suppress-error-charset") != nil
-        var contentType: String? = !success ? (suppressCharset ? "text/html" : MimeTypes.errorPageType)
+        // A 204 goes out without a type (ap_http_header_filter clears r->content_type).
+        var contentType: String? = status == 204 ? nil : !success ? (suppressCharset ? "text/html" : MimeTypes.errorPageType)
             // OPTIONS answers a directory before mod_dir: mod_mime's DIR_MAGIC_TYPE (or ForceType).
             : r.method == "OPTIONS" && r.handler == "httpd/unix-directory" ? r.forcedType ?? config?.mime?.forceType ?? "httpd/unix-directory"
             // mod_autoindex names its listing's type itself, over ForceType.

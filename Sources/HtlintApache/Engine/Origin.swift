@@ -66,6 +66,8 @@ public final class Origin: @unchecked Sendable {
         /// A redirect's Location, which internal_internal_redirect copies into the ErrorDocument
         /// request when the status is a 3xx (ErrorDocument 301 /page.html).
         var errorDocumentLocation: String? = nil
+        /// A 2xx a hook answered ([R=200], `Redirect 226`): ap_die sends Apache's canned page.
+        var cannedSuccess = false
         /// ErrorDocument with a local path: an internal redirect that keeps the error status.
         func redirectToErrorDocument(_ doc: String, status s: Int, location: String? = nil) {
             chain.note(.internalRedirect, "ErrorDocument \(s) → \(doc)")
@@ -126,6 +128,7 @@ public final class Origin: @unchecked Sendable {
                 errorDocumentStatus = nil
                 status = s
                 location = loc
+                cannedSuccess = true
                 // ap_die looks up an ErrorDocument for every status a hook answers, redirects included.
                 if s != 200, let doc = errorDocument(for: s, record: record, chain: chain) {
                     if redirects >= site.limitInternalRecursion {
@@ -249,12 +252,15 @@ public final class Origin: @unchecked Sendable {
         // A page a handler sends goes out like any page, not by ap_send_error_response, whatever
         // its status: an ErrorDocument page, or a file served with a status an [R=3xx] without
         // [L] left on the request.
+        // A 204 has no body: whatever page was meant goes out empty.
+        if status == 204 { served = nil }
         let servedErrorPage = served != nil
         let headerRecord = loggedStatus != nil ? (runStartRecord ?? errorOrigin ?? record) : record
         // One error table serves the whole chain: a recursive error's Vary has the later requests' tokens.
         headerRecord.negotiationVary = record.negotiationVary
         headerRecord.contentLocation = record.contentLocation
-        var headers = responseHeaders(headerRecord, status: status, location: location, servedErrorPage: servedErrorPage, chain: chain)
+        var headers = responseHeaders(headerRecord, status: status, location: location, servedErrorPage: servedErrorPage,
+                                      canned: cannedSuccess && !servedErrorPage, chain: chain)
         // The Location the client sees: every Location line sent (a `Header` one too, on any
         // status), joined as one header's values.
         let locations = headers.filter { equalsIgnoringASCIICase($0.name, "Location") }.map(\.value)
