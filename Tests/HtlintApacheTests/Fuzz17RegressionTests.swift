@@ -123,4 +123,20 @@ struct Fuzz17RegressionTests {
         #expect(b.final.uri == "/page.html")
         #expect(header(b, "Content-Type") == nil)
     }
+
+    /// fixtures/apache/vhost-rewrite-in-location-sections: per-directory rules in a `<Location>`
+    /// see the whole file path; a relative substitution starts with the section's argument.
+    @Test func rewriteRulesInLocationSections() {
+        let o = site("", vhost: [
+            "<Location /loc>", "RewriteEngine On", "RewriteRule a\\.html$ target.html [L]",
+            "RewriteRule ^/var/www/html/loc/b$ /loc/target.html [L]", "RewriteRule ^loc/d$ /target.html [L]", "</Location>",
+            "<LocationMatch ^/lm>", "RewriteEngine On", "RewriteRule a\\.html$ target.html [L]", "</LocationMatch>",
+        ], files: [("/loc/a.html", 0), ("/loc/target.html", 0), ("/lm/a.html", 0), ("/lm/target.html", 0), ("/target.html", 0)])
+        #expect(respond(o, "/loc/a.html").served == "/loc/target.html")
+        #expect(respond(o, "/loc/b").served == "/loc/target.html")
+        #expect(respond(o, "/loc/d").status == 404)
+        let lm = respond(o, "/lm/a.html")
+        #expect(lm.status == 400)
+        #expect(lm.final.filename == "^/lm/target.html")
+    }
 }

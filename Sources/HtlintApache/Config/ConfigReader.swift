@@ -311,11 +311,6 @@ public struct ConfigReader {
                 guard let matcher = locationMatcher(s, regex: key == "directorymatch"), case .regex = matcher else { return }
                 var inner = ConfigBlock()
                 readObject(s.children, into: &inner, methods: nil, inSection: nil)
-                if inner.rewrite != nil {
-                    // mod_rewrite takes the pattern text as the directory prefix: not modelled.
-                    warning(ConfigCode.ignored, "mod_rewrite directives in <\(s.name)> are not simulated", s.openRange)
-                    inner.rewrite = nil
-                }
                 let pattern = s.arguments.map(\.value).last ?? ""
                 let slashes = pattern.utf8.filter { $0 == UInt8(ascii: "/") }.count
                 var list = block.server?.directoryMatches ?? []
@@ -352,11 +347,6 @@ public struct ConfigReader {
                 if let matcher = locationMatcher(s, regex: key == "locationmatch") {
                     var inner = ConfigBlock()
                     readObject(s.children, into: &inner, methods: nil, inSection: s.name)
-                    if inner.rewrite != nil {
-                        // Per-directory rewriting keyed on a URL-path context is not modelled yet.
-                        warning(ConfigCode.ignored, "mod_rewrite directives in <\(s.name)> are not simulated", s.openRange)
-                        inner.rewrite = nil
-                    }
                     block.server?.locations.append(LocationBlock(matcher: matcher, block: inner))
                 }
             } else {
