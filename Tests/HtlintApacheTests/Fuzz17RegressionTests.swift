@@ -139,4 +139,28 @@ struct Fuzz17RegressionTests {
         #expect(lm.status == 400)
         #expect(lm.final.filename == "^/lm/target.html")
     }
+
+    /// fixtures/apache/rewrite-map-toupper-crlf-rnd: int:toupper/tolower change ASCII letters
+    /// only; a CRLF txt: file reads as an LF one; rnd: takes the first alternative (Apache picks
+    /// at random).
+    @Test func rewriteMapsAsApacheReadsThem() {
+        #expect(RewriteMapTable.internalFunction("toupper").lookup("caf\u{e9}") == "CAF\u{e9}")
+        #expect(RewriteMapTable.internalFunction("tolower").lookup("CAF\u{c9}") == "caf\u{c9}")
+        let crlf = RewriteMapTable.parseText("k1 v1\r\nk3\r\nk5 v5 extra\r\n k6 v6\r\nk7\tv7\r\n")
+        #expect(crlf == ["k1": "v1", "k5": "v5", "k7": "v7"])
+        let rnd = RewriteMapTable.random(["a": "one|two", "d": "|y"])
+        #expect(rnd.lookup("a") == "one")
+        #expect(rnd.lookup("d") == nil)
+    }
+
+    /// fixtures/apache/alias-redirect-expression-and-escaped-target: an expression target is an
+    /// ap_expr string (`%20` is literal, then escaped whole), not a mod_rewrite template.
+    @Test func redirectExpressionTargetsKeepPercentEscapes() {
+        let o = site("", vhost: [
+            "<Location /e1>", "Redirect http://example.org/a%20b", "</Location>",
+            "<Location /e2>", "Redirect 301 \"http://example.org/t.html?u=%{REQUEST_URI}&s=a%20b\"", "</Location>",
+        ], files: [("/t.html", 0)])
+        #expect(respond(o, "/e1/z").location == "http://example.org/a%2520b")
+        #expect(respond(o, "/e2/q").location == "http://example.org/t.html?u=/e2/q&s=a%20b")
+    }
 }

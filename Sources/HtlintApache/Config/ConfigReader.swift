@@ -867,6 +867,9 @@ public struct ConfigReader {
                 if case .unsupported(let type) = map.kind {
                     warning(ConfigCode.ignored, "RewriteMap type \(type): is not simulated: lookups give the default", words[1].range)
                 }
+                if case .random = map.kind {
+                    warning(ConfigCode.ignored, "RewriteMap type rnd: picks one of a value's alternatives at random; the simulation takes the first", words[1].range)
+                }
                 block.server?.rewriteMaps[words[0].value] = map
             case .failure(let message): error(ConfigCode.badArguments, message.text, words[1].range)
             }
