@@ -163,4 +163,27 @@ struct Fuzz17RegressionTests {
         #expect(respond(o, "/e1/z").location == "http://example.org/a%2520b")
         #expect(respond(o, "/e2/q").location == "http://example.org/t.html?u=/e2/q&s=a%20b")
     }
+
+    /// fixtures/apache/header-vary-from-if-expressions: the request headers `<If>` conditions
+    /// read (not Host, not req_novary, not after a short circuit) join the normal table's Vary,
+    /// which fixup_vary merges with Header's lines into one.
+    @Test func ifConditionsAddTheirHeadersToVary() {
+        let o = site("""
+            <If "%{HTTP:X-Flag} == 'on'">
+            Header set X-A yes
+            </If>
+            <ElseIf "%{HTTP_USER_AGENT} =~ /bot/ || req('X-B') == '1'">
+            Header set X-A bot
+            </ElseIf>
+            <If "req_novary('X-C') == '1' && %{HTTP_HOST} != ''">
+            </If>
+            Header merge Vary Accept-Encoding
+            Header always append Vary Cookie
+
+            """, files: [("/page.html", 0)])
+        #expect(header(respond(o, "/page.html"), "Vary") == "Cookie,X-Flag,User-Agent,X-B,Accept-Encoding")
+        #expect(header(respond(o, "/page.html", headers: [HTTPHeader("User-Agent", "a bot")]), "Vary")
+                == "Cookie,X-Flag,User-Agent,Accept-Encoding")
+        #expect(header(respond(o, "/missing"), "Vary") == "Cookie")
+    }
 }

@@ -14,6 +14,8 @@ extension Origin {
         var always = HeaderTable(entries: chain.cookies)
         var onSuccess = HeaderTable()
         if let location { onSuccess.add("Location", location) }
+        // ap_if_walk merged the headers its conditions read into r->headers_out's Vary.
+        if !r.ifVary.isEmpty { onSuccess.add("Vary", r.ifVary.joined(separator: ", ")) }
         // Error responses Apache generates itself drop the onsuccess table; an ErrorDocument
         // page keeps it (its request's fixups filled it and the handler sends it).
         let success = ((200...299).contains(status) && !canned) || servedErrorPage
@@ -36,7 +38,8 @@ extension Origin {
         if success, r.method != "OPTIONS", let t = contentType { context.invokedHandler = String(t.prefix { $0 != ";" }) }
         // ap_http_header_filter writes r->content_type over any Content-Type in the tables; with
         // none (`Header unset Content-Type`) or an empty one what the tables hold goes out.
-        func finished(_ tables: [HTTPHeader]) -> [HTTPHeader] {
+        func finished(_ sent: [HTTPHeader]) -> [HTTPHeader] {
+            let tables = fixupVary(sent)
             guard let t = contentType, !t.isEmpty else { return tables }
             let type = suppressCharset ? t : MimeTypes.withDefaultCharset(t, config?.mime?.defaultCharset)
             var out: [HTTPHeader] = []
@@ -68,6 +71,27 @@ extension Origin {
         if let challenge = r.wwwAuthenticate { always.set("WWW-Authenticate", challenge) }
         for h in directives where !h.always { apply(h, to: &onSuccess, &contentType, r, context) }
         return finished(always.entries + onSuccess.entries)
+    }
+
+    /// ap_http_header_filter's fixup_vary: every `Vary` line becomes one, at the first one's
+    /// place, its tokens (split at commas and blanks) each once, case-insensitively, joined by commas.
+    private func fixupVary(_ headers: [HTTPHeader]) -> [HTTPHeader] {
+        let lines = headers.filter { equalsIgnoringASCIICase($0.name, "Vary") }
+        guard !lines.isEmpty else { return headers }
+        var tokens: [String] = []
+        for line in lines {
+            for t in line.value.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }).map(String.init)
+            where !tokens.contains(where: { equalsIgnoringASCIICase($0, t) }) {
+                tokens.append(t)
+            }
+        }
+        var out: [HTTPHeader] = []
+        var placed = false
+        for h in headers {
+            guard equalsIgnoringASCIICase(h.name, "Vary") else { out.append(h); continue }
+            if !placed { out.append(HTTPHeader(h.name, tokens.joined(separator: ","))); placed = true }
+        }
+        return out
     }
 
     /// mod_negotiation's `Vary` and a transparent answer's `Content-Location`: both in the error

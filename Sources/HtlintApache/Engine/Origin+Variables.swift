@@ -121,11 +121,21 @@ struct ExpressionContext: ExpressionEnvironment {
     /// Evaluated after mod_mime's type_checker (a per-directory `RewriteCond expr` runs in the
     /// fixups): `%{CONTENT_TYPE}` is then the type of `r->filename`.
     var typeChecked = false
+    /// Set for `<If>` conditions: the request headers read join `Vary` (RequestRecord.ifVary).
+    var addsVary = false
+
+    func noteVary(_ header: String) {
+        // RFC 7231 7.1.4: never `Vary: Host` (ap_expr skips it).
+        guard addsVary, !equalsIgnoringASCIICase(header, "Host") else { return }
+        if !record.ifVary.contains(where: { equalsIgnoringASCIICase($0, header) }) { record.ifVary.append(header) }
+    }
 
     func expressionVariable(_ name: String) -> String {
         switch name {
         case "REQUEST_STATUS": return String(status ?? record.errorStatus ?? record.status)
         case "HTTP2": return "off"  // the simulated connections are HTTP/1.1
+        case "HTTP_USER_AGENT", "HTTP_PROXY_CONNECTION", "HTTP_REFERER", "HTTP_COOKIE", "HTTP_FORWARDED", "HTTP_ACCEPT":
+            if case .header(let header)? = Origin.variableNames[name] { noteVary(header) }
         // util_expr_eval.c gives the major number only (mod_rewrite's has the minor too).
         case "API_VERSION": return Origin.moduleMagicMajor
         case "CONTENT_TYPE" where contentType != nil: return contentType!

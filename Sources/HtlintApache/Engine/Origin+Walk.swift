@@ -177,7 +177,8 @@ extension Origin {
             for chainOfIfs in block.ifChains {
                 for branch in chainOfIfs.branches {
                     var captures: [String] = []
-                    let env = ExpressionContext(origin: self, record: record, chain: chain)
+                    var env = ExpressionContext(origin: self, record: record, chain: chain)
+                    env.addsVary = true
                     if branch.condition?.evaluate(env, captures: &captures) ?? true {
                         config.merge(branch.block, directory: "*If/", key: "if:\(branch.range.file):\(branch.range.start)",
                                      defaultEngine: defaultEngine)
