@@ -4,8 +4,11 @@ import HtlintSyntax
 /// What the conditional sections `<IfVersion>`, `<IfFile>`, `<IfSection>` and `${VAR}`
 /// substitution test against, for the simulated server (Debian's Apache 2.4.71).
 public enum Conditionals {
-    /// The simulated httpd version (SERVER_SOFTWARE says `Apache/2.4.71 (Debian)`).
+    /// The simulated httpd version.
     public static let version = (major: 2, minor: 4, patch: 71)
+    /// ap_get_server_banner() under the default `ServerTokens Full`: mod_ssl adds its library's
+    /// version component (recorded: Debian 12's OpenSSL 3.0.19). SERVER_SOFTWARE everywhere.
+    public static let serverBanner = "Apache/2.4.71 (Debian) OpenSSL/3.0.19"
     public static var versionString: String { "\(version.major).\(version.minor).\(version.patch)" }
 
     /// `ServerRoot` on Debian: relative `<IfFile>` paths are resolved against it.

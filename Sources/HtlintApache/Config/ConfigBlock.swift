@@ -136,6 +136,14 @@ public struct LocationBlock: Sendable {
         case wildcard(String)
         /// `<LocationMatch re>` / `<Location ~ re>`: regex search.
         case regex(Regex)
+
+        /// The section's argument as written (cmd->path: the path, pattern or regex).
+        public var text: String {
+            switch self {
+            case .prefix(let p), .wildcard(let p): p
+            case .regex(let r): r.pattern
+            }
+        }
     }
     public var matcher: Matcher
     public var block: ConfigBlock

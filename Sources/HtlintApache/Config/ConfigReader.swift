@@ -311,11 +311,6 @@ public struct ConfigReader {
                 guard let matcher = locationMatcher(s, regex: key == "directorymatch"), case .regex = matcher else { return }
                 var inner = ConfigBlock()
                 readObject(s.children, into: &inner, methods: nil, inSection: nil)
-                if inner.rewrite != nil {
-                    // mod_rewrite takes the pattern text as the directory prefix: not modelled.
-                    warning(ConfigCode.ignored, "mod_rewrite directives in <\(s.name)> are not simulated", s.openRange)
-                    inner.rewrite = nil
-                }
                 let pattern = s.arguments.map(\.value).last ?? ""
                 let slashes = pattern.utf8.filter { $0 == UInt8(ascii: "/") }.count
                 var list = block.server?.directoryMatches ?? []
@@ -352,11 +347,6 @@ public struct ConfigReader {
                 if let matcher = locationMatcher(s, regex: key == "locationmatch") {
                     var inner = ConfigBlock()
                     readObject(s.children, into: &inner, methods: nil, inSection: s.name)
-                    if inner.rewrite != nil {
-                        // Per-directory rewriting keyed on a URL-path context is not modelled yet.
-                        warning(ConfigCode.ignored, "mod_rewrite directives in <\(s.name)> are not simulated", s.openRange)
-                        inner.rewrite = nil
-                    }
                     block.server?.locations.append(LocationBlock(matcher: matcher, block: inner))
                 }
             } else {
@@ -730,7 +720,8 @@ public struct ConfigReader {
             block.mime = m
         case "ErrorDocument":
             guard arity(2...2, "ErrorDocument takes two arguments, Change responses for HTTP errors") else { return }
-            guard let code = Int(words[0].value), (400...599).contains(code) else {
+            // Any status with a line in httpd's table, 3xx and 2xx too (ap_index_of_response).
+            guard let code = Int(words[0].value), StatusLines.known(code) else {
                 error(ConfigCode.badArguments, "Unsupported HTTP response code \(words[0].value)", words[0].range); return
             }
             block.errorDocuments[code] = words[1].value
@@ -875,6 +866,9 @@ public struct ConfigReader {
             case .success(let map):
                 if case .unsupported(let type) = map.kind {
                     warning(ConfigCode.ignored, "RewriteMap type \(type): is not simulated: lookups give the default", words[1].range)
+                }
+                if case .random = map.kind {
+                    warning(ConfigCode.ignored, "RewriteMap type rnd: picks one of a value's alternatives at random; the simulation takes the first", words[1].range)
                 }
                 block.server?.rewriteMaps[words[0].value] = map
             case .failure(let message): error(ConfigCode.badArguments, message.text, words[1].range)

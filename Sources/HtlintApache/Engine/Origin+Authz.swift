@@ -115,10 +115,14 @@ extension Origin {
         case "all": values.first?.lowercased() == "granted"
         case "ip": values.contains { ipMatches($0, chain.request.remoteAddress) }
         case "host": values.contains { "localhost".hasSuffix($0.lowercased()) }
-        case "method": values.map { $0.uppercased() }.contains(r.method)
+        // Compared by method number: HEAD is M_GET, so `Require method GET` lets HEAD in too.
+        case "method": values.map { Origin.methodNumberName($0.uppercased()) }.contains(Origin.methodNumberName(r.method))
         case "env": values.contains { r.envValue($0) != nil }
         case "local": chain.request.remoteAddress.hasPrefix("127.") || chain.request.remoteAddress == "::1"
         default: false
         }
     }
+
+    /// The name of the method number Apache gives a method (HEAD shares GET's).
+    static func methodNumberName(_ method: String) -> String { method == "HEAD" ? "GET" : method }
 }

@@ -6,12 +6,19 @@ extension Origin {
     /// the normal one. Redirects and errors Apache generates go out with the error table only;
     /// other responses, an ErrorDocument page included, with both, error table first
     /// (apr_table_overlay).
-    func responseHeaders(_ r: RequestRecord, status: Int, servedErrorPage: Bool = false, chain: RequestChain) -> [HTTPHeader] {
+    /// `location` is the answer's own Location: kept for a redirect (or 201) Apache writes,
+    /// and in the normal table of a page sent with a 3xx, where `Header` may replace it.
+    /// `canned`: a 2xx a hook answered, sent by ap_send_error_response like an error.
+    func responseHeaders(_ r: RequestRecord, status: Int, location: String? = nil, servedErrorPage: Bool = false,
+                         canned: Bool = false, chain: RequestChain) -> [HTTPHeader] {
         var always = HeaderTable(entries: chain.cookies)
         var onSuccess = HeaderTable()
+        if let location { onSuccess.add("Location", location) }
+        // ap_if_walk merged the headers its conditions read into r->headers_out's Vary.
+        if !r.ifVary.isEmpty { onSuccess.add("Vary", r.ifVary.joined(separator: ", ")) }
         // Error responses Apache generates itself drop the onsuccess table; an ErrorDocument
         // page keeps it (its request's fixups filled it and the handler sends it).
-        let success = (200...299).contains(status) || servedErrorPage
+        let success = ((200...299).contains(status) && !canned) || servedErrorPage
         // Answered before the directory walk (a virtual-host redirect): the host's own lines with
         // the <Location>/<If> sections the location and if walks merged before translate_name.
         let config = r.config
@@ -20,7 +27,8 @@ extension Origin {
         // own type for an answer Apache writes (text/html without charset under
         // suppress-error-charset, which also keeps AddDefaultCharset off).
         let suppressCharset = !success && r.envValue("suppress-error-charset") != nil
-        var contentType: String? = !success ? (suppressCharset ? "text/html" : MimeTypes.errorPageType)
+        // A 204 goes out without a type (ap_http_header_filter clears r->content_type).
+        var contentType: String? = status == 204 ? nil : !success ? (suppressCharset ? "text/html" : MimeTypes.errorPageType)
             // OPTIONS answers a directory before mod_dir: mod_mime's DIR_MAGIC_TYPE (or ForceType).
             : r.method == "OPTIONS" && r.handler == "httpd/unix-directory" ? r.forcedType ?? config?.mime?.forceType ?? "httpd/unix-directory"
             // mod_autoindex names its listing's type itself, over ForceType.
@@ -30,7 +38,8 @@ extension Origin {
         if success, r.method != "OPTIONS", let t = contentType { context.invokedHandler = String(t.prefix { $0 != ";" }) }
         // ap_http_header_filter writes r->content_type over any Content-Type in the tables; with
         // none (`Header unset Content-Type`) or an empty one what the tables hold goes out.
-        func finished(_ tables: [HTTPHeader]) -> [HTTPHeader] {
+        func finished(_ sent: [HTTPHeader]) -> [HTTPHeader] {
+            let tables = fixupVary(sent)
             guard let t = contentType, !t.isEmpty else { return tables }
             let type = suppressCharset ? t : MimeTypes.withDefaultCharset(t, config?.mime?.defaultCharset)
             var out: [HTTPHeader] = []
@@ -52,7 +61,9 @@ extension Origin {
             for h in directives where h.always { apply(h, to: &errorTable, &contentType, r, context) }
             if let allow = r.allow { errorTable.set("Allow", allow) }
             if let challenge = r.wwwAuthenticate { errorTable.set("WWW-Authenticate", challenge) }
-            return finished(errorTable.entries + chain.cookies + negotiationHeaders(r))
+            // ap_send_error_response keeps only a redirect's Location in the moved table.
+            let own = location.flatMap { !$0.isEmpty && (StatusLines.isRedirect(status) || status == 201) ? [HTTPHeader("Location", $0)] : nil } ?? []
+            return finished(errorTable.entries + chain.cookies + own + negotiationHeaders(r))
         }
         always.entries += negotiationHeaders(r)
         for h in directives where h.always { apply(h, to: &always, &contentType, r, context) }
@@ -60,6 +71,27 @@ extension Origin {
         if let challenge = r.wwwAuthenticate { always.set("WWW-Authenticate", challenge) }
         for h in directives where !h.always { apply(h, to: &onSuccess, &contentType, r, context) }
         return finished(always.entries + onSuccess.entries)
+    }
+
+    /// ap_http_header_filter's fixup_vary: every `Vary` line becomes one, at the first one's
+    /// place, its tokens (split at commas and blanks) each once, case-insensitively, joined by commas.
+    private func fixupVary(_ headers: [HTTPHeader]) -> [HTTPHeader] {
+        let lines = headers.filter { equalsIgnoringASCIICase($0.name, "Vary") }
+        guard !lines.isEmpty else { return headers }
+        var tokens: [String] = []
+        for line in lines {
+            for t in line.value.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }).map(String.init)
+            where !tokens.contains(where: { equalsIgnoringASCIICase($0, t) }) {
+                tokens.append(t)
+            }
+        }
+        var out: [HTTPHeader] = []
+        var placed = false
+        for h in headers {
+            guard equalsIgnoringASCIICase(h.name, "Vary") else { out.append(h); continue }
+            if !placed { out.append(HTTPHeader(h.name, tokens.joined(separator: ","))); placed = true }
+        }
+        return out
     }
 
     /// mod_negotiation's `Vary` and a transparent answer's `Content-Location`: both in the error
@@ -73,7 +105,7 @@ extension Origin {
 
     /// One directive on one table, as mod_headers' do_headers_fixup. The type itself is not in the
     /// tables but in r->content_type: `set` and `setifempty` (when the table has none) change it
-    /// too, `unset` clears it.
+    /// too, `edit` edits it, `unset` clears it.
     private func apply(_ h: HeaderDirective, to table: inout HeaderTable, _ contentType: inout String?,
                        _ r: RequestRecord, _ context: ExpressionContext) {
         if let c = h.envCondition, (r.envValue(c.name) != nil) == c.negated { return }
@@ -103,16 +135,26 @@ extension Origin {
                 table.add(h.name, merged)
             }
         case "edit", "edit*":
-            guard let regex = h.editPattern, table.first(h.name) != nil else { return }
+            guard let regex = h.editPattern else { return }
             let replacement = value(of: h, r, context)
-            var edited: [HTTPHeader] = []
-            for e in table.entries where equalsIgnoringASCIICase(e.name, h.name) {
-                guard let v = Origin.editHeaderValue(e.value, regex, replacement, all: h.action == "edit*") else {
+            func edit(_ v: String) -> String? {
+                guard let out = Origin.editHeaderValue(v, regex, replacement, all: h.action == "edit*") else {
                     context.chain.childCrashed = true
                     context.chain.note(.note, "Header edit* on \(h.name): the pattern matches the empty string, so mod_headers' process_regexp recurses on the same text until the Apache child crashes (no response)",
                                        range: h.range)
-                    return
+                    return nil
                 }
+                return out
+            }
+            // Content-Type is edited in r->content_type (then in the table, should it hold one).
+            if isType, let t = contentType {
+                guard let v = edit(t) else { return }
+                contentType = v
+            }
+            guard table.first(h.name) != nil else { return }
+            var edited: [HTTPHeader] = []
+            for e in table.entries where equalsIgnoringASCIICase(e.name, h.name) {
+                guard let v = edit(e.value) else { return }
                 edited.append(HTTPHeader(e.name, v))
             }
             // Apache unsets the header and adds the edited values back at the end.
@@ -162,7 +204,7 @@ extension Origin {
     }
 
     /// mod_headers format strings: `%{VAR}e` (environment, `(null)` when unset), `%{VAR}s`
-    /// (mod_ssl variables), `%%`; worker counts, load and times (`%i %b %l %t %D`) are not
+    /// (mod_ssl's ssl_var_lookup), `%%`; worker counts, load and times (`%i %b %l %t %D`) are not
     /// simulated and left empty.
     func formatHeaderValue(_ v: String, _ r: RequestRecord, _ chain: RequestChain) -> String {
         guard v.contains("%"), case .success(let pieces) = parseHeaderFormat(v) else { return v }
@@ -171,25 +213,14 @@ extension Origin {
             switch piece {
             case .literal(let text): out += text
             case .tag("e", let name): out += r.envValue(name) ?? "(null)"
-            case .tag("s", let name): out += sslVariable(name, chain) ?? "(null)"
+            // header_request_ssl_var: an unset or empty value is written `(null)`.
+            case .tag("s", let name):
+                let v = sslVariable(name, r, chain)
+                out += v.isEmpty ? "(null)" : v
             case .tag: continue
             }
         }
         return out
-    }
-
-    /// The few mod_ssl variables htlint knows: `HTTPS` always, `SSL_TLS_SNI` over TLS (the
-    /// host asked for). Others depend on the handshake and read as unset.
-    func sslVariable(_ name: String, _ chain: RequestChain) -> String? {
-        switch name {
-        case "HTTPS": return chain.request.tls ? "on" : "off"
-        case "SSL_TLS_SNI":
-            guard chain.request.tls, let host = chain.request.header("Host") else { return nil }
-            // The client names the host of the URL; the Host header carries the same name.
-            let name = host.split(separator: ":", maxSplits: 1).first.map(String.init) ?? host
-            return name.isEmpty ? nil : name.lowercased()
-        default: return nil
-        }
     }
 }
 

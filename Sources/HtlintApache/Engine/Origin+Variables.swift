@@ -15,6 +15,7 @@ extension Origin {
             return req.header(header) ?? ""
         case .environment(let name): return r.envValue(name) ?? site.processEnvironment[name] ?? ""
         case .lookAhead(let inner, let file): return lookAhead(inner, file: file, r, chain, serverContext: serverContext)
+        case .ssl(let name): return sslVariable(name, r, chain)
         case .empty: return ""
         case .known(let known, let name):
             switch known {
@@ -76,12 +77,12 @@ extension Origin {
             "REQUEST_METHOD": .requestMethod, "SERVER_PROTOCOL": .constant("HTTP/1.1"),
             "REQUEST_SCHEME": .requestScheme, "HTTPS": .https, "SERVER_NAME": .serverName, "SERVER_PORT": .serverPort,
             "SERVER_ADDR": .serverAddress, "SERVER_ADMIN": .serverAdmin,
-            "SERVER_SOFTWARE": .constant("Apache/2.4.71 (Debian)"),
+            "SERVER_SOFTWARE": .constant(Conditionals.serverBanner),
             "REMOTE_ADDR": .remoteAddress, "CONN_REMOTE_ADDR": .connectionAddress, "REMOTE_HOST": .remoteAddress,
             "REMOTE_PORT": .constant("50000"), "REMOTE_USER": .constant(""), "REMOTE_IDENT": .constant(""),
             "AUTH_TYPE": .constant(""), "DOCUMENT_ROOT": .documentRoot, "CONTEXT_PREFIX": .contextPrefix,
             "CONTEXT_DOCUMENT_ROOT": .contextDocumentRoot, "IS_SUBREQ": .isSubrequest, "IPV6": .ipv6,
-            "API_VERSION": .constant("20120211"), "SCRIPT_USER": .scriptOwner, "SCRIPT_GROUP": .scriptOwner,
+            "API_VERSION": .constant("20120211:142"), "SCRIPT_USER": .scriptOwner, "SCRIPT_GROUP": .scriptOwner,
         ]
         for t in ["TIME", "TIME_YEAR", "TIME_MON", "TIME_DAY", "TIME_HOUR", "TIME_MIN", "TIME_SEC", "TIME_WDAY"] { names[t] = .time }
         return names
@@ -120,11 +121,23 @@ struct ExpressionContext: ExpressionEnvironment {
     /// Evaluated after mod_mime's type_checker (a per-directory `RewriteCond expr` runs in the
     /// fixups): `%{CONTENT_TYPE}` is then the type of `r->filename`.
     var typeChecked = false
+    /// Set for `<If>` conditions: the request headers read join `Vary` (RequestRecord.ifVary).
+    var addsVary = false
+
+    func noteVary(_ header: String) {
+        // RFC 7231 7.1.4: never `Vary: Host` (ap_expr skips it).
+        guard addsVary, !equalsIgnoringASCIICase(header, "Host") else { return }
+        if !record.ifVary.contains(where: { equalsIgnoringASCIICase($0, header) }) { record.ifVary.append(header) }
+    }
 
     func expressionVariable(_ name: String) -> String {
         switch name {
         case "REQUEST_STATUS": return String(status ?? record.errorStatus ?? record.status)
         case "HTTP2": return "off"  // the simulated connections are HTTP/1.1
+        case "HTTP_USER_AGENT", "HTTP_PROXY_CONNECTION", "HTTP_REFERER", "HTTP_COOKIE", "HTTP_FORWARDED", "HTTP_ACCEPT":
+            if case .header(let header)? = Origin.variableNames[name] { noteVary(header) }
+        // util_expr_eval.c gives the major number only (mod_rewrite's has the minor too).
+        case "API_VERSION": return Origin.moduleMagicMajor
         case "CONTENT_TYPE" where contentType != nil: return contentType!
         case "CONTENT_TYPE" where typeChecked && status == nil:
             // find_ct: httpd/unix-directory for a directory, else by extension (existing or not).
@@ -151,6 +164,8 @@ struct ExpressionContext: ExpressionEnvironment {
                 return MimeTypes.type(forPath: f, config: record.config?.mime).map { String($0.prefix { $0 != ";" }) } ?? ""
             default: return ""
             }
+        // mod_ssl's expression hook takes every `SSL_*` name to ssl_var_lookup.
+        case _ where name.hasPrefix("SSL_"): return origin.sslVariable(name, record, chain)
         default: break
         }
         return origin.variable(name, record, chain, serverContext: false)

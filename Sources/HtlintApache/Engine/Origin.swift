@@ -63,13 +63,19 @@ public final class Origin: @unchecked Sendable {
         /// The request whose error started that chain: ap_die_r sends a recursive error for it
         /// (r_1st_err), so its headers (`Header always`, its environment) go out.
         var errorOrigin: RequestRecord? = nil
+        /// A redirect's Location, which internal_internal_redirect copies into the ErrorDocument
+        /// request when the status is a 3xx (ErrorDocument 301 /page.html).
+        var errorDocumentLocation: String? = nil
+        /// A 2xx a hook answered ([R=200], `Redirect 226`): ap_die sends Apache's canned page.
+        var cannedSuccess = false
         /// ErrorDocument with a local path: an internal redirect that keeps the error status.
-        func redirectToErrorDocument(_ doc: String, status s: Int) {
+        func redirectToErrorDocument(_ doc: String, status s: Int, location: String? = nil) {
             chain.note(.internalRedirect, "ErrorDocument \(s) → \(doc)")
             if errorDocumentStatus == nil && firstErrorStatus == nil { firstErrorStatus = s; errorOrigin = record }
             // ap_die set this request's status to the error: the run of non-OK statuses goes on.
             if runStart == nil { runStart = s; runStartRecord = record }
             errorDocumentStatus = s
+            errorDocumentLocation = StatusLines.isRedirect(s) ? location : nil
             if redirects == 0 { originalState?.status = s }
             let next = makeRecord(url: doc, method: "GET", isSubrequest: false, chain: chain)
             next.0.env = renamedEnvironment(record, status: s)
@@ -122,7 +128,9 @@ public final class Origin: @unchecked Sendable {
                 errorDocumentStatus = nil
                 status = s
                 location = loc
-                if loc == nil, s >= 400, let doc = errorDocument(for: s, record: record, chain: chain) {
+                cannedSuccess = true
+                // ap_die looks up an ErrorDocument for every status a hook answers, redirects included.
+                if s != 200, let doc = errorDocument(for: s, record: record, chain: chain) {
                     if redirects >= site.limitInternalRecursion {
                         if doc.hasPrefix("/") {
                             // An ErrorDocument page answered by a rewrite ([F]) again and again:
@@ -133,7 +141,7 @@ public final class Origin: @unchecked Sendable {
                             loggedStatus = 500
                         }
                     } else if doc.hasPrefix("/") {
-                        redirectToErrorDocument(doc, status: s)
+                        redirectToErrorDocument(doc, status: s, location: loc)
                         continue
                     } else if doc.contains("://") {
                         status = 302
@@ -154,6 +162,7 @@ public final class Origin: @unchecked Sendable {
                 status = errorDocumentStatus ?? s
                 record.status = s
                 served = file
+                if errorDocumentStatus != nil { location = errorDocumentLocation }
                 if s >= 400, errorDocumentStatus == nil, let doc = errorDocument(for: s, record: record, chain: chain),
                    redirects < site.limitInternalRecursion {
                     if doc.hasPrefix("/") {
@@ -228,19 +237,40 @@ public final class Origin: @unchecked Sendable {
         final.status = loggedStatus ?? status
         var original = originalState ?? final
         if redirects == 0 { original.status = status }
+        // A status without a line in httpd's table goes out as 500; %>s logs it, unless it is
+        // not a status at all (600 and up: AH01579, and 500 logged).
+        var sentStatus = status
+        if !StatusLines.known(status) {
+            if status >= 600 || status < 100 {
+                chain.log("AH01579", "error", "Invalid response status \(status)")
+                if final.status == status { final.status = 500 }
+                if original.status == status { original.status = 500 }
+            }
+            sentStatus = 500
+        }
         // An ErrorDocument page is sent by its handler like any page, not by ap_send_error_response.
         // A page a handler sends goes out like any page, not by ap_send_error_response, whatever
         // its status: an ErrorDocument page, or a file served with a status an [R=3xx] without
         // [L] left on the request.
+        // A 204 has no body: whatever page was meant goes out empty.
+        if status == 204 { served = nil }
         let servedErrorPage = served != nil
         let headerRecord = loggedStatus != nil ? (runStartRecord ?? errorOrigin ?? record) : record
         // One error table serves the whole chain: a recursive error's Vary has the later requests' tokens.
         headerRecord.negotiationVary = record.negotiationVary
         headerRecord.contentLocation = record.contentLocation
-        let headers = responseHeaders(headerRecord, status: status, servedErrorPage: servedErrorPage, chain: chain)
+        var headers = responseHeaders(headerRecord, status: status, location: location, servedErrorPage: servedErrorPage,
+                                      canned: cannedSuccess && !servedErrorPage, chain: chain)
+        // The Location the client sees: every Location line sent (a `Header` one too, on any
+        // status), joined as one header's values.
+        let locations = headers.filter { equalsIgnoringASCIICase($0.name, "Location") }.map(\.value)
+        if !locations.isEmpty || location != nil {
+            headers.removeAll { equalsIgnoringASCIICase($0.name, "Location") }
+            location = locations.isEmpty ? nil : locations.joined(separator: ", ")
+        }
         // Status 0: a crashed child closes the connection without a response (AH00052).
         let crashed = chain.childCrashed
-        return OriginResponse(status: crashed ? 0 : status, location: crashed ? nil : location, headers: crashed ? [] : headers,
+        return OriginResponse(status: crashed ? 0 : sentStatus, location: crashed ? nil : location, headers: crashed ? [] : headers,
                               served: crashed ? nil : served, final: final, original: original,
                               recursionLimitExceeded: !crashed && chain.recursionLimitExceeded,
                               errors: chain.errors, errorCodes: chain.errorCodes, trace: chain.trace,
@@ -332,7 +362,8 @@ public final class Origin: @unchecked Sendable {
 
     /// ErrorDocument configured for `status` in the record's directory; a value with
     /// expression syntax is evaluated for the failing request (ap_response_code_string).
-    func errorDocument(for status: Int, record: RequestRecord, chain: RequestChain) -> String? {
+    func errorDocument(for answered: Int, record: RequestRecord, chain: RequestChain) -> String? {
+        let status = StatusLines.errorDocumentKey(answered)
         let vhost = site.vhost.block
         func evaluated(_ text: String?, _ expression: ExprWord?) -> String? {
             guard let expression else { return text }

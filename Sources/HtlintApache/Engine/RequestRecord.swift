@@ -57,6 +57,8 @@ final class RequestRecord {
     /// in the error table, which travels with internal redirects: an ErrorDocument request adds to
     /// the tokens.
     var negotiationVary: [String] = []
+    /// Request headers `<If>` conditions read: merged into this request's normal table's `Vary`.
+    var ifVary: [String] = []
     var contentLocation: String?
     /// Which configuration objects this pass merged (see `Origin.configurationIdentity`).
     var configIdentity: [String]?

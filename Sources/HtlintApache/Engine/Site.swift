@@ -105,7 +105,10 @@ public final class Site: @unchecked Sendable {
             case .text(let path):
                 // Only a file of the simulated site can be read; any other map finds nothing.
                 let bytes = files.contents(Conditionals.absolutePath(path)) ?? []
-                return .text(RewriteMapTable.parseText(String(decoding: bytes, as: UTF8.self)))
+                return .text(RewriteMapTable.parseText(String(preservingBytes: bytes)))
+            case .random(let path):
+                let bytes = files.contents(Conditionals.absolutePath(path)) ?? []
+                return .random(RewriteMapTable.parseText(String(preservingBytes: bytes)))
             }
         }
     }

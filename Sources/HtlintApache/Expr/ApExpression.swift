@@ -6,6 +6,9 @@ public protocol ExpressionEnvironment {
     func expressionVariable(_ name: String) -> String
     /// A request header (`%{HTTP:Name}`, `req('Name')`).
     func requestHeader(_ name: String) -> String
+    /// A request header the expression read through `%{HTTP:…}`, `req()`, `http()` or an
+    /// `HTTP_*` variable (ap_expr's add_vary): `<If>` adds it to `Vary`.
+    func noteVary(_ header: String)
     /// Environment variable (`env('X')`, `reqenv`).
     func environment(_ name: String) -> String
     /// File tests: "f" regular file, "d" directory, "s" non-empty file, "e" exists, "L"/"h" symlink.
@@ -20,6 +23,11 @@ public protocol ExpressionEnvironment {
     func fileContents(_ path: String) -> [UInt8]?
     /// `filesize()`: the size of a regular file, nil for anything else.
     func fileSize(_ path: String) -> Int?
+}
+
+extension ExpressionEnvironment {
+    /// Only `<If>` collects the headers read (core's ap_if_walk passes vary_this).
+    public func noteVary(_ header: String) {}
 }
 
 public extension ExpressionEnvironment {
@@ -201,13 +209,18 @@ public indirect enum ExprWord: Sendable {
         switch self {
         case .literal(let s): return s
         case .variable(let name): return env.expressionVariable(name)
-        case .header(let name): return env.requestHeader(name)
+        case .header(let name):
+            env.noteVary(name)
+            return env.requestHeader(name)
         case .capture(let i): return i < captures.count ? captures[i] : ""
         case .concat(let parts): return parts.map { $0.evaluate(env, captures) }.joined()
         case .function(let name, let arg):
             let v = arg.evaluate(env, captures)
             switch name {
-            case "req", "http", "req_novary": return env.requestHeader(v)
+            case "req", "http":
+                env.noteVary(v)
+                return env.requestHeader(v)
+            case "req_novary": return env.requestHeader(v)
             case "env": return env.environment(v)
             case "reqenv": return env.requestEnvironment(v) ?? ""
             case "osenv": return env.processEnvironment(v) ?? ""

@@ -100,8 +100,11 @@ extension Origin {
         return String(url[..<colon]) + url[authorityEnd...]
     }
 
-    /// Expression-form targets may contain `%{VAR}`.
+    /// Expression-form targets are ap_expr strings: `%{VAR}` and functions are expanded, any
+    /// other `%` is literal (`a%20b` stays, to be escaped whole as `a%2520b`). mod_rewrite's
+    /// `%N` back-references do not exist here.
     private func expandExpressionString(_ t: String, _ r: RequestRecord, _ chain: RequestChain) -> String {
-        expand(Template(parsing: t), ExpansionScope(), r, chain, serverContext: false).text
+        guard t.contains("%{"), let word = try? ApExpression.parsingString(t, restricted: false) else { return t }
+        return word.evaluate(ExpressionContext(origin: self, record: r, chain: chain), [])
     }
 }

@@ -8,7 +8,9 @@ public struct RewriteMapDefinition: Sendable {
         case internalFunction(String)
         /// `txt:path` (also a source without a type): the file's path, ServerRoot-relative.
         case text(path: String)
-        /// `rnd:`, `dbm:`, `prg:`, `dbd:`, `fastdbd:`: not simulated, lookups give the default.
+        /// `rnd:path`: a `txt:` file whose values list alternatives separated by `|`.
+        case random(path: String)
+        /// `dbm:`, `prg:`, `dbd:`, `fastdbd:`: not simulated, lookups give the default.
         case unsupported(String)
     }
 
@@ -28,7 +30,8 @@ public struct RewriteMapDefinition: Sendable {
             return .success(RewriteMapDefinition(kind: .internalFunction(name)))
         }
         if lower.hasPrefix("txt:") { return .success(RewriteMapDefinition(kind: .text(path: rest("txt:")))) }
-        for type in ["rnd", "dbm", "prg", "dbd", "fastdbd"] where lower.hasPrefix(type + ":") || lower.hasPrefix(type + "=") {
+        if lower.hasPrefix("rnd:") { return .success(RewriteMapDefinition(kind: .random(path: rest("rnd:")))) }
+        for type in ["dbm", "prg", "dbd", "fastdbd"] where lower.hasPrefix(type + ":") || lower.hasPrefix(type + "=") {
             return .success(RewriteMapDefinition(kind: .unsupported(type)))
         }
         return .success(RewriteMapDefinition(kind: .text(path: source)))
@@ -39,6 +42,9 @@ public struct RewriteMapDefinition: Sendable {
 public enum RewriteMapTable: Sendable {
     case internalFunction(String)
     case text([String: String])
+    /// `rnd:`: Apache picks one of the `|` alternatives at random (select_random_value_part);
+    /// htlint takes the first, so an answer may differ from one Apache gives.
+    case random([String: String])
     case unsupported
 
     /// The value for `key`; nil means "not found" (the `|default` is used).
@@ -46,8 +52,9 @@ public enum RewriteMapTable: Sendable {
         switch self {
         case .internalFunction(let name):
             switch name {
-            case "tolower": return key.lowercased()
-            case "toupper": return key.uppercased()
+            // apr_tolower/apr_toupper in the C locale: ASCII letters only, other bytes kept.
+            case "tolower": return String(preservingBytes: key.rawBytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 })
+            case "toupper": return String(preservingBytes: key.rawBytes.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 })
             case "escape": return escapePath(key)
             default: return unescapeForMap(key)
             }
@@ -55,20 +62,27 @@ public enum RewriteMapTable: Sendable {
             // An empty value counts as not found (lookup_map's cache stores "" for misses).
             guard let v = entries[key], !v.isEmpty else { return nil }
             return v
+        case .random(let entries):
+            guard let v = entries[key], let first = v.split(separator: "|", omittingEmptySubsequences: false).first,
+                  !first.isEmpty else { return nil }
+            return String(first)
         case .unsupported: return nil
         }
     }
 
-    /// `txt:` file contents: `key value` per line; lines starting with `#` or whitespace are
-    /// skipped; the first entry for a key wins; words after the value are ignored.
+    /// `txt:` file contents as lookup_map_txtfile reads them: lines end at LF; a line starting
+    /// with `#` or a blank is skipped; the key is the first word, the value the next (CR, like
+    /// any isspace byte, is a blank, so CRLF files read as LF ones); a key without value is no
+    /// entry; the first entry for a key wins.
     public static func parseText(_ text: String) -> [String: String] {
+        func blank(_ c: UInt8) -> Bool { c == 0x20 || (c >= 0x09 && c <= 0x0D) }
         var entries: [String: String] = [:]
-        for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" }) {
-            guard let first = line.first, first != "#", first != " ", first != "\t" else { continue }
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        for line in text.rawBytes.split(separator: 0x0A, omittingEmptySubsequences: true) {
+            guard let first = line.first, first != UInt8(ascii: "#"), !blank(first) else { continue }
+            let words = line.split(whereSeparator: blank)
             guard words.count >= 2 else { continue }
-            let key = String(words[0])
-            if entries[key] == nil { entries[key] = String(words[1]) }
+            let key = String(preservingBytes: Array(words[0]))
+            if entries[key] == nil { entries[key] = String(preservingBytes: Array(words[1])) }
         }
         return entries
     }

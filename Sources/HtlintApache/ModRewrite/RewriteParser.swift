@@ -13,16 +13,6 @@ struct RewriteParser {
         diagnostics.append(Diagnostic(code: code, severity: .error, message: message, range: range))
     }
 
-    /// Known HTTP status codes for `[R=code]` (apache-semantics §5).
-    static let knownStatuses: Set<Int> = {
-        var s = Set<Int>([100, 101, 102, 226, 300, 301, 302, 303, 304, 305, 307, 308, 421, 422, 423, 424, 426,
-                          428, 429, 431, 451, 510, 511])
-        s.formUnion(200...208)
-        s.formUnion(400...417)
-        s.formUnion(500...508)
-        return s
-    }()
-
     mutating func parseRule(_ d: DirectiveNode, conditions: [RewriteCondition]) -> RewriteRule? {
         let (words, _) = d.rewriteWords
         guard words.count >= 2 else {
@@ -218,7 +208,7 @@ struct RewriteParser {
                             guard c >= 0x30 && c <= 0x39 else { break }
                             code = min(code * 10 + Int(c - 0x30), 1_000_000)
                         }
-                        guard RewriteParser.knownStatuses.contains(code) else {
+                        guard StatusLines.known(code) else {
                             fail(ConfigCode.badFlag, "\(directive): invalid HTTP response code '\(value)' for flag 'R'", range)
                             return false
                         }

@@ -8,7 +8,9 @@ enum VariableRef: Sendable, Hashable {
     /// `%{LA-U:NAME}` / `%{LA-F:NAME}`: NAME read from a look-ahead subrequest, URL-based
     /// (LA-U) or file-based (LA-F, `file` true).
     case lookAhead(String, file: Bool)
-    /// `%{SSL:…}`, unknown `%{X:…}` prefixes and unknown names: always empty.
+    /// `%{SSL:NAME}`: mod_ssl's ssl_var_lookup (`Origin.sslVariable`).
+    case ssl(String)
+    /// Unknown `%{X:…}` prefixes and unknown names: always empty.
     case empty
     /// One of the names in `Origin.variableNames`; `name` in upper case (the `TIME_*` names need it).
     case known(Origin.VariableSource, name: String)
@@ -21,6 +23,7 @@ enum VariableRef: Sendable, Hashable {
             case "ENV": self = .environment(arg)
             case "LA-U": self = .lookAhead(arg, file: false)
             case "LA-F": self = .lookAhead(arg, file: true)
+            case "SSL": self = .ssl(arg)
             default: self = .empty
             }
             return

@@ -262,7 +262,7 @@ extension Topology {
         case "SERVER_PROTOCOL": return .values(["HTTP/1.1"])
         case "SERVER_ADDR": return .values(["127.0.0.1"])
         case "SERVER_ADMIN": return .values([site.vhost.block.server?.serverAdmin ?? "[no address given]"])
-        case "SERVER_SOFTWARE": return .values(["Apache/2.4.71 (Debian)"])
+        case "SERVER_SOFTWARE": return .values([Conditionals.serverBanner])
         case "DOCUMENT_ROOT", "CONTEXT_DOCUMENT_ROOT": return .values([site.documentRoot])
         case "CONTEXT_PREFIX": return .values([""])
         // True in the subrequests mod_dir (DirectoryIndex), `-F`/`-U` and SSI make, which run the

@@ -1,0 +1,63 @@
+extension Origin {
+    /// mod_ssl's ssl_var_lookup, behind mod_headers' `%{NAME}s`, mod_rewrite's `%{SSL:NAME}` and
+    /// ap_expr's `SSL_*` variables. Names compare case-insensitively (mod_ssl's strcEQ is
+    /// strcasecmp): a fixed set of request variables,
+    /// `HTTPS`, `SSL_*` over TLS, then the server's banner and module API (only the major
+    /// number, unlike mod_rewrite's `API_VERSION`). "" when unset (every caller reads NULL
+    /// and "" alike).
+    func sslVariable(_ rawName: String, _ r: RequestRecord, _ chain: RequestChain) -> String {
+        let name = rawName.uppercased()
+        if let source = Origin.sslRequestVariables[name] {
+            return value(of: .known(source, name: name), r, chain, serverContext: false)
+        }
+        if name.hasPrefix("HTTP:"), name.count > 5 { return value(of: .header(String(rawName.dropFirst(5))), r, chain, serverContext: false) }
+        // r->notes, then the request's environment, then the httpd process's.
+        if name.hasPrefix("ENV:"), name.count > 4 { return value(of: .environment(String(rawName.dropFirst(4))), r, chain, serverContext: false) }
+        if name == "HTTPS" { return chain.request.tls ? "on" : "off" }
+        if name.hasPrefix("SSL_VERSION_") { return Origin.sslVersions[String(name.dropFirst(12))] ?? "" }
+        if name.hasPrefix("SSL_") {
+            guard chain.request.tls else { return "" }
+            switch name {
+            // What the simulated browser (and the recording client) negotiates.
+            case "SSL_PROTOCOL": return "TLSv1.3"
+            case "SSL_TLS_SNI":
+                // The client names the host of the URL; the Host header carries the same name.
+                guard let host = chain.request.header("Host") else { return "" }
+                return (host.split(separator: ":", maxSplits: 1).first.map(String.init) ?? host).lowercased()
+            // Ciphers, certificates and sessions depend on the handshake: not simulated.
+            default: return ""
+            }
+        }
+        switch name {
+        case "SERVER_SOFTWARE": return Conditionals.serverBanner
+        case "API_VERSION": return Origin.moduleMagicMajor
+        default: return ""
+        }
+    }
+
+    /// MODULE_MAGIC_NUMBER_MAJOR of httpd 2.4 (mod_rewrite adds the minor, 142 in 2.4.71).
+    static let moduleMagicMajor = "20120211"
+
+    /// The request variables ssl_var_lookup reads itself (TIME_* come after the connection's).
+    private static let sslRequestVariables: [String: VariableSource] = {
+        var names: [String: VariableSource] = [
+            "HTTP_USER_AGENT": .header("User-Agent"), "HTTP_REFERER": .header("Referer"), "HTTP_COOKIE": .header("Cookie"),
+            "HTTP_FORWARDED": .header("Forwarded"), "HTTP_HOST": .header("Host"),
+            "HTTP_PROXY_CONNECTION": .header("Proxy-Connection"), "HTTP_ACCEPT": .header("Accept"),
+            "REQUEST_METHOD": .requestMethod, "REQUEST_SCHEME": .requestScheme, "REQUEST_URI": .requestURI,
+            "REQUEST_FILENAME": .requestFilename, "REMOTE_ADDR": .remoteAddress, "REMOTE_HOST": .remoteAddress,
+            "REMOTE_IDENT": .constant(""), "REMOTE_USER": .constant(""), "SERVER_ADMIN": .serverAdmin,
+            "SERVER_NAME": .serverName, "SERVER_PORT": .serverPort, "SERVER_PROTOCOL": .constant("HTTP/1.1"),
+            "SCRIPT_FILENAME": .requestFilename, "PATH_INFO": .pathInfo, "QUERY_STRING": .queryString,
+            "IS_SUBREQ": .isSubrequest, "DOCUMENT_ROOT": .documentRoot, "AUTH_TYPE": .constant(""),
+            "THE_REQUEST": .theRequest,
+        ]
+        for t in ["TIME", "TIME_YEAR", "TIME_MON", "TIME_DAY", "TIME_HOUR", "TIME_MIN", "TIME_SEC", "TIME_WDAY"] { names[t] = .time }
+        return names
+    }()
+
+    /// ssl_var_lookup_ssl_version: the module and library mod_ssl was built with.
+    private static let sslVersions: [String: String] = [
+        "INTERFACE": "mod_ssl/2.4.71", "LIBRARY": "OpenSSL/3.0.19",
+    ]
+}
