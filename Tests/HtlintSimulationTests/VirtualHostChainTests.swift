@@ -78,4 +78,27 @@ struct VirtualHostChainTests {
         #expect(untraced.virtualHosts?.all.contains { $0 === untraced.origin } == true)
         #expect(untraced.virtualHosts?.all.contains { $0 === untraced.tlsOrigin } == true)
     }
+
+    /// Recorded by hand on Apache 2.4.71 (`Listen 18080`, `<VirtualHost *:18080>`, a relative
+    /// `[R=301]`, `Host: example.com`): a section without a ServerName of its own takes its
+    /// address's port, so Apache's own URLs name it (spec S11); its own port-less ServerName
+    /// means no port; a ServerName with a port names that one; the main server's ServerName
+    /// alone leaves the section's port.
+    @Test("a section's port in Apache's own URLs", arguments: [
+        ("", "http://example.com:8080/Web/page"),
+        ("ServerName example.com\n", "http://example.com/Web/page"),
+        ("ServerName example.com:8080\n", "http://example.com:8080/Web/page"),
+    ])
+    func sectionPortInSelfReferentialURLs(_ serverName: String, _ location: String) {
+        for mainServerName in ["", "ServerName example.com\n"] {
+            var fs = SiteFileSystem(root: "/var/www/html")
+            fs.addFile("/Web/index.html")
+            fs.addAccessFile("/", file: SourceFile(path: ".htaccess", text: "RewriteEngine On\nRewriteCond %{REQUEST_URI} !^/Web(/|$)\nRewriteRule ^(.*)$ /Web/$1 [R=301,L]\n"))
+            let conf = mainServerName + "<VirtualHost *:8080>\n" + serverName + "DocumentRoot /var/www/html\n</VirtualHost>\n"
+            let source = SiteSource(serverName: "example.com", files: fs, vhostFile: SourceFile(path: "site.conf", text: conf))
+            let nginx = NginxProxy(httpServer: .redirect, upstreamPort: 8080, hostHeader: .host)
+            let r = ChainSimulator(source: source, layers: [nginx]).run("https://example.com/page")
+            #expect(r.hops.first?.location == location, "\(mainServerName)\(serverName)")
+        }
+    }
 }

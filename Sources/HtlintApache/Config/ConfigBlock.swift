@@ -168,6 +168,12 @@ public struct IfChain: Sendable {
 /// Server-only settings from a `<VirtualHost>` or main configuration.
 public struct ServerSettings: Sendable {
     public var serverName: String? = nil
+    /// The port of the chosen `<VirtualHost>` section's first address when the section names
+    /// no `ServerName` of its own: httpd then gives the server that port, so self-referential
+    /// URLs carry it (`<VirtualHost *:8080>` behind a proxy: `http://host:8080/…`; recorded by
+    /// hand on Apache 2.4.71, spec S11). A section with its own port-less `ServerName`, and the
+    /// main server, have none (the scheme's default).
+    public var virtualHostAddressPort: Int? = nil
     /// `ServerAdmin`; Apache's compiled-in default when absent is `[no address given]`.
     public var serverAdmin: String? = nil
     public var serverAliases: [String] = []

@@ -373,9 +373,17 @@ public struct ConfigReader {
         block.server?.rewriteMaps = [:]
         var pending: [RewriteCondition] = []
         let rewriteDirectivesBefore = rewriteDirectivesRead
+        // The section's own ServerName decides its port; without one it keeps the main
+        // server's name and takes its first address's port.
+        let mainServerName = block.server?.serverName
+        block.server?.serverName = nil
         sectionNames.append(s.name)
         read(s.children, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
         sectionNames.removeLast()
+        if block.server?.serverName == nil {
+            block.server?.serverName = mainServerName
+            block.server?.virtualHostAddressPort = s.arguments.first.flatMap { VirtualHosts.port(of: $0.value) }
+        }
         // A mod_rewrite line in one of its `<Directory>`/`<Location>` sections is enough.
         let ownsRewriteConfig = rewriteDirectivesRead > rewriteDirectivesBefore
         // The section's `RewriteOptions`, else the main server's (config_server_merge), decide

@@ -67,7 +67,7 @@ public final class Site: @unchecked Sendable {
         let parsed = Site.parseServerName(self.serverName)
         self.canonicalHost = parsed.host
         self.serverHostName = Site.splitServerName(self.serverName).host
-        self.canonicalPort = parsed.port
+        self.canonicalPort = server.virtualHostAddressPort ?? parsed.port
         self.serverNameScheme = parsed.scheme
         self.lowercasedAliases = serverAliases.map { $0.lowercased() }
         self.limitInternalRecursion = server.limitInternalRecursion ?? 10

@@ -50,8 +50,10 @@ public struct SiteSource: Sendable {
         let choice = VirtualHostChoice(port: server.httpPort, host: host)
         let http = Origin(site: build(virtualHost: choice))
         guard !http.site.vhost.virtualHosts.isEmpty else { return (http, http, nil) }
-        let table = VirtualHostOrigins(source: self, ports: [server.httpPort, server.httpsPort],
-                                       sections: http.site.vhost.virtualHosts, known: (choice, http))
+        // The ports the sections name too: a proxy in front may connect to `<VirtualHost *:8080>`.
+        let sections = http.site.vhost.virtualHosts
+        let table = VirtualHostOrigins(source: self, ports: [server.httpPort, server.httpsPort] + sections.flatMap { $0.ports.compactMap { $0 } },
+                                       sections: sections, known: (choice, http))
         // The table holds an origin for every port it was built for.
         return (http, table.origin(port: server.httpsPort, host: host) ?? http, table)
     }
