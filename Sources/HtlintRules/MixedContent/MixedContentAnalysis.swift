@@ -42,10 +42,8 @@ struct MixedContentAnalysis {
     let context: LintContext
     /// The site's host names, lower-case (ServerName and aliases).
     let siteHosts: Set<String>
-    /// Chains by URL: each same-site URL is simulated once.
+    /// Chains by URL (`POST ` before a form submission's): each is simulated once.
     private var chains: [String: ChainResult] = [:]
-    /// The same for POST submissions of forms.
-    private var postChains: [String: ChainResult] = [:]
     /// Files already scanned: a page reached at two URLs, or a style sheet shared by pages,
     /// is reported once (for the first page that loads it).
     private var scannedFiles: Set<String> = []
@@ -163,7 +161,7 @@ struct MixedContentAnalysis {
     /// the form's data (Fetch, HTTP-redirect fetch). A 303 means that on purpose, and an
     /// application's own redirect after handling the POST (WordPress) is its business.
     private mutating func reportPostRedirect(_ reference: ResourceReference, notes: [Note]) {
-        guard let url = reference.resolvedURL, isSameSite(url), let result = postChain(url),
+        guard let url = reference.resolvedURL, isSameSite(url), let result = chain(url, method: "POST"),
               let index = result.hops.indices.dropLast().first(where: { i in
                   let hop = result.hops[i]
                   return [301, 302].contains(hop.status) && hop.answerer != .app && hop.method == "POST" && result.hops[i + 1].method == "GET"
@@ -191,23 +189,13 @@ struct MixedContentAnalysis {
               let from = URLParts(Self.withoutFragment(posted)), let to = URLParts(last.url),
               from.path == to.path || from.path + "/" == to.path || from.path == to.path + "/",
               (from.query ?? "") == (to.query ?? ""),
-              let direct = postChain(last.url), direct.hops.count == 1, (200..<300).contains(direct.hops[0].status) else { return nil }
+              let direct = chain(last.url, method: "POST"), direct.hops.count == 1, (200..<300).contains(direct.hops[0].status) else { return nil }
         let relative = !reference.url.contains(":") && !reference.url.hasPrefix("//")
         let replacement = relative && from.scheme == to.scheme && from.host == to.host
             ? (reference.url.hasPrefix("/") ? to.path + (to.query.map { "?" + $0 } ?? "") : nil) : last.url
         guard let replacement else { return nil }
         return FixIt(title: "Post to `\(replacement)`, which answers without a redirect",
                      edits: [TextEdit(range: reference.range, replacement: replacement)], applicability: .unsafe)
-    }
-
-    /// The chain of a POST to a same-site URL, simulated once.
-    private mutating func postChain(_ url: String) -> ChainResult? {
-        guard let simulator = context.simulator, isSameSite(url) else { return nil }
-        let key = Self.withoutFragment(url)
-        if let known = postChains[key] { return known }
-        let result = simulator.run(key, method: "POST", headers: [])
-        postChains[key] = result
-        return result
     }
 
     private mutating func reportMixed(_ finding: MixedContentFinding, page: String, notes: [Note]) {
@@ -314,12 +302,14 @@ struct MixedContentAnalysis {
         return siteHosts.contains(host)
     }
 
-    /// The chain of a same-site URL, simulated once; `nil` without a simulator.
-    private mutating func chain(_ url: String) -> ChainResult? {
+    /// The chain of a same-site URL requested with `method` (a form's POST), simulated once;
+    /// `nil` without a simulator.
+    private mutating func chain(_ url: String, method: String = "GET") -> ChainResult? {
         guard let simulator = context.simulator, isSameSite(url) else { return nil }
-        let key = Self.withoutFragment(url)
+        let target = Self.withoutFragment(url)
+        let key = method == "GET" ? target : method + " " + target
         if let known = chains[key] { return known }
-        let result = simulator.run(key, method: "GET", headers: [])
+        let result = simulator.run(target, method: method, headers: [])
         chains[key] = result
         return result
     }
