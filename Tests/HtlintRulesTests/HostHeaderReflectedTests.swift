@@ -59,6 +59,11 @@ struct HostHeaderReflectedTests {
         #expect(Self.enabled(code).count == 1)
     }
 
+    @Test func aProxiedRequestIsNotARedirect() {
+        let code = "RewriteEngine On\nRewriteRule ^api/(.*)$ http://%{HTTP_HOST}:8080/$1 [P,L]\n"
+        #expect(Self.enabled(code).isEmpty)
+    }
+
     @Test("dotted names pin, partial ones do not", arguments: [
         ("^(www\\.)?example\\.com$", true), ("^example.org$", true), ("^(.+)\\.example\\.co\\.uk$", true),
         ("^www\\.(.+)$", false), ("^www\\.", false), ("^(.*)$", false), ("\\.[a-z]{2,}$", false),

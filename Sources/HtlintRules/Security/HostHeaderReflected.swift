@@ -37,7 +37,8 @@ struct HostHeaderReflected: LintRule {
     func check(_ context: LintContext) -> [Diagnostic] {
         let canonicalServerName = context.simulator?.origin.site.useCanonicalName ?? false
         return context.files.flatMap { $0.rules }.compactMap { rule in
-            guard rule.redirects || rule.targetsURL,
+            // `[P]` to the client's host is a different fault (the server fetches it).
+            guard rule.redirects || rule.targetsURL, !rule.flags.proxy,
                   let source = reflectedHost(rule, canonicalServerName: canonicalServerName) else { return nil }
             let pin = pinningCondition(context.hosts)
             return finding("the redirect target `\(rule.rawSubstitution)` takes its host from \(source), which the client chooses: "
@@ -52,10 +53,11 @@ struct HostHeaderReflected: LintRule {
     private func reflectedHost(_ rule: RewriteRule, canonicalServerName: Bool) -> String? {
         var parts = rule.substitution.parts[...]
         // The scheme: a literal `https://` or `%{REQUEST_SCHEME}://`.
-        if case .variable(let v)? = parts.first, v.uppercased() == "REQUEST_SCHEME" { parts = parts.dropFirst() }
+        var schemes = ["https://", "http://"]
+        if case .variable(let v)? = parts.first, v.uppercased() == "REQUEST_SCHEME" { parts = parts.dropFirst(); schemes = ["://"] }
         guard case .literal(let scheme)? = parts.first else { return nil }
         let lower = scheme.lowercased()
-        guard let schemeEnd = ["https://", "http://", "://"].first(where: lower.hasPrefix) else { return nil }
+        guard let schemeEnd = schemes.first(where: lower.hasPrefix) else { return nil }
         // A literal host (`https://example.com/…`) ends the host before any variable.
         let afterScheme = lower.dropFirst(schemeEnd.count)
         if afterScheme.contains("/") || afterScheme.contains(":") { return nil }
