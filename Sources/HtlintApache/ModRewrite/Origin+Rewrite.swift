@@ -232,8 +232,15 @@ extension Origin {
                     chain.cookies.append(HTTPHeader("Set-Cookie", cookie.value))
                 }
             }
-            if let t = rule.flags.type { result.type = expand(t, scope, r, chain, escaping: rule.flags.escaping, serverContext: serverContext).text.lowercased() }
-            if let h = rule.flags.handler { result.handler = expand(h, scope, r, chain, escaping: rule.flags.escaping, serverContext: serverContext).text.lowercased() }
+            // An empty expansion sets nothing: an earlier rule's [T=]/[H=] stays (force_type_handler).
+            if let t = rule.flags.type {
+                let value = expand(t, scope, r, chain, escaping: rule.flags.escaping, serverContext: serverContext).text
+                if !value.isEmpty { result.type = value.lowercased() }
+            }
+            if let h = rule.flags.handler {
+                let value = expand(h, scope, r, chain, escaping: rule.flags.escaping, serverContext: serverContext).text
+                if !value.isEmpty { result.handler = value.lowercased() }
+            }
         }
         if rule.isDash {
             sideEffects()
