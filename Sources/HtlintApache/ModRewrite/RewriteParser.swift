@@ -168,9 +168,11 @@ struct RewriteParser {
     private mutating func parseFlags(_ word: Word, directive: String, into flags: inout RewriteFlags) -> Bool {
         guard let items = flagItems(word, directive: directive) else { return false }
         // F, G and R=value each overwrite one forced_responsecode; R without a value keeps it.
-        var lastCode: Int? = nil
+        // R=non-3xx sets the status flag like F and G, and a later R=3xx only changes the code
+        // ([R=410,R=302] answers 302 without Location).
+        var lastCode: Int? = nil, statusR = false
         defer {
-            if let c = lastCode, let s = flags.statusOverride, c != s { flags.forcedStatus = c }
+            if let c = lastCode, flags.forbidden || flags.gone || statusR, c != flags.statusOverride { flags.forcedStatus = c }
         }
         for (key, value, range) in items {
             let k = key.lowercased()
@@ -223,6 +225,7 @@ struct RewriteParser {
                             return false
                         }
                         flags.redirect = code
+                        if !(300...399).contains(code) { statusR = true }
                     } else {
                         flags.redirect = 302   // Apache accepts any other word as 302 (§5).
                     }
