@@ -24,7 +24,9 @@ extension Origin {
             // returned when no candidate is served, rather than a listing or a 404 (mod_dir).
             var failed: Int? = nil
             for name in config.directoryIndex {
-                let url = (name.hasPrefix("/") ? name : r.uri + name) + (r.query.map { "?" + $0 } ?? "")
+                // ap_sub_req_lookup_uri re-escapes r->uri's directory before the name is joined
+                // and the whole URL decoded again: `/a%2520b/` looks up `/a%20b/index.html`.
+                let url = (name.hasPrefix("/") ? name : escapePath(r.uri) + name) + (r.query.map { "?" + $0 } ?? "")
                 guard let (sub, result) = subrequest(url, chain, parent: r) else {
                     // Past the nesting limit the look-up comes back with status 500: a failed
                     // candidate like any other, so the next one is tried (and logs AH00125 too).
