@@ -118,6 +118,8 @@ extension Origin {
         r.originalURIOverride = sub.uri
         // ap_internal_fast_redirect overlays the subrequest's environment ([E=] set there counts).
         r.env.merge(sub.env) { _, new in new }
+        // …and its notes over the request's: a [T=] the subrequest's rules set wins.
+        if let t = sub.forcedType { r.forcedType = t }
         // …and its error table: a negotiated index (`DirectoryIndex item` finding item.html)
         // answers with the subrequest's Vary and Content-Location.
         takeErrorTable(of: sub, into: r)
