@@ -232,7 +232,11 @@ extension Origin {
                     chain.cookies.append(HTTPHeader("Set-Cookie", cookie.value))
                 }
             }
-            // An empty expansion sets nothing: an earlier rule's [T=]/[H=] stays (force_type_handler).
+        }
+        // force_type_handler: only for a `-` or status rule and a local result, never for a
+        // redirect or proxy ([R,H=…] without [L] leaves the handler to a later rule).
+        // An empty expansion sets nothing: an earlier rule's [T=]/[H=] stays.
+        func forceTypeAndHandler() {
             if let t = rule.flags.type {
                 let value = expand(t, scope, r, chain, escaping: rule.flags.escaping, serverContext: serverContext).text
                 if !value.isEmpty { result.type = value.lowercased() }
@@ -244,6 +248,7 @@ extension Origin {
         }
         if rule.isDash {
             sideEffects()
+            forceTypeAndHandler()
             return .matched(substituted: false, unsafeQuestionMark: false)
         }
         let escaping: BackrefEscaping? = rule.flags.escaping.isActive ? rule.flags.escaping : nil
@@ -255,7 +260,10 @@ extension Origin {
             && (rule.flags.qsLast ? expansion.lastQuestionMarkExpanded : expansion.firstQuestionMarkExpanded)
         if unsafe { return .matched(substituted: true, unsafeQuestionMark: true) }
         sideEffects()
-        if rule.flags.statusOverride != nil { return .matched(substituted: false, unsafeQuestionMark: false) }
+        if rule.flags.statusOverride != nil {
+            forceTypeAndHandler()
+            return .matched(substituted: false, unsafeQuestionMark: false)
+        }
 
         var uri = expansion.text
         // Query string (apache-semantics §6.5).
@@ -322,6 +330,7 @@ extension Origin {
             while uri.hasPrefix("//") { uri.removeFirst() }
         }
         r.filename = uri
+        forceTypeAndHandler()
         return .matched(substituted: true, unsafeQuestionMark: false)
     }
 
