@@ -178,7 +178,8 @@ struct RewriteParser {
             let k = key.lowercased()
             switch k {
             case "b", "backrefescaping":
-                if let value, !value.isEmpty { flags.escaping.only += Array(value.utf8) } else { flags.escaping.all = true }
+                // Each `B=` list replaces the one before (cfg->escapes), as `BNE=` does.
+                if let value, !value.isEmpty { flags.escaping.only = Array(value.utf8) } else { flags.escaping.all = true }
             case "bnp", "backrefnoplus": flags.escaping.noPlus = true
             case "bctls": flags.escaping.controls = true
             case "bne":
@@ -186,7 +187,7 @@ struct RewriteParser {
                     fail(ConfigCode.badFlag, "\(directive): flag 'BNE' wants a list of characters (i.e. [BNE=...])", range)
                     return false
                 }
-                flags.escaping.never += Array(value.utf8)
+                flags.escaping.never = Array(value.utf8)
             case "c", "chain": flags.chain = true
             case "co", "cookie": flags.cookies.append(Template(parsing: value ?? ""))
             case "d", "dpi", "discardpath": flags.discardPathInfo = true
