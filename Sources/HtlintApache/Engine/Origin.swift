@@ -237,7 +237,18 @@ public final class Origin: @unchecked Sendable {
         // One error table serves the whole chain: a recursive error's Vary has the later requests' tokens.
         headerRecord.negotiationVary = record.negotiationVary
         headerRecord.contentLocation = record.contentLocation
-        let headers = responseHeaders(headerRecord, status: status, servedErrorPage: servedErrorPage, chain: chain)
+        var headers = responseHeaders(headerRecord, status: status, servedErrorPage: servedErrorPage, chain: chain)
+        if let bad = headerRefusedByFilter(headers) {
+            // The filter clears both header tables (mod_rewrite's cookies too) and answers with
+            // ap_die(500): the canned page (an ErrorDocument 500 is not modelled here).
+            chain.log("AH02430", "error", "Response header '\(bad.name)' value of '\(bad.value)' contains invalid characters, aborting request")
+            chain.note(.status, "500: the response header \(bad.name) holds a control character")
+            chain.cookies = []
+            (status, location, served) = (500, nil, nil)
+            final.status = 500
+            if redirects == 0 { original.status = 500 }
+            headers = [HTTPHeader("Content-Type", MimeTypes.errorPageType)]
+        }
         // Status 0: a crashed child closes the connection without a response (AH00052).
         let crashed = chain.childCrashed
         return OriginResponse(status: crashed ? 0 : status, location: crashed ? nil : location, headers: crashed ? [] : headers,
