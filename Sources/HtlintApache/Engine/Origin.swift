@@ -312,6 +312,9 @@ public final class Origin: @unchecked Sendable {
         case .success(let decoded): path = normalizePath(decoded, aboveRoot: &aboveRoot)
         case .failure(.badEscape):
             early = 400
+            // ap_normalize_path finishes its pass before it reports the bad escape: r->uri
+            // (what the log shows) has its slashes merged and segments resolved.
+            if !normalizedEncoded { path = normalizePath(decodingUnreserved(text), aboveRoot: &aboveRoot) }
         case .failure(.forbiddenByte(let decoded)):
             early = 404
             // r->uri is a C string: a decoded `%00` ends what the log shows.
