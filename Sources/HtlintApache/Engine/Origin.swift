@@ -44,6 +44,12 @@ public final class Origin: @unchecked Sendable {
         chain.note(.request, "\(request.method) \(request.target)\(request.tls ? " (TLS)" : "")")
         applyRemoteIP(chain)
         var (record, early) = makeRecord(url: request.target, method: request.method, isSubrequest: false, chain: chain)
+        if let host = request.header("Host"), hostHeaderIsMalformed(host) {
+            // ap_read_request refuses it before the URL is decoded: the log shows the raw path.
+            chain.note(.status, "400: malformed Host header \(host)")
+            record.uri = record.receivedURI ?? record.uri
+            early = 400
+        }
         var originalState: RecordState? = nil
         var redirects = 0
         var status = 200
