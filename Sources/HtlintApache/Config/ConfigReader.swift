@@ -814,7 +814,13 @@ public struct ConfigReader {
                                 : .deny(from: Array(hosts), methods: methods))
         case "ServerName":
             guard arity(1...1, "ServerName takes one argument, The hostname and port of the server") else { return }
-            block.server?.serverName = words[0].value
+            // A later ServerName without a scheme replaces host and port but keeps the scheme an
+            // earlier one gave (server_hostname_port sets server_scheme only when one is written).
+            var name = words[0].value
+            if !name.contains("://"), let old = block.server?.serverName, let r = old.range(of: "://") {
+                name = old[..<r.upperBound] + name
+            }
+            block.server?.serverName = name
         case "ServerAdmin":
             guard arity(1...1, "ServerAdmin takes one argument, The email address of the server administrator") else { return }
             block.server?.serverAdmin = words[0].value
