@@ -165,6 +165,8 @@ public struct ServerSettings: Sendable {
     public var serverAliases: [String] = []
     public var documentRoot: String? = nil
     public var useCanonicalName: String? = nil
+    /// `UseCanonicalPhysicalPort On`: without a port in `Host`, the connection's port.
+    public var useCanonicalPhysicalPort: Bool? = nil
     public var limitInternalRecursion: Int? = nil
     /// `LimitInternalRecursion`'s second number, or its only one: the subrequest nesting limit.
     public var limitSubrequestNesting: Int? = nil

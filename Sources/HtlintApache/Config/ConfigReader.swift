@@ -832,6 +832,9 @@ public struct ConfigReader {
         case "UseCanonicalName":
             guard arity(1...1, "UseCanonicalName takes one argument") else { return }
             block.server?.useCanonicalName = words[0].value.lowercased()
+        case "UseCanonicalPhysicalPort":
+            guard arity(1...1, "UseCanonicalPhysicalPort takes one argument") else { return }
+            block.server?.useCanonicalPhysicalPort = words[0].value.lowercased() == "on"
         case "LimitInternalRecursion":
             guard arity(1...2, "LimitInternalRecursion takes 1-2 arguments") else { return }
             guard let n = Int(words[0].value), n > 0 else {

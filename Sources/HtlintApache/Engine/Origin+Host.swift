@@ -13,11 +13,14 @@ extension Origin {
         if site.useCanonicalName {
             return (site.serverHostName, site.canonicalPort ?? defaultPort)
         }
+        // UseCanonicalPhysicalPort On: without a Host port, the port the connection came to
+        // (the scheme's, as the simulated Apache listens on 80/443) before ServerName's.
+        let fallbackPort = site.useCanonicalPhysicalPort ? defaultPort : site.canonicalPort ?? defaultPort
         if let hostHeader = chain.request.header("Host"), !hostHeader.isEmpty {
             let (host, port) = splitHostHeader(hostHeader)
-            return (host, (subrequest ? nil : port) ?? site.canonicalPort ?? defaultPort)
+            return (host, (subrequest ? nil : port) ?? fallbackPort)
         }
-        return (site.serverHostName, site.canonicalPort ?? defaultPort)
+        return (site.serverHostName, fallbackPort)
     }
 
     /// `scheme://host[:port]` + path, the port omitted when it is the scheme's default (§10.1).
