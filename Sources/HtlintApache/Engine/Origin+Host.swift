@@ -14,8 +14,9 @@ extension Origin {
             return (site.serverHostName, site.canonicalPort ?? defaultPort)
         }
         // UseCanonicalPhysicalPort On: without a Host port, the port the connection came to
-        // (the scheme's, as the simulated Apache listens on 80/443) before ServerName's.
-        let fallbackPort = site.useCanonicalPhysicalPort ? defaultPort : site.canonicalPort ?? defaultPort
+        // (443 for TLS, else 80, where the simulated Apache listens) before ServerName's.
+        let connectionPort = chain.request.tls ? 443 : 80
+        let fallbackPort = site.useCanonicalPhysicalPort ? connectionPort : site.canonicalPort ?? defaultPort
         if let hostHeader = chain.request.header("Host"), !hostHeader.isEmpty {
             let (host, port) = splitHostHeader(hostHeader)
             return (host, (subrequest ? nil : port) ?? fallbackPort)
