@@ -160,12 +160,18 @@ public final class Origin: @unchecked Sendable {
                 status = errorDocumentStatus ?? s
                 record.status = s
                 served = file
-                if s >= 400, errorDocumentStatus == nil, let doc = errorDocument(for: s, record: record, chain: chain),
-                   redirects < site.limitInternalRecursion {
-                    if doc.hasPrefix("/") {
+                if s >= 400, errorDocumentStatus == nil, let doc = errorDocument(for: s, record: record, chain: chain) {
+                    if doc.hasPrefix("/"), redirects < site.limitInternalRecursion {
                         redirectToErrorDocument(doc, status: s)
                         served = nil
                         continue
+                    } else if doc.hasPrefix("/") {
+                        // The internal redirect to the page exceeds the limit: ap_die(500) on the
+                        // failing request, a recursive error sent canned as 500.
+                        chain.logRecursionLimit(site.limitInternalRecursion)
+                        chain.note(.status, "500: ErrorDocument \(s) \(doc) would be internal redirect #\(redirects + 1) (AH00124)")
+                        status = 500
+                        served = nil
                     } else if doc.contains("://") {
                         // A full URL: the client is sent there with a 302 (core docs, ErrorDocument).
                         status = 302
