@@ -212,6 +212,8 @@ public struct ConfigBlock: Sendable {
     public var redirects: [AliasRedirect] = []
     public var redirectRelative: Bool? = nil
     public var directorySlash: Bool? = nil
+    /// `DirectoryIndexRedirect`: the status mod_dir answers a found index with (0 for Off).
+    public var directoryIndexRedirect: Int? = nil
     /// `IndexOptions Charset=…`: the charset of mod_autoindex's listing.
     public var indexCharset: String? = nil
     public var directoryIndex: [String]? = nil

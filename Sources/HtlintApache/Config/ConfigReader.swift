@@ -636,6 +636,20 @@ public struct ConfigReader {
         case "DirectorySlash":
             guard let on = flag() else { return }
             block.directorySlash = on
+        case "DirectoryIndexRedirect":
+            guard let w = words.first else { return }
+            let named = ["on": 302, "off": 0, "permanent": 301, "temp": 302, "seeother": 303]
+            if let s = named[w.value.lowercased()] {
+                block.directoryIndexRedirect = s
+            } else if let c = w.value.utf8.first, c >= 0x30, c <= 0x39 {
+                let code = atoi(w.value)
+                guard (300...399).contains(code) else {
+                    error(ConfigCode.badArguments, "DirectoryIndexRedirect only accepts values between 300 and 399", w.range); return
+                }
+                block.directoryIndexRedirect = code
+            } else {
+                error(ConfigCode.badArguments, "DirectoryIndexRedirect ON|OFF|permanent|temp|seeother|3xx", w.range)
+            }
         case "IndexOptions":
             // Only the listing's charset changes what the simulator answers (its Content-Type).
             for w in words where w.value.lowercased().hasPrefix("charset=") {

@@ -46,6 +46,13 @@ extension Origin {
                     return .final(status: status, location: nil)
                 case .serve, .internalRedirect:
                     guard let subFile = sub.filename, site.files.isFile(stagedFilename(sub, fallback: subFile)) else { continue }
+                    if config.directoryIndexRedirect != 0 {
+                        // DirectoryIndexRedirect: the client is sent to the index's URL-path as it
+                        // stands (ap_construct_url, unescaped, without the query).
+                        let location = fullyQualify(sub.uri, chain)
+                        chain.note(.directoryIndex, "DirectoryIndexRedirect: \(config.directoryIndexRedirect) to \(location)")
+                        return .final(status: config.directoryIndexRedirect, location: location)
+                    }
                     chain.note(.directoryIndex, "DirectoryIndex: \(r.uri) served by \(sub.uri)")
                     adopt(sub, into: r)
                     if case .internalRedirect(let u) = result { r.stagedRedirect = u }
