@@ -250,7 +250,7 @@ public final class Origin: @unchecked Sendable {
         headerRecord.negotiationVary = record.negotiationVary
         headerRecord.contentLocation = record.contentLocation
         var headers = responseHeaders(headerRecord, status: status, servedErrorPage: servedErrorPage, chain: chain)
-        if let bad = headerRefusedByFilter(headers) {
+        if let bad = headerRefusedByFilter(headers) ?? location.flatMap({ headerRefusedByFilter([HTTPHeader("Location", $0)]) }) {
             // The filter clears both header tables (mod_rewrite's cookies too) and answers with
             // ap_die(500): the canned page (an ErrorDocument 500 is not modelled here).
             chain.log("AH02430", "error", "Response header '\(bad.name)' value of '\(bad.value)' contains invalid characters, aborting request")
