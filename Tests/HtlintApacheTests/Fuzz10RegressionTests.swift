@@ -23,7 +23,7 @@ struct Fuzz10RegressionTests {
         RewriteRule ^b$ https://%{SERVER_NAME}/page.html [R=301,L]
         RewriteCond %{SERVER_PORT} -eq%{SERVER_PORT}
         RewriteRule ^c$ /page.html [R=302,L]
-        RewriteCond %{HTTP_HOST} =%{literal}
+        RewriteCond %{QUERY_STRING} =%{literal}
         RewriteRule ^d$ /page.html [R=302,L]
 
         """
@@ -32,6 +32,7 @@ struct Fuzz10RegressionTests {
         #expect(b.status == 301)
         #expect(b.location == "https://shop.example/page.html")
         #expect(respond(h, "/c").status == 404)
-        #expect(respond(h, "/d", host: "%{literal}").status == 302)
+        // (Not through Host: Apache refuses `%{literal}` there with 400.)
+        #expect(respond(h, "/d?%{literal}").status == 302)
     }
 }

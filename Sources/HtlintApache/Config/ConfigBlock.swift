@@ -179,6 +179,8 @@ public struct ServerSettings: Sendable {
     public var serverAliases: [String] = []
     public var documentRoot: String? = nil
     public var useCanonicalName: String? = nil
+    /// `UseCanonicalPhysicalPort On`: without a port in `Host`, the connection's port.
+    public var useCanonicalPhysicalPort: Bool? = nil
     public var limitInternalRecursion: Int? = nil
     /// `LimitInternalRecursion`'s second number, or its only one: the subrequest nesting limit.
     public var limitSubrequestNesting: Int? = nil
@@ -224,6 +226,8 @@ public struct ConfigBlock: Sendable {
     public var redirects: [AliasRedirect] = []
     public var redirectRelative: Bool? = nil
     public var directorySlash: Bool? = nil
+    /// `DirectoryIndexRedirect`: the status mod_dir answers a found index with (0 for Off).
+    public var directoryIndexRedirect: Int? = nil
     /// `IndexOptions Charset=…`: the charset of mod_autoindex's listing.
     public var indexCharset: String? = nil
     public var directoryIndex: [String]? = nil

@@ -634,6 +634,20 @@ public struct ConfigReader {
         case "DirectorySlash":
             guard let on = flag() else { return }
             block.directorySlash = on
+        case "DirectoryIndexRedirect":
+            guard let w = words.first else { return }
+            let named = ["on": 302, "off": 0, "permanent": 301, "temp": 302, "seeother": 303]
+            if let s = named[w.value.lowercased()] {
+                block.directoryIndexRedirect = s
+            } else if let c = w.value.utf8.first, c >= 0x30, c <= 0x39 {
+                let code = atoi(w.value)
+                guard (300...399).contains(code) else {
+                    error(ConfigCode.badArguments, "DirectoryIndexRedirect only accepts values between 300 and 399", w.range); return
+                }
+                block.directoryIndexRedirect = code
+            } else {
+                error(ConfigCode.badArguments, "DirectoryIndexRedirect ON|OFF|permanent|temp|seeother|3xx", w.range)
+            }
         case "IndexOptions":
             // Only the listing's charset changes what the simulator answers (its Content-Type).
             for w in words where w.value.lowercased().hasPrefix("charset=") {
@@ -813,7 +827,13 @@ public struct ConfigReader {
                                 : .deny(from: Array(hosts), methods: methods))
         case "ServerName":
             guard arity(1...1, "ServerName takes one argument, The hostname and port of the server") else { return }
-            block.server?.serverName = words[0].value
+            // A later ServerName without a scheme replaces host and port but keeps the scheme an
+            // earlier one gave (server_hostname_port sets server_scheme only when one is written).
+            var name = words[0].value
+            if !name.contains("://"), let old = block.server?.serverName, let r = old.range(of: "://") {
+                name = old[..<r.upperBound] + name
+            }
+            block.server?.serverName = name
         case "ServerAdmin":
             guard arity(1...1, "ServerAdmin takes one argument, The email address of the server administrator") else { return }
             block.server?.serverAdmin = words[0].value
@@ -825,6 +845,9 @@ public struct ConfigReader {
         case "UseCanonicalName":
             guard arity(1...1, "UseCanonicalName takes one argument") else { return }
             block.server?.useCanonicalName = words[0].value.lowercased()
+        case "UseCanonicalPhysicalPort":
+            guard arity(1...1, "UseCanonicalPhysicalPort takes one argument") else { return }
+            block.server?.useCanonicalPhysicalPort = words[0].value.lowercased() == "on"
         case "LimitInternalRecursion":
             guard arity(1...2, "LimitInternalRecursion takes 1-2 arguments") else { return }
             guard let n = Int(words[0].value), n > 0 else {

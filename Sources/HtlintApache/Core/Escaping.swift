@@ -110,13 +110,10 @@ public func escapeBackreference(_ s: String, _ e: BackrefEscaping) -> String {
     var out: [UInt8] = []
     for c in s.rawBytes {
         let isAlnum = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
-        var escape: Bool
-        if e.all {
-            escape = !(isAlnum || c == UInt8(ascii: "_"))
-        } else {
-            escape = e.only.contains(c) || (e.controls && (c < 0x20 || c == 0x7F || c == 0x20))
-        }
-        if e.never.contains(c) { escape = false }
+        // escape_backref: a `B=` list replaces "everything" (and BCTLS replaces it by controls and
+        // space); letters, digits and `_` are never escaped, even when listed.
+        let candidate = (e.controls ? (c <= 0x20 || c == 0x7F) : e.only.isEmpty) || e.only.contains(c)
+        let escape = candidate && !e.never.contains(c) && !(isAlnum || c == UInt8(ascii: "_"))
         if escape {
             if c == 0x20 && !e.noPlus { out.append(UInt8(ascii: "+")); continue }
             out.append(UInt8(ascii: "%")); out.append(hexDigits[Int(c >> 4)]); out.append(hexDigits[Int(c & 15)])

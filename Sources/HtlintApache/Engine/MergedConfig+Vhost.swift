@@ -12,6 +12,7 @@ extension MergedConfig {
         config.requestHeaders = vhost.requestHeaders.filter { !$0.early }
         var perDirectory = ConfigBlock()
         perDirectory.directorySlash = vhost.directorySlash
+        perDirectory.directoryIndexRedirect = vhost.directoryIndexRedirect
         perDirectory.directoryIndex = vhost.directoryIndex
         perDirectory.fallbackResource = vhost.fallbackResource
         perDirectory.redirectRelative = vhost.redirectRelative

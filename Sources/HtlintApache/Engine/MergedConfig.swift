@@ -22,6 +22,7 @@ struct MergedConfig {
     var redirectExpression: AliasRedirect?
     var redirectRelative = false
     var directorySlash = true
+    var directoryIndexRedirect = 0
     var indexCharset: String?
     var directoryIndex: [String]
     var fallbackResource: String?
@@ -82,6 +83,7 @@ struct MergedConfig {
         }
         if let r = block.redirectRelative { redirectRelative = r }
         if let s = block.directorySlash { directorySlash = s }
+        if let s = block.directoryIndexRedirect { directoryIndexRedirect = s }
         if let c = block.indexCharset { indexCharset = c }
         if let i = block.directoryIndex { directoryIndex = i }
         if let f = block.fallbackResource { fallbackResource = f.lowercased() == "disabled" ? nil : f }

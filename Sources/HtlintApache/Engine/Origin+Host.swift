@@ -13,11 +13,15 @@ extension Origin {
         if site.useCanonicalName {
             return (site.serverHostName, site.canonicalPort ?? defaultPort)
         }
+        // UseCanonicalPhysicalPort On: without a Host port, the port the connection came to
+        // (443 for TLS, else 80, where the simulated Apache listens) before ServerName's.
+        let connectionPort = chain.request.tls ? 443 : 80
+        let fallbackPort = site.useCanonicalPhysicalPort ? connectionPort : site.canonicalPort ?? defaultPort
         if let hostHeader = chain.request.header("Host"), !hostHeader.isEmpty {
             let (host, port) = splitHostHeader(hostHeader)
-            return (host, (subrequest ? nil : port) ?? site.canonicalPort ?? defaultPort)
+            return (host, (subrequest ? nil : port) ?? fallbackPort)
         }
-        return (site.serverHostName, site.canonicalPort ?? defaultPort)
+        return (site.serverHostName, fallbackPort)
     }
 
     /// `scheme://host[:port]` + path, the port omitted when it is the scheme's default (§10.1).

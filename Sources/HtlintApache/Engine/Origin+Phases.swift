@@ -234,7 +234,15 @@ extension Origin {
             let q0 = r.query
             r.filename = r.uri
             let result = runRuleSet(graph.server, r, chain, directory: nil, base: nil)
-            if let s = result.status { return rewriteAnswer(r, status: s, location: nil) }
+            if let s = result.status {
+                // The query an earlier rule wrote is checked before the status is answered.
+                if let bad = badQuery(r, chain, external: r.filename.flatMap(absoluteURLScheme) != nil, code: "AH10410") { return bad }
+                return rewriteAnswer(r, status: s, location: nil)
+            }
+            // [T=]/[H=] are notes on the request that hook_mimetype applies in the last fixup,
+            // after mod_dir's index look-up (recorded: rewrite-flags-server-type-and-handler).
+            if let t = result.type { r.forcedType = t }
+            if let h = result.handler { r.rewriteHandler = h }
             if result.changed, let f = r.filename {
                 if let bad = badQuery(r, chain, external: absoluteURLScheme(f) != nil && !result.noEscape, code: "AH10410") {
                     // The rule had already written [PT]'s `passthrough:` prefix (%f logs it).

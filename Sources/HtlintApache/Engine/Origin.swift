@@ -44,6 +44,12 @@ public final class Origin: @unchecked Sendable {
         chain.note(.request, "\(request.method) \(request.target)\(request.tls ? " (TLS)" : "")")
         applyRemoteIP(chain)
         var (record, early) = makeRecord(url: request.target, method: request.method, isSubrequest: false, chain: chain)
+        if let host = request.header("Host"), hostHeaderIsMalformed(host) {
+            // ap_read_request refuses it before the URL is decoded: the log shows the raw path.
+            chain.note(.status, "400: malformed Host header \(host)")
+            record.uri = record.receivedURI ?? record.uri
+            early = 400
+        }
         var originalState: RecordState? = nil
         var redirects = 0
         var status = 200
@@ -163,12 +169,18 @@ public final class Origin: @unchecked Sendable {
                 record.status = s
                 served = file
                 if errorDocumentStatus != nil { location = errorDocumentLocation }
-                if s >= 400, errorDocumentStatus == nil, let doc = errorDocument(for: s, record: record, chain: chain),
-                   redirects < site.limitInternalRecursion {
-                    if doc.hasPrefix("/") {
+                if s >= 400, errorDocumentStatus == nil, let doc = errorDocument(for: s, record: record, chain: chain) {
+                    if doc.hasPrefix("/"), redirects < site.limitInternalRecursion {
                         redirectToErrorDocument(doc, status: s)
                         served = nil
                         continue
+                    } else if doc.hasPrefix("/") {
+                        // The internal redirect to the page exceeds the limit: ap_die(500) on the
+                        // failing request, a recursive error sent canned as 500.
+                        chain.logRecursionLimit(site.limitInternalRecursion)
+                        chain.note(.status, "500: ErrorDocument \(s) \(doc) would be internal redirect #\(redirects + 1) (AH00124)")
+                        status = 500
+                        served = nil
                     } else if doc.contains("://") {
                         // A full URL: the client is sent there with a 302 (core docs, ErrorDocument).
                         status = 302
@@ -261,6 +273,17 @@ public final class Origin: @unchecked Sendable {
         headerRecord.contentLocation = record.contentLocation
         var headers = responseHeaders(headerRecord, status: status, location: location, servedErrorPage: servedErrorPage,
                                       canned: cannedSuccess && !servedErrorPage, chain: chain)
+        if let bad = headerRefusedByFilter(headers) {
+            // The filter clears both header tables (mod_rewrite's cookies too) and answers with
+            // ap_die(500): the canned page (an ErrorDocument 500 is not modelled here).
+            chain.log("AH02430", "error", "Response header '\(bad.name)' value of '\(bad.value)' contains invalid characters, aborting request")
+            chain.note(.status, "500: the response header \(bad.name) holds a control character")
+            chain.cookies = []
+            (status, sentStatus, location, served) = (500, 500, nil, nil)
+            final.status = 500
+            if redirects == 0 { original.status = 500 }
+            headers = [HTTPHeader("Content-Type", MimeTypes.errorPageType)]
+        }
         // The Location the client sees: every Location line sent (a `Header` one too, on any
         // status), joined as one header's values.
         let locations = headers.filter { equalsIgnoringASCIICase($0.name, "Location") }.map(\.value)
@@ -331,6 +354,9 @@ public final class Origin: @unchecked Sendable {
         case .success(let decoded): path = normalizePath(decoded, aboveRoot: &aboveRoot)
         case .failure(.badEscape):
             early = 400
+            // ap_normalize_path finishes its pass before it reports the bad escape: r->uri
+            // (what the log shows) has its slashes merged and segments resolved.
+            if !normalizedEncoded { path = normalizePath(decodingUnreserved(text), aboveRoot: &aboveRoot) }
         case .failure(.forbiddenByte(let decoded)):
             early = 404
             // r->uri is a C string: a decoded `%00` ends what the log shows.

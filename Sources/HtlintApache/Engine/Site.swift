@@ -27,6 +27,7 @@ public final class Site: @unchecked Sendable {
     /// `AllowEncodedSlashes` of the virtual host (Off unless set).
     public let encodedSlashes: EncodedSlashes
     public let useCanonicalName: Bool
+    public let useCanonicalPhysicalPort: Bool
     /// `%{ENV:X}` falls back to the httpd process environment.
     public let processEnvironment: [String: String]
     /// Parsed `.htaccess` files by directory path (with trailing slash).
@@ -74,6 +75,7 @@ public final class Site: @unchecked Sendable {
         self.limitSubrequestNesting = server.limitSubrequestNesting ?? 10
         self.encodedSlashes = server.encodedSlashes ?? .forbid
         self.useCanonicalName = server.useCanonicalName == "on"
+        self.useCanonicalPhysicalPort = server.useCanonicalPhysicalPort ?? false
         var configs: [String: ConfigFile] = [:]
         let accessFiles = Site.accessFiles(files, names: server.accessFileNames)
         for (dir, file) in accessFiles {
@@ -137,6 +139,7 @@ public final class Site: @unchecked Sendable {
         limitSubrequestNesting = s.limitSubrequestNesting
         encodedSlashes = s.encodedSlashes
         useCanonicalName = s.useCanonicalName
+        useCanonicalPhysicalPort = s.useCanonicalPhysicalPort
         processEnvironment = s.processEnvironment
         accessConfigs = s.accessConfigs
         rewriteMaps = s.rewriteMaps

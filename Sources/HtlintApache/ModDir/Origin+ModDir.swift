@@ -24,7 +24,9 @@ extension Origin {
             // returned when no candidate is served, rather than a listing or a 404 (mod_dir).
             var failed: Int? = nil
             for name in config.directoryIndex {
-                let url = (name.hasPrefix("/") ? name : r.uri + name) + (r.query.map { "?" + $0 } ?? "")
+                // ap_sub_req_lookup_uri re-escapes r->uri's directory before the name is joined
+                // and the whole URL decoded again: `/a%2520b/` looks up `/a%20b/index.html`.
+                let url = (name.hasPrefix("/") ? name : escapePath(r.uri) + name) + (r.query.map { "?" + $0 } ?? "")
                 guard let (sub, result) = subrequest(url, chain, parent: r) else {
                     // Past the nesting limit the look-up comes back with status 500: a failed
                     // candidate like any other, so the next one is tried (and logs AH00125 too).
@@ -44,6 +46,13 @@ extension Origin {
                     return .final(status: status, location: nil)
                 case .serve, .internalRedirect:
                     guard let subFile = sub.filename, site.files.isFile(stagedFilename(sub, fallback: subFile)) else { continue }
+                    if config.directoryIndexRedirect != 0 {
+                        // DirectoryIndexRedirect: the client is sent to the index's URL-path as it
+                        // stands (ap_construct_url, unescaped, without the query).
+                        let location = fullyQualify(sub.uri, chain)
+                        chain.note(.directoryIndex, "DirectoryIndexRedirect: \(config.directoryIndexRedirect) to \(location)")
+                        return .final(status: config.directoryIndexRedirect, location: location)
+                    }
                     chain.note(.directoryIndex, "DirectoryIndex: \(r.uri) served by \(sub.uri)")
                     adopt(sub, into: r)
                     if case .internalRedirect(let u) = result { r.stagedRedirect = u }
@@ -116,6 +125,8 @@ extension Origin {
         r.originalURIOverride = sub.uri
         // ap_internal_fast_redirect overlays the subrequest's environment ([E=] set there counts).
         r.env.merge(sub.env) { _, new in new }
+        // …and its notes over the request's: a [T=] the subrequest's rules set wins.
+        if let t = sub.forcedType { r.forcedType = t }
         // …and its error table: a negotiated index (`DirectoryIndex item` finding item.html)
         // answers with the subrequest's Vary and Content-Location.
         takeErrorTable(of: sub, into: r)

@@ -24,7 +24,12 @@ extension Origin {
         let f0 = r.filename ?? ""
         let q0 = r.query
         let result = runRuleSet(graph.ruleSet(rw), r, chain, directory: d, base: rw.base)
-        if let s = result.status { return rewriteAnswer(r, status: s, location: nil) }
+        if let s = result.status {
+            // hook_fixup checks the query an earlier rule (or [N] round) wrote before it answers
+            // a status ([F], [G], [R=4xx], the [N] limit's 500): that query's spaces make a 403.
+            if let bad = badQuery(r, chain, external: r.filename.flatMap(absoluteURLScheme) != nil, code: "AH10411") { return bad }
+            return rewriteAnswer(r, status: s, location: nil)
+        }
         if let t = result.type { r.forcedType = t }
         // [H] is a note that mod_rewrite's last fixup applies, after mod_dir (see runPass).
         if let h = result.handler { r.rewriteHandler = h }

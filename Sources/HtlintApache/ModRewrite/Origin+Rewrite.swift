@@ -232,11 +232,23 @@ extension Origin {
                     chain.cookies.append(HTTPHeader("Set-Cookie", cookie.value))
                 }
             }
-            if let t = rule.flags.type { result.type = expand(t, scope, r, chain, escaping: rule.flags.escaping, serverContext: serverContext).text.lowercased() }
-            if let h = rule.flags.handler { result.handler = expand(h, scope, r, chain, escaping: rule.flags.escaping, serverContext: serverContext).text.lowercased() }
+        }
+        // force_type_handler: only for a `-` or status rule and a local result, never for a
+        // redirect or proxy ([R,H=…] without [L] leaves the handler to a later rule).
+        // An empty expansion sets nothing: an earlier rule's [T=]/[H=] stays.
+        func forceTypeAndHandler() {
+            if let t = rule.flags.type {
+                let value = expand(t, scope, r, chain, escaping: rule.flags.escaping, serverContext: serverContext).text
+                if !value.isEmpty { result.type = value.lowercased() }
+            }
+            if let h = rule.flags.handler {
+                let value = expand(h, scope, r, chain, escaping: rule.flags.escaping, serverContext: serverContext).text
+                if !value.isEmpty { result.handler = value.lowercased() }
+            }
         }
         if rule.isDash {
             sideEffects()
+            forceTypeAndHandler()
             return .matched(substituted: false, unsafeQuestionMark: false)
         }
         let escaping: BackrefEscaping? = rule.flags.escaping.isActive ? rule.flags.escaping : nil
@@ -248,7 +260,10 @@ extension Origin {
             && (rule.flags.qsLast ? expansion.lastQuestionMarkExpanded : expansion.firstQuestionMarkExpanded)
         if unsafe { return .matched(substituted: true, unsafeQuestionMark: true) }
         sideEffects()
-        if rule.flags.statusOverride != nil { return .matched(substituted: false, unsafeQuestionMark: false) }
+        if rule.flags.statusOverride != nil {
+            forceTypeAndHandler()
+            return .matched(substituted: false, unsafeQuestionMark: false)
+        }
 
         var uri = expansion.text
         // Query string (apache-semantics §6.5).
@@ -315,6 +330,7 @@ extension Origin {
             while uri.hasPrefix("//") { uri.removeFirst() }
         }
         r.filename = uri
+        forceTypeAndHandler()
         return .matched(substituted: true, unsafeQuestionMark: false)
     }
 

@@ -158,15 +158,18 @@ struct RewriteParser {
     private mutating func parseFlags(_ word: Word, directive: String, into flags: inout RewriteFlags) -> Bool {
         guard let items = flagItems(word, directive: directive) else { return false }
         // F, G and R=value each overwrite one forced_responsecode; R without a value keeps it.
-        var lastCode: Int? = nil
+        // R=non-3xx sets the status flag like F and G, and a later R=3xx only changes the code
+        // ([R=410,R=302] answers 302 without Location).
+        var lastCode: Int? = nil, statusR = false
         defer {
-            if let c = lastCode, let s = flags.statusOverride, c != s { flags.forcedStatus = c }
+            if let c = lastCode, flags.forbidden || flags.gone || statusR, c != flags.statusOverride { flags.forcedStatus = c }
         }
         for (key, value, range) in items {
             let k = key.lowercased()
             switch k {
             case "b", "backrefescaping":
-                if let value, !value.isEmpty { flags.escaping.only += Array(value.utf8) } else { flags.escaping.all = true }
+                // Each `B=` list replaces the one before (cfg->escapes), as `BNE=` does.
+                if let value, !value.isEmpty { flags.escaping.only = Array(value.utf8) } else { flags.escaping.all = true }
             case "bnp", "backrefnoplus": flags.escaping.noPlus = true
             case "bctls": flags.escaping.controls = true
             case "bne":
@@ -174,7 +177,7 @@ struct RewriteParser {
                     fail(ConfigCode.badFlag, "\(directive): flag 'BNE' wants a list of characters (i.e. [BNE=...])", range)
                     return false
                 }
-                flags.escaping.never += Array(value.utf8)
+                flags.escaping.never = Array(value.utf8)
             case "c", "chain": flags.chain = true
             case "co", "cookie": flags.cookies.append(Template(parsing: value ?? ""))
             case "d", "dpi", "discardpath": flags.discardPathInfo = true
@@ -213,6 +216,7 @@ struct RewriteParser {
                             return false
                         }
                         flags.redirect = code
+                        if !(300...399).contains(code) { statusR = true }
                     } else {
                         flags.redirect = 302   // Apache accepts any other word as 302 (§5).
                     }

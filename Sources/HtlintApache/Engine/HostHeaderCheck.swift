@@ -1,0 +1,50 @@
+/// Whether httpd's fix_hostname refuses a `Host` value with 400 under `HttpProtocolOptions
+/// Strict` (Debian's default): an empty or out-of-range port (`host:`), a digits-only name,
+/// characters other than letters, digits, `-`, `_` and `.` (`host:80.`), `..`, a dotted-decimal
+/// address that is not four plain numbers, a top-level label starting with a digit, or an IPv6
+/// literal with other than hex digits, `:` and `.`. An empty value is accepted.
+public func hostHeaderIsMalformed(_ value: String) -> Bool {
+    let b = Array(value.utf8)
+    if b.isEmpty { return false }
+    func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+    func isAlpha(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
+    // A bare number would be read as a port: refused as a host name (RFC 3986 7.4).
+    if b.allSatisfy(isDigit) { return true }
+    // apr_parse_addr_port: trailing digits after a `:` are the port, 1–65535.
+    var end = b.count
+    var i = b.count
+    while i > 0, isDigit(b[i - 1]) { i -= 1 }
+    if i > 0, b[i - 1] == UInt8(ascii: ":") {
+        var port = 0
+        for d in b[i...] { port = min(port * 10 + Int(d - 0x30), 1_000_000) }
+        if port < 1 || port > 65535 { return true }
+        end = i - 1
+    }
+    let host = b[..<end]
+    if host.first == UInt8(ascii: "[") {
+        guard host.last == UInt8(ascii: "]"), host.count > 2 else { return true }
+        return !host.dropFirst().dropLast().allSatisfy { isDigit($0) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }
+    }
+    // strict_hostname_check
+    var dottedDecimal = true, leadingZeroes = false, dots = 0
+    let h = Array(host)
+    for (k, c) in h.enumerated() {
+        if isAlpha(c) || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") {
+            dottedDecimal = false
+        } else if c == UInt8(ascii: ".") {
+            dots += 1
+            if k + 2 < h.count, h[k + 1] == UInt8(ascii: "0"), isDigit(h[k + 2]) { leadingZeroes = true }
+        } else if !isDigit(c) {
+            return true
+        }
+    }
+    if dottedDecimal {
+        if h.first == UInt8(ascii: ".") || (h.count > 1 && h[0] == UInt8(ascii: "0") && isDigit(h[1])) { leadingZeroes = true }
+        return leadingZeroes || dots != 3
+    }
+    // The top-level label must start with a letter (RFC 1123 2.1).
+    if let lastDot = h.lastIndex(of: UInt8(ascii: ".")), lastDot + 1 < h.count, !isAlpha(h[lastDot + 1]) { return true }
+    // fix_hostname_non_v6: `..` is refused.
+    for k in 0..<max(0, h.count - 1) where h[k] == UInt8(ascii: ".") && h[k + 1] == UInt8(ascii: ".") { return true }
+    return false
+}
