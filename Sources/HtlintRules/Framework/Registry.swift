@@ -17,6 +17,7 @@ public let builtInRules: [any LintRule] = (readErrorRules + [
     SubdirectoryRedirectDropsDirectory(),
     MultiViewsBeforeRewrites(),
     HeaderEditCrashesApache(),
+    CaptureAfterExpressionCondition(),
     RedirectLoop(),
     InternalRecursion(),
     HTTPSDowngrade(),
