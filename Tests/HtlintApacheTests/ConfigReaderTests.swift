@@ -567,3 +567,21 @@ func headerArgumentErrors(_ line: String, _ expected: String) {
     f.next = nil
     #expect(f == RewriteFlags())
 }
+
+/// mod_dir's and core's messages for these directives, as `apache2 -t` prints them (2.4.71).
+@Test(arguments: [
+    ("DirectoryIndexRedirect", "1:23 DirectoryIndexRedirect takes one argument, On, Off, or a 3xx status code."),
+    ("DirectoryIndexRedirect on off", "1:27 DirectoryIndexRedirect takes one argument, On, Off, or a 3xx status code."),
+    ("DirectoryIndexRedirect foo", "1:24 DirectoryIndexRedirect ON|OFF|permanent|temp|seeother|3xx"),
+    ("DirectoryIndexRedirect 200", "1:24 DirectoryIndexRedirect only accepts values between 300 and 399"),
+    ("UseCanonicalPhysicalPort maybe", "1:26 parameter must be 'on' or 'off'"),
+    ("UseCanonicalPhysicalPort", "1:25 UseCanonicalPhysicalPort takes one argument, Whether to use the physical Port when constructing URLs"),
+])
+func serverDirectiveArgumentErrors(_ line: String, _ expected: String) {
+    let file = SourceFile(path: "/etc/apache2/sites-enabled/site.conf", text: line)
+    let found = ConfigReader.read(file, context: .server).diagnostics.filter { $0.severity == .error }.map {
+        let p = file.lines.position(of: $0.range.start)
+        return "\(p.line):\(p.column) \($0.message)"
+    }
+    #expect(found == [expected])
+}

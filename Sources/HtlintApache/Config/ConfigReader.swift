@@ -34,6 +34,8 @@ public struct ConfigReader {
     /// mod_rewrite directives read so far, in any section: httpd gives a virtual host its own
     /// mod_rewrite configuration at the first one inside it (ap_set_config_vectors).
     private var rewriteDirectivesRead = 0
+    /// `ServerName` lines read so far: whether the selected section names itself.
+    private var serverNamesRead = 0
 
     public init(context: ConfigContext, modules: ModuleSet = .standard, defines: Set<String> = [],
                 variables: [String: String] = [:], processEnvironment: [String: String] = [:],
@@ -373,15 +375,13 @@ public struct ConfigReader {
         block.server?.rewriteMaps = [:]
         var pending: [RewriteCondition] = []
         let rewriteDirectivesBefore = rewriteDirectivesRead
-        // The section's own ServerName decides its port; without one it keeps the main
-        // server's name and takes its first address's port.
-        let mainServerName = block.server?.serverName
-        block.server?.serverName = nil
+        let serverNamesBefore = serverNamesRead
         sectionNames.append(s.name)
         read(s.children, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
         sectionNames.removeLast()
-        if block.server?.serverName == nil {
-            block.server?.serverName = mainServerName
+        // Without a ServerName of its own the section keeps the main server's name and takes
+        // its first address's port.
+        if serverNamesRead == serverNamesBefore {
             block.server?.virtualHostAddressPort = s.arguments.first.flatMap { VirtualHosts.port(of: $0.value) }
         }
         // A mod_rewrite line in one of its `<Directory>`/`<Location>` sections is enough.
@@ -635,7 +635,8 @@ public struct ConfigReader {
             guard let on = flag() else { return }
             block.directorySlash = on
         case "DirectoryIndexRedirect":
-            guard let w = words.first else { return }
+            guard arity(1...1, "DirectoryIndexRedirect takes one argument, On, Off, or a 3xx status code.") else { return }
+            let w = words[0]
             let named = ["on": 302, "off": 0, "permanent": 301, "temp": 302, "seeother": 303]
             if let s = named[w.value.lowercased()] {
                 block.directoryIndexRedirect = s
@@ -834,6 +835,7 @@ public struct ConfigReader {
                 name = old[..<r.upperBound] + name
             }
             block.server?.serverName = name
+            serverNamesRead += 1
         case "ServerAdmin":
             guard arity(1...1, "ServerAdmin takes one argument, The email address of the server administrator") else { return }
             block.server?.serverAdmin = words[0].value
@@ -846,8 +848,12 @@ public struct ConfigReader {
             guard arity(1...1, "UseCanonicalName takes one argument") else { return }
             block.server?.useCanonicalName = words[0].value.lowercased()
         case "UseCanonicalPhysicalPort":
-            guard arity(1...1, "UseCanonicalPhysicalPort takes one argument") else { return }
-            block.server?.useCanonicalPhysicalPort = words[0].value.lowercased() == "on"
+            guard arity(1...1, "UseCanonicalPhysicalPort takes one argument, Whether to use the physical Port when constructing URLs") else { return }
+            switch words[0].value.lowercased() {
+            case "on": block.server?.useCanonicalPhysicalPort = true
+            case "off": block.server?.useCanonicalPhysicalPort = false
+            default: error(ConfigCode.badArguments, "parameter must be 'on' or 'off'", words[0].range)
+            }
         case "LimitInternalRecursion":
             guard arity(1...2, "LimitInternalRecursion takes 1-2 arguments") else { return }
             guard let n = Int(words[0].value), n > 0 else {

@@ -3,8 +3,13 @@
 /// characters other than letters, digits, `-`, `_` and `.` (`host:80.`), `..`, a dotted-decimal
 /// address that is not four plain numbers, a top-level label starting with a digit, or an IPv6
 /// literal with other than hex digits, `:` and `.`. An empty value is accepted.
+/// Run on every request: it reads the value's bytes in place rather than copying them.
 public func hostHeaderIsMalformed(_ value: String) -> Bool {
-    let b = Array(value.utf8)
+    var value = value
+    return value.withUTF8(hostIsMalformed)
+}
+
+private func hostIsMalformed(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
     if b.isEmpty { return false }
     func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
     func isAlpha(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
@@ -20,14 +25,13 @@ public func hostHeaderIsMalformed(_ value: String) -> Bool {
         if port < 1 || port > 65535 { return true }
         end = i - 1
     }
-    let host = b[..<end]
-    if host.first == UInt8(ascii: "[") {
-        guard host.last == UInt8(ascii: "]"), host.count > 2 else { return true }
-        return !host.dropFirst().dropLast().allSatisfy { isDigit($0) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }
+    let h = UnsafeBufferPointer(rebasing: b[..<end])
+    if h.first == UInt8(ascii: "[") {
+        guard h.last == UInt8(ascii: "]"), h.count > 2 else { return true }
+        return !h.dropFirst().dropLast().allSatisfy { isDigit($0) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }
     }
     // strict_hostname_check
     var dottedDecimal = true, leadingZeroes = false, dots = 0
-    let h = Array(host)
     for (k, c) in h.enumerated() {
         if isAlpha(c) || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") {
             dottedDecimal = false

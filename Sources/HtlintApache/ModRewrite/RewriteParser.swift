@@ -216,7 +216,7 @@ struct RewriteParser {
                             return false
                         }
                         flags.redirect = code
-                        if !(300...399).contains(code) { statusR = true }
+                        if !StatusLines.isRedirect(code) { statusR = true }
                     } else {
                         flags.redirect = 302   // Apache accepts any other word as 302 (§5).
                     }
