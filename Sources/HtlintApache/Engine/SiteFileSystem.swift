@@ -33,9 +33,9 @@ public struct SiteFileSystem: Sendable {
 
     /// Records a node, and its name in its parent's listing when it is new.
     private mutating func setNode(_ path: String, _ node: Node) {
-        guard nodes.updateValue(node, forKey: path) == nil, let slash = path.lastIndex(of: "/"), path != "/" else { return }
+        guard nodes.updateValue(node, forKey: path) == nil, let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), path != "/" else { return }
         let parent = slash == path.startIndex ? "/" : String(path[..<slash])
-        children[parent, default: []].append(String(path[path.index(after: slash)...]))
+        children[parent, default: []].append(String(path[path.utf8.index(after: slash)...]))
     }
 
     static func normalize(_ path: String) -> String {
@@ -100,11 +100,14 @@ public struct SiteFileSystem: Sendable {
 
     private mutating func addParents(of path: String) {
         var p = path
-        while let slash = p.lastIndex(of: "/"), slash != p.startIndex {
+        while let slash = p.utf8.lastIndex(of: UInt8(ascii: "/")), slash != p.startIndex {
             p = String(p[..<slash])
+            // A directory already there has its parents too (every node is added after them):
+            // loading a tree of n files costs O(n), not O(n × depth).
+            if nodes[p] == .directory { return }
             // A symbolic link stays one (the path walk follows it).
             if case .symlink? = nodes[p] { continue }
-            if nodes[p] != .directory { setNode(p, .directory) }
+            setNode(p, .directory)
         }
     }
 
