@@ -30,24 +30,25 @@ extension Origin {
             chain.log("", "alert", "\(fatal.file.path): \(fatal.diagnostic.message)")
             chain.note(.configError, "Apache cannot read \(fatal.file.path): \(fatal.diagnostic.message)",
                                           range: fatal.diagnostic.range)
-            // A failed walk never installs its per-directory configuration: the 500 carries
-            // the virtual host's headers only, none from a parent `.htaccess` or `<Directory>`,
-            // nor from the `<If>`/`<Location>` walks (per_dir_config was reset to the server's
-            // defaults before map_to_storage).
+            // A failed walk never installs its per-directory configuration (per_dir_config was
+            // reset to the server's defaults before map_to_storage, and directory_walk sets it
+            // only when it completes): this 500, like the 403s below, carries the virtual host's
+            // headers and ErrorDocuments only, none from a parent `.htaccess` or `<Directory>`,
+            // nor from the `<If>`/`<Location>` walks.
             r.config = .vhostDefaults(site)
             return .final(status: 500, location: nil)
         }
         if let long = walk.nameTooLong {
             chain.log("AH00036", "error", "access to \(r.uri) failed (filesystem path '\(long)')")
             chain.note(.status, "403: a path component is longer than 255 bytes (ENAMETOOLONG)")
-            r.config = walk.config
+            r.config = .vhostDefaults(site)
             return .final(status: 403, location: nil)
         }
         if let link = walk.danglingLink {
             // map_to_storage follows the link and cannot stat its target (FollowSymLinks is on by default).
             chain.log("AH00037", "error", "Symbolic link not allowed or link target not accessible: \(link)")
             chain.note(.status, "403: the symbolic link \(relativeToRoot(link)) points to nothing")
-            r.config = walk.config
+            r.config = .vhostDefaults(site)
             return .final(status: 403, location: nil)
         }
         if lastPathComponent(walk.filename).hasPrefix(".ht") {
@@ -63,7 +64,7 @@ extension Origin {
             chain.note(.status, "403: \(relativeToRoot(link)) is a symbolic link and Options FollowSymLinks is off")
             r.filename = link
             r.pathInfo = ""
-            r.config = walk.config
+            r.config = .vhostDefaults(site)
             return .final(status: 403, location: nil)
         }
         let regexSubject = site.vhost.block.server?.directoryMatches.isEmpty ?? true
