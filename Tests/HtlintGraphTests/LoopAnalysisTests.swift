@@ -115,4 +115,19 @@ struct DeadRuleAndTargetTests {
         let served = text + "\nRewriteRule ^products/([0-9]+)$ index.html [L]"
         #expect(TestSites.analysis(served).unservedTargets.isEmpty)
     }
+
+    /// `%1` in a condition's own test string names the condition before it: the analysis of the
+    /// common "keep the scheme, drop www" pair recursed into that condition forever and crashed.
+    @Test func captureInAConditionTestStringReadsThePreviousCondition() throws {
+        let text = """
+            RewriteEngine On
+            RewriteCond %{HTTPS}s ^on(s)|
+            RewriteCond http%1://%{HTTP_HOST} ^(https?://)(www\\.)?(.+)$
+            RewriteRule ^ %1%3%{REQUEST_URI} [R=301,L]
+            """
+        let analysis = TestSites.analysis(text)
+        // Both conditions hold for some request: the rule is live, and its target is served.
+        #expect(analysis.deadRules.isEmpty)
+        #expect(analysis.unservedTargets.isEmpty)
+    }
 }

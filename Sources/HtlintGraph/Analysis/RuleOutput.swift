@@ -262,11 +262,16 @@ extension RuleSemantics {
             if n > (lang.parsed?.groupCount ?? 0) { return lang.parsed == nil ? .all() : .literal("") }
             return captureLanguage(lang, n, subjects(o, f.space.path))
         case .conditionCapture(let n):
-            guard let c = f.conditions.last(where: { if case .regex = $0.test { !$0.negated } else { false } }),
-                  case .regex(let regex) = c.test else { return .literal("") }
+            guard let at = f.conditions.lastIndex(where: { if case .regex = $0.test { !$0.negated } else { false } }),
+                  case .regex(let regex) = f.conditions[at].test else { return .literal("") }
+            let c = f.conditions[at]
             let lang = PatternLanguage.of(regex.pattern, caseInsensitive: regex.options.contains(.caseless))
             if n > (lang.parsed?.groupCount ?? 0) { return lang.parsed == nil ? .all() : .literal("") }
-            let domain = language(c.testString.parts, f)
+            // `%N` in that condition's own test string (`RewriteCond http%1://%{HTTP_HOST} …`)
+            // names a condition before it, never itself.
+            var before = f
+            before.conditions = Array(f.conditions[..<at])
+            let domain = language(c.testString.parts, before)
             // A test string with a few known values (`%{HTTPS}`): run PCRE2 on each.
             if !hasCycle(domain) {
                 let values = domain.enumerate(limit: 9)
