@@ -90,6 +90,26 @@ struct GraphExportTests {
         #expect(svg.contains("say&#45;&quot;hi&quot;|x#y"))
     }
 
+    /// Labelled edges from outside a cluster into it and back (a redirect the browser follows to
+    /// its own rule set) made Graphviz 2.42's layout cleanup free memory twice: htlint aborted.
+    @Test func labelledEdgesBackIntoAClusterRenderAsSVG() throws {
+        let dot = """
+            digraph "htlint" {
+              subgraph "cluster_c0" { "c0_r0" [label="line 4"]; "c0_r1" [label="line 8"]; }
+              "c0" -> "c0_r0";
+              "c0_r0" -> "c0_r1" [label="no match"];
+              "c0_r0" -> "c0_r0_redirect" [label="R=301"];
+              "c0_r0_redirect" -> "c0" [label="browser follows"];
+              "c0_r1" -> "c0_r1_redirect" [label="R=301"];
+              "c0_r1_redirect" -> "c0" [label="browser follows"];
+            }
+            """
+        for _ in 0..<3 {
+            let svg = try Graphviz.svg(dot)
+            #expect(svg.contains("<title>c0_r1_redirect&#45;&gt;c0</title>") && svg.contains(">browser follows<"))
+        }
+    }
+
     @Test func graphvizReportsBadDOTAndRecovers() throws {
         #expect(throws: Graphviz.Failure.self) { try Graphviz.parse("digraph { a -> }") }
         do { _ = try Graphviz.parse("digraph { a -> ; }") } catch { #expect(!error.message.isEmpty) }

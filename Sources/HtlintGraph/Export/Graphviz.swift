@@ -52,7 +52,11 @@ public enum Graphviz {
             guard let g = dot.withCString({ agmemread($0) }) else { throw failure("Graphviz cannot parse the DOT text") }
             defer { agclose(g) }
             guard gvLayout(gvc, g, "dot") == 0 else { throw failure("Graphviz layout failed") }
-            defer { gvFreeLayout(gvc, g) }
+            // No gvFreeLayout: in Graphviz 2.42 (Debian 12) the dot layout's cleanup frees a rank
+            // array that flat_edges had already reallocated when a labelled edge leads back into
+            // a cluster (a redirect the browser follows to its rule set): a double free that
+            // aborted `graph --format svg` and `report` (valgrind: invalid free in
+            // gvFreeLayout). The layout's few kilobytes stay allocated until the process ends.
             var data: UnsafeMutablePointer<CChar>? = nil
             var length: UInt32 = 0
             guard gvRenderData(gvc, g, "svg", &data, &length) == 0, let data else { throw failure("Graphviz SVG rendering failed") }
