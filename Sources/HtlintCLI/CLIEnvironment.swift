@@ -39,12 +39,17 @@ public struct CLIEnvironment: Sendable {
                size > SourceFile.sizeLimit {
                 throw CLIError.unreadable(path, SourceFile.tooLargeReason(size))
             }
-            guard let data = FileManager.default.contents(atPath: path) else {
+            // FileHandle, not FileManager.contents: a pipe or device (`<(curl …)`, /dev/stdin)
+            // has no size to check first and FileManager reads nothing from it.
+            guard let handle = FileHandle(forReadingAtPath: path) else {
                 throw CLIError.unreadable(path, "permission denied")
             }
-            return [UInt8](data)
+            defer { try? handle.close() }
+            let bytes = CLIEnvironment.readBounded(handle)
+            if bytes.count > SourceFile.sizeLimit { throw CLIError.unreadable(path, CLIEnvironment.streamTooLarge) }
+            return bytes
         },
-        readStdin: { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) },
+        readStdin: { CLIEnvironment.readBounded(FileHandle.standardInput) },
         listDirectory: { path in
             guard let e = FileManager.default.enumerator(atPath: path) else { return nil }
             var out: [String] = []
@@ -61,10 +66,25 @@ public struct CLIEnvironment: Sendable {
     func read(_ path: String) throws -> [UInt8] {
         let bytes = path == "-" ? readStdin() : try readFile(path)
         if bytes.count > SourceFile.sizeLimit {
-            throw CLIError.unreadable(path == "-" ? "<stdin>" : path, SourceFile.tooLargeReason(bytes.count))
+            throw CLIError.unreadable(path == "-" ? "<stdin>" : path,
+                                      path == "-" ? CLIEnvironment.streamTooLarge : SourceFile.tooLargeReason(bytes.count))
         }
         return bytes
     }
+
+    /// Reads at most one byte more than `SourceFile.sizeLimit` (bounded work: `/dev/zero` or an
+    /// endless pipe must not be read to the end); more than the limit means too large.
+    static func readBounded(_ handle: FileHandle) -> [UInt8] {
+        var bytes: [UInt8] = []
+        while bytes.count <= SourceFile.sizeLimit,
+              let chunk = try? handle.read(upToCount: SourceFile.sizeLimit + 1 - bytes.count), !chunk.isEmpty {
+            bytes += chunk
+        }
+        return bytes
+    }
+
+    /// Why a stream over the limit is refused (its full size is never known).
+    static let streamTooLarge = "input goes on past \(SourceFile.sizeLimit) bytes; htlint reads at most \(SourceFile.sizeLimit) bytes (16 MiB)"
     func writeFile(_ path: String, _ text: String) throws { try writeFileText(path, text) }
 
     /// A file, `-`, or every `.htaccess` under a directory.

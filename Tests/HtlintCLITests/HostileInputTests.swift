@@ -133,6 +133,22 @@ struct HostileInputTests {
         #expect(stdin.stderr.contains("htlint reads at most"))
     }
 
+    /// A device or pipe (`htlint check <(curl …)`, /dev/stdin) is read like a file, up to the
+    /// limit: FileManager read nothing from one and htlint called it "permission denied".
+    @Test func devicesAndPipesAreReadUpToTheLimit() throws {
+        #expect(run(["check", "/dev/null"]).status == .clean)
+        let endless = run(["check", "/dev/zero"])
+        #expect(endless.status == .failure)
+        #expect(endless.stderr == "htlint: cannot read '/dev/zero': input goes on past 16777216 bytes; htlint reads at most 16777216 bytes (16 MiB)\n")
+        let pipe = Pipe()
+        pipe.fileHandleForWriting.write(Data("RewriteEngine On\nRewriteRule ^a$ /b [R,L\n".utf8))
+        try pipe.fileHandleForWriting.close()
+        let path = "/proc/self/fd/\(pipe.fileHandleForReading.fileDescriptor)"
+        let o = run(["check", path])
+        #expect(o.status == .findings)
+        #expect(o.stdout.hasPrefix("\(path):2:20: error: RewriteRule: bad flag delimiters"))
+    }
+
     @Test func oneMegabyteSingleLineIsLineTooLong() throws {
         let text = "RewriteRule ^(" + String(repeating: "a|", count: 512 * 1024) + "b)$ /x [L]\n"
         let o = run(["check", "-"], stdin: Array(text.utf8))
