@@ -46,7 +46,8 @@ extension Origin {
         case .requireExpr(let n, let expression, _):
             negated = n
             var captures: [String] = []
-            let env = ExpressionContext(origin: self, record: r, chain: chain)
+            var env = ExpressionContext(origin: self, record: r, chain: chain)
+            env.addsVary = true  // a granted request keeps the headers read in its Vary
             // mod_authz_core notes at parse time whether the expression reads REMOTE_USER: then a
             // false one is "denied for want of a user" and asks for authentication.
             result = expression.evaluate(env, captures: &captures) ? .granted

@@ -184,7 +184,9 @@ extension Origin {
     private func setEnvIfMatch(_ d: SetEnvIfDirective, _ r: RequestRecord, _ chain: RequestChain,
                                carried: inout [String]) -> [String]? {
         if let e = d.expression {
-            let holds = e.evaluate(ExpressionContext(origin: self, record: r, chain: chain), captures: &carried)
+            var env = ExpressionContext(origin: self, record: r, chain: chain)
+            env.addsVary = true
+            let holds = e.evaluate(env, captures: &carried)
             return holds ? carried : nil
         }
         let value: String

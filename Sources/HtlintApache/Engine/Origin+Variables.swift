@@ -121,12 +121,19 @@ struct ExpressionContext: ExpressionEnvironment {
     /// Evaluated after mod_mime's type_checker (a per-directory `RewriteCond expr` runs in the
     /// fixups): `%{CONTENT_TYPE}` is then the type of `r->filename`.
     var typeChecked = false
-    /// Set for `<If>` conditions: the request headers read join `Vary` (RequestRecord.ifVary).
+    /// Set for conditions evaluated while the request is processed (`<If>`, `SetEnvIfExpr`,
+    /// `RewriteCond expr` without `[NV]`): ap_expr_exec merges the request headers read into
+    /// r->headers_out's `Vary` (RequestRecord.ifVary). String expressions never do.
     var addsVary = false
+    /// Where a condition evaluated while the response goes out (mod_headers' `expr=`) puts them
+    /// instead: the table r->headers_out is by then.
+    var varySink: VaryTokens? = nil
 
     func noteVary(_ header: String) {
         // RFC 7231 7.1.4: never `Vary: Host` (ap_expr skips it).
-        guard addsVary, !equalsIgnoringASCIICase(header, "Host") else { return }
+        guard !equalsIgnoringASCIICase(header, "Host") else { return }
+        if let varySink { varySink.names.append(header); return }
+        guard addsVary else { return }
         if !record.ifVary.contains(where: { equalsIgnoringASCIICase($0, header) }) { record.ifVary.append(header) }
     }
 
@@ -211,4 +218,9 @@ struct ExpressionContext: ExpressionEnvironment {
         default: return false
         }
     }
+}
+
+/// Request header names a boolean expression read, in order (fixup_vary drops repeats later).
+final class VaryTokens {
+    var names: [String] = []
 }

@@ -396,7 +396,8 @@ extension Origin {
             result = ConditionComparison.string(op, value, b, noCase: c.noCase)
         case .expression(let expr):
             var captures: [String] = []
-            let env = ExpressionContext(origin: self, record: r, chain: chain, typeChecked: !serverContext)
+            var env = ExpressionContext(origin: self, record: r, chain: chain, typeChecked: !serverContext)
+            env.addsVary = !c.noVary
             result = expr.evaluate(env, captures: &captures)
             if result && !c.negated && !captures.isEmpty { scope.conditionCaptures = captures }
         }
