@@ -17,6 +17,9 @@ extension Origin {
             if !r.isSubrequest { applySetEnvIf(site.vhost.block.setEnvIf, r, chain) }  // post_read_request
         }
         if translate, let decided = translateName(r, chain) { return decided }  // translate_name
+        // map_to_storage: http_core's TRACE hook runs before the core's directory walk, so no
+        // `.htaccess` is read for TRACE.
+        if r.method == "TRACE", !r.isSubrequest { return answerTrace(r, chain) }
         var walk = directoryWalk(r.filename ?? site.documentRoot)    // map_to_storage
         r.filename = walk.filename
         r.pathInfo = walk.pathInfo
@@ -580,8 +583,10 @@ extension Origin {
         return (403, nil)
     }
 
-    /// What the core's default handler sends with `Allow` (405, 501 and OPTIONS answers).
-    static let defaultHandlerAllow = "GET,POST,OPTIONS,HEAD,TRACE"
+    /// What the core's default handler sends with `Allow` (405, 501 and OPTIONS answers):
+    /// make_allow adds TRACE unless `TraceEnable Off`. (Apache lists the other methods in its
+    /// method registry's hash order, which changes from one server start to the next.)
+    var defaultHandlerAllow: String { site.traceEnabled ? "GET,POST,OPTIONS,HEAD,TRACE" : "GET,POST,OPTIONS,HEAD" }
 
     /// Methods httpd knows (`ap_method_number_of`); any other is `M_INVALID`.
     static let registeredMethods: Set<String> = [
@@ -590,21 +595,35 @@ extension Origin {
         "LABEL", "REPORT", "MKWORKSPACE", "MKACTIVITY", "BASELINE-CONTROL", "MERGE",
     ]
 
+    /// ap_send_http_trace: with `TraceEnable On` (the default) the request goes back as a
+    /// message/http body, sent before any output filter of mod_headers is added; with `Off` a 405
+    /// whose `Allow` is empty (no handler registered a method yet, and TRACE is left out).
+    private func answerTrace(_ r: RequestRecord, _ chain: RequestChain) -> PassResult {
+        if site.traceEnabled {
+            r.traceEcho = true
+            chain.note(.status, "200: TRACE is echoed (TraceEnable On)")
+            return .final(status: 200, location: nil)
+        }
+        r.allow = ""
+        chain.note(.status, "405: TraceEnable Off refuses TRACE")
+        return .final(status: 405, location: nil)
+    }
+
     /// The default handler serves files for GET, HEAD and POST only: OPTIONS is answered with
     /// `Allow`, other methods get 405 (a missing file too), unknown ones 501 (core.c default_handler).
     func defaultHandlerMethod(_ r: RequestRecord, _ chain: RequestChain) -> Int? {
         switch r.method {
         case "GET", "HEAD", "POST": return nil
         case "OPTIONS":
-            r.allow = Origin.defaultHandlerAllow
+            r.allow = defaultHandlerAllow
             chain.note(.status, "200: OPTIONS is answered with the allowed methods")
             return 200
         case let m where Origin.registeredMethods.contains(m):
-            r.allow = Origin.defaultHandlerAllow
+            r.allow = defaultHandlerAllow
             chain.note(.status, "405: the default handler does not accept \(m)")
             return 405
         case let m:
-            r.allow = Origin.defaultHandlerAllow
+            r.allow = defaultHandlerAllow
             chain.log("AH00135", "error", "Invalid method in request \(chain.theRequest)")
             chain.note(.status, "501: \(m) is not a method Apache knows")
             return 501

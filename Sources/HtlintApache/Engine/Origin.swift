@@ -271,8 +271,10 @@ public final class Origin: @unchecked Sendable {
         // One error table serves the whole chain: a recursive error's Vary has the later requests' tokens.
         headerRecord.negotiationVary = record.negotiationVary
         headerRecord.contentLocation = record.contentLocation
-        var headers = responseHeaders(headerRecord, status: status, location: location, servedErrorPage: servedErrorPage,
-                                      canned: cannedSuccess && !servedErrorPage, chain: chain)
+        var headers = record.traceEcho && status == 200
+            ? chain.cookies + [HTTPHeader("Content-Type", "message/http")]
+            : responseHeaders(headerRecord, status: status, location: location, servedErrorPage: servedErrorPage,
+                              canned: cannedSuccess && !servedErrorPage, chain: chain)
         if let bad = headerRefusedByFilter(headers) {
             // The filter clears both header tables (mod_rewrite's cookies too) and answers with
             // ap_die(500): the canned page (an ErrorDocument 500 is not modelled here).
