@@ -237,6 +237,8 @@ public final class Origin: @unchecked Sendable {
                 // The error table (mod_negotiation's Vary) is the same table after the redirect.
                 next.0.negotiationVary = record.negotiationVary
                 next.0.contentLocation = record.contentLocation
+                // mod_rewrite's redirect-keeps-vary note: its internal redirect keeps r->headers_out's Vary.
+                next.0.ifVary = record.ifVary
                 next.0.previousConfigIdentity = record.configIdentity
                 next.0.walkCache = record.walkCache
                 record = next.0
