@@ -61,6 +61,13 @@ extension Origin {
                 for (code, message) in zip(lookup.errorCodes, lookup.errors) { chain.errorCodes.append(code); chain.errors.append(message) }
                 continue
             }
+            // The look-up runs the fixups too: mod_rewrite refuses it where the engine is on
+            // without FollowSymLinks (AH00670, 403), and the variant is not available.
+            if let rw = walk.config.rewrite, rw.engine, !chain.endSeen,
+               !walk.config.options.contains("followsymlinks"), !walk.config.options.contains("symlinksifownermatch") {
+                chain.log("AH00670", "error", "Options FollowSymLinks and SymLinksIfOwnerMatch are both off, so the RewriteRule directive is also forbidden due to its similar ability to circumvent directory restrictions : \(path)")
+                continue
+            }
             let type = MimeTypes.type(forPath: name, config: mime) ?? ""
             variantTypes.insert(type)
             let (media, charset) = Origin.mediaTypeAndCharset(type)
