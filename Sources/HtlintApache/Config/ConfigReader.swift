@@ -1202,8 +1202,10 @@ public struct ConfigReader {
             }
             headerNames = names
         }
-        block.setEnvIf.append(SetEnvIfDirective(attribute: attribute, regex: regex, assignments: Self.envAssignments(w.dropFirst(2)),
-                                                range: d.range, headerNames: headerNames))
+        var directive = SetEnvIfDirective(attribute: attribute, regex: regex, assignments: Self.envAssignments(w.dropFirst(2)),
+                                          range: d.range, headerNames: headerNames)
+        directive.plainString = SetEnvIfDirective.isPlainString(pattern)
+        block.setEnvIf.append(directive)
     }
 
     /// A mod_mime extension argument: without its leading dot, lower-cased.

@@ -211,6 +211,8 @@ extension Origin {
             }
         }
         guard let m = d.regex.firstMatch(in: value) else { return nil }
+        // A plain-string pattern is searched with apr_strmatch: no groups, values as written.
+        if d.plainString { return [] }
         carried = (0...9).map { m[$0] }
         return carried
     }
