@@ -88,7 +88,7 @@ extension Origin {
         return names
     }()
 
-    private func timeVariable(_ name: String) -> String {
+    func timeVariable(_ name: String) -> String {
         let c = Calendar(identifier: .gregorian).dateComponents(in: TimeZone.current, from: Date())
         func two(_ v: Int?) -> String { String(format: "%02d", v ?? 0) }
         switch name {
@@ -141,6 +141,15 @@ struct ExpressionContext: ExpressionEnvironment {
         switch name {
         case "REQUEST_STATUS": return String(status ?? record.errorStatus ?? record.status)
         case "HTTP2": return "off"  // the simulated connections are HTTP/1.1
+        case "LAST_MODIFIED":
+            // r->mtime, formatted: the default handler sets it to the file it sends (a file as
+            // old as the clock here); before that, and on any other answer, it is the epoch.
+            if let s = status, (200...299).contains(s), record.method != "OPTIONS",
+               let f = record.filename, case .file? = origin.site.files.stat(f) {
+                chain.readsClock = true
+                return origin.timeVariable("TIME")
+            }
+            return "19700101000000"
         case "HTTP_USER_AGENT", "HTTP_PROXY_CONNECTION", "HTTP_REFERER", "HTTP_COOKIE", "HTTP_FORWARDED", "HTTP_ACCEPT":
             if case .header(let header)? = Origin.variableNames[name] { noteVary(header) }
         // util_expr_eval.c gives the major number only (mod_rewrite's has the minor too).
