@@ -120,6 +120,10 @@ extension Origin {
                        _ r: RequestRecord, _ context: ExpressionContext, vary: VaryTokens? = nil) {
         if let c = h.envCondition, (r.envValue(c.name) != nil) == c.negated { return }
         var captures: [String] = []
+        // An earlier line that set or unset Content-Type changed r->content_type, which
+        // `%{CONTENT_TYPE}` reads from then on (unset: empty).
+        var context = context
+        if contentType != context.contentType { context.contentType = contentType ?? "" }
         if let e = h.expression {
             var conditionContext = context
             conditionContext.varySink = vary
