@@ -115,8 +115,10 @@ public final class Origin: @unchecked Sendable {
                 record.status = s
                 if let first = errorDocumentStatus, !record.answeredByRewrite {
                     // A recursive error (ap_die_r): the first error goes out canned, without the
-                    // failing ErrorDocument request's Location.
-                    status = first
+                    // failing ErrorDocument request's Location. r_1st_err walks back over every
+                    // request whose status is not OK: past an ErrorDocument page's own [F] to the
+                    // error that started the chain.
+                    status = runStart ?? first
                     location = nil
                     loggedStatus = s
                     break
@@ -165,7 +167,9 @@ public final class Origin: @unchecked Sendable {
                     break
                 }
                 if s == 200, record.status != 200 { s = record.status }
-                status = errorDocumentStatus ?? s
+                // A page that fails inside an ErrorDocument chain is a recursive error: the first
+                // status of the run of non-OK requests goes out (ap_die_r's r_1st_err).
+                status = errorDocumentStatus.map { s >= 400 ? runStart ?? $0 : $0 } ?? s
                 record.status = s
                 served = file
                 if errorDocumentStatus != nil { location = errorDocumentLocation }
