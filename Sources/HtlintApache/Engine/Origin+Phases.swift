@@ -95,6 +95,9 @@ extension Origin {
             let uriDirectory = stem.lastIndex(of: "/").map { String(stem[...$0]) } ?? "/"
             r.uri = uriDirectory + variant + r.pathInfo
             walk = directoryWalk(String(file[..<slash]) + "/" + variant)
+            // The variant's subrequest walked its own file: its `<If>` sections saw that
+            // REQUEST_FILENAME (`-f` true), and ap_internal_fast_redirect adopts its configuration.
+            r.filename = walk.filename
             applySections(&walk, record: r, chain: chain)
             r.filename = walk.filename
             r.config = walk.config
