@@ -271,8 +271,8 @@ public struct ConfigReader {
             // "If GET is used, it will also restrict HEAD requests" (core docs, <Limit>).
             if set.contains("GET") { set.insert("HEAD") }
             if key == "limitexcept" {
-                set = Set(["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "PATCH", "PROPFIND", "TRACE"])
-                    .subtracting(set)
+                // Every other method number: WebDAV's MOVE and the unknown methods' M_INVALID too.
+                set = Origin.registeredMethods.union([Origin.unknownMethod]).subtracting(set)
             }
             read(s.children, into: &block, pendingConditions: &pending, methods: set, inSection: nil)
         case "requireall", "requireany", "requirenone":

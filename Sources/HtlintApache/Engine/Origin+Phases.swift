@@ -470,13 +470,13 @@ extension Origin {
             switch a {
             case .order(let o): order = o; compat = true
             case .allow(let from, let methods):
-                if let m = methods, !m.contains(r.method) { continue }
+                if let m = methods, !m.contains(Origin.limitName(r.method)) { continue }
                 allows += from; compat = true
             case .deny(let from, let methods):
-                if let m = methods, !m.contains(r.method) { continue }
+                if let m = methods, !m.contains(Origin.limitName(r.method)) { continue }
                 denies += from; compat = true
             case .satisfy(let any, let methods):
-                if let m = methods, !m.contains(r.method) { continue }
+                if let m = methods, !m.contains(Origin.limitName(r.method)) { continue }
                 satisfyAny = any; compat = true
             case .require, .requireExpr, .requireSection: continue
             }
@@ -592,6 +592,14 @@ extension Origin {
     /// make_allow adds TRACE unless `TraceEnable Off`. (Apache lists the other methods in its
     /// method registry's hash order, which changes from one server start to the next.)
     var defaultHandlerAllow: String { site.traceEnabled ? "GET,POST,OPTIONS,HEAD,TRACE" : "GET,POST,OPTIONS,HEAD" }
+
+    /// What a `<Limit>` method set holds for a request method: its own name when httpd knows it,
+    /// else the one method number every unknown method shares (M_INVALID), which only
+    /// `<LimitExcept>` covers.
+    static func limitName(_ method: String) -> String {
+        registeredMethods.contains(method) ? method : unknownMethod
+    }
+    static let unknownMethod = "*M_INVALID*"
 
     /// Methods httpd knows (`ap_method_number_of`); any other is `M_INVALID`.
     static let registeredMethods: Set<String> = [
