@@ -268,8 +268,9 @@ public struct ConfigReader {
         case "limit", "limitexcept":
             guard requireArgument(), checkClosed(s) else { return }
             var set = Set(s.arguments.map { $0.value.uppercased() })
-            // "If GET is used, it will also restrict HEAD requests" (core docs, <Limit>).
-            if set.contains("GET") { set.insert("HEAD") }
+            // "If GET is used, it will also restrict HEAD requests" (core docs, <Limit>): both are
+            // method number M_GET, so `<Limit HEAD>` restricts GET as well.
+            if set.contains("GET") || set.contains("HEAD") { set.formUnion(["GET", "HEAD"]) }
             if key == "limitexcept" {
                 // Every other method number: WebDAV's MOVE and the unknown methods' M_INVALID too.
                 set = Origin.registeredMethods.union([Origin.unknownMethod]).subtracting(set)
