@@ -267,7 +267,19 @@ public struct ConfigReader {
             }
         case "limit", "limitexcept":
             guard requireArgument(), checkClosed(s) else { return }
-            var set = Set(s.arguments.map { $0.value.uppercased() })
+            // limit_section looks each name up as written (case matters): TRACE is TraceEnable's
+            // business, and an unknown name can only be registered by the server configuration.
+            for w in s.arguments {
+                if w.value == "TRACE", key == "limit" {
+                    error(ConfigCode.badArguments, "TRACE cannot be controlled by <Limit>, see TraceEnable", w.range)
+                    return
+                }
+                if context == .htaccess, !Origin.registeredMethods.contains(w.value) {
+                    error(ConfigCode.badArguments, "Could not register method '\(w.value)' for \(key == "limit" ? "<Limit" : "<LimitExcept") from .htaccess configuration", w.range)
+                    return
+                }
+            }
+            var set = Set(s.arguments.map(\.value))
             // "If GET is used, it will also restrict HEAD requests" (core docs, <Limit>): both are
             // method number M_GET, so `<Limit HEAD>` restricts GET as well.
             if set.contains("GET") || set.contains("HEAD") { set.formUnion(["GET", "HEAD"]) }
@@ -790,6 +802,11 @@ public struct ConfigReader {
             // A negated line can only deny (or stay neutral): useless where one grant is enough.
             if negated, (authzParents.last ?? .any) == .any {
                 error(ConfigCode.badArguments, "negative Require directive has no effect in <RequireAny> directive", d.range)
+                return
+            }
+            // mod_authz_core's method provider looks each name up as written (ap_method_number_of).
+            if kind == "method", let bad = rest.first(where: { !Origin.registeredMethods.contains($0) }) {
+                error(ConfigCode.badArguments, "Invalid Method '\(bad)'", d.argumentsRange)
                 return
             }
             if kind == "expr" {
