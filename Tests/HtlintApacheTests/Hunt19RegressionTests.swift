@@ -76,4 +76,61 @@ struct Hunt19RegressionTests {
         #expect(header(r, "Vary") == "negotiate,accept-charset")
         #expect(r.served == "/var/www/html/page.html" || r.served == "/page.html")
     }
+
+    /// fixtures/apache/access-limit-head-is-get, access-limitexcept-covers-every-other-method:
+    /// HEAD is GET's method number; `<LimitExcept>` reaches WebDAV and unknown methods.
+    @Test func limitMethodNumbers() {
+        let head = site("<Limit HEAD>\nRequire all denied\n</Limit>\n", files: [("/a.html", 0)])
+        #expect(respond(head, "/a.html").status == 403)
+        #expect(respond(head, "/a.html", method: "POST").status == 200)
+        let except = site("<LimitExcept GET POST>\nRequire all denied\n</LimitExcept>\n", files: [("/a.html", 0)])
+        #expect(respond(except, "/a.html", method: "MOVE").status == 403)
+        #expect(respond(except, "/a.html", method: "FOO").status == 403)
+        #expect(respond(except, "/a.html").status == 200)
+    }
+
+    /// fixtures/apache/syntax-error-limit-method-names: names are looked up as written.
+    @Test func limitMethodNamesAsWritten() {
+        for text in ["<Limit get>\nRequire all denied\n</Limit>\n", "<Limit TRACE>\nRequire all denied\n</Limit>\n",
+                     "<Limit PURGE>\nRequire all denied\n</Limit>\n", "Require method GET PURGE\n"] {
+            #expect(respond(site(text, files: [("/a.html", 0)]), "/a.html").status == 500)
+        }
+    }
+
+    /// fixtures/apache/header-content-type-change-seen-by-later-conditions.
+    @Test func contentTypeChangeIsSeenByLaterLines() {
+        let o = site("Header always unset Content-Type\nHeader set X-1 b \"expr=%{CONTENT_TYPE} =~ m#text#\"\nHeader set X-2 \"expr=[%{CONTENT_TYPE}]\"\n",
+                     files: [("/a.html", 0)])
+        let r = respond(o, "/a.html")
+        #expect(header(r, "X-1") == nil)
+        #expect(header(r, "X-2") == "[]")
+    }
+
+    /// fixtures/apache/header-default-charset-substring-match.
+    @Test func defaultCharsetForAnyTextType() {
+        #expect(MimeTypes.withDefaultCharset("text/plain; format=flowed", "utf-8") == "text/plain; format=flowed; charset=utf-8")
+        #expect(MimeTypes.withDefaultCharset("-etext/html", "utf-8") == "-etext/html; charset=utf-8")
+        #expect(MimeTypes.withDefaultCharset("text/plain; charset=latin1", "utf-8") == "text/plain; charset=latin1")
+        #expect(MimeTypes.withDefaultCharset("text/css", "utf-8") == "text/css")
+    }
+
+    /// fixtures/apache/errordoc-recursive-error-past-rewrite-answer.
+    @Test func recursiveErrorAfterARewriteAnswerSendsTheFirstError() {
+        let o = site("ErrorDocument 404 /f\nErrorDocument 403 /missing.html\nRewriteEngine On\nRewriteRule ^f$ - [F]\n",
+                     files: [("/a.html", 0)])
+        #expect(respond(o, "/nope").status == 404)
+    }
+
+    /// fixtures/apache/conditional-last-modified-epoch-before-handler.
+    @Test func lastModifiedIsTheEpochBeforeTheHandler() {
+        let o = site("<If \"%{LAST_MODIFIED} == '19700101000000'\">\nHeader always set X-A epoch\n</If>\n", files: [("/a.html", 0)])
+        #expect(header(respond(o, "/a.html"), "X-A") == "epoch")
+    }
+
+    /// fixtures/apache/negotiation-variant-if-sees-variant-file.
+    @Test func multiViewsVariantConfigurationIsAdopted() {
+        let o = site("Options +MultiViews\n<If \"-f %{REQUEST_FILENAME}\">\nHeader set X-F file\n</If>\n",
+                     files: [("/doc.txt", 3)], modules: ["negotiation"])
+        #expect(header(respond(o, "/doc"), "X-F") == "file")
+    }
 }
