@@ -1032,6 +1032,14 @@ public struct ConfigReader {
         if name != "RedirectMatch", path != nil, let t = target, !(t.hasPrefix("/") || isAbsoluteURI(t)) {
             error(ConfigCode.badArguments, "Redirect to non-URL", words.last!.range); return nil
         }
+        if path == nil, let t = target {
+            // The directory-context form's URL is an ap_expr string, parsed with the file: a bad
+            // one fails it (`expr=` is no prefix here, just text).
+            do { _ = try ApExpression.parsingString(t, restricted: context == .htaccess) } catch {
+                self.error(ConfigCode.badArguments, "Cannot parse redirect expression '\(t)': \(error.message)", words.last!.range)
+                return nil
+            }
+        }
         let matcher: AliasRedirect.Matcher
         if let p = path {
             if name == "RedirectMatch" {
