@@ -67,6 +67,29 @@ public struct SetEnvIfDirective: Sendable {
     /// An attribute with characters outside `[-A-Za-z0-9_]` is, for mod_setenvif, a regular
     /// expression over request header names (caseless), compiled when the file is read.
     public var headerNames: Regex? = nil
+    /// A pattern without regex metacharacters (non_regex_pattern): mod_setenvif searches it as a
+    /// plain string and sets the values as written (`$1` stays `$1`), its groups untouched.
+    public var plainString = false
+
+    /// Whether mod_setenvif's non_regex_pattern takes `pattern` as a plain string: no
+    /// `^.$|()[]*+?{}` unless escaped, and a backslash only before one of them (or itself).
+    public static func isPlainString(_ pattern: String) -> Bool {
+        var escaped = false
+        for c in pattern.utf8 {
+            switch c {
+            case UInt8(ascii: "^"), UInt8(ascii: "."), UInt8(ascii: "$"), UInt8(ascii: "|"), UInt8(ascii: "("),
+                 UInt8(ascii: ")"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+                 UInt8(ascii: "?"), UInt8(ascii: "{"), UInt8(ascii: "}"):
+                if !escaped { return false }
+                escaped = false
+            case UInt8(ascii: "\\"):
+                escaped.toggle()
+            default:
+                if escaped { return false }
+            }
+        }
+        return true
+    }
 
     /// Whether mod_setenvif takes `attribute` as a pattern over header names.
     public static func namesHeadersByPattern(_ attribute: String) -> Bool {
@@ -186,6 +209,8 @@ public struct ServerSettings: Sendable {
     public var limitSubrequestNesting: Int? = nil
     /// `AllowEncodedSlashes` (nil: not set, Apache's default Off).
     public var encodedSlashes: EncodedSlashes? = nil
+    /// `TraceEnable` (nil: not set, Apache's default On; Debian's security.conf sets Off).
+    public var traceEnable: Bool? = nil
     /// mod_remoteip (`RemoteIPHeader`, `RemoteIPInternalProxy`, `RemoteIPTrustedProxy`).
     public var remoteIP = RemoteIPSettings()
     /// `AccessFileName` (nil: `.htaccess`); in each directory the first name that exists is read.

@@ -267,12 +267,25 @@ public struct ConfigReader {
             }
         case "limit", "limitexcept":
             guard requireArgument(), checkClosed(s) else { return }
-            var set = Set(s.arguments.map { $0.value.uppercased() })
-            // "If GET is used, it will also restrict HEAD requests" (core docs, <Limit>).
-            if set.contains("GET") { set.insert("HEAD") }
+            // limit_section looks each name up as written (case matters): TRACE is TraceEnable's
+            // business, and an unknown name can only be registered by the server configuration.
+            for w in s.arguments {
+                if w.value == "TRACE", key == "limit" {
+                    error(ConfigCode.badArguments, "TRACE cannot be controlled by <Limit>, see TraceEnable", w.range)
+                    return
+                }
+                if context == .htaccess, !Origin.registeredMethods.contains(w.value) {
+                    error(ConfigCode.badArguments, "Could not register method '\(w.value)' for \(key == "limit" ? "<Limit" : "<LimitExcept") from .htaccess configuration", w.range)
+                    return
+                }
+            }
+            var set = Set(s.arguments.map(\.value))
+            // "If GET is used, it will also restrict HEAD requests" (core docs, <Limit>): both are
+            // method number M_GET, so `<Limit HEAD>` restricts GET as well.
+            if set.contains("GET") || set.contains("HEAD") { set.formUnion(["GET", "HEAD"]) }
             if key == "limitexcept" {
-                set = Set(["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "PATCH", "PROPFIND", "TRACE"])
-                    .subtracting(set)
+                // Every other method number: WebDAV's MOVE and the unknown methods' M_INVALID too.
+                set = Origin.registeredMethods.union([Origin.unknownMethod]).subtracting(set)
             }
             read(s.children, into: &block, pendingConditions: &pending, methods: set, inSection: nil)
         case "requireall", "requireany", "requirenone":
@@ -791,6 +804,11 @@ public struct ConfigReader {
                 error(ConfigCode.badArguments, "negative Require directive has no effect in <RequireAny> directive", d.range)
                 return
             }
+            // mod_authz_core's method provider looks each name up as written (ap_method_number_of).
+            if kind == "method", let bad = rest.first(where: { !Origin.registeredMethods.contains($0) }) {
+                error(ConfigCode.badArguments, "Invalid Method '\(bad)'", d.argumentsRange)
+                return
+            }
             if kind == "expr" {
                 guard let e = requireExpression(d, negated: negated) else { return }
                 block.access.append(.requireExpr(negated: negated, expression: e, methods: methods))
@@ -883,6 +901,13 @@ public struct ConfigReader {
             case "off": block.server?.encodedSlashes = .forbid
             case "nodecode": block.server?.encodedSlashes = .keep
             default: error(ConfigCode.badArguments, "AllowEncodedSlashes must be On, Off, or NoDecode", words[0].range)
+            }
+        case "TraceEnable":
+            guard arity(1...1, "TraceEnable takes one argument") else { return }
+            switch words[0].value.lowercased() {
+            case "on", "extended": block.server?.traceEnable = true
+            case "off": block.server?.traceEnable = false
+            default: error(ConfigCode.badArguments, "TraceEnable must be one of 'on', 'off', or 'extended'", words[0].range)
             }
         case "AllowOverride":
             switch AllowedOverrides.parse(words.map(\.value)) {
@@ -1006,6 +1031,14 @@ public struct ConfigReader {
         }
         if name != "RedirectMatch", path != nil, let t = target, !(t.hasPrefix("/") || isAbsoluteURI(t)) {
             error(ConfigCode.badArguments, "Redirect to non-URL", words.last!.range); return nil
+        }
+        if path == nil, let t = target {
+            // The directory-context form's URL is an ap_expr string, parsed with the file: a bad
+            // one fails it (`expr=` is no prefix here, just text).
+            do { _ = try ApExpression.parsingString(t, restricted: context == .htaccess) } catch {
+                self.error(ConfigCode.badArguments, "Cannot parse redirect expression '\(t)': \(error.message)", words.last!.range)
+                return nil
+            }
         }
         let matcher: AliasRedirect.Matcher
         if let p = path {
@@ -1195,8 +1228,10 @@ public struct ConfigReader {
             }
             headerNames = names
         }
-        block.setEnvIf.append(SetEnvIfDirective(attribute: attribute, regex: regex, assignments: Self.envAssignments(w.dropFirst(2)),
-                                                range: d.range, headerNames: headerNames))
+        var directive = SetEnvIfDirective(attribute: attribute, regex: regex, assignments: Self.envAssignments(w.dropFirst(2)),
+                                          range: d.range, headerNames: headerNames)
+        directive.plainString = SetEnvIfDirective.isPlainString(pattern)
+        block.setEnvIf.append(directive)
     }
 
     /// A mod_mime extension argument: without its leading dot, lower-cased.

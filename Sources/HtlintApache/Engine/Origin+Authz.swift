@@ -14,7 +14,7 @@ extension Origin {
     func authorize(_ lines: [AccessDirective], _ r: RequestRecord, _ chain: RequestChain) -> AuthzResult? {
         guard !lines.isEmpty else { return nil }
         // The implicit container covers the methods its lines cover: a method outside them is not checked.
-        let covered = lines.contains { methods(of: $0).map { $0.contains(r.method) } ?? true }
+        let covered = lines.contains { methods(of: $0).map { $0.contains(Origin.limitName(r.method)) } ?? true }
         guard covered else { return nil }
         let root = AccessDirective.requireSection(logic: .any, children: lines, methods: nil)
         switch evaluate(root, parent: .all, r, chain) {
@@ -35,7 +35,7 @@ extension Origin {
     /// (granted inside `<RequireAll>`); negation turns a grant into a denial and a denial into
     /// neutral, never into a grant.
     func evaluate(_ a: AccessDirective, parent: AuthzLogic, _ r: RequestRecord, _ chain: RequestChain) -> AuthzResult {
-        if let m = methods(of: a), !m.contains(r.method) { return parent == .all ? .granted : .neutral }
+        if let m = methods(of: a), !m.contains(Origin.limitName(r.method)) { return parent == .all ? .granted : .neutral }
         let result: AuthzResult
         let negated: Bool
         switch a {
@@ -46,7 +46,8 @@ extension Origin {
         case .requireExpr(let n, let expression, _):
             negated = n
             var captures: [String] = []
-            let env = ExpressionContext(origin: self, record: r, chain: chain)
+            var env = ExpressionContext(origin: self, record: r, chain: chain)
+            env.addsVary = true  // a granted request keeps the headers read in its Vary
             // mod_authz_core notes at parse time whether the expression reads REMOTE_USER: then a
             // false one is "denied for want of a user" and asks for authentication.
             result = expression.evaluate(env, captures: &captures) ? .granted

@@ -58,18 +58,28 @@ extension Origin {
             // one before mod_headers' error filter runs: `always` starts empty and cannot unset or
             // edit what was there; the sent headers are the error table, then the moved ones.
             var errorTable = HeaderTable()
-            for h in directives where h.always { apply(h, to: &errorTable, &contentType, r, context) }
+            // A condition's Vary goes to r->headers_out, which is now the moved table.
+            let vary = VaryTokens()
+            for h in directives where h.always { apply(h, to: &errorTable, &contentType, r, context, vary: vary) }
+            let conditionVary = vary.names.isEmpty ? [] : [HTTPHeader("Vary", vary.names.joined(separator: ", "))]
             if let allow = r.allow { errorTable.set("Allow", allow) }
             if let challenge = r.wwwAuthenticate { errorTable.set("WWW-Authenticate", challenge) }
             // ap_send_error_response keeps only a redirect's Location in the moved table.
             let own = location.flatMap { !$0.isEmpty && (StatusLines.isRedirect(status) || status == 201) ? [HTTPHeader("Location", $0)] : nil } ?? []
-            return finished(errorTable.entries + chain.cookies + own + negotiationHeaders(r))
+            return finished(errorTable.entries + chain.cookies + own + negotiationHeaders(r) + conditionVary)
         }
         always.entries += negotiationHeaders(r)
-        for h in directives where h.always { apply(h, to: &always, &contentType, r, context) }
+        // A condition's Vary is merged into r->headers_out (the normal table) as it is evaluated.
+        let vary = VaryTokens()
+        func mergeVary() {
+            guard !vary.names.isEmpty else { return }
+            onSuccess.append("Vary", vary.names.joined(separator: ", "))
+            vary.names = []
+        }
+        for h in directives where h.always { apply(h, to: &always, &contentType, r, context, vary: vary); mergeVary() }
         if let allow = r.allow { always.set("Allow", allow) }
         if let challenge = r.wwwAuthenticate { always.set("WWW-Authenticate", challenge) }
-        for h in directives where !h.always { apply(h, to: &onSuccess, &contentType, r, context) }
+        for h in directives where !h.always { apply(h, to: &onSuccess, &contentType, r, context, vary: vary); mergeVary() }
         return finished(always.entries + onSuccess.entries)
     }
 
@@ -107,10 +117,18 @@ extension Origin {
     /// tables but in r->content_type: `set` and `setifempty` (when the table has none) change it
     /// too, `edit` edits it, `unset` clears it.
     private func apply(_ h: HeaderDirective, to table: inout HeaderTable, _ contentType: inout String?,
-                       _ r: RequestRecord, _ context: ExpressionContext) {
+                       _ r: RequestRecord, _ context: ExpressionContext, vary: VaryTokens? = nil) {
         if let c = h.envCondition, (r.envValue(c.name) != nil) == c.negated { return }
         var captures: [String] = []
-        if let e = h.expression, !e.evaluate(context, captures: &captures) { return }
+        // An earlier line that set or unset Content-Type changed r->content_type, which
+        // `%{CONTENT_TYPE}` reads from then on (unset: empty).
+        var context = context
+        if contentType != context.contentType { context.contentType = contentType ?? "" }
+        if let e = h.expression {
+            var conditionContext = context
+            conditionContext.varySink = vary
+            if !e.evaluate(conditionContext, captures: &captures) { return }
+        }
         let isType = equalsIgnoringASCIICase(h.name, "Content-Type")
         switch h.action {
         case "set":

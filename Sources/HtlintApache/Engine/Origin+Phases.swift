@@ -17,6 +17,9 @@ extension Origin {
             if !r.isSubrequest { applySetEnvIf(site.vhost.block.setEnvIf, r, chain) }  // post_read_request
         }
         if translate, let decided = translateName(r, chain) { return decided }  // translate_name
+        // map_to_storage: http_core's TRACE hook runs before the core's directory walk, so no
+        // `.htaccess` is read for TRACE.
+        if r.method == "TRACE", !r.isSubrequest { return answerTrace(r, chain) }
         var walk = directoryWalk(r.filename ?? site.documentRoot)    // map_to_storage
         r.filename = walk.filename
         r.pathInfo = walk.pathInfo
@@ -93,6 +96,9 @@ extension Origin {
             let uriDirectory = stem.lastIndex(of: "/").map { String(stem[...$0]) } ?? "/"
             r.uri = uriDirectory + variant + r.pathInfo
             walk = directoryWalk(String(file[..<slash]) + "/" + variant)
+            // The variant's subrequest walked its own file: its `<If>` sections saw that
+            // REQUEST_FILENAME (`-f` true), and ap_internal_fast_redirect adopts its configuration.
+            r.filename = walk.filename
             applySections(&walk, record: r, chain: chain)
             r.filename = walk.filename
             r.config = walk.config
@@ -185,7 +191,9 @@ extension Origin {
     private func setEnvIfMatch(_ d: SetEnvIfDirective, _ r: RequestRecord, _ chain: RequestChain,
                                carried: inout [String]) -> [String]? {
         if let e = d.expression {
-            let holds = e.evaluate(ExpressionContext(origin: self, record: r, chain: chain), captures: &carried)
+            var env = ExpressionContext(origin: self, record: r, chain: chain)
+            env.addsVary = true
+            let holds = e.evaluate(env, captures: &carried)
             return holds ? carried : nil
         }
         let value: String
@@ -207,6 +215,8 @@ extension Origin {
             }
         }
         guard let m = d.regex.firstMatch(in: value) else { return nil }
+        // A plain-string pattern is searched with apr_strmatch: no groups, values as written.
+        if d.plainString { return [] }
         carried = (0...9).map { m[$0] }
         return carried
     }
@@ -461,13 +471,13 @@ extension Origin {
             switch a {
             case .order(let o): order = o; compat = true
             case .allow(let from, let methods):
-                if let m = methods, !m.contains(r.method) { continue }
+                if let m = methods, !m.contains(Origin.limitName(r.method)) { continue }
                 allows += from; compat = true
             case .deny(let from, let methods):
-                if let m = methods, !m.contains(r.method) { continue }
+                if let m = methods, !m.contains(Origin.limitName(r.method)) { continue }
                 denies += from; compat = true
             case .satisfy(let any, let methods):
-                if let m = methods, !m.contains(r.method) { continue }
+                if let m = methods, !m.contains(Origin.limitName(r.method)) { continue }
                 satisfyAny = any; compat = true
             case .require, .requireExpr, .requireSection: continue
             }
@@ -579,8 +589,18 @@ extension Origin {
         return (403, nil)
     }
 
-    /// What the core's default handler sends with `Allow` (405, 501 and OPTIONS answers).
-    static let defaultHandlerAllow = "GET,POST,OPTIONS,HEAD,TRACE"
+    /// What the core's default handler sends with `Allow` (405, 501 and OPTIONS answers):
+    /// make_allow adds TRACE unless `TraceEnable Off`. (Apache lists the other methods in its
+    /// method registry's hash order, which changes from one server start to the next.)
+    var defaultHandlerAllow: String { site.traceEnabled ? "GET,POST,OPTIONS,HEAD,TRACE" : "GET,POST,OPTIONS,HEAD" }
+
+    /// What a `<Limit>` method set holds for a request method: its own name when httpd knows it,
+    /// else the one method number every unknown method shares (M_INVALID), which only
+    /// `<LimitExcept>` covers.
+    static func limitName(_ method: String) -> String {
+        registeredMethods.contains(method) ? method : unknownMethod
+    }
+    static let unknownMethod = "*M_INVALID*"
 
     /// Methods httpd knows (`ap_method_number_of`); any other is `M_INVALID`.
     static let registeredMethods: Set<String> = [
@@ -589,21 +609,35 @@ extension Origin {
         "LABEL", "REPORT", "MKWORKSPACE", "MKACTIVITY", "BASELINE-CONTROL", "MERGE",
     ]
 
+    /// ap_send_http_trace: with `TraceEnable On` (the default) the request goes back as a
+    /// message/http body, sent before any output filter of mod_headers is added; with `Off` a 405
+    /// whose `Allow` is empty (no handler registered a method yet, and TRACE is left out).
+    private func answerTrace(_ r: RequestRecord, _ chain: RequestChain) -> PassResult {
+        if site.traceEnabled {
+            r.traceEcho = true
+            chain.note(.status, "200: TRACE is echoed (TraceEnable On)")
+            return .final(status: 200, location: nil)
+        }
+        r.allow = ""
+        chain.note(.status, "405: TraceEnable Off refuses TRACE")
+        return .final(status: 405, location: nil)
+    }
+
     /// The default handler serves files for GET, HEAD and POST only: OPTIONS is answered with
     /// `Allow`, other methods get 405 (a missing file too), unknown ones 501 (core.c default_handler).
     func defaultHandlerMethod(_ r: RequestRecord, _ chain: RequestChain) -> Int? {
         switch r.method {
         case "GET", "HEAD", "POST": return nil
         case "OPTIONS":
-            r.allow = Origin.defaultHandlerAllow
+            r.allow = defaultHandlerAllow
             chain.note(.status, "200: OPTIONS is answered with the allowed methods")
             return 200
         case let m where Origin.registeredMethods.contains(m):
-            r.allow = Origin.defaultHandlerAllow
+            r.allow = defaultHandlerAllow
             chain.note(.status, "405: the default handler does not accept \(m)")
             return 405
         case let m:
-            r.allow = Origin.defaultHandlerAllow
+            r.allow = defaultHandlerAllow
             chain.log("AH00135", "error", "Invalid method in request \(chain.theRequest)")
             chain.note(.status, "501: \(m) is not a method Apache knows")
             return 501

@@ -88,7 +88,7 @@ extension Origin {
         return names
     }()
 
-    private func timeVariable(_ name: String) -> String {
+    func timeVariable(_ name: String) -> String {
         let c = Calendar(identifier: .gregorian).dateComponents(in: TimeZone.current, from: Date())
         func two(_ v: Int?) -> String { String(format: "%02d", v ?? 0) }
         switch name {
@@ -121,12 +121,19 @@ struct ExpressionContext: ExpressionEnvironment {
     /// Evaluated after mod_mime's type_checker (a per-directory `RewriteCond expr` runs in the
     /// fixups): `%{CONTENT_TYPE}` is then the type of `r->filename`.
     var typeChecked = false
-    /// Set for `<If>` conditions: the request headers read join `Vary` (RequestRecord.ifVary).
+    /// Set for conditions evaluated while the request is processed (`<If>`, `SetEnvIfExpr`,
+    /// `RewriteCond expr` without `[NV]`): ap_expr_exec merges the request headers read into
+    /// r->headers_out's `Vary` (RequestRecord.ifVary). String expressions never do.
     var addsVary = false
+    /// Where a condition evaluated while the response goes out (mod_headers' `expr=`) puts them
+    /// instead: the table r->headers_out is by then.
+    var varySink: VaryTokens? = nil
 
     func noteVary(_ header: String) {
         // RFC 7231 7.1.4: never `Vary: Host` (ap_expr skips it).
-        guard addsVary, !equalsIgnoringASCIICase(header, "Host") else { return }
+        guard !equalsIgnoringASCIICase(header, "Host") else { return }
+        if let varySink { varySink.names.append(header); return }
+        guard addsVary else { return }
         if !record.ifVary.contains(where: { equalsIgnoringASCIICase($0, header) }) { record.ifVary.append(header) }
     }
 
@@ -134,6 +141,15 @@ struct ExpressionContext: ExpressionEnvironment {
         switch name {
         case "REQUEST_STATUS": return String(status ?? record.errorStatus ?? record.status)
         case "HTTP2": return "off"  // the simulated connections are HTTP/1.1
+        case "LAST_MODIFIED":
+            // r->mtime, formatted: the default handler sets it to the file it sends (a file as
+            // old as the clock here); before that, and on any other answer, it is the epoch.
+            if let s = status, (200...299).contains(s), record.method != "OPTIONS",
+               let f = record.filename, case .file? = origin.site.files.stat(f) {
+                chain.readsClock = true
+                return origin.timeVariable("TIME")
+            }
+            return "19700101000000"
         case "HTTP_USER_AGENT", "HTTP_PROXY_CONNECTION", "HTTP_REFERER", "HTTP_COOKIE", "HTTP_FORWARDED", "HTTP_ACCEPT":
             if case .header(let header)? = Origin.variableNames[name] { noteVary(header) }
         // util_expr_eval.c gives the major number only (mod_rewrite's has the minor too).
@@ -211,4 +227,9 @@ struct ExpressionContext: ExpressionEnvironment {
         default: return false
         }
     }
+}
+
+/// Request header names a boolean expression read, in order (fixup_vary drops repeats later).
+final class VaryTokens {
+    var names: [String] = []
 }

@@ -167,12 +167,14 @@ extension Origin {
     }
 
     /// The first true branch of every `<If>` chain in `blocks` merges over `config`; the
-    /// `<If>` sections nested in that branch are evaluated next (ap_if_walk recurses), except
-    /// in a subrequest for the parent's own directory (a DirectoryIndex look-up): it inherits
-    /// the parent's if-walk cache, and a section the cache already holds is skipped with its
-    /// nested ones.
+    /// `<If>` sections nested in the true branches are evaluated after all of this level's
+    /// chains (ap_if_walk_sub merges every match of a level, then recurses on the merged
+    /// sections' lists), except in a subrequest for the parent's own directory (a
+    /// DirectoryIndex look-up): it inherits the parent's if-walk cache, finds the level in it
+    /// and returns before recursing, so nested sections are skipped.
     func applyIfChains(_ blocks: [ConfigBlock], to config: inout MergedConfig, record: RequestRecord, chain: RequestChain) {
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
+        var matched: [ConfigBlock] = []
         for block in blocks {
             for chainOfIfs in block.ifChains {
                 for branch in chainOfIfs.branches {
@@ -182,14 +184,15 @@ extension Origin {
                     if branch.condition?.evaluate(env, captures: &captures) ?? true {
                         config.merge(branch.block, directory: "*If/", key: "if:\(branch.range.file):\(branch.range.start)",
                                      defaultEngine: defaultEngine)
-                        if !branch.block.ifChains.isEmpty,
-                           !(record.isSubrequest && record.mainURI.map { directoryPart($0) == directoryPart(record.uri) } == true) {
-                            applyIfChains([branch.block], to: &config, record: record, chain: chain)
-                        }
+                        if !branch.block.ifChains.isEmpty { matched.append(branch.block) }
                         break
                     }
                 }
             }
+        }
+        if !matched.isEmpty,
+           !(record.isSubrequest && record.mainURI.map { directoryPart($0) == directoryPart(record.uri) } == true) {
+            applyIfChains(matched, to: &config, record: record, chain: chain)
         }
     }
 

@@ -115,8 +115,10 @@ public final class Origin: @unchecked Sendable {
                 record.status = s
                 if let first = errorDocumentStatus, !record.answeredByRewrite {
                     // A recursive error (ap_die_r): the first error goes out canned, without the
-                    // failing ErrorDocument request's Location.
-                    status = first
+                    // failing ErrorDocument request's Location. r_1st_err walks back over every
+                    // request whose status is not OK: past an ErrorDocument page's own [F] to the
+                    // error that started the chain.
+                    status = runStart ?? first
                     location = nil
                     loggedStatus = s
                     break
@@ -165,7 +167,9 @@ public final class Origin: @unchecked Sendable {
                     break
                 }
                 if s == 200, record.status != 200 { s = record.status }
-                status = errorDocumentStatus ?? s
+                // A page that fails inside an ErrorDocument chain is a recursive error: the first
+                // status of the run of non-OK requests goes out (ap_die_r's r_1st_err).
+                status = errorDocumentStatus.map { s >= 400 ? runStart ?? $0 : $0 } ?? s
                 record.status = s
                 served = file
                 if errorDocumentStatus != nil { location = errorDocumentLocation }
@@ -237,6 +241,8 @@ public final class Origin: @unchecked Sendable {
                 // The error table (mod_negotiation's Vary) is the same table after the redirect.
                 next.0.negotiationVary = record.negotiationVary
                 next.0.contentLocation = record.contentLocation
+                // mod_rewrite's redirect-keeps-vary note: its internal redirect keeps r->headers_out's Vary.
+                next.0.ifVary = record.ifVary
                 next.0.previousConfigIdentity = record.configIdentity
                 next.0.walkCache = record.walkCache
                 record = next.0
@@ -271,8 +277,10 @@ public final class Origin: @unchecked Sendable {
         // One error table serves the whole chain: a recursive error's Vary has the later requests' tokens.
         headerRecord.negotiationVary = record.negotiationVary
         headerRecord.contentLocation = record.contentLocation
-        var headers = responseHeaders(headerRecord, status: status, location: location, servedErrorPage: servedErrorPage,
-                                      canned: cannedSuccess && !servedErrorPage, chain: chain)
+        var headers = record.traceEcho && status == 200
+            ? chain.cookies + [HTTPHeader("Content-Type", "message/http")]
+            : responseHeaders(headerRecord, status: status, location: location, servedErrorPage: servedErrorPage,
+                              canned: cannedSuccess && !servedErrorPage, chain: chain)
         if let bad = headerRefusedByFilter(headers) {
             // The filter clears both header tables (mod_rewrite's cookies too) and answers with
             // ap_die(500): the canned page (an ErrorDocument 500 is not modelled here).

@@ -53,6 +53,8 @@ final class RequestRecord {
     var config: MergedConfig?
     /// mod_autoindex sent a listing of the directory (its own Content-Type).
     var listed = false
+    /// A TRACE request echoed by http_core's map_to_storage hook (message/http, no mod_headers).
+    var traceEcho = false
     /// mod_negotiation's `Vary` tokens and `Content-Location` (a transparent answer's variant), both
     /// in the error table, which travels with internal redirects: an ErrorDocument request adds to
     /// the tokens.

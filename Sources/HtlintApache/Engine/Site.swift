@@ -26,6 +26,8 @@ public final class Site: @unchecked Sendable {
     public let limitSubrequestNesting: Int
     /// `AllowEncodedSlashes` of the virtual host (Off unless set).
     public let encodedSlashes: EncodedSlashes
+    /// `TraceEnable` of the virtual host (On unless set): TRACE is echoed, else refused.
+    public let traceEnabled: Bool
     public let useCanonicalName: Bool
     public let useCanonicalPhysicalPort: Bool
     /// `%{ENV:X}` falls back to the httpd process environment.
@@ -74,6 +76,7 @@ public final class Site: @unchecked Sendable {
         self.limitInternalRecursion = server.limitInternalRecursion ?? 10
         self.limitSubrequestNesting = server.limitSubrequestNesting ?? 10
         self.encodedSlashes = server.encodedSlashes ?? .forbid
+        self.traceEnabled = server.traceEnable ?? true
         self.useCanonicalName = server.useCanonicalName == "on"
         self.useCanonicalPhysicalPort = server.useCanonicalPhysicalPort ?? false
         var configs: [String: ConfigFile] = [:]
@@ -138,6 +141,7 @@ public final class Site: @unchecked Sendable {
         limitInternalRecursion = s.limitInternalRecursion
         limitSubrequestNesting = s.limitSubrequestNesting
         encodedSlashes = s.encodedSlashes
+        traceEnabled = s.traceEnabled
         useCanonicalName = s.useCanonicalName
         useCanonicalPhysicalPort = s.useCanonicalPhysicalPort
         processEnvironment = s.processEnvironment

@@ -79,7 +79,9 @@ public indirect enum ApExpression: Sendable {
         case .and(let a, let b): return a.evaluate(env, captures: &captures) && b.evaluate(env, captures: &captures)
         case .or(let a, let b): return a.evaluate(env, captures: &captures) || b.evaluate(env, captures: &captures)
         case .compare(let op, let l, let r):
-            let a = l.evaluate(env, captures), b = r.evaluate(env, captures)
+            // Both words are arguments of one C call (strcmp, the operator function): Apache's
+            // build evaluates the right one first, which orders the Vary tokens they add.
+            let b = r.evaluate(env, captures), a = l.evaluate(env, captures)
             switch op {
             case "==", "=": return a == b
             case "!=": return a != b
@@ -117,7 +119,8 @@ public indirect enum ApExpression: Sendable {
             return negated
         case .inList(let w, let list):
             let s = w.evaluate(env, captures)
-            return list.contains { $0.evaluate(env, captures) == s }
+            // The parser links the list's words last first; the walk stops at a match.
+            return list.reversed().contains { $0.evaluate(env, captures) == s }
         case .unary(let op, let w):
             let s = w.evaluate(env, captures)
             switch op {

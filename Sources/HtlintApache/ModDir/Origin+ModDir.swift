@@ -130,6 +130,10 @@ extension Origin {
         // …and its error table: a negotiated index (`DirectoryIndex item` finding item.html)
         // answers with the subrequest's Vary and Content-Location.
         takeErrorTable(of: sub, into: r)
+        // …and its normal table over the request's: the Vary its conditions made goes out too.
+        var vary = sub.ifVary
+        for name in r.ifVary where !vary.contains(where: { equalsIgnoringASCIICase($0, name) }) { vary.append(name) }
+        r.ifVary = vary
     }
 
     /// apr_table_overlay(rr->err_headers_out, r->err_headers_out): the subrequest's mod_negotiation

@@ -97,9 +97,13 @@ extension MimeTypes {
         return config.type(forPath: path)
     }
 
-    /// ap_make_content_type: AddDefaultCharset's charset added to a bare text/plain or text/html.
+    /// ap_make_content_type: AddDefaultCharset's charset added to a type that names no charset
+    /// and mentions text/plain or text/html anywhere (ap_strcasestr: `-etext/html` after a
+    /// `Header edit` too).
     static func withDefaultCharset(_ type: String, _ charset: String?) -> String {
-        guard let charset, equalsIgnoringASCIICase(type, "text/plain") || equalsIgnoringASCIICase(type, "text/html") else { return type }
+        guard let charset else { return type }
+        let lower = asciiLowercased(type)
+        guard !lower.contains("charset="), lower.contains("text/plain") || lower.contains("text/html") else { return type }
         return type + "; charset=" + charset
     }
 

@@ -30,8 +30,10 @@ extension Origin {
         // Transparent negotiation (RFC 2295) is for GET and HEAD without path info only.
         let transparent = (r.method == "GET" || r.method == "HEAD") && r.pathInfo.isEmpty
         var variantTypes: Set<String> = []
+        // set_neg_headers compares the variants' media types and charset parameters apart.
+        var mediaTypes: Set<String> = [], charsets: Set<String> = []
         var anyMatch = false
-        var best: (name: String, quality: Double, size: Int)? = nil
+        var best: (name: String, quality: Double, size: Int, charset: String)? = nil
         let prefix = base + "."
         for name in site.files.entryNames(in: directory).filter({ $0.hasPrefix(prefix) }).sorted() {
             let path = directory + "/" + name
@@ -59,18 +61,36 @@ extension Origin {
                 for (code, message) in zip(lookup.errorCodes, lookup.errors) { chain.errorCodes.append(code); chain.errors.append(message) }
                 continue
             }
+            // The look-up runs the fixups too: mod_rewrite refuses it where the engine is on
+            // without FollowSymLinks (AH00670, 403), and the variant is not available.
+            if let rw = walk.config.rewrite, rw.engine, !chain.endSeen,
+               !walk.config.options.contains("followsymlinks"), !walk.config.options.contains("symlinksifownermatch") {
+                chain.log("AH00670", "error", "Options FollowSymLinks and SymLinksIfOwnerMatch are both off, so the RewriteRule directive is also forbidden due to its similar ability to circumvent directory restrictions : \(path)")
+                continue
+            }
             let type = MimeTypes.type(forPath: name, config: mime) ?? ""
             variantTypes.insert(type)
+            let (media, charset) = Origin.mediaTypeAndCharset(type)
+            mediaTypes.insert(media)
+            charsets.insert(charset)
             let quality = accept.quality(of: type)
             guard quality > 0 else { continue }
-            if let b = best, quality < b.quality || (quality == b.quality && size >= b.size) { continue }
-            best = (name, quality, size)
+            if let b = best {
+                if quality < b.quality { continue }
+                // is_variant_better: at equal quality a variant naming a charset other than
+                // iso-8859-1 beats a best naming none (or iso-8859-1), before the sizes count.
+                let declaresCharset = !charset.isEmpty && charset != "iso-8859-1"
+                let bestDeclares = !b.charset.isEmpty && b.charset != "iso-8859-1"
+                if quality == b.quality, !(declaresCharset && !bestDeclares), size >= b.size { continue }
+            }
+            best = (name, quality, size, charset)
         }
         // mod_negotiation's Vary (set_neg_headers, only once some variant is available; in the
         // error table, so error answers keep it); the variant's name as Content-Location on a
         // transparent answer.
         if !variantTypes.isEmpty {
-            r.addNegotiationVary([transparent ? "negotiate" : nil, variantTypes.count > 1 ? "accept" : nil].compactMap { $0 })
+            r.addNegotiationVary([transparent ? "negotiate" : nil, mediaTypes.count > 1 ? "accept" : nil,
+                                  charsets.count > 1 ? "accept-charset" : nil].compactMap { $0 })
         }
         if let best {
             chain.note(.note, "MultiViews: \(base) is negotiated to \(best.name)")
@@ -86,5 +106,20 @@ extension Origin {
         chain.log("AH00687", "error", "Negotiation: discovered file(s) matching request: \(filename) (None could be negotiated).")
         chain.note(.status, "404: MultiViews found files named \(base).… but none it can serve")
         return .notFound
+    }
+
+    /// A variant's type as mod_negotiation's set_mime_fields splits it: the media type (lower
+    /// case) and its `charset` parameter ("" without one).
+    static func mediaTypeAndCharset(_ type: String) -> (String, String) {
+        let parts = type.split(separator: ";", omittingEmptySubsequences: false)
+        let media = parts.first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        for p in parts.dropFirst() {
+            let kv = p.split(separator: "=", maxSplits: 1)
+            guard kv.count == 2, kv[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else { continue }
+            var v = kv[1].trimmingCharacters(in: .whitespaces)
+            if v.count >= 2, v.hasPrefix("\""), v.hasSuffix("\"") { v = String(v.dropFirst().dropLast()) }
+            return (media, v)
+        }
+        return (media, "")
     }
 }

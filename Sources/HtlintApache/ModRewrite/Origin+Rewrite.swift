@@ -349,23 +349,45 @@ extension Origin {
         return path.isEmpty ? "/" : path
     }
 
-    /// Evaluates the rule's conditions with `[OR]` grouping (apache-semantics §7.5).
+    /// Evaluates the rule's conditions with `[OR]` grouping (apache-semantics §7.5). When they
+    /// hold, the request headers the true ones read join r->headers_out's `Vary`
+    /// (apply_rewrite_rule: not for `[NV]`, nor a false `[OR]` condition).
     private func conditionsHold(_ rule: RewriteRule, _ r: RequestRecord, _ chain: RequestChain,
                                 _ scope: inout ExpansionScope, serverContext: Bool) -> Bool {
         let conds = rule.conditions
+        var vary: [String] = []
         var i = 0
         while i < conds.count {
             let c = conds[i]
             let ok = evaluate(c, r, chain, &scope, serverContext: serverContext, readsCaptures: rule.readsConditionCaptures)
+            let read = c.noVary ? [] : varyHeaders(c, r, chain)
             if c.orNext {
                 if !ok { i += 1; continue }
                 while i < conds.count, conds[i].orNext { i += 1 }
             } else if !ok {
                 return false
             }
+            vary += read
             i += 1
         }
+        for name in vary where !r.ifVary.contains(where: { equalsIgnoringASCIICase($0, name) }) { r.ifVary.append(name) }
         return true
+    }
+
+    /// The request headers a condition's test string read that the request has (lookup_header
+    /// notes only those, and never Host).
+    private func varyHeaders(_ c: RewriteCondition, _ r: RequestRecord, _ chain: RequestChain) -> [String] {
+        var out: [String] = []
+        for v in c.testString.variables {
+            let name: String
+            switch v {
+            case .header(let h), .known(.header(let h), _): name = h
+            default: continue
+            }
+            if equalsIgnoringASCIICase(name, "Host") || (r.isSubrequest && Origin.subrequestDropsHeader(name)) { continue }
+            if chain.request.header(name) != nil { out.append(name) }
+        }
+        return out
     }
 
     /// `readsCaptures`: some template of the rule reads `%N`, so a match keeps its captures.
@@ -396,7 +418,8 @@ extension Origin {
             result = ConditionComparison.string(op, value, b, noCase: c.noCase)
         case .expression(let expr):
             var captures: [String] = []
-            let env = ExpressionContext(origin: self, record: r, chain: chain, typeChecked: !serverContext)
+            var env = ExpressionContext(origin: self, record: r, chain: chain, typeChecked: !serverContext)
+            env.addsVary = !c.noVary
             result = expr.evaluate(env, captures: &captures)
             if result && !c.negated && !captures.isEmpty { scope.conditionCaptures = captures }
         }
