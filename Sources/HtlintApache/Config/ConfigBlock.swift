@@ -186,6 +186,8 @@ public struct ServerSettings: Sendable {
     public var limitSubrequestNesting: Int? = nil
     /// `AllowEncodedSlashes` (nil: not set, Apache's default Off).
     public var encodedSlashes: EncodedSlashes? = nil
+    /// `TraceEnable` (nil: not set, Apache's default On; `extended` only adds request bodies).
+    public var traceEnable: Bool? = nil
     /// mod_remoteip (`RemoteIPHeader`, `RemoteIPInternalProxy`, `RemoteIPTrustedProxy`).
     public var remoteIP = RemoteIPSettings()
     /// `AccessFileName` (nil: `.htaccess`); in each directory the first name that exists is read.

@@ -884,6 +884,13 @@ public struct ConfigReader {
             case "nodecode": block.server?.encodedSlashes = .keep
             default: error(ConfigCode.badArguments, "AllowEncodedSlashes must be On, Off, or NoDecode", words[0].range)
             }
+        case "TraceEnable":
+            guard arity(1...1, "TraceEnable takes one argument, 'on' (default), 'off' or 'extended' to trace request body content") else { return }
+            switch words[0].value.lowercased() {
+            case "on", "extended": block.server?.traceEnable = true
+            case "off": block.server?.traceEnable = false
+            default: error(ConfigCode.badArguments, "TraceEnable must be one of 'on', 'off', or 'extended'", words[0].range)
+            }
         case "AllowOverride":
             switch AllowedOverrides.parse(words.map(\.value)) {
             case .success(let setting): block.allowOverride = setting

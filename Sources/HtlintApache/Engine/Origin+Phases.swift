@@ -17,6 +17,7 @@ extension Origin {
             if !r.isSubrequest { applySetEnvIf(site.vhost.block.setEnvIf, r, chain) }  // post_read_request
         }
         if translate, let decided = translateName(r, chain) { return decided }  // translate_name
+        if translate, !r.isSubrequest, r.method == "TRACE" { return traceAnswer(r, chain) }  // map_to_storage
         var walk = directoryWalk(r.filename ?? site.documentRoot)    // map_to_storage
         r.filename = walk.filename
         r.pathInfo = walk.pathInfo
@@ -587,6 +588,22 @@ extension Origin {
         "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK", "VERSION-CONTROL", "CHECKOUT", "UNCHECKOUT", "CHECKIN", "UPDATE",
         "LABEL", "REPORT", "MKWORKSPACE", "MKACTIVITY", "BASELINE-CONTROL", "MERGE",
     ]
+
+    /// http_core's map_to_storage hook (HOOK_MIDDLE, before core's directory walk) answers
+    /// TRACE itself: no `.htaccess` is read and no access check runs, the request goes back as
+    /// `message/http` without mod_headers' lines; `TraceEnable Off` makes it a 405 with an empty
+    /// `Allow`. Either way the per-directory configuration is the server's defaults.
+    func traceAnswer(_ r: RequestRecord, _ chain: RequestChain) -> PassResult {
+        r.config = .vhostDefaults(site)
+        if site.vhost.block.server?.traceEnable == false {
+            r.allow = ""
+            chain.note(.status, "405: TraceEnable Off")
+            return .final(status: 405, location: nil)
+        }
+        r.tracedBack = true
+        chain.note(.status, "200: TRACE is echoed back before the directory walk (no .htaccess, no access check)")
+        return .final(status: 200, location: nil)
+    }
 
     /// The default handler serves files for GET, HEAD and POST only: OPTIONS is answered with
     /// `Allow`, other methods get 405 (a missing file too), unknown ones 501 (core.c default_handler).

@@ -273,6 +273,11 @@ public final class Origin: @unchecked Sendable {
         headerRecord.contentLocation = record.contentLocation
         var headers = responseHeaders(headerRecord, status: status, location: location, servedErrorPage: servedErrorPage,
                                       canned: cannedSuccess && !servedErrorPage, chain: chain)
+        if record.tracedBack, status == 200 {
+            // ap_send_http_trace writes the echo itself: the error table's [CO] cookies go out,
+            // no mod_headers line (its filters were never inserted).
+            headers = chain.cookies + [HTTPHeader("Content-Type", "message/http")]
+        }
         if let bad = headerRefusedByFilter(headers) {
             // The filter clears both header tables (mod_rewrite's cookies too) and answers with
             // ap_die(500): the canned page (an ErrorDocument 500 is not modelled here).

@@ -28,6 +28,8 @@ final class RequestRecord {
     var answeredByRewrite = false
     /// `Allow` sent by the default handler (OPTIONS, 405, 501).
     var allow: String?
+    /// TRACE answered in map_to_storage (ap_send_http_trace): the request echoed as `message/http`.
+    var tracedBack = false
     /// `WWW-Authenticate` of a 401 (mod_auth_basic puts it in the error table, which an
     /// ErrorDocument request inherits).
     var wwwAuthenticate: String?
