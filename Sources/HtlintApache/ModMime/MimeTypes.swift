@@ -97,9 +97,13 @@ extension MimeTypes {
         return config.type(forPath: path)
     }
 
-    /// ap_make_content_type: AddDefaultCharset's charset added to a bare text/plain or text/html.
+    /// ap_make_content_type: AddDefaultCharset's charset added to a type without `charset=` that
+    /// contains text/plain or text/html anywhere (ap_strcasestr: `[text/html]` an edit made, or
+    /// `text/html; level=1`, get it too).
     static func withDefaultCharset(_ type: String, _ charset: String?) -> String {
-        guard let charset, equalsIgnoringASCIICase(type, "text/plain") || equalsIgnoringASCIICase(type, "text/html") else { return type }
+        guard let charset else { return type }
+        let t = type.lowercased()
+        guard !t.contains("charset="), t.contains("text/plain") || t.contains("text/html") else { return type }
         return type + "; charset=" + charset
     }
 
