@@ -224,7 +224,9 @@ extension Origin {
         let serverRewrite = vhost.rewrite.flatMap {
             $0.engine == true && $0.serverHookRuns && !chain.endSeen && r.uri.hasPrefix("/") ? $0 : nil
         }
-        if serverRewrite != nil {
+        // A subrequest (mod_dir's index look-up, -U) takes its main request's values instead,
+        // which its environment already holds: SCRIPT_URL stays the URL the client asked for.
+        if serverRewrite != nil, !r.isSubrequest || r.env["SCRIPT_URL"] == nil {
             let scriptURL = r.env["REDIRECT_SCRIPT_URL"] ?? r.uri
             r.env["SCRIPT_URL"] = scriptURL
             r.env["SCRIPT_URI"] = fullyQualify(scriptURL, chain)
