@@ -238,7 +238,7 @@ public struct ChainSimulator: Sendable {
                 hsts.learn(sts, host: url.host)
             }
             guard (300...399).contains(hop.status), let location = hop.location else { return result(.final) }
-            let next = url.resolve(location)
+            let next = url.resolve(location, likeRecordingClient: recordingClient)
             guard let nextURL = URLParts(next) else {
                 // `mailto:`, `tel:`, …: absolute, but nothing the browser requests from this site.
                 if URLParts.hasScheme(next) { return result(.offsite, url: next) }
