@@ -15,6 +15,8 @@ public struct ChainSimulator: Sendable {
     /// `%{SERVER_ADDR}` of requests the edge forwards; read once (finding the edge among the
     /// layers on every hop cast them and copied it).
     private(set) var originServerAddress: String?
+    /// `Edge.originTLSProtocol` of the edge in front, if any.
+    var originTLSProtocol: String? { layers.lazy.compactMap { $0 as? Edge }.first?.originTLSProtocol }
     /// How the origin listens (TLS or not).
     public var originServer: OriginServer
     /// The application behind Apache, run when a request reaches its entry points.

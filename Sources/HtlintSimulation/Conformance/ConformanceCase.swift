@@ -63,6 +63,8 @@ public struct ConformanceCase {
         edge.rejectsTrace = true
         // Behind it, Apache listens on 127.0.0.2 (oracle.py), which %{SERVER_ADDR} reports.
         edge.originServerAddress = "127.0.0.2"
+        // Its TLS to Apache (full modes) is TLSv1.2 (nginx 1.22.1's proxy_ssl_protocols).
+        edge.originTLSProtocol = "TLSv1.2"
         var requests: [Request] = []
         for item in c["requests"] as? [Any] ?? [] {
             if let s = item as? String {

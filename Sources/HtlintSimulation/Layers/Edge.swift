@@ -51,6 +51,9 @@ public struct Edge: Sendable, Hashable {
     /// The address Apache listens on behind this edge (`%{SERVER_ADDR}`), when not the default
     /// 127.0.0.1: the recordings' Apache is on 127.0.0.2 while their nginx holds 127.0.0.1.
     public var originServerAddress: String? = nil
+    /// The TLS version it speaks to the origin (`SSL_PROTOCOL` there), when not the browser's
+    /// TLSv1.3: nginx 1.22's default proxy_ssl_protocols stop at TLSv1.2.
+    public var originTLSProtocol: String? = nil
 
     /// An edge; everything but the mode is off by default.
     public init(mode: Mode, alwaysHTTPS: Bool = false, hsts: String? = nil, redirectRules: [EdgeRedirectRule] = [],
