@@ -38,4 +38,22 @@ struct OriginMethodTests {
             #expect(r.header("Allow") == nil)
         }
     }
+
+    // fixtures/apache/rewrite-cond-trace-answered-before-htaccess, vhost-trace-enable-off
+    @Test func traceIsEchoedBeforeTheHtaccessAndAccessChecks() {
+        let r = respond("/private/t.html", method: "TRACE", vhost: ["Header always set X-A 1"],
+                        access: [("/", "RewriteEngine On\nRewriteRule .* - [F]"), ("/private", "Require all denied")],
+                        files: ["/private/t.html"])
+        #expect(r.status == 200)
+        #expect(r.served == nil)
+        #expect(r.header("Content-Type") == "message/http")
+        #expect(r.header("X-A") == nil)
+        #expect(r.errorCodes.isEmpty)
+    }
+
+    @Test func traceEnableOffIs405WithAnEmptyAllow() {
+        let r = respond("/t.html", method: "TRACE", vhost: ["TraceEnable Off"], files: ["/t.html"])
+        #expect(r.status == 405)
+        #expect(r.header("Allow") == "")
+    }
 }

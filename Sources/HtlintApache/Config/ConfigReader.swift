@@ -903,7 +903,7 @@ public struct ConfigReader {
             default: error(ConfigCode.badArguments, "AllowEncodedSlashes must be On, Off, or NoDecode", words[0].range)
             }
         case "TraceEnable":
-            guard arity(1...1, "TraceEnable takes one argument") else { return }
+            guard arity(1...1, "TraceEnable takes one argument, 'on' (default), 'off' or 'extended' to trace request body content") else { return }
             switch words[0].value.lowercased() {
             case "on", "extended": block.server?.traceEnable = true
             case "off": block.server?.traceEnable = false

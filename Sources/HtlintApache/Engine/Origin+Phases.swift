@@ -234,7 +234,9 @@ extension Origin {
         let serverRewrite = vhost.rewrite.flatMap {
             $0.engine == true && $0.serverHookRuns && !chain.endSeen && r.uri.hasPrefix("/") ? $0 : nil
         }
-        if serverRewrite != nil {
+        // A subrequest (mod_dir's index look-up, -U) takes its main request's values instead,
+        // which its environment already holds: SCRIPT_URL stays the URL the client asked for.
+        if serverRewrite != nil, !r.isSubrequest || r.env["SCRIPT_URL"] == nil {
             let scriptURL = r.env["REDIRECT_SCRIPT_URL"] ?? r.uri
             r.env["SCRIPT_URL"] = scriptURL
             r.env["SCRIPT_URI"] = fullyQualify(scriptURL, chain)
@@ -613,6 +615,9 @@ extension Origin {
     /// message/http body, sent before any output filter of mod_headers is added; with `Off` a 405
     /// whose `Allow` is empty (no handler registered a method yet, and TRACE is left out).
     private func answerTrace(_ r: RequestRecord, _ chain: RequestChain) -> PassResult {
+        // map_to_storage starts from the server's defaults: no ErrorDocument or Header of a
+        // `.htaccess` or `<Directory>` applies to the answer.
+        r.config = .vhostDefaults(site)
         if site.traceEnabled {
             r.traceEcho = true
             chain.note(.status, "200: TRACE is echoed (TraceEnable On)")

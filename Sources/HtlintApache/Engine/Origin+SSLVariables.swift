@@ -18,8 +18,8 @@ extension Origin {
         if name.hasPrefix("SSL_") {
             guard chain.request.tls else { return "" }
             switch name {
-            // What the simulated browser (and the recording client) negotiates.
-            case "SSL_PROTOCOL": return "TLSv1.3"
+            // What the simulated browser (and the recording client) negotiates, or the proxy in front.
+            case "SSL_PROTOCOL": return chain.request.tlsProtocol
             case "SSL_TLS_SNI":
                 // The client names the host of the URL; the Host header carries the same name.
                 guard let host = chain.request.header("Host") else { return "" }

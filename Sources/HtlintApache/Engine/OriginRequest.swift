@@ -15,6 +15,9 @@ public struct OriginRequest: Sendable, Hashable {
     public var connectionAddress: String? = nil
     /// The address the connection reached Apache on (`%{SERVER_ADDR}`).
     public var serverAddress: String
+    /// The TLS version the connection negotiated (`SSL_PROTOCOL`): a browser's TLSv1.3, unless a
+    /// proxy in front offers less.
+    public var tlsProtocol = "TLSv1.3"
 
     public init(method: String = "GET", target: String, headers: [HTTPHeader] = [], tls: Bool = false,
                 remoteAddress: String = "127.0.0.1", serverAddress: String = "127.0.0.1") {

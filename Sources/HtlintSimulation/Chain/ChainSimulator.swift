@@ -15,6 +15,8 @@ public struct ChainSimulator: Sendable {
     /// `%{SERVER_ADDR}` of requests the edge forwards; read once (finding the edge among the
     /// layers on every hop cast them and copied it).
     private(set) var originServerAddress: String?
+    /// `Edge.originTLSProtocol` of the edge in front, if any.
+    var originTLSProtocol: String? { layers.lazy.compactMap { $0 as? Edge }.first?.originTLSProtocol }
     /// How the origin listens (TLS or not).
     public var originServer: OriginServer
     /// The application behind Apache, run when a request reaches its entry points.
@@ -238,7 +240,7 @@ public struct ChainSimulator: Sendable {
                 hsts.learn(sts, host: url.host)
             }
             guard (300...399).contains(hop.status), let location = hop.location else { return result(.final) }
-            let next = url.resolve(location)
+            let next = url.resolve(location, likeRecordingClient: recordingClient)
             guard let nextURL = URLParts(next) else {
                 // `mailto:`, `tel:`, …: absolute, but nothing the browser requests from this site.
                 if URLParts.hasScheme(next) { return result(.offsite, url: next) }

@@ -128,9 +128,10 @@ extension ChainSimulator {
             return HopResponse(status: 400, answerer: .origin, producer: "Apache",
                                reason: "plain HTTP sent to the TLS port (\"You're speaking plain HTTP to an SSL-enabled server port\")")
         }
-        let originRequest = OriginRequest(method: request.method, target: request.target,
+        var originRequest = OriginRequest(method: request.method, target: request.target,
                                           headers: [HTTPHeader("Host", request.host)] + request.headers, tls: tls,
                                           serverAddress: originServerAddress ?? "127.0.0.1")
+        if let proto = originTLSProtocol { originRequest.tlsProtocol = proto }
         let server = virtualHosts?.origin(port: request.port, host: request.host) ?? (tls ? tlsOrigin : origin)
         let answer = server.respond(to: originRequest)
         var response = HopResponse(status: answer.status, location: answer.location,

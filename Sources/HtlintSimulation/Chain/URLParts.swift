@@ -155,8 +155,40 @@ public struct URLParts: Sendable, Hashable {
 
     /// Resolves a `Location` against this URL, then percent-encodes what a browser does not
     /// send raw (spaces, controls, non-ASCII, `"<>` and more).
-    public func resolve(_ location: String) -> String {
-        URLParts.browserEncoded(resolvedRaw(location))
+    /// `likeRecordingClient`: resolved as the conformance recorder's `urllib.parse.urljoin` does.
+    public func resolve(_ location: String, likeRecordingClient: Bool = false) -> String {
+        URLParts.browserEncoded(likeRecordingClient ? resolvedLikeURLJoin(location) : resolvedRaw(location))
+    }
+
+    /// Python's urljoin (the recording client): a relative path drops the base's empty segments
+    /// and its own inner ones (`x, http://h/sub/` becomes `/x, http:/h/sub/`), and `.`/`..` are
+    /// resolved in any path reference.
+    private func resolvedLikeURLJoin(_ location: String) -> String {
+        if URLParts.hasScheme(location) || location.hasPrefix("//") { return resolvedRaw(location) }
+        let end = location.firstIndex { $0 == "?" || $0 == "#" } ?? location.endIndex
+        let refPath = String(location[..<end])
+        var rest = String(location[end...])
+        if refPath.isEmpty {
+            // No path: the base's, and its query unless the reference has one.
+            if !rest.hasPrefix("?") { rest = (query.map { "?" + $0 } ?? "") + rest }
+            return "\(scheme)://\(authority)\(path)\(rest)"
+        }
+        var segments: [Substring]
+        if refPath.hasPrefix("/") {
+            segments = refPath.split(separator: "/", omittingEmptySubsequences: false)
+        } else {
+            var base = path.split(separator: "/", omittingEmptySubsequences: false)
+            if base.last != "" { base.removeLast() }
+            segments = base + refPath.split(separator: "/", omittingEmptySubsequences: false)
+            if segments.count > 2 { segments = [segments[0]] + segments[1..<(segments.count - 1)].filter { !$0.isEmpty } + [segments[segments.count - 1]] }
+        }
+        var resolved: [Substring] = []
+        for seg in segments {
+            if seg == ".." { if !resolved.isEmpty { resolved.removeLast() } } else if seg != "." { resolved.append(seg) }
+        }
+        if segments.last == "." || segments.last == ".." { resolved.append("") }
+        let joined = resolved.joined(separator: "/")
+        return "\(scheme)://\(authority)\(joined.isEmpty ? "/" : joined)\(rest)"
     }
 
     private func resolvedRaw(_ location: String) -> String {

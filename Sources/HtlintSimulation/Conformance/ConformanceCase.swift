@@ -59,8 +59,12 @@ public struct ConformanceCase {
         edge.originHeaderLimit = 4096
         // It refuses malformed request paths itself (400).
         edge.rejectsMalformedPaths = true
+        // And TRACE (405).
+        edge.rejectsTrace = true
         // Behind it, Apache listens on 127.0.0.2 (oracle.py), which %{SERVER_ADDR} reports.
         edge.originServerAddress = "127.0.0.2"
+        // Its TLS to Apache (full modes) is TLSv1.2 (nginx 1.22.1's proxy_ssl_protocols).
+        edge.originTLSProtocol = "TLSv1.2"
         var requests: [Request] = []
         for item in c["requests"] as? [Any] ?? [] {
             if let s = item as? String {

@@ -45,9 +45,15 @@ public struct Edge: Sendable, Hashable {
     /// escape, an encoded NUL, or a `..` (`%2e%2e` too) above `/` is answered 400 by the edge
     /// itself, before Always Use HTTPS, as the recordings' nginx does.
     public var rejectsMalformedPaths = false
+    /// nginx answers a TRACE request 405 itself (ngx_http_process_request_header), before
+    /// Always Use HTTPS, as the recordings' nginx does.
+    public var rejectsTrace = false
     /// The address Apache listens on behind this edge (`%{SERVER_ADDR}`), when not the default
     /// 127.0.0.1: the recordings' Apache is on 127.0.0.2 while their nginx holds 127.0.0.1.
     public var originServerAddress: String? = nil
+    /// The TLS version it speaks to the origin (`SSL_PROTOCOL` there), when not the browser's
+    /// TLSv1.3: nginx 1.22's default proxy_ssl_protocols stop at TLSv1.2.
+    public var originTLSProtocol: String? = nil
 
     /// An edge; everything but the mode is off by default.
     public init(mode: Mode, alwaysHTTPS: Bool = false, hsts: String? = nil, redirectRules: [EdgeRedirectRule] = [],
@@ -159,6 +165,9 @@ extension Edge: Layer {
         if rejectsMalformedPaths, Edge.nginxRefusesPath(request.target) {
             return .answer(HopResponse(status: 400, answerer: .edge, producer: label,
                                        reason: "the proxy refuses the request line (malformed escape, %00 or .. above /)"))
+        }
+        if rejectsTrace, request.method == "TRACE" {
+            return .answer(HopResponse(status: 405, answerer: .edge, producer: label, reason: "the proxy refuses TRACE"))
         }
         if let own = ownAnswer(scheme: request.scheme, host: request.hostName, target: request.target) {
             var r = HopResponse(status: own.status, location: own.location, answerer: .edge, producer: label)
