@@ -85,6 +85,7 @@ public struct CLIEnvironment: Sendable {
 
     /// Why a stream over the limit is refused (its full size is never known).
     static let streamTooLarge = "input goes on past \(SourceFile.sizeLimit) bytes; htlint reads at most \(SourceFile.sizeLimit) bytes (16 MiB)"
+
     func writeFile(_ path: String, _ text: String) throws { try writeFileText(path, text) }
 
     /// A file, `-`, or every `.htaccess` under a directory.
