@@ -39,11 +39,13 @@ struct MimeTypesTests {
     #expect(MimeTypes.listingType(charset: file.block.indexCharset) == "text/html;charset=UTF-8")
 }
 
-// ap_make_content_type (fixtures/apache/header-default-charset-any-text-type).
+// ap_make_content_type (fixtures/apache/header-default-charset-any-text-type, header-default-charset-substring-match).
 @Test func addDefaultCharsetTakesAnyTypeContainingTextHTMLOrPlain() {
     #expect(MimeTypes.withDefaultCharset("text/html", "utf-8") == "text/html; charset=utf-8")
     #expect(MimeTypes.withDefaultCharset("[text/html]", "utf-8") == "[text/html]; charset=utf-8")
     #expect(MimeTypes.withDefaultCharset("text/html; level=1", "utf-8") == "text/html; level=1; charset=utf-8")
+    #expect(MimeTypes.withDefaultCharset("-etext/html", "utf-8") == "-etext/html; charset=utf-8")
+    #expect(MimeTypes.withDefaultCharset("text/plain; charset=latin1", "utf-8") == "text/plain; charset=latin1")
     #expect(MimeTypes.withDefaultCharset("TEXT/PLAIN", "utf-8") == "TEXT/PLAIN; charset=utf-8")
     #expect(MimeTypes.withDefaultCharset("text/html; Charset=x", "utf-8") == "text/html; Charset=x")
     #expect(MimeTypes.withDefaultCharset("text/css", "utf-8") == "text/css")

@@ -39,7 +39,8 @@ struct OriginMethodTests {
         }
     }
 
-    // fixtures/apache/rewrite-cond-trace-answered-before-htaccess, vhost-trace-enable-off
+    // fixtures/apache/rewrite-cond-trace-answered-before-htaccess, vhost-trace-echoed-before-htaccess,
+    // vhost-trace-enable-off, vhost-traceenable-off-405-empty-allow
     @Test func traceIsEchoedBeforeTheHtaccessAndAccessChecks() {
         let r = respond("/private/t.html", method: "TRACE", vhost: ["Header always set X-A 1"],
                         access: [("/", "RewriteEngine On\nRewriteRule .* - [F]"), ("/private", "Require all denied")],

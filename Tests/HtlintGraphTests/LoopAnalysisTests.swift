@@ -117,8 +117,9 @@ struct DeadRuleAndTargetTests {
     }
 
     /// `%1` in a condition's own test string names the condition before it: the analysis of the
-    /// common "keep the scheme, drop www" pair recursed into that condition forever and crashed.
-    @Test func captureInAConditionTestStringReadsThePreviousCondition() throws {
+    /// common "keep the scheme, drop www" pair took it for the condition itself, recursed forever
+    /// and crashed. Analysed now, the rule is live and its target served.
+    @Test func conditionCaptureInItsOwnTestStringIsAnalysed() throws {
         let text = """
             RewriteEngine On
             RewriteCond %{HTTPS}s ^on(s)|

@@ -134,7 +134,7 @@ struct ExpressionContext: ExpressionEnvironment {
         guard !equalsIgnoringASCIICase(header, "Host") else { return }
         if let varySink { varySink.names.append(header); return }
         guard addsVary else { return }
-        if !record.ifVary.contains(where: { equalsIgnoringASCIICase($0, header) }) { record.ifVary.append(header) }
+        record.addVary(CollectionOfOne(header))
     }
 
     func expressionVariable(_ name: String) -> String {

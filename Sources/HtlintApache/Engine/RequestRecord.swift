@@ -165,10 +165,14 @@ final class RequestChain {
 extension RequestRecord {
     /// apr_table_mergen on the error table's Vary; ap_http_header_filter's fixup_vary then sends
     /// each token once, in the order first written, joined by commas.
-    func addNegotiationVary(_ tokens: [String]) {
-        for t in tokens where !negotiationVary.contains(where: { equalsIgnoringASCIICase($0, t) }) {
-            negotiationVary.append(t)
-        }
+    func addNegotiationVary(_ tokens: [String]) { RequestRecord.append(tokens, to: &negotiationVary) }
+
+    /// Request headers read by conditions join r->headers_out's `Vary`, each name once.
+    func addVary<S: Sequence<String>>(_ tokens: S) { RequestRecord.append(tokens, to: &ifVary) }
+
+    /// Header names are case-insensitive: a token already in `list` in any case is not added again.
+    private static func append<S: Sequence<String>>(_ tokens: S, to list: inout [String]) {
+        for t in tokens where !list.contains(where: { equalsIgnoringASCIICase($0, t) }) { list.append(t) }
     }
 
     /// The sent `Vary` of mod_negotiation, nil when it set none.

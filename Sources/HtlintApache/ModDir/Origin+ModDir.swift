@@ -131,9 +131,10 @@ extension Origin {
         // answers with the subrequest's Vary and Content-Location.
         takeErrorTable(of: sub, into: r)
         // …and its normal table over the request's: the Vary its conditions made goes out too.
-        var vary = sub.ifVary
-        for name in r.ifVary where !vary.contains(where: { equalsIgnoringASCIICase($0, name) }) { vary.append(name) }
-        r.ifVary = vary
+        let own = r.ifVary
+        r.ifVary = []
+        r.addVary(sub.ifVary)
+        r.addVary(own)
     }
 
     /// apr_table_overlay(rr->err_headers_out, r->err_headers_out): the subrequest's mod_negotiation

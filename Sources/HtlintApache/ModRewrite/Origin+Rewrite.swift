@@ -360,24 +360,22 @@ extension Origin {
         while i < conds.count {
             let c = conds[i]
             let ok = evaluate(c, r, chain, &scope, serverContext: serverContext, readsCaptures: rule.readsConditionCaptures)
-            let read = c.noVary ? [] : varyHeaders(c, r, chain)
+            if ok, !c.noVary { varyHeaders(c, r, chain, into: &vary) }
             if c.orNext {
                 if !ok { i += 1; continue }
                 while i < conds.count, conds[i].orNext { i += 1 }
             } else if !ok {
                 return false
             }
-            vary += read
             i += 1
         }
-        for name in vary where !r.ifVary.contains(where: { equalsIgnoringASCIICase($0, name) }) { r.ifVary.append(name) }
+        r.addVary(vary)
         return true
     }
 
     /// The request headers a condition's test string read that the request has (lookup_header
     /// notes only those, and never Host).
-    private func varyHeaders(_ c: RewriteCondition, _ r: RequestRecord, _ chain: RequestChain) -> [String] {
-        var out: [String] = []
+    private func varyHeaders(_ c: RewriteCondition, _ r: RequestRecord, _ chain: RequestChain, into out: inout [String]) {
         for v in c.testString.variables {
             let name: String
             switch v {
@@ -387,7 +385,6 @@ extension Origin {
             if equalsIgnoringASCIICase(name, "Host") || (r.isSubrequest && Origin.subrequestDropsHeader(name)) { continue }
             if chain.request.header(name) != nil { out.append(name) }
         }
-        return out
     }
 
     /// `readsCaptures`: some template of the rule reads `%N`, so a match keeps its captures.

@@ -11,12 +11,11 @@ public struct ChainSimulator: Sendable {
     /// port and `Host` pick (`origin` and `tlsOrigin` are those of the site's own name).
     public private(set) var virtualHosts: VirtualHostOrigins?
     /// The layers between the browser and the origin, outermost first.
-    public var layers: [any Layer] { didSet { originServerAddress = ChainSimulator.serverAddress(behind: layers) } }
-    /// `%{SERVER_ADDR}` of requests the edge forwards; read once (finding the edge among the
-    /// layers on every hop cast them and copied it).
+    public var layers: [any Layer] { didSet { readEdgeLink() } }
+    /// `%{SERVER_ADDR}` and `SSL_PROTOCOL` of requests the edge forwards; read once when the
+    /// layers are set (finding the edge among them on every hop cast them and copied it).
     private(set) var originServerAddress: String?
-    /// `Edge.originTLSProtocol` of the edge in front, if any.
-    var originTLSProtocol: String? { layers.lazy.compactMap { $0 as? Edge }.first?.originTLSProtocol }
+    private(set) var originTLSProtocol: String?
     /// How the origin listens (TLS or not).
     public var originServer: OriginServer
     /// The application behind Apache, run when a request reaches its entry points.
@@ -42,12 +41,14 @@ public struct ChainSimulator: Sendable {
     /// How to rebuild the site with a change (needed to verify fixes); nil when unknown.
     public var source: SiteSource?
 
-    /// The Cloudflare-like edge, as the first simple version had it (mode `none` without layers).
-    /// The address the edge in `layers`, if any, reaches Apache on.
-    static func serverAddress(behind layers: [any Layer]) -> String? {
-        layers.lazy.compactMap { $0 as? Edge }.first?.originServerAddress
+    /// How the edge in `layers`, if any, reaches Apache: its address and TLS version.
+    private mutating func readEdgeLink() {
+        let front = layers.lazy.compactMap { $0 as? Edge }.first
+        originServerAddress = front?.originServerAddress
+        originTLSProtocol = front?.originTLSProtocol
     }
 
+    /// The Cloudflare-like edge, as the first simple version had it (mode `none` without layers).
     public var edge: Edge {
         if let e = layers.lazy.compactMap({ $0 as? Edge }).first { return e }
         return Edge(mode: layers.isEmpty ? .none : .terminatingProxy)
@@ -64,12 +65,12 @@ public struct ChainSimulator: Sendable {
         self.origin = origin
         self.tlsOrigin = tlsOrigin ?? origin
         self.layers = layers
-        self.originServerAddress = ChainSimulator.serverAddress(behind: layers)
         self.originServer = originServer
         self.app = app
         self.browser = browser
         self.maxHops = browser.maxRedirects
         self.source = source
+        readEdgeLink()  // didSet does not run in an initialiser
     }
 
     /// Builds the origin from a source, so that fixes can be verified on changed copies.
