@@ -729,6 +729,30 @@ public struct ConfigReader {
                 }
             }
             block.mime = m
+        case "AddHandler":
+            guard words.count >= 2, !words[0].value.isEmpty else {
+                error(ConfigCode.badArguments, "AddHandler requires at least two arguments, a handler name followed by one or more file extensions", d.argumentsRange)
+                return
+            }
+            var m = block.mime ?? MimeDirectives()
+            let handler = words[0].value.lowercased()
+            for w in words.dropFirst() {
+                m.handlers.insert((Self.mimeExtension(w.value), handler), at: m.handlers.firstIndex { $0.handler == nil } ?? m.handlers.count)
+            }
+            block.mime = m
+        case "RemoveHandler":
+            guard !words.isEmpty else {
+                error(ConfigCode.badArguments, "RemoveHandler requires at least one argument, one or more file extensions", d.argumentsRange)
+                return
+            }
+            var m = block.mime ?? MimeDirectives()
+            for w in words { m.handlers.append((Self.mimeExtension(w.value), nil)) }
+            block.mime = m
+        case "SetHandler":
+            guard arity(1...1, "SetHandler takes one argument, a handler name that overrides any other configured handler") else { return }
+            var m = block.mime ?? MimeDirectives()
+            m.setHandler = words[0].value.lowercased()
+            block.mime = m
         case "RemoveType", "RemoveCharset":
             guard !words.isEmpty else {
                 error(ConfigCode.badArguments, "\(info.name) requires at least one argument, one or more file extensions", d.argumentsRange)
