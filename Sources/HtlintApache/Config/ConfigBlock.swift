@@ -245,6 +245,10 @@ public struct MimeDirectives: Sendable {
     public var defaultLanguage: String? = nil
     /// `ForceType` (`none` turns an inherited one off).
     public var forceType: String? = nil
+    /// `AddHandler` / `RemoveHandler` (nil handler), the same way as the types.
+    public var handlers: [(ext: String, handler: String?)] = []
+    /// `SetHandler` (`none`: no override, an inherited one off).
+    public var setHandler: String? = nil
     /// `AddDefaultCharset`: `off`, or the charset (`On` is iso-8859-1).
     public var defaultCharset: String? = nil
     public init() {}

@@ -24,6 +24,11 @@ extension ConfigReader {
             default: m.defaultCharset = words[0].value
             }
             block.mime = m
+        case "SetHandler":
+            guard arity(line, 1...1, "SetHandler takes one argument, a handler name that overrides any other configured handler") else { return }
+            var m = block.mime ?? MimeDirectives()
+            m.setHandler = words[0].value.lowercased()
+            block.mime = m
         case "ErrorDocument":
             guard arity(line, 2...2, "ErrorDocument takes two arguments, Change responses for HTTP errors") else { return }
             // Any status with a line in httpd's table, 3xx and 2xx too (ap_index_of_response).

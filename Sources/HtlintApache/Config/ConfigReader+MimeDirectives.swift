@@ -1,15 +1,16 @@
 import HtlintSyntax
 
-/// mod_mime's extension tables (`AddType`, `AddCharset`, `AddLanguage`, `AddEncoding` and their
-/// `Remove…` counterparts) and `DefaultLanguage`.
+/// mod_mime's extension tables (`AddType`, `AddCharset`, `AddLanguage`, `AddEncoding`,
+/// `AddHandler` and their `Remove…` counterparts) and `DefaultLanguage`.
 extension ConfigReader {
     mutating func mimeDirective(_ line: DirectiveLine, into block: inout ConfigBlock) {
         let d = line.node, words = line.words, info = line.info
         switch info.name {
-        case "AddType", "AddCharset", "AddLanguage", "AddEncoding":
+        case "AddType", "AddCharset", "AddLanguage", "AddEncoding", "AddHandler":
             guard words.count >= 2, !words[0].value.isEmpty else {
                 let what = ["AddType": "a mime type", "AddCharset": "a charset (e.g., iso-2022-jp),",
-                            "AddLanguage": "a language (e.g., fr),", "AddEncoding": "an encoding (e.g., gzip),"][info.name]!
+                            "AddLanguage": "a language (e.g., fr),", "AddEncoding": "an encoding (e.g., gzip),",
+                            "AddHandler": "a handler name"][info.name]!
                 error(ConfigCode.badArguments,
                       "\(info.name) requires at least two arguments, \(what) followed by one or more file extensions", d.argumentsRange)
                 return
@@ -23,11 +24,12 @@ extension ConfigReader {
                 case "AddType": m.types.insert((ext, value), at: m.types.firstIndex { $0.type == nil } ?? m.types.count)
                 case "AddCharset": m.charsets.insert((ext, value), at: m.charsets.firstIndex { $0.charset == nil } ?? m.charsets.count)
                 case "AddLanguage": m.languages.insert((ext, value), at: m.languages.firstIndex { $0.language == nil } ?? m.languages.count)
-                default: m.encodings.insert((ext, value), at: m.encodings.firstIndex { $0.encoding == nil } ?? m.encodings.count)
+                case "AddEncoding": m.encodings.insert((ext, value), at: m.encodings.firstIndex { $0.encoding == nil } ?? m.encodings.count)
+                default: m.handlers.insert((ext, value), at: m.handlers.firstIndex { $0.handler == nil } ?? m.handlers.count)
                 }
             }
             block.mime = m
-        case "RemoveType", "RemoveCharset", "RemoveLanguage", "RemoveEncoding":
+        case "RemoveType", "RemoveCharset", "RemoveLanguage", "RemoveEncoding", "RemoveHandler":
             guard !words.isEmpty else {
                 error(ConfigCode.badArguments, "\(info.name) requires at least one argument, one or more file extensions", d.argumentsRange)
                 return
@@ -39,7 +41,8 @@ extension ConfigReader {
                 case "RemoveType": m.types.append((ext, nil))
                 case "RemoveCharset": m.charsets.append((ext, nil))
                 case "RemoveLanguage": m.languages.append((ext, nil))
-                default: m.encodings.append((ext, nil))
+                case "RemoveEncoding": m.encodings.append((ext, nil))
+                default: m.handlers.append((ext, nil))
                 }
             }
             block.mime = m

@@ -55,6 +55,10 @@ struct MimeConfig {
     var forceType: String? = nil
     /// ap_make_content_type's charset for bare text/plain and text/html (nil: Off).
     var defaultCharset: String? = nil
+    /// Extension → handler (`AddHandler`); nil: `RemoveHandler`.
+    var handlers: [String: String?] = [:]
+    /// core_override_type's handler (`SetHandler`, never `none`).
+    var setHandler: String? = nil
 
     mutating func merge(_ m: MimeDirectives) {
         for (ext, type) in m.types { types[ext] = .some(type) }
@@ -62,8 +66,21 @@ struct MimeConfig {
         for (ext, language) in m.languages { languages[ext] = .some(language) }
         for (ext, encoding) in m.encodings { encodings[ext] = .some(encoding) }
         if let l = m.defaultLanguage { defaultLanguage = l }
+        for (ext, handler) in m.handlers { handlers[ext] = .some(handler) }
         if let f = m.forceType { forceType = f == "none" ? nil : f }
+        if let h = m.setHandler { setHandler = h == "none" ? nil : h }
         if let c = m.defaultCharset { defaultCharset = c == "off" ? nil : c }
+    }
+
+    /// find_ct's handler: every extension of the name is looked at, the last one with an
+    /// `AddHandler` wins. It runs whether or not the file exists (a missing `x.html` gets one too).
+    func handler(forPath path: String) -> String? {
+        guard !handlers.isEmpty else { return nil }
+        var result: String? = nil
+        for part in lastPathComponent(path).utf8.split(separator: UInt8(ascii: ".")).dropFirst() {
+            if let mapped = handlers[String(Substring(part)).lowercased()], let h = mapped { result = h }
+        }
+        return result
     }
 
     /// mod_mime's find_ct with these mappings, then ForceType over it.
