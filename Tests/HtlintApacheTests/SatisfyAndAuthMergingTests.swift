@@ -30,6 +30,17 @@ struct SatisfyAndAuthMergingTests {
         #expect(status("/reset/x.html", [root, ("/reset", "Deny from 10.9.9.9\nRequire all denied\n")]) == 403)
     }
 
+    /// fixtures/apache/access-authmerging-or-server-grant: with no `Require` line above, `Or`
+    /// merges with the server's `Require all granted` for the document root.
+    @Test func authMergingOrAtTheTopMeetsTheServersGrant() {
+        let top = ("/", "Require ip 10.0.0.0/8\nAuthMerging Or\n")
+        #expect(status("/a.html", [top]) == 200)
+        #expect(status("/sub/b.html", [top, ("/sub", "Require host example.com\nAuthMerging Or\n")]) == 200)
+        #expect(status("/and/c.html", [top, ("/and", "Require ip 10.0.0.0/8\nAuthMerging And\n")]) == 403)
+        #expect(status("/plain/d.html", [top, ("/plain", "Require ip 10.0.0.0/8\n")]) == 403)
+        #expect(status("/a.html", [("/", "Require ip 10.0.0.0/8\nAuthMerging And\n")]) == 403)
+    }
+
     @Test func satisfyInsideLimitCoversItsMethods() {
         let access = [("/", "Order allow,deny\n<Limit POST>\nSatisfy Any\n</Limit>\nRequire all granted\n")]
         #expect(status("/x.html", access) == 403)

@@ -110,10 +110,13 @@ struct MergedConfig {
             var authz = block.access.filter(\.isAuthorization)
             if authz.isEmpty {
                 authz = inherited
-            } else if let logic = block.authMerging, !inherited.isEmpty {
+            } else if let logic = block.authMerging {
                 // `AuthMerging And|Or`: both sets of lines, each an implicit `<RequireAny>`, in
-                // a `<RequireAll>`/`<RequireAny>` (merge_authz_core_dir_config).
-                authz = [.requireSection(logic: logic, children: [.requireSection(logic: .any, children: inherited, methods: nil),
+                // a `<RequireAll>`/`<RequireAny>` (merge_authz_core_dir_config). With no line
+                // above, the parent is the server's `Require all granted` for the document root
+                // (recorded: access-authmerging-or-server-grant).
+                let parent = inherited.isEmpty ? [AccessDirective.require(negated: false, kind: "all", values: ["granted"], methods: nil)] : inherited
+                authz = [.requireSection(logic: logic, children: [.requireSection(logic: .any, children: parent, methods: nil),
                                                                   .requireSection(logic: .any, children: authz, methods: nil)],
                                          methods: nil)]
             }
