@@ -1,4 +1,5 @@
 import Testing
+import HtlintDiagnostics
 @testable import HtlintApache
 
 /// `Satisfy Any|All` (mod_access_compat) and `AuthMerging And|Or` (mod_authz_core), as recorded in
@@ -66,5 +67,35 @@ struct SatisfyAndAuthMergingTests {
         #expect(status("/s/x.html", access) == 200)
         #expect(status("/s/deny/x.html", access) == 403)
         #expect(status("/s/keep/x.html", access) == 200)
+    }
+}
+
+/// mod_ssl's `SSLRequireSSL` (fixtures/apache/https-sslrequiressl-errordocument-none and -flexible).
+struct SSLRequireSSLTests {
+    let origin = testOrigin("SSLRequireSSL\nErrorDocument 403 https://shop.example%{REQUEST_URI}\n",
+                            files: [("/a.html", 0)], serverName: "shop.example", modules: ["access_compat"])
+
+    @Test func aPlainHTTPRequestIsRefusedAndTheErrorDocumentRedirects() {
+        let plain = respond(origin, "/a.html")
+        #expect(plain.status == 302)
+        #expect(plain.location == "https://shop.example/a.html")
+        #expect(plain.errorCodes == ["AH02219"])
+        #expect(respond(origin, "/a.html", tls: true).status == 200)
+    }
+
+    @Test func underSatisfyAnyRequireDecides() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/any/b.html")
+        fs.addAccessFile("/", file: SourceFile(path: ".htaccess", bytes: Array("SSLRequireSSL\n".utf8)))
+        fs.addAccessFile("/any", file: SourceFile(path: "any/.htaccess", bytes: Array("Order allow,deny\nAllow from all\nSatisfy Any\n".utf8)))
+        var modules = ModuleSet.standard
+        modules.insert("access_compat")
+        let o = Origin(site: Site(serverName: "shop.example", files: fs, modules: modules))
+        #expect(respond(o, "/any/b.html").status == 200)
+    }
+
+    @Test func takesNoArguments() {
+        let file = ConfigReader.read(SourceFile(path: ".htaccess", text: "SSLRequireSSL on\n"), context: .htaccess)
+        #expect(file.diagnostics.map(\.message) == ["SSLRequireSSL takes no arguments"])
     }
 }

@@ -285,6 +285,8 @@ public struct ConfigBlock: Sendable {
     /// `AuthMerging And|Or` (mod_authz_core): this section's `Require` lines are combined with the
     /// nearest enclosing ones as in `<RequireAll>`/`<RequireAny>`; nil (or Off) replaces them.
     public var authMerging: AuthzLogic? = nil
+    /// `SSLRequireSSL` (mod_ssl): a request that did not arrive over TLS is refused.
+    public var sslRequired = false
     public var files: [FilesBlock] = []
     public var ifChains: [IfChain] = []
     /// `SetEnv` (mod_env): set in the fixups after mod_rewrite and mod_alias, so never visible to

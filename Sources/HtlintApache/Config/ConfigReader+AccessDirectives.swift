@@ -1,8 +1,8 @@
 import HtlintSyntax
 
 /// Access control: mod_authz_core's `Require` and `AuthMerging`, mod_authn_core's `AuthType`
-/// and `AuthName`, mod_access_compat's `Order`/`Allow`/`Deny`/`Satisfy`. `methods` is the
-/// enclosing `<Limit>`/`<LimitExcept>` method set.
+/// and `AuthName`, mod_access_compat's `Order`/`Allow`/`Deny`/`Satisfy`, mod_ssl's `SSLRequireSSL`.
+/// `methods` is the enclosing `<Limit>`/`<LimitExcept>` method set.
 extension ConfigReader {
     /// `Require` providers and the module registering each. The name is looked up as written:
     /// `Require All granted` is an unknown provider (500), as is `valid-user` without mod_authz_user.
@@ -17,6 +17,9 @@ extension ConfigReader {
     mutating func accessDirective(_ line: DirectiveLine, into block: inout ConfigBlock, methods: Set<String>?) {
         let d = line.node, words = line.words, info = line.info
         switch info.name {
+        case "SSLRequireSSL":
+            guard words.isEmpty else { error(ConfigCode.badArguments, "SSLRequireSSL takes no arguments", d.argumentsRange); return }
+            block.sslRequired = true
         case "AuthType":
             guard arity(line, 1...1, "AuthType takes one argument, an HTTP authorization type (e.g., \"Basic\")") else { return }
             block.authType = words[0].value

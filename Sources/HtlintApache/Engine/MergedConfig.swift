@@ -37,6 +37,7 @@ struct MergedConfig {
     var acceptPathInfo: Bool?
     var authType: String?
     var authName: String?
+    var sslRequired = false
     var setEnv: [(String, String)] = []
     /// Per-directory content types (nil: no mime line anywhere, Debian's mime.types only).
     var mime: MimeConfig? = nil
@@ -127,6 +128,7 @@ struct MergedConfig {
         if let a = block.acceptPathInfo { acceptPathInfo = a }
         if let t = block.authType { authType = t }
         if let n = block.authName { authName = n }
+        if block.sslRequired { sslRequired = true }
         if let m = block.mime { (mime = mime ?? MimeConfig()); mime!.merge(m) }
         // mod_env's merge: the parent's variables less this block's `UnsetEnv`, then its `SetEnv`.
         setEnv.removeAll { v in block.unsetEnv.contains { equalsIgnoringASCIICase($0, v.0) } }

@@ -518,6 +518,9 @@ extension Origin {
             case .require, .requireExpr, .requireSection: continue
             }
         }
+        // mod_ssl's access checker runs after mod_access_compat's (module order): `SSLRequireSSL`
+        // refuses a request that did not arrive over TLS (behind a TLS-terminating edge, every one).
+        let sslRefuses = config.sslRequired && !chain.request.tls
         // mod_access_compat checks in the access_checker phase, before mod_authz_core's
         // `Require` (access_checker_ex) and before any authentication is asked for.
         if compat {
@@ -538,13 +541,23 @@ extension Origin {
             let ok = order.hasPrefix("allow") ? (allowed && !denied) : (!denied || allowed)
             // `Satisfy Any`: the host-based lines letting a request in are enough (no `Require`,
             // no credentials); refusing it leaves the decision to `Require` (request.c).
-            if ok, satisfyAny {
+            if ok, satisfyAny, !sslRefuses {
                 chain.note(.note, "`Satisfy Any`: Order/Allow/Deny let the request in; `Require` is not consulted")
                 return nil
             }
             if !ok {
                 guard satisfyAny else { return deny("Order/Allow/Deny", code: "AH01797") }
                 chain.log("AH01797", "error", "client denied by server configuration: \(r.filename ?? "")")
+            }
+        }
+        // Under `Satisfy Any` the refusal leaves the decision to `Require` (recorded:
+        // https-sslrequiressl-errordocument-none; `SSLOptions StrictRequire` acts only where a
+        // user is authenticated, which the simulated browser never is).
+        if sslRefuses {
+            chain.log("AH02219", "error", "access to \(r.filename ?? "") failed, reason: SSL connection required")
+            if !satisfyAny {
+                chain.note(.status, "403: SSLRequireSSL, and the request did not arrive over TLS")
+                return 403
             }
         }
         switch authorize(config.access.filter(\.isAuthorization), r, chain) {
