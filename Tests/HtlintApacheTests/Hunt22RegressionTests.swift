@@ -46,4 +46,21 @@ struct Hunt22RegressionTests {
         #expect(r.served == "/dir/x.html")
         #expect(r.errorCodes == [])
     }
+
+    /// fixtures/apache/recursion-la-u-lookup-past-redirect-limit: the look-ahead of the 10th
+    /// internally redirected request fails before any phase, with an empty filename, so `!-f`
+    /// holds and the rule redirects once more: 500 (AH00124), not the file.
+    @Test func lookAheadPastTheRedirectLimitHasNoFilename() {
+        let o = site("""
+            RewriteEngine On
+            RewriteCond %{LA-U:REQUEST_FILENAME} !-f
+            RewriteRule !^a\\.html$ /b.html?a=1 [QSD]
+
+            """, files: [("/a.html", 0), ("/b.html", 0)])
+        let r = respond(o, "/b.html")
+        #expect(r.status == 500)
+        #expect(r.final.filename == "redirect:/b.html")
+        #expect(r.errorCodes.filter { $0 == "AH00124" }.count == 2)
+        #expect(respond(o, "/a.html").served == "/a.html")
+    }
 }

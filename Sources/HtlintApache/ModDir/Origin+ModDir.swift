@@ -167,6 +167,9 @@ extension Origin {
             // a subrequest of the 10th redirected request fails with 500 (AH00124).
             chain.logRecursionLimit(site.limitInternalRecursion)
             let (sub, _) = makeRecord(url: url, method: "GET", isSubrequest: true, chain: chain)
+            if let uri { sub.uri = uri }
+            // No phase ran: a URI look-up has no filename (`%{LA-U:REQUEST_FILENAME}` is empty).
+            sub.filename = file ?? ""
             return (sub, .final(status: 500, location: nil))
         }
         // A subrequest has its own pool: it neither sees nor sets the [END] marker (§4.10).
