@@ -63,4 +63,19 @@ struct Hunt22RegressionTests {
         #expect(r.errorCodes.filter { $0 == "AH00124" }.count == 2)
         #expect(respond(o, "/a.html").served == "/a.html")
     }
+
+    /// fixtures/apache/rewrite-cond-file-lookup-nested-empty-uri: a file look-up made by a
+    /// look-up without a URI gets none either, even for a file beside the current one, so the
+    /// nesting stops one level later and `-F` is false for the main request.
+    @Test func fileLookupOfALookupWithoutURI() {
+        let o = site("""
+            RewriteEngine On
+            RewriteCond %{DOCUMENT_ROOT}/a.html -F
+            RewriteRule (.*) sub/z.html
+
+            """, files: [("/a.html", 0), ("/b.html", 0), ("/static/x.css", 0), ("/sub/z.html", 0)])
+        #expect(respond(o, "/static/x.css").served == "/static/x.css")
+        #expect(respond(o, "/b.html").served == "/b.html")
+        #expect(respond(o, "/a.html").served == "/sub/z.html")
+    }
 }

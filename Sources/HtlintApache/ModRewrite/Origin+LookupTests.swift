@@ -37,8 +37,10 @@ extension Origin {
     /// directory plus its name. Anything else (a directory's own path, another directory) has
     /// none, which has no trailing slash, so mod_dir answers a directory with 301 and `-F` is
     /// false for it (recorded: rewrite-cond-lookup-file-directory).
+    /// A parent without a URI (itself such a look-up) gives none either (recorded:
+    /// rewrite-cond-file-lookup-nested-empty-uri).
     private func fileLookupURI(_ merged: String, base: String, _ r: RequestRecord) -> String? {
-        guard merged.hasPrefix(base) else { return nil }
+        guard !r.uri.isEmpty, merged.hasPrefix(base) else { return nil }
         let name = merged.dropFirst(base.count)
         guard !name.isEmpty, !name.contains("/") else { return nil }
         return directoryOf(r.uri) + name
