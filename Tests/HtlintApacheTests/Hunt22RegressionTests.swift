@@ -78,4 +78,15 @@ struct Hunt22RegressionTests {
         #expect(respond(o, "/b.html").served == "/b.html")
         #expect(respond(o, "/a.html").served == "/sub/z.html")
     }
+
+    /// fixtures/apache/alias-scriptalias-handler-kept-by-rewrite-redirect: a per-directory [R]
+    /// leaves the handler ScriptAlias set at translation.
+    @Test func rewriteRedirectKeepsTheScriptAliasHandler() {
+        let o = site("RewriteEngine On\nRewriteRule ^files/doc\\.txt$ /b.html [R=301,L]\n",
+                     vhost: ["ScriptAlias /cgi /var/www/html/files"], files: [("/files/doc.txt", 0), ("/b.html", 0)])
+        let r = respond(o, "/cgi/doc.txt")
+        #expect(r.status == 301)
+        #expect(r.final.handler == "cgi-script")
+        #expect(respond(o, "/files/doc.txt").final.handler == nil)
+    }
 }

@@ -59,7 +59,6 @@ extension Origin {
             let status = result.redirectStatus.map { (300...399).contains($0) ? $0 : 302 } ?? 302
             chain.note(.externalRedirect, "\(status) to \(location)", range: result.lastRule?.range)
             r.filename = location
-            r.handler = nil
             return rewriteAnswer(r, status: status, location: location)
         }
         guard f.hasPrefix("/") else {
