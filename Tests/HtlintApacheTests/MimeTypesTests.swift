@@ -51,3 +51,60 @@ struct MimeTypesTests {
     #expect(MimeTypes.withDefaultCharset("text/css", "utf-8") == "text/css")
     #expect(MimeTypes.withDefaultCharset("text/html", nil) == "text/html")
 }
+
+/// mod_mime's languages and codings (fixtures/apache/header-mime-language-and-encoding,
+/// header-content-language-merges-table, syntax-error-addencoding-arguments).
+struct MimeLanguageAndEncodingTests {
+    let origin = testOrigin("""
+        DefaultLanguage EN
+        AddLanguage de .de .html
+        AddLanguage EN .en
+        AddEncoding GZIP .gz
+        AddEncoding br .br
+        ErrorDocument 404 /err.txt
+        RewriteEngine On
+        RewriteRule ^f$ - [F]
+
+        """, files: [("/y.html", 0), ("/x.de.en.html", 0), ("/a.css.gz", 0), ("/s.css.br.gz", 0), ("/err.txt", 0)],
+        serverName: "shop.example")
+
+    @Test func eachExtensionAddsItsLanguageAndTheDefaultFillsIn() {
+        #expect(header(respond(origin, "/y.html"), "Content-Language") == "de")
+        #expect(header(respond(origin, "/x.de.en.html"), "Content-Language") == "de,en,de")
+        // DefaultLanguage keeps the case it was written in; AddLanguage's value is lower-cased.
+        #expect(header(respond(origin, "/a.css.gz"), "Content-Language") == "EN")
+        #expect(header(respond(origin, "/y.html", method: "OPTIONS"), "Content-Language") == "de")
+    }
+
+    @Test func codingsJoinInTheOrderOfTheName() {
+        #expect(header(respond(origin, "/a.css.gz"), "Content-Encoding") == "gzip")
+        #expect(header(respond(origin, "/s.css.br.gz"), "Content-Encoding") == "br, gzip")
+        #expect(header(respond(origin, "/y.html"), "Content-Encoding") == nil)
+    }
+
+    @Test func cannedErrorsHaveNoneAndAnErrorDocumentPageItsOwn() {
+        let forbidden = respond(origin, "/f")
+        #expect(forbidden.status == 403)
+        #expect(header(forbidden, "Content-Language") == nil)
+        let missing = respond(origin, "/missing")
+        #expect(missing.status == 404)
+        #expect(header(missing, "Content-Language") == "EN")
+    }
+
+    @Test func theFirstTableLineJoinsTheLanguages() {
+        let o = testOrigin("AddLanguage de .de\nHeader set Content-Language \"xx, yy\"\nHeader always set Content-Language zz\n",
+                           files: [("/y.html", 0), ("/doc.de.html", 0)], serverName: "shop.example")
+        let withLanguage = respond(o, "/doc.de.html").headers.filter { $0.name == "Content-Language" }.map(\.value)
+        #expect(withLanguage == ["de,zz"])
+        let without = respond(o, "/y.html").headers.filter { $0.name == "Content-Language" }.map(\.value)
+        #expect(without == ["zz", "xx, yy"])
+    }
+
+    @Test func missingArgumentsAreMimesUsageErrors() {
+        let file = ConfigReader.read(SourceFile(path: ".htaccess", text: "AddEncoding gzip\nDefaultLanguage en fr\n"), context: .htaccess)
+        #expect(file.diagnostics.map(\.message) == [
+            "AddEncoding requires at least two arguments, an encoding (e.g., gzip), followed by one or more file extensions",
+            "DefaultLanguage takes one argument, language to use for documents with no other language file extension",
+        ])
+    }
+}

@@ -231,14 +231,24 @@ public struct ServerSettings: Sendable {
 
 /// mod_mime's per-directory lines and core's ForceType / AddDefaultCharset, as written in one
 /// configuration object. Extensions are lower-cased without their dot; mod_mime lower-cases the
-/// types and charsets it stores, core lower-cases ForceType's type.
+/// types, charsets, languages and encodings it stores, core lower-cases ForceType's type.
 public struct MimeDirectives: Sendable {
     /// `AddType` / `RemoveType` (nil type) in order; RemoveType lines apply after the AddType lines.
     public var types: [(ext: String, type: String?)] = []
     /// `AddCharset` / `RemoveCharset` (nil charset), the same way.
     public var charsets: [(ext: String, charset: String?)] = []
+    /// `AddLanguage` / `RemoveLanguage` (nil language), the same way.
+    public var languages: [(ext: String, language: String?)] = []
+    /// `AddEncoding` / `RemoveEncoding` (nil encoding), the same way.
+    public var encodings: [(ext: String, encoding: String?)] = []
+    /// `DefaultLanguage`, as written (mod_mime keeps its case).
+    public var defaultLanguage: String? = nil
     /// `ForceType` (`none` turns an inherited one off).
     public var forceType: String? = nil
+    /// `AddHandler` / `RemoveHandler` (nil handler), the same way as the types.
+    public var handlers: [(ext: String, handler: String?)] = []
+    /// `SetHandler` (`none`: no override, an inherited one off).
+    public var setHandler: String? = nil
     /// `AddDefaultCharset`: `off`, or the charset (`On` is iso-8859-1).
     public var defaultCharset: String? = nil
     public init() {}

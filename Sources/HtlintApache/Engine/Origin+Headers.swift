@@ -80,7 +80,33 @@ extension Origin {
         if let allow = r.allow { always.set("Allow", allow) }
         if let challenge = r.wwwAuthenticate { always.set("WWW-Authenticate", challenge) }
         for h in directives where !h.always { apply(h, to: &onSuccess, &contentType, r, context, vary: vary); mergeVary() }
+        // mod_mime's languages and coding of the file sent (find_ct gives a directory none).
+        if let mime = config?.mime, let file = r.filename, !r.listed, !site.files.isDirectory(file) {
+            return finished(Self.withFileMetadata(always.entries + onSuccess.entries,
+                                                  languages: mime.languages(forPath: file), encoding: mime.encoding(forPath: file)))
+        }
         return finished(always.entries + onSuccess.entries)
+    }
+
+    /// ap_http_header_filter: r->content_encoding replaces every Content-Encoding of the tables;
+    /// r->content_languages, followed by the tokens of the first Content-Language line of the
+    /// tables (the error table's comes first), replace every line with one (recorded:
+    /// header-content-language-merges-table).
+    static func withFileMetadata(_ headers: [HTTPHeader], languages: [String], encoding: String?) -> [HTTPHeader] {
+        var out = headers
+        if let encoding {
+            out.removeAll { equalsIgnoringASCIICase($0.name, "Content-Encoding") }
+            out.append(HTTPHeader("Content-Encoding", encoding))
+        }
+        guard !languages.isEmpty else { return out }
+        var tokens = languages
+        if let first = out.first(where: { equalsIgnoringASCIICase($0.name, "Content-Language") }) {
+            tokens += first.value.split(separator: ",").map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
+                .filter { !$0.isEmpty }
+        }
+        out.removeAll { equalsIgnoringASCIICase($0.name, "Content-Language") }
+        out.append(HTTPHeader("Content-Language", tokens.joined(separator: ",")))
+        return out
     }
 
     /// ap_http_header_filter's fixup_vary: every `Vary` line becomes one, at the first one's

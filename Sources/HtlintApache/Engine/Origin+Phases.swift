@@ -103,11 +103,23 @@ extension Origin {
             r.filename = walk.filename
             r.config = walk.config
             r.configIdentity = configurationIdentity(walk)
+            // The look-up ran its fixups too (its redirects skipped in a subrequest), and the fast
+            // redirect overlays its environment: mod_env's and mod_ssl's variables arrive before
+            // this request's own rewrite answers (recorded: negotiation-variant-subrequest-env-https).
+            applySetEnv(walk.config.setEnv, r)
+            applySSLEnv(r, chain)
+            adoptVariantRewrite(r, walk, chain)
         case nil:
             break
         }
-        // type_checker: directories get their own handler name (what `%R` logs).
-        if r.handler == nil, site.files.isDirectory(walk.filename) { r.handler = "httpd/unix-directory" }
+        // type_checker: directories get their own handler name (what `%R` logs); other names
+        // mod_mime's `AddHandler` one (recorded: cms-addhandler-php-html-skips-fallback).
+        if r.handler == nil {
+            if site.files.isDirectory(walk.filename) { r.handler = "httpd/unix-directory" }
+            else if let mime = walk.config.mime, let h = mime.handler(forPath: walk.filename) { r.handler = h }
+        }
+        // fixups: core_override_type (REALLY_FIRST) puts `SetHandler` over it.
+        if let h = walk.config.mime?.setHandler { r.handler = h }
         // fixups; an answer decided here is sent without running a handler (`%R` logs none).
         if let decided = perDirectoryRewrite(r, walk, chain) ?? aliasRedirect(r, walk.config, chain, serverContext: false) {
             if r.handler == "httpd/unix-directory" { r.handler = nil }
@@ -133,6 +145,28 @@ extension Origin {
             chain.note(.note, "[H=\(r.handler ?? "")] replaces redirect-handler: the internal redirect to \(staged) never runs")
         }
         return .serve
+    }
+
+    /// The variant's look-up ran the directory's rules as a subrequest (redirect rules skipped):
+    /// an internal rewrite there leaves `redirect:/target` and redirect-handler, which the fast
+    /// redirect adopts. This request's own rules then match against that `redirect:` name
+    /// (recorded: negotiation-variant-rewritten-by-lookup).
+    private func adoptVariantRewrite(_ r: RequestRecord, _ walk: WalkResult, _ chain: RequestChain) {
+        guard let rw = walk.config.rewrite, rw.engine, !rw.rules.isEmpty, !chain.endSeen else { return }
+        let sub = RequestRecord(method: r.method, uri: r.uri, query: r.query, isSubrequest: true, documentRoot: site.documentRoot)
+        sub.mainURI = r.uri
+        sub.env = r.env
+        sub.envShadowed = r.envShadowed
+        sub.filename = r.filename
+        sub.pathInfo = r.pathInfo
+        sub.config = walk.config
+        let lookup = RequestChain(request: chain.request, tracing: false)
+        guard perDirectoryRewrite(sub, walk, lookup) == nil, sub.handler == "redirect-handler",
+              let staged = sub.stagedRedirect else { return }
+        chain.note(.note, "the variant's look-up was rewritten to \(staged): this request adopts `\(sub.filename ?? "")`")
+        r.filename = sub.filename
+        r.handler = "redirect-handler"
+        r.stagedRedirect = staged
     }
 
     /// mod_env's fixup: `SetEnv` values overlaid under the environment, so a variable already set

@@ -46,16 +46,41 @@ struct MimeConfig {
     var types: [String: String?] = [:]
     /// Extension → charset; nil: `RemoveCharset`.
     var charsets: [String: String?] = [:]
+    /// Extension → language; nil: `RemoveLanguage`.
+    var languages: [String: String?] = [:]
+    /// Extension → content coding; nil: `RemoveEncoding`.
+    var encodings: [String: String?] = [:]
+    var defaultLanguage: String? = nil
     /// core_override_type's type (never `none`).
     var forceType: String? = nil
     /// ap_make_content_type's charset for bare text/plain and text/html (nil: Off).
     var defaultCharset: String? = nil
+    /// Extension → handler (`AddHandler`); nil: `RemoveHandler`.
+    var handlers: [String: String?] = [:]
+    /// core_override_type's handler (`SetHandler`, never `none`).
+    var setHandler: String? = nil
 
     mutating func merge(_ m: MimeDirectives) {
         for (ext, type) in m.types { types[ext] = .some(type) }
         for (ext, charset) in m.charsets { charsets[ext] = .some(charset) }
+        for (ext, language) in m.languages { languages[ext] = .some(language) }
+        for (ext, encoding) in m.encodings { encodings[ext] = .some(encoding) }
+        if let l = m.defaultLanguage { defaultLanguage = l }
+        for (ext, handler) in m.handlers { handlers[ext] = .some(handler) }
         if let f = m.forceType { forceType = f == "none" ? nil : f }
+        if let h = m.setHandler { setHandler = h == "none" ? nil : h }
         if let c = m.defaultCharset { defaultCharset = c == "off" ? nil : c }
+    }
+
+    /// find_ct's handler: every extension of the name is looked at, the last one with an
+    /// `AddHandler` wins. It runs whether or not the file exists (a missing `x.html` gets one too).
+    func handler(forPath path: String) -> String? {
+        guard !handlers.isEmpty else { return nil }
+        var result: String? = nil
+        for part in lastPathComponent(path).utf8.split(separator: UInt8(ascii: ".")).dropFirst() {
+            if let mapped = handlers[String(Substring(part)).lowercased()], let h = mapped { result = h }
+        }
+        return result
     }
 
     /// mod_mime's find_ct with these mappings, then ForceType over it.
@@ -80,6 +105,31 @@ struct MimeConfig {
             type += "; charset=" + charset
         }
         return type
+    }
+}
+
+extension MimeConfig {
+    /// find_ct's r->content_languages: one entry per extension with a language, in the order of
+    /// the name; `DefaultLanguage` when none has one.
+    func languages(forPath path: String) -> [String] {
+        var found: [String] = []
+        if !languages.isEmpty {
+            for part in lastPathComponent(path).utf8.split(separator: UInt8(ascii: ".")).dropFirst() {
+                if let mapped = languages[String(Substring(part)).lowercased()], let l = mapped { found.append(l) }
+            }
+        }
+        if found.isEmpty, let defaultLanguage { found.append(defaultLanguage) }
+        return found
+    }
+
+    /// find_ct's r->content_encoding: every extension's coding in the order of the name.
+    func encoding(forPath path: String) -> String? {
+        guard !encodings.isEmpty else { return nil }
+        var found: [String] = []
+        for part in lastPathComponent(path).utf8.split(separator: UInt8(ascii: ".")).dropFirst() {
+            if let mapped = encodings[String(Substring(part)).lowercased()], let e = mapped { found.append(e) }
+        }
+        return found.isEmpty ? nil : found.joined(separator: ", ")
     }
 }
 

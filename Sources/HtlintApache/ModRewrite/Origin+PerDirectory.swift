@@ -59,6 +59,9 @@ extension Origin {
             let status = result.redirectStatus.map { (300...399).contains($0) ? $0 : 302 } ?? 302
             chain.note(.externalRedirect, "\(status) to \(location)", range: result.lastRule?.range)
             r.filename = location
+            // The redirect leaves r->handler alone: an `AddHandler` one is still logged; only the
+            // directory's, which Apache derives from the content type later, is not there yet.
+            if r.handler == "httpd/unix-directory" { r.handler = nil }
             return rewriteAnswer(r, status: status, location: location)
         }
         guard f.hasPrefix("/") else {

@@ -1,0 +1,106 @@
+import HtlintSyntax
+
+/// Access control: mod_authz_core's `Require` and `AuthMerging`, mod_authn_core's `AuthType`
+/// and `AuthName`, mod_access_compat's `Order`/`Allow`/`Deny`/`Satisfy`. `methods` is the
+/// enclosing `<Limit>`/`<LimitExcept>` method set.
+extension ConfigReader {
+    /// `Require` providers and the module registering each. The name is looked up as written:
+    /// `Require All granted` is an unknown provider (500), as is `valid-user` without mod_authz_user.
+    static let authzProviders: [String: String] = [
+        "all": "authz_core", "env": "authz_core", "method": "authz_core", "expr": "authz_core",
+        "ip": "authz_host", "host": "authz_host", "local": "authz_host", "forward-dns": "authz_host",
+        "user": "authz_user", "valid-user": "authz_user", "group": "authz_groupfile",
+        "dbm-group": "authz_dbm", "dbm-file-group": "authz_dbm", "file-owner": "authz_owner", "file-group": "authz_owner",
+        "dbd-group": "authz_dbd", "ssl": "ssl", "ssl-verify-client": "ssl",
+    ]
+
+    mutating func accessDirective(_ line: DirectiveLine, into block: inout ConfigBlock, methods: Set<String>?) {
+        let d = line.node, words = line.words, info = line.info
+        switch info.name {
+        case "AuthType":
+            guard arity(line, 1...1, "AuthType takes one argument, an HTTP authorization type (e.g., \"Basic\")") else { return }
+            block.authType = words[0].value
+        case "AuthName":
+            guard arity(line, 1...1, "AuthName takes one argument, the authentication realm (e.g. \"Members Only\")") else { return }
+            block.authName = words[0].value
+        case "Require":
+            guard !words.isEmpty else { error(ConfigCode.badArguments, "Require requires at least one argument", d.argumentsRange); return }
+            var provider = words[0].value
+            var negated = false
+            var rest = Array(words.dropFirst()).map(\.value)
+            if provider.lowercased() == "not", let k = rest.first { negated = true; provider = k; rest.removeFirst() }
+            guard let module = Self.authzProviders[provider], modules.contains(module) else {
+                error(ConfigCode.badArguments, "Unknown Authz provider: \(provider)", d.argumentsRange)
+                return
+            }
+            let kind = provider
+            if kind == "all", !["granted", "denied"].contains(rest.first?.lowercased() ?? "") {
+                error(ConfigCode.badArguments, "Argument for 'Require all' must be 'granted' or 'denied'", d.argumentsRange)
+                return
+            }
+            // A negated line can only deny (or stay neutral): useless where one grant is enough.
+            if negated, (authzParents.last ?? .any) == .any {
+                error(ConfigCode.badArguments, "negative Require directive has no effect in <RequireAny> directive", d.range)
+                return
+            }
+            // mod_authz_core's method provider looks each name up as written (ap_method_number_of).
+            if kind == "method", let bad = rest.first(where: { !Origin.registeredMethods.contains($0) }) {
+                error(ConfigCode.badArguments, "Invalid Method '\(bad)'", d.argumentsRange)
+                return
+            }
+            if kind == "expr" {
+                guard let e = requireExpression(d, negated: negated) else { return }
+                block.access.append(.requireExpr(negated: negated, expression: e, methods: methods))
+                return
+            }
+            block.access.append(.require(negated: negated, kind: kind, values: rest, methods: methods))
+        case "Order":
+            block.access.append(.order(words.map(\.value).joined().lowercased()))
+        case "Satisfy":
+            guard !words.isEmpty else {
+                error(ConfigCode.badArguments, "Satisfy requires at least one argument, access policy if both allow and require used ('all' or 'any')", d.argumentsRange)
+                return
+            }
+            for w in words {   // ITERATE: each word in turn, the last one stands
+                switch w.value.lowercased() {
+                case "all": block.access.append(.satisfy(any: false, methods: methods))
+                case "any": block.access.append(.satisfy(any: true, methods: methods))
+                default: error(ConfigCode.badArguments, "Satisfy either 'any' or 'all'.", w.range); return
+                }
+            }
+        case "AuthMerging":
+            guard arity(line, 1...1, "AuthMerging takes one argument, controls how a <Directory>, <Location>, or similar directive's authorization directives are combined with those of its predecessor") else { return }
+            switch words[0].value.lowercased() {
+            case "off": block.authMerging = nil
+            case "and": block.authMerging = .all
+            case "or": block.authMerging = .any
+            default: error(ConfigCode.badArguments, "AuthMerging must be one of: Off | And | Or", words[0].range)
+            }
+        case "Allow", "Deny":
+            guard words.count >= 2, words[0].value.lowercased() == "from" else {
+                error(ConfigCode.badArguments, "\(info.name) must be followed by 'from'", d.argumentsRange); return
+            }
+            let hosts = words.dropFirst().map(\.value)
+            block.access.append(info.name == "Allow" ? .allow(from: Array(hosts), methods: methods)
+                                : .deny(from: Array(hosts), methods: methods))
+        default:
+            break   // Known to Apache, accepted, not simulated.
+        }
+    }
+
+    /// The expression of `Require [not] expr …`: the rest of the line, without surrounding
+    /// double quotes (mod_authz_core strips one pair), parsed with ap_expr.
+    private mutating func requireExpression(_ d: DirectiveNode, negated: Bool) -> ApExpression? {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        var text = Substring(d.rawArguments).drop(while: blank)
+        while let last = text.last, blank(last) { text = text.dropLast() }
+        for word in negated ? ["not", "expr"] : ["expr"] {
+            text = text.dropFirst(word.count).drop(while: blank)
+        }
+        if text.count >= 2, text.first == "\"", text.last == "\"" { text = text.dropFirst().dropLast() }
+        do { return try ApExpression(parsing: String(text), restricted: context == .htaccess) } catch {
+            self.error(ConfigCode.badExpression, "Cannot parse expression in require line: \(error.message)", d.argumentsRange)
+            return nil
+        }
+    }
+}

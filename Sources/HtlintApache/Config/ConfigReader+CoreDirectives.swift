@@ -1,0 +1,109 @@
+import HtlintSyntax
+
+/// core's per-directory directives (`Options`, `ErrorDocument`, `ForceType`, `Define`, …).
+extension ConfigReader {
+    mutating func coreDirective(_ line: DirectiveLine, into block: inout ConfigBlock) {
+        let d = line.node, words = line.words
+        switch line.info.name {
+        case "Options":
+            if let o = parseOptions(d, words) { block.options.append(o) }
+        case "DefaultType":
+            // Deprecated and ignored, but still one argument.
+            guard arity(line, 1...1, "DefaultType takes one argument, the default media type for otherwise untyped files (DEPRECATED)") else { return }
+        case "ForceType":
+            guard arity(line, 1...1, "ForceType takes one argument, a mime type that overrides other configured type") else { return }
+            var m = block.mime ?? MimeDirectives()
+            m.forceType = words[0].value.lowercased()
+            block.mime = m
+        case "AddDefaultCharset":
+            guard arity(line, 1...1, "AddDefaultCharset takes one argument, The name of the default charset to add to any Content-Type without one or 'Off' to disable") else { return }
+            var m = block.mime ?? MimeDirectives()
+            switch words[0].value.lowercased() {
+            case "off": m.defaultCharset = "off"
+            case "on": m.defaultCharset = "iso-8859-1"
+            default: m.defaultCharset = words[0].value
+            }
+            block.mime = m
+        case "SetHandler":
+            guard arity(line, 1...1, "SetHandler takes one argument, a handler name that overrides any other configured handler") else { return }
+            var m = block.mime ?? MimeDirectives()
+            m.setHandler = words[0].value.lowercased()
+            block.mime = m
+        case "ErrorDocument":
+            guard arity(line, 2...2, "ErrorDocument takes two arguments, Change responses for HTTP errors") else { return }
+            // Any status with a line in httpd's table, 3xx and 2xx too (ap_index_of_response).
+            guard let code = Int(words[0].value), StatusLines.known(code) else {
+                error(ConfigCode.badArguments, "Unsupported HTTP response code \(words[0].value)", words[0].range); return
+            }
+            block.errorDocuments[code] = words[1].value
+            block.errorDocumentExpressions[code] = nil
+            if words[1].value.contains("%{") {
+                do {
+                    block.errorDocumentExpressions[code] = try ApExpression.parsingString(words[1].value, restricted: context == .htaccess)
+                } catch {
+                    self.error(ConfigCode.badExpression, "Cannot parse expression in ErrorDocument: \(error.message)", words[1].range)
+                    return
+                }
+            }
+        case "AcceptPathInfo":
+            guard arity(line, 1...1, "AcceptPathInfo takes one argument") else { return }
+            switch words[0].value.lowercased() {
+            case "on": block.acceptPathInfo = true
+            case "off": block.acceptPathInfo = false
+            case "default": block.acceptPathInfo = nil
+            default: error(ConfigCode.badArguments, "AcceptPathInfo must be set to on, off, or default", words[0].range)
+            }
+        case "Define":
+            guard arity(line, 1...2, "Define takes 1-2 arguments") else { return }
+            defines.insert(words[0].value)
+            if words.count == 2 { variables[words[0].value] = words[1].value }
+        case "UnDefine":
+            guard arity(line, 1...1, "UnDefine takes one argument") else { return }
+            defines.remove(words[0].value)
+            variables[words[0].value] = nil
+        default:
+            break   // Known to Apache, accepted, not simulated.
+        }
+    }
+
+    private mutating func parseOptions(_ d: DirectiveNode, _ words: [Word]) -> OptionsDirective? {
+        let known = ["none", "all", "indexes", "includes", "includesnoexec", "followsymlinks", "symlinksifownermatch",
+                     "execcgi", "multiviews"]
+        var o = OptionsDirective()
+        var sawSigned = false, sawPlain = false
+        // Only `All` / `None` written plainly may be followed by signed options (core.c set_options).
+        var plainAllOrNoneOnly = true
+        var plain = Set<String>()
+        for w in words {
+            var v = w.value
+            var sign: Character? = nil
+            if let f = v.first, f == "+" || f == "-" { sign = f; v.removeFirst() }
+            if (sign == nil && sawSigned) || (sign != nil && sawPlain && !plainAllOrNoneOnly) {
+                error(ConfigCode.badArguments, "Either all Options must start with + or -, or no Option may.", w.range)
+                return nil
+            }
+            if sign == nil {
+                sawPlain = true
+                if !["all", "none"].contains(v.lowercased()) { plainAllOrNoneOnly = false }
+            } else {
+                sawSigned = true
+            }
+            let k = v.lowercased()
+            guard known.contains(k) else {
+                error(ConfigCode.badArguments, "Illegal option \(v)", w.range); return nil
+            }
+            // `AllowOverride Options=…`: every bit of the option must be permitted.
+            if context == .htaccess, let allowed = overrides?.options, let bits = AllowedOverrides.optionBits(k),
+               !bits.isSubset(of: allowed) {
+                error(ConfigCode.notAllowedHere, "Option \(v) not allowed here", w.range); return nil
+            }
+            switch sign {
+            case "+": o.add.insert(k)
+            case "-": o.remove.insert(k)
+            default: plain.insert(k)
+            }
+        }
+        if sawPlain { o.replace = plain }
+        return o
+    }
+}

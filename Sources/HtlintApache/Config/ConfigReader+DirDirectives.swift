@@ -1,0 +1,45 @@
+import HtlintSyntax
+
+/// mod_dir (`DirectoryIndex`, `DirectorySlash`, `FallbackResource`, …) and the one
+/// mod_autoindex option that changes an answer.
+extension ConfigReader {
+    mutating func dirDirective(_ line: DirectiveLine, into block: inout ConfigBlock) {
+        let d = line.node, words = line.words
+        switch line.info.name {
+        case "DirectorySlash":
+            guard let on = flag(line) else { return }
+            block.directorySlash = on
+        case "DirectoryIndexRedirect":
+            guard arity(line, 1...1, "DirectoryIndexRedirect takes one argument, On, Off, or a 3xx status code.") else { return }
+            let w = words[0]
+            let named = ["on": 302, "off": 0, "permanent": 301, "temp": 302, "seeother": 303]
+            if let s = named[w.value.lowercased()] {
+                block.directoryIndexRedirect = s
+            } else if let c = w.value.utf8.first, c >= 0x30, c <= 0x39 {
+                let code = atoi(w.value)
+                guard (300...399).contains(code) else {
+                    error(ConfigCode.badArguments, "DirectoryIndexRedirect only accepts values between 300 and 399", w.range); return
+                }
+                block.directoryIndexRedirect = code
+            } else {
+                error(ConfigCode.badArguments, "DirectoryIndexRedirect ON|OFF|permanent|temp|seeother|3xx", w.range)
+            }
+        case "IndexOptions":
+            // Only the listing's charset changes what the simulator answers (its Content-Type).
+            for w in words where w.value.lowercased().hasPrefix("charset=") {
+                block.indexCharset = String(w.value.dropFirst("charset=".count))
+            }
+        case "DirectoryIndex":
+            guard !words.isEmpty else { error(ConfigCode.badArguments, "DirectoryIndex requires at least one argument", d.argumentsRange); return }
+            let names = words.map(\.value)
+            // add_index appends to the list of this configuration object; `disabled` alone clears it.
+            block.directoryIndex = names.count == 1 && names[0].lowercased() == "disabled"
+                ? [] : (block.directoryIndex ?? []) + names
+        case "FallbackResource":
+            guard arity(line, 1...1, "FallbackResource takes one argument, Set a default handler") else { return }
+            block.fallbackResource = words[0].value
+        default:
+            break   // Known to Apache, accepted, not simulated.
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import HtlintSyntax
+
+/// mod_mime's extension tables (`AddType`, `AddCharset`, `AddLanguage`, `AddEncoding`,
+/// `AddHandler` and their `Remove…` counterparts) and `DefaultLanguage`.
+extension ConfigReader {
+    mutating func mimeDirective(_ line: DirectiveLine, into block: inout ConfigBlock) {
+        let d = line.node, words = line.words, info = line.info
+        switch info.name {
+        case "AddType", "AddCharset", "AddLanguage", "AddEncoding", "AddHandler":
+            guard words.count >= 2, !words[0].value.isEmpty else {
+                let what = ["AddType": "a mime type", "AddCharset": "a charset (e.g., iso-2022-jp),",
+                            "AddLanguage": "a language (e.g., fr),", "AddEncoding": "an encoding (e.g., gzip),",
+                            "AddHandler": "a handler name"][info.name]!
+                error(ConfigCode.badArguments,
+                      "\(info.name) requires at least two arguments, \(what) followed by one or more file extensions", d.argumentsRange)
+                return
+            }
+            var m = block.mime ?? MimeDirectives()
+            let value = words[0].value.lowercased()
+            for w in words.dropFirst() {
+                let ext = Self.mimeExtension(w.value)
+                // Remove… lines of this object apply after its Add… lines.
+                switch info.name {
+                case "AddType": m.types.insert((ext, value), at: m.types.firstIndex { $0.type == nil } ?? m.types.count)
+                case "AddCharset": m.charsets.insert((ext, value), at: m.charsets.firstIndex { $0.charset == nil } ?? m.charsets.count)
+                case "AddLanguage": m.languages.insert((ext, value), at: m.languages.firstIndex { $0.language == nil } ?? m.languages.count)
+                case "AddEncoding": m.encodings.insert((ext, value), at: m.encodings.firstIndex { $0.encoding == nil } ?? m.encodings.count)
+                default: m.handlers.insert((ext, value), at: m.handlers.firstIndex { $0.handler == nil } ?? m.handlers.count)
+                }
+            }
+            block.mime = m
+        case "RemoveType", "RemoveCharset", "RemoveLanguage", "RemoveEncoding", "RemoveHandler":
+            guard !words.isEmpty else {
+                error(ConfigCode.badArguments, "\(info.name) requires at least one argument, one or more file extensions", d.argumentsRange)
+                return
+            }
+            var m = block.mime ?? MimeDirectives()
+            for w in words {
+                let ext = Self.mimeExtension(w.value)
+                switch info.name {
+                case "RemoveType": m.types.append((ext, nil))
+                case "RemoveCharset": m.charsets.append((ext, nil))
+                case "RemoveLanguage": m.languages.append((ext, nil))
+                case "RemoveEncoding": m.encodings.append((ext, nil))
+                default: m.handlers.append((ext, nil))
+                }
+            }
+            block.mime = m
+        case "DefaultLanguage":
+            guard arity(line, 1...1, "DefaultLanguage takes one argument, language to use for documents with no other language file extension") else { return }
+            var m = block.mime ?? MimeDirectives()
+            m.defaultLanguage = words[0].value
+            block.mime = m
+        default:
+            break   // Known to Apache, accepted, not simulated.
+        }
+    }
+
+    /// A mod_mime extension argument: without its leading dot, lower-cased.
+    static func mimeExtension(_ word: String) -> String {
+        (word.hasPrefix(".") ? String(word.dropFirst()) : word).lowercased()
+    }
+}

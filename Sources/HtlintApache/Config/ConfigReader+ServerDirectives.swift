@@ -1,0 +1,91 @@
+import HtlintSyntax
+
+/// Server-level settings (`ServerName`, `DocumentRoot`, `AllowOverride`, `TraceEnable`,
+/// mod_remoteip, …): allowed in the server configuration only.
+extension ConfigReader {
+    mutating func serverDirective(_ line: DirectiveLine, into block: inout ConfigBlock) {
+        let d = line.node, words = line.words, info = line.info
+        switch info.name {
+        case "ServerName":
+            guard arity(line, 1...1, "ServerName takes one argument, The hostname and port of the server") else { return }
+            // A later ServerName without a scheme replaces host and port but keeps the scheme an
+            // earlier one gave (server_hostname_port sets server_scheme only when one is written).
+            var name = words[0].value
+            if !name.contains("://"), let old = block.server?.serverName, let r = old.range(of: "://") {
+                name = old[..<r.upperBound] + name
+            }
+            block.server?.serverName = name
+            serverNamesRead += 1
+        case "ServerAdmin":
+            guard arity(line, 1...1, "ServerAdmin takes one argument, The email address of the server administrator") else { return }
+            block.server?.serverAdmin = words[0].value
+        case "ServerAlias":
+            block.server?.serverAliases += words.map(\.value)
+        case "DocumentRoot":
+            guard arity(line, 1...1, "DocumentRoot takes one argument") else { return }
+            block.server?.documentRoot = words[0].value
+        case "UseCanonicalName":
+            guard arity(line, 1...1, "UseCanonicalName takes one argument") else { return }
+            block.server?.useCanonicalName = words[0].value.lowercased()
+        case "UseCanonicalPhysicalPort":
+            guard arity(line, 1...1, "UseCanonicalPhysicalPort takes one argument, Whether to use the physical Port when constructing URLs") else { return }
+            switch words[0].value.lowercased() {
+            case "on": block.server?.useCanonicalPhysicalPort = true
+            case "off": block.server?.useCanonicalPhysicalPort = false
+            default: error(ConfigCode.badArguments, "parameter must be 'on' or 'off'", words[0].range)
+            }
+        case "LimitInternalRecursion":
+            guard arity(line, 1...2, "LimitInternalRecursion takes 1-2 arguments") else { return }
+            guard let n = Int(words[0].value), n > 0 else {
+                error(ConfigCode.badArguments, "The recursion limit must be greater than zero.", words[0].range); return
+            }
+            block.server?.limitInternalRecursion = n
+            // One number limits both internal redirects and subrequest nesting.
+            if words.count == 2 {
+                guard let m = Int(words[1].value), m > 0 else {
+                    error(ConfigCode.badArguments, "The recursion limit must be greater than zero.", words[1].range); return
+                }
+                block.server?.limitSubrequestNesting = m
+            } else {
+                block.server?.limitSubrequestNesting = n
+            }
+        case "RemoteIPHeader":
+            guard arity(line, 1...1, "RemoteIPHeader takes one argument") else { return }
+            block.server?.remoteIP.header = words[0].value
+        case "RemoteIPInternalProxy", "RemoteIPTrustedProxy":
+            guard arity(line, 1...Int.max, "\(info.name) requires at least 1 argument") else { return }
+            let isInternal = info.name == "RemoteIPInternalProxy"
+            block.server?.remoteIP.proxies += words.map { ($0.value, isInternal) }
+        case "AllowEncodedSlashes":
+            guard arity(line, 1...1, "AllowEncodedSlashes takes one argument") else { return }
+            switch words[0].value.lowercased() {
+            case "on": block.server?.encodedSlashes = .decode
+            case "off": block.server?.encodedSlashes = .forbid
+            case "nodecode": block.server?.encodedSlashes = .keep
+            default: error(ConfigCode.badArguments, "AllowEncodedSlashes must be On, Off, or NoDecode", words[0].range)
+            }
+        case "TraceEnable":
+            guard arity(line, 1...1, "TraceEnable takes one argument, 'on' (default), 'off' or 'extended' to trace request body content") else { return }
+            switch words[0].value.lowercased() {
+            case "on", "extended": block.server?.traceEnable = true
+            case "off": block.server?.traceEnable = false
+            default: error(ConfigCode.badArguments, "TraceEnable must be one of 'on', 'off', or 'extended'", words[0].range)
+            }
+        case "AllowOverride":
+            switch AllowedOverrides.parse(words.map(\.value)) {
+            case .success(let setting): block.allowOverride = setting
+            case .failure(let bad): error(ConfigCode.badArguments, "Illegal override option \(bad.word)", d.argumentsRange)
+            }
+        case "AllowOverrideList":
+            let names = words.map { $0.value.lowercased() }
+            block.allowOverrideList = names == ["none"] ? [] : Set(names)
+        case "AccessFileName":
+            guard !words.isEmpty else {
+                error(ConfigCode.badArguments, "AccessFileName requires at least one argument", d.argumentsRange); return
+            }
+            block.server?.accessFileNames = words.map(\.value)
+        default:
+            break   // Known to Apache, accepted, not simulated.
+        }
+    }
+}

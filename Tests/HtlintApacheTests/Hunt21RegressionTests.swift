@@ -1,0 +1,93 @@
+import Testing
+import HtlintDiagnostics
+@testable import HtlintApache
+
+/// Disagreements found by differential round 21 (real-world CMS and canonicalisation setups
+/// behind edges); every expected value was recorded from Apache 2.4 (the fixtures named on each test).
+struct Hunt21RegressionTests {
+    func site(_ htaccess: String, vhost: [String] = [], files: [(String, Int)], modules: [String] = []) -> Origin {
+        testOrigin(htaccess, vhost: vhost, files: files, serverName: "shop.example", aliases: ["www.shop.example"],
+                   modules: modules)
+    }
+
+    /// fixtures/apache/cms-addhandler-php-html-skips-fallback: mod_mime gives a missing `.html` its
+    /// `AddHandler` handler, so FallbackResource leaves it a 404; any extension of the name counts.
+    @Test func addHandlerNamesTheHandlerAndSkipsFallback() {
+        let o = site("AddHandler application/x-httpd-php .html .htm\nFallbackResource /index.php\n",
+                     files: [("/page.html", 0), ("/index.php", 0), ("/page.html.txt", 0)])
+        let page = respond(o, "/page.html")
+        #expect(page.status == 200)
+        #expect(page.final.handler == "application/x-httpd-php")
+        #expect(respond(o, "/page.html.txt").final.handler == "application/x-httpd-php")
+        let missing = respond(o, "/missing.html")
+        #expect(missing.status == 404)
+        #expect(missing.served == nil)
+        #expect(respond(o, "/PAGE.HTML").status == 404)
+        #expect(respond(o, "/missing").served == "/index.php")
+    }
+
+    /// fixtures/apache/cms-sethandler-skips-fallback: `SetHandler` in a `<FilesMatch>` does the same.
+    @Test func setHandlerSkipsFallback() {
+        let o = site("<FilesMatch \"\\.txt$\">\nSetHandler my-handler\n</FilesMatch>\nFallbackResource /index.php\n",
+                     files: [("/page.txt", 0), ("/index.php", 0)])
+        #expect(respond(o, "/page.txt").final.handler == "my-handler")
+        #expect(respond(o, "/nope.txt").status == 404)
+        #expect(respond(o, "/nope").served == "/index.php")
+    }
+
+    /// fixtures/apache/cms-addhandler-kept-by-rewrite-and-negotiation: an `[R]` or `[F]` answer keeps
+    /// the handler; `SetHandler none` overrides nothing.
+    @Test func addHandlerSurvivesRewriteAnswers() {
+        let o = site("Options +MultiViews\nAddHandler application/x-httpd-php .html\nRewriteEngine On\n"
+                     + "RewriteRule ^old\\.html$ /page.html [R=301,L]\nRewriteRule ^gone\\.html$ - [F]\n"
+                     + "<Files plain.txt>\nSetHandler none\n</Files>\n",
+                     files: [("/page.html", 0), ("/contact.html", 0), ("/plain.txt", 0)], modules: ["negotiation"])
+        let old = respond(o, "/old.html")
+        #expect(old.status == 301)
+        #expect(old.final.handler == "application/x-httpd-php")
+        #expect(respond(o, "/gone.html").final.handler == "application/x-httpd-php")
+        #expect(respond(o, "/contact").final.handler == "application/x-httpd-php")
+        #expect(respond(o, "/plain.txt").final.handler == nil)
+    }
+
+    /// fixtures/apache/negotiation-variant-subrequest-env-https: the variant's look-up sets HTTPS=on,
+    /// which the main request's `[R]` answer then carries into `Header always … env=HTTPS`.
+    @Test func variantLookupEnvironmentReachesRedirect() {
+        let o = site("Options +MultiViews\nHeader always set Strict-Transport-Security \"max-age=300\" env=HTTPS\n"
+                     + "RewriteEngine On\nRewriteCond %{HTTP_HOST} !^www\\. [NC]\n"
+                     + "RewriteRule ^ https://www.%{HTTP_HOST}%{REQUEST_URI} [R=301,L]\n",
+                     files: [("/contact.html", 0)], modules: ["negotiation"])
+        let negotiated = respond(o, "/contact", tls: true)
+        #expect(negotiated.status == 301)
+        #expect(header(negotiated, "Strict-Transport-Security") == "max-age=300")
+        let plain = respond(o, "/contact.html", tls: true)
+        #expect(plain.status == 301)
+        #expect(header(plain, "Strict-Transport-Security") == nil)
+    }
+}
+
+extension Hunt21RegressionTests {
+    /// fixtures/apache/negotiation-variant-rewritten-by-lookup: the variant's look-up rewrites it to
+    /// `redirect:/public/contact.html`; the main request's rules match that name (a redirect puts it
+    /// in the Location, the internal rewrite prefixes it again).
+    @Test func variantLookupRewriteIsAdopted() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for f in ["/contact.html", "/public/index.php", "/public/contact.html"] { fs.addFile(f) }
+        fs.addAccessFile("/", displayPath: "/var/www/html/.htaccess", text: "Options +MultiViews\nRewriteEngine On\n"
+                         + "RewriteCond %{HTTP_HOST} ^www\\. [NC]\nRewriteRule ^(.*)$ http://shop.example/$1 [R=301,L]\n"
+                         + "RewriteCond %{REQUEST_URI} !^/public/\nRewriteRule ^(.*)$ /public/$1 [L,QSA]\n")
+        fs.addAccessFile("/public", displayPath: "/var/www/html/public/.htaccess",
+                         text: "RewriteEngine On\nRewriteCond %{REQUEST_FILENAME} !-f\nRewriteRule ^ index.php [L]\n")
+        var modules = ModuleSet.standard
+        modules.insert("negotiation")
+        let o = Origin(site: Site(serverName: "shop.example", aliases: ["www.shop.example"], files: fs, modules: modules))
+        let plain = respond(o, "/contact")
+        #expect(plain.served == "/public/index.php")
+        #expect(plain.original.filename == "redirect:/public/redirect:/public/contact.html")
+        #expect(respond(o, "/contact/").original.filename == "redirect:/public/redirect:/public/contact.html//")
+        let www = o.respond(to: OriginRequest(method: "GET", target: "/contact", headers: [HTTPHeader("Host", "www.shop.example")]))
+        #expect(www.status == 301)
+        #expect(www.location == "http://shop.example/redirect:/public/contact.html")
+        #expect(respond(o, "/contact.html").served == "/public/contact.html")
+    }
+}
