@@ -16,6 +16,10 @@ final class RequestRecord {
     /// rewrite result.
     var filename: String?
     var pathInfo = ""
+    /// The per-directory rule set running on this record: its directory and RewriteBase
+    /// (mod_rewrite's ctx->perdir and conf->baseurl, which the look-aheads read).
+    var rewriteDirectory: String?
+    var rewriteBase: String?
     var handler: String?
     var status = 200
     /// The error an ErrorDocument request (or an internal redirect from one) was made for:

@@ -156,7 +156,7 @@ extension Origin {
     /// `file` makes it a file look-up (`ap_sub_req_lookup_file`): no translate_name, the walk
     /// starts at that path.
     func subrequest(_ url: String, _ chain: RequestChain, parent: RequestRecord?,
-                    file: String? = nil) -> (RequestRecord, PassResult)? {
+                    file: String? = nil, uri: String? = nil) -> (RequestRecord, PassResult)? {
         guard spend(Origin.subrequestCost, chain, range: nil) else { return nil }
         if chain.subrequestDepth >= site.limitSubrequestNesting {
             chain.log("AH00125", "error", "Request exceeded the limit of \(site.limitSubrequestNesting) subrequest nesting levels due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
@@ -167,6 +167,9 @@ extension Origin {
             // a subrequest of the 10th redirected request fails with 500 (AH00124).
             chain.logRecursionLimit(site.limitInternalRecursion)
             let (sub, _) = makeRecord(url: url, method: "GET", isSubrequest: true, chain: chain)
+            if let uri { sub.uri = uri }
+            // No phase ran: a URI look-up has no filename (`%{LA-U:REQUEST_FILENAME}` is empty).
+            sub.filename = file ?? ""
             return (sub, .final(status: 500, location: nil))
         }
         // A subrequest has its own pool: it neither sees nor sets the [END] marker (§4.10).
@@ -188,8 +191,14 @@ extension Origin {
             // Authn/authz are skipped when the subrequest has its main request's configuration.
             sub.previousConfigIdentity = parent.configIdentity
         }
-        if let early { return (sub, .final(status: early, location: nil)) }
+        // `uri`: a file look-up whose URI could not be derived from the file (`url` is only parsed).
+        if let uri { sub.uri = uri }
+        // A file look-up has its filename before the URI is checked; a URI one has none if that fails.
         sub.filename = file
+        if let early {
+            if file == nil { sub.filename = "" }
+            return (sub, .final(status: early, location: nil))
+        }
         let result = runPass(sub, chain: chain, redirects: 0, translate: file == nil)
         return (sub, result)
     }

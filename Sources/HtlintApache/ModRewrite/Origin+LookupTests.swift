@@ -26,32 +26,51 @@ extension Origin {
         let base = r.filename.flatMap { $0.hasPrefix("/") ? directoryOf($0) : nil } ?? site.documentRoot + "/"
         let merged = input.hasPrefix("/") ? input : base + input
         let path = SiteFileSystem.normalize(merged)
-        return subrequest(fileLookupURI(merged, base: base, r), chain, parent: r, file: path)
+        if let uri = fileLookupURI(merged, base: base, r) { return subrequest(uri, chain, parent: r, file: path) }
+        // Elsewhere the path itself is parsed as the URI and unescaped, so a bad escape in it
+        // fails the look-up (400, AH10244), and the URI is left empty (recorded:
+        // rewrite-cond-la-f-path-info-bad-escape).
+        return subrequest(input, chain, parent: r, file: path, uri: "")
     }
 
-    /// The look-up's URI: a file named beside the current one gets the current URI's directory
-    /// plus its name; anything else (a directory's own path, another directory) gets Apache's
-    /// placeholder, which has no trailing slash, so mod_dir answers a directory with 301 and
-    /// `-F` is false for it (recorded: rewrite-cond-lookup-file-directory).
-    private func fileLookupURI(_ merged: String, base: String, _ r: RequestRecord) -> String {
-        guard merged.hasPrefix(base) else { return Origin.fileLookupPlaceholderURI }
+    /// The look-up's URI when the file is named beside the current one: the current URI's
+    /// directory plus its name. Anything else (a directory's own path, another directory) has
+    /// none, which has no trailing slash, so mod_dir answers a directory with 301 and `-F` is
+    /// false for it (recorded: rewrite-cond-lookup-file-directory).
+    /// A parent without a URI (itself such a look-up) gives none either (recorded:
+    /// rewrite-cond-file-lookup-nested-empty-uri).
+    private func fileLookupURI(_ merged: String, base: String, _ r: RequestRecord) -> String? {
+        guard !r.uri.isEmpty, merged.hasPrefix(base) else { return nil }
         let name = merged.dropFirst(base.count)
-        guard !name.isEmpty, !name.contains("/") else { return Origin.fileLookupPlaceholderURI }
+        guard !name.isEmpty, !name.contains("/") else { return nil }
         return directoryOf(r.uri) + name
     }
 
-    /// What ap_sub_req_lookup_file sets as the URI when it cannot derive one.
-    static let fileLookupPlaceholderURI = "INTERNALLY GENERATED file-relative req"
-
 
     /// `%{LA-U:NAME}` / `%{LA-F:NAME}`: NAME read from a look-ahead subrequest, URL-based (LA-U)
-    /// or file-based (LA-F), for mod_rewrite's current URI (its ctx->uri: r->filename as the rules
-    /// see it, so in per-directory context a file path, which LA-U then looks up as a URL).
+    /// or file-based (LA-F), for mod_rewrite's current URI (ctx->uri). In server context that is
+    /// r->filename. Per directory it is the rule's match input (filename plus path info, the
+    /// directory stripped): LA-U looks it up behind the RewriteBase, or the directory when there
+    /// is none (a file path then looked up as a URL); LA-F looks up the directory plus it as a
+    /// file; one that still starts with `/` both look up as a URL (recorded:
+    /// rewrite-cond-la-u-rewritebase, rewrite-cond-la-f-path-info-bad-escape).
     /// Inside a look-up whose URI equals its parent's it expands to "" (subreq_ok fails).
     func lookAhead(_ name: String, file: Bool, _ r: RequestRecord, _ chain: RequestChain, serverContext: Bool) -> String {
-        let current = r.filename ?? r.uri
-        guard !current.isEmpty, lookupAllowed(r),
-              let (sub, _) = file ? fileSubrequest(current, r, chain) : uriSubrequest(current, r, chain) else { return "" }
+        guard lookupAllowed(r) else { return "" }
+        let lookup: (RequestRecord, PassResult)?
+        if !serverContext, let d = r.rewriteDirectory {
+            let uri = matchInput(r, directory: d, pathInfo: r.pathInfo)
+            if uri.hasPrefix("/") {
+                lookup = uriSubrequest(uri, r, chain)
+            } else {
+                lookup = file ? fileSubrequest(d + uri, r, chain) : uriSubrequest((r.rewriteBase ?? d) + uri, r, chain)
+            }
+        } else {
+            let current = r.filename ?? r.uri
+            guard !current.isEmpty else { return "" }
+            lookup = file ? fileSubrequest(current, r, chain) : uriSubrequest(current, r, chain)
+        }
+        guard let (sub, _) = lookup else { return "" }
         return variable(name, sub, chain, serverContext: serverContext)
     }
 

@@ -31,6 +31,8 @@ extension Origin {
     func runRuleSet(_ set: CompiledRuleSet, _ r: RequestRecord, _ chain: RequestChain,
                     directory: String?, base: String?) -> RuleSetResult {
         var result = RuleSetResult()
+        r.rewriteDirectory = directory
+        r.rewriteBase = base
         let rules = set.rules
         var i = 0
         var round = 1
