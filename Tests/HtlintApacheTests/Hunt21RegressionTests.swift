@@ -91,3 +91,25 @@ extension Hunt21RegressionTests {
         #expect(respond(o, "/contact.html").served == "/public/contact.html")
     }
 }
+
+extension Hunt21RegressionTests {
+    /// fixtures/apache/negotiation-variant-refused-by-lookup-answer: a variant whose look-up a
+    /// `Redirect` or `[F]` answers is unavailable (404, AH00687); `[R]` is skipped in the look-up.
+    @Test func variantLookupAnswerRefusesTheVariant() {
+        let o = site("Options +MultiViews\nRedirect 301 /contact.html /new-contact\nRewriteEngine On\n"
+                     + "RewriteRule ^team\\.html$ - [F]\nRewriteRule ^about\\.html$ /elsewhere [R=302,L]\n"
+                     + "RewriteRule ^guide\\.txt$ - [G]\n",
+                     files: [("/contact.html", 0), ("/team.html", 0), ("/about.html", 0), ("/guide.txt", 0), ("/guide.html", 0)],
+                     modules: ["negotiation"])
+        for target in ["/contact", "/contact/", "/team"] {
+            let r = respond(o, target)
+            #expect(r.status == 404)
+            #expect(r.errorCodes == ["AH00687"])
+        }
+        #expect(respond(o, "/contact.html").location == "http://shop.example/new-contact")
+        let about = respond(o, "/about")
+        #expect(about.status == 302)
+        #expect(about.location == "http://shop.example/elsewhere")
+        #expect(respond(o, "/guide").served == "/guide.html")
+    }
+}

@@ -68,6 +68,13 @@ extension Origin {
                 chain.log("AH00670", "error", "Options FollowSymLinks and SymLinksIfOwnerMatch are both off, so the RewriteRule directive is also forbidden due to its similar ability to circumvent directory restrictions : \(path)")
                 continue
             }
+            // Its other fixups: a status decided there (a `Redirect`, `[F]`) refuses the variant
+            // (recorded: negotiation-variant-refused-by-lookup-answer).
+            if walk.config.rewrite?.engine == true || !walk.config.redirects.isEmpty {
+                let stem = r.uri.hasSuffix(r.pathInfo) ? String(r.uri.dropLast(r.pathInfo.utf8.count)) : r.uri
+                let uri = (stem.lastIndex(of: "/").map { String(stem[...$0]) } ?? "/") + name + r.pathInfo
+                if variantLookup(r, walk, filename: path, uri: uri, chain).1 != nil { continue }
+            }
             let type = MimeTypes.type(forPath: name, config: mime) ?? ""
             variantTypes.insert(type)
             let (media, charset) = Origin.mediaTypeAndCharset(type)
