@@ -113,3 +113,19 @@ extension Hunt21RegressionTests {
         #expect(respond(o, "/guide").served == "/guide.html")
     }
 }
+
+extension Hunt21RegressionTests {
+    /// fixtures/apache/negotiation-variant-lookup-env-adopted: the look-up's `[E=]` value reaches
+    /// the main request's `[R]` answer, decided before its own `[E=]` rule.
+    @Test func variantLookupEnvironmentIsAdopted() {
+        let o = site("Options +MultiViews\nRewriteEngine On\nRewriteCond %{HTTPS} off\n"
+                     + "RewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]\nRewriteRule ^ - [E=SEEN:%{REQUEST_URI}]\n"
+                     + "Header always set X-Seen \"%{SEEN}e|%{REDIRECT_SEEN}e\"\n",
+                     files: [("/contact.html", 0)], modules: ["negotiation"])
+        let negotiated = respond(o, "/contact")
+        #expect(negotiated.status == 301)
+        #expect(header(negotiated, "X-Seen") == "/contact.html|(null)")
+        #expect(header(respond(o, "/contact.html"), "X-Seen") == "(null)|(null)")
+        #expect(header(respond(o, "/contact/x", tls: true), "X-Seen") == "/contact.html/x|(null)")
+    }
+}

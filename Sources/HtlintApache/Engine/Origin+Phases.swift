@@ -149,11 +149,15 @@ extension Origin {
 
     /// The variant's look-up ran the directory's rules as a subrequest (redirect rules skipped):
     /// an internal rewrite there leaves `redirect:/target` and redirect-handler, which the fast
-    /// redirect adopts. This request's own rules then match against that `redirect:` name
-    /// (recorded: negotiation-variant-rewritten-by-lookup).
+    /// redirect adopts, with the look-up's environment. This request's own rules then match
+    /// against that `redirect:` name (recorded: negotiation-variant-rewritten-by-lookup,
+    /// negotiation-variant-lookup-env-adopted).
     private func adoptVariantRewrite(_ r: RequestRecord, _ walk: WalkResult, _ chain: RequestChain) {
         guard let rw = walk.config.rewrite, rw.engine, !rw.rules.isEmpty else { return }
         let (sub, _) = variantLookup(r, walk, filename: r.filename ?? "", uri: r.uri, chain)
+        // Its [E=] values come along too (the look-up started from a copy of this environment).
+        r.env = sub.env
+        r.envShadowed = sub.envShadowed
         guard sub.handler == "redirect-handler", let staged = sub.stagedRedirect else { return }
         chain.note(.note, "the variant's look-up was rewritten to \(staged): this request adopts `\(sub.filename ?? "")`")
         r.filename = sub.filename
