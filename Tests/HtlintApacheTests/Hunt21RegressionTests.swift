@@ -129,3 +129,31 @@ extension Hunt21RegressionTests {
         #expect(header(respond(o, "/contact/x", tls: true), "X-Seen") == "/contact.html/x|(null)")
     }
 }
+
+extension Hunt21RegressionTests {
+    /// fixtures/apache/negotiation-language-priority-and-accept-language: `AddLanguage` extensions
+    /// are negotiable; Accept-Language decides, then LanguagePriority; a served file names its language.
+    @Test func languageNegotiation() {
+        let o = site("Options +MultiViews\nAddLanguage de .de\nAddLanguage en .en\nAddLanguage fr .fr\n"
+                     + "LanguagePriority de en\n<Files \"notes*\">\nRemoveLanguage .fr\n</Files>\n",
+                     files: [("/about.en.html", 0), ("/about.de.html", 0), ("/guide.html", 0), ("/guide.en.html", 0),
+                             ("/notes.fr.html", 0)],
+                     modules: ["negotiation"])
+        func lang(_ target: String, _ accept: String?) -> OriginResponse {
+            respond(o, target, headers: accept.map { [HTTPHeader("Accept-Language", $0)] } ?? [])
+        }
+        let plain = lang("/about", nil)
+        #expect(plain.served == "/about.de.html")
+        #expect(header(plain, "Vary") == "negotiate,accept-language")
+        #expect(header(plain, "Content-Language") == "de")
+        #expect(lang("/about", "de;q=0.5, en;q=0.9").served == "/about.en.html")
+        #expect(lang("/about", "en-US").served == "/about.en.html")
+        #expect(lang("/about", "DE-at").served == "/about.de.html")
+        #expect(lang("/about", "fr").status == 406)
+        #expect(lang("/about", "fr, *;q=0.2").served == "/about.de.html")
+        #expect(lang("/guide", "fr").served == "/guide.html")
+        #expect(lang("/guide", nil).served == "/guide.en.html")
+        #expect(header(lang("/about.de.html", nil), "Content-Language") == "de")
+        #expect(lang("/notes", nil).status == 404)
+    }
+}

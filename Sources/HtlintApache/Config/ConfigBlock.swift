@@ -243,6 +243,10 @@ public struct MimeDirectives: Sendable {
     public var handlers: [(ext: String, handler: String?)] = []
     /// `SetHandler` (`none`: no override, an inherited one off).
     public var setHandler: String? = nil
+    /// `AddLanguage` / `RemoveLanguage` (nil language), the same way as the types.
+    public var languages: [(ext: String, language: String?)] = []
+    /// mod_negotiation's `LanguagePriority` (a later line replaces the list).
+    public var languagePriority: [String]? = nil
     /// `AddDefaultCharset`: `off`, or the charset (`On` is iso-8859-1).
     public var defaultCharset: String? = nil
     public init() {}

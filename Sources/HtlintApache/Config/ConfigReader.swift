@@ -740,6 +740,33 @@ public struct ConfigReader {
                 m.handlers.insert((Self.mimeExtension(w.value), handler), at: m.handlers.firstIndex { $0.handler == nil } ?? m.handlers.count)
             }
             block.mime = m
+        case "AddLanguage":
+            guard words.count >= 2, !words[0].value.isEmpty else {
+                error(ConfigCode.badArguments, "AddLanguage requires at least two arguments, a language (e.g., en), followed by one or more file extensions", d.argumentsRange)
+                return
+            }
+            var m = block.mime ?? MimeDirectives()
+            let language = words[0].value.lowercased()
+            for w in words.dropFirst() {
+                m.languages.insert((Self.mimeExtension(w.value), language), at: m.languages.firstIndex { $0.language == nil } ?? m.languages.count)
+            }
+            block.mime = m
+        case "RemoveLanguage":
+            guard !words.isEmpty else {
+                error(ConfigCode.badArguments, "RemoveLanguage requires at least one argument, one or more file extensions", d.argumentsRange)
+                return
+            }
+            var m = block.mime ?? MimeDirectives()
+            for w in words { m.languages.append((Self.mimeExtension(w.value), nil)) }
+            block.mime = m
+        case "LanguagePriority":
+            guard !words.isEmpty else {
+                error(ConfigCode.badArguments, "LanguagePriority requires at least one argument, space-delimited list of MIME language abbreviations", d.argumentsRange)
+                return
+            }
+            var m = block.mime ?? MimeDirectives()
+            m.languagePriority = (m.languagePriority ?? []) + words.map(\.value)
+            block.mime = m
         case "RemoveHandler":
             guard !words.isEmpty else {
                 error(ConfigCode.badArguments, "RemoveHandler requires at least one argument, one or more file extensions", d.argumentsRange)

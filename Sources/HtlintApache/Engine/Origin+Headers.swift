@@ -80,7 +80,18 @@ extension Origin {
         if let allow = r.allow { always.set("Allow", allow) }
         if let challenge = r.wwwAuthenticate { always.set("WWW-Authenticate", challenge) }
         for h in directives where !h.always { apply(h, to: &onSuccess, &contentType, r, context, vary: vary); mergeVary() }
-        return finished(always.entries + onSuccess.entries)
+        var sent = always.entries + onSuccess.entries
+        // ap_http_header_filter merges mod_mime's languages (`AddLanguage`) in after mod_headers
+        // (recorded: negotiation-language-priority-and-accept-language).
+        if !r.listed, let f = r.filename, let languages = config?.mime?.languages(forPath: f), !languages.isEmpty {
+            let value = languages.joined(separator: ", ")
+            if let i = sent.firstIndex(where: { equalsIgnoringASCIICase($0.name, "Content-Language") }) {
+                sent[i] = HTTPHeader(sent[i].name, sent[i].value + ", " + value)
+            } else {
+                sent.append(HTTPHeader("Content-Language", value))
+            }
+        }
+        return finished(sent)
     }
 
     /// ap_http_header_filter's fixup_vary: every `Vary` line becomes one, at the first one's

@@ -54,11 +54,17 @@ struct MimeConfig {
     var handlers: [String: String?] = [:]
     /// core_override_type's handler (`SetHandler`, never `none`).
     var setHandler: String? = nil
+    /// Extension → language (`AddLanguage`); nil: `RemoveLanguage`.
+    var languages: [String: String?] = [:]
+    /// `LanguagePriority`, most preferred first.
+    var languagePriority: [String] = []
 
     mutating func merge(_ m: MimeDirectives) {
         for (ext, type) in m.types { types[ext] = .some(type) }
         for (ext, charset) in m.charsets { charsets[ext] = .some(charset) }
         for (ext, handler) in m.handlers { handlers[ext] = .some(handler) }
+        for (ext, language) in m.languages { languages[ext] = .some(language) }
+        if let p = m.languagePriority { languagePriority = p }
         if let f = m.forceType { forceType = f == "none" ? nil : f }
         if let h = m.setHandler { setHandler = h == "none" ? nil : h }
         if let c = m.defaultCharset { defaultCharset = c == "off" ? nil : c }
@@ -71,6 +77,16 @@ struct MimeConfig {
         var result: String? = nil
         for part in lastPathComponent(path).utf8.split(separator: UInt8(ascii: ".")).dropFirst() {
             if let mapped = handlers[String(Substring(part)).lowercased()], let h = mapped { result = h }
+        }
+        return result
+    }
+
+    /// find_ct's r->content_languages: the language of each extension that has one, in order.
+    func languages(forPath path: String) -> [String] {
+        guard !languages.isEmpty else { return [] }
+        var result: [String] = []
+        for part in lastPathComponent(path).utf8.split(separator: UInt8(ascii: ".")).dropFirst() {
+            if let mapped = languages[String(Substring(part)).lowercased()], let l = mapped { result.append(l) }
         }
         return result
     }
@@ -101,9 +117,10 @@ struct MimeConfig {
 }
 
 extension MimeTypes {
-    /// Whether mod_mime has a type for `ext` (lower case) in a directory with `config`: an
-    /// `AddType` there adds one, a `RemoveType` takes the table's away.
+    /// Whether mod_mime recognises `ext` (lower case) in a directory with `config`: an `AddLanguage`
+    /// language, or a type (an `AddType` there adds one, a `RemoveType` takes the table's away).
     static func knows(_ ext: String, config: MimeConfig?) -> Bool {
+        if let mapped = config?.languages[ext], mapped != nil { return true }
         if let mapped = config?.types[ext] { return mapped != nil }
         return byExtension[ext] != nil
     }

@@ -33,7 +33,11 @@ extension Origin {
         // set_neg_headers compares the variants' media types and charset parameters apart.
         var mediaTypes: Set<String> = [], charsets: Set<String> = []
         var anyMatch = false
-        var best: (name: String, quality: Double, size: Int, charset: String)? = nil
+        // Variants acceptable by type, compared once their languages are known (the quality of
+        // a variant without one depends on whether any variant has one).
+        var candidates: [(name: String, quality: Double, size: Int, charset: String, languages: [String])] = []
+        var languageSets: Set<String> = []
+        var anyLanguage = false
         let prefix = base + "."
         for name in site.files.entryNames(in: directory).filter({ $0.hasPrefix(prefix) }).sorted() {
             let path = directory + "/" + name
@@ -80,23 +84,44 @@ extension Origin {
             let (media, charset) = Origin.mediaTypeAndCharset(type)
             mediaTypes.insert(media)
             charsets.insert(charset)
+            let languages = mime?.languages(forPath: name) ?? []
+            languageSets.insert(languages.joined(separator: ","))
+            if !languages.isEmpty { anyLanguage = true }
             let quality = accept.quality(of: type)
             guard quality > 0 else { continue }
+            candidates.append((name, quality, size, charset, languages))
+        }
+        let acceptLanguage = chain.request.header("Accept-Language").map(AcceptList.init)
+        let priority = config.mime?.languagePriority ?? []
+        var best: (name: String, quality: Double, language: Double, index: Int, size: Int, charset: String)? = nil
+        for c in candidates {
+            let (language, index) = Origin.languageQuality(c.languages, accept: acceptLanguage, priority: priority,
+                                                           anyLanguage: anyLanguage)
+            guard language > 0 else { continue }
+            // is_variant_better: type quality, language quality, LanguagePriority position, then
+            // a variant naming a charset other than iso-8859-1 beats a best naming none (or
+            // iso-8859-1), then the smaller file; otherwise the first name stays.
             if let b = best {
-                if quality < b.quality { continue }
-                // is_variant_better: at equal quality a variant naming a charset other than
-                // iso-8859-1 beats a best naming none (or iso-8859-1), before the sizes count.
-                let declaresCharset = !charset.isEmpty && charset != "iso-8859-1"
-                let bestDeclares = !b.charset.isEmpty && b.charset != "iso-8859-1"
-                if quality == b.quality, !(declaresCharset && !bestDeclares), size >= b.size { continue }
+                if c.quality != b.quality {
+                    if c.quality < b.quality { continue }
+                } else if language != b.language {
+                    if language < b.language { continue }
+                } else if index != b.index, b.index != -1 || index != -1 {
+                    if b.index != -1 && (index == -1 || index > b.index) { continue }
+                } else {
+                    let declaresCharset = !c.charset.isEmpty && c.charset != "iso-8859-1"
+                    let bestDeclares = !b.charset.isEmpty && b.charset != "iso-8859-1"
+                    if !(declaresCharset && !bestDeclares), c.size >= b.size { continue }
+                }
             }
-            best = (name, quality, size, charset)
+            best = (c.name, c.quality, language, index, c.size, c.charset)
         }
         // mod_negotiation's Vary (set_neg_headers, only once some variant is available; in the
         // error table, so error answers keep it); the variant's name as Content-Location on a
         // transparent answer.
         if !variantTypes.isEmpty {
             r.addNegotiationVary([transparent ? "negotiate" : nil, mediaTypes.count > 1 ? "accept" : nil,
+                                  languageSets.count > 1 ? "accept-language" : nil,
                                   charsets.count > 1 ? "accept-charset" : nil].compactMap { $0 })
         }
         if let best {
@@ -113,6 +138,46 @@ extension Origin {
         chain.log("AH00687", "error", "Negotiation: discovered file(s) matching request: \(filename) (None could be negotiated).")
         chain.note(.status, "404: MultiViews found files named \(base).… but none it can serve")
         return .notFound
+    }
+
+    /// set_language_quality with ForceLanguagePriority Prefer (the default): the variant's
+    /// language quality from `Accept-Language` (the longest range matching a tag or its prefix
+    /// up to `-`; `*` for the rest; 0.001 where only a range's own prefix matches) and its best
+    /// `LanguagePriority` position (-1: none). Without a language it gets 0.0001 while another
+    /// variant has one, 1 otherwise; without `Accept-Language` every language is 1.
+    static func languageQuality(_ languages: [String], accept: AcceptList?, priority: [String],
+                                anyLanguage: Bool) -> (Double, Int) {
+        guard !languages.isEmpty else { return (anyLanguage ? 0.0001 : 1, -1) }
+        var quality = 1.0
+        if let accept {
+            var best: Double? = nil
+            var star: Double? = nil
+            var fiddle = 0.0
+            var matchedOnStar = false
+            for tag in languages {
+                var longest = 0
+                var thisTag: Double? = nil
+                for (range, q) in accept.entries {
+                    if range == "*" { if star == nil { star = q }; continue }
+                    if tag.hasPrefix(range), tag.count == range.count || tag.dropFirst(range.count).first == "-",
+                       range.count > longest {
+                        longest = range.count
+                        thisTag = q
+                    }
+                    if thisTag == nil, let dash = range.firstIndex(of: "-"), tag.hasPrefix(range[..<dash]) { fiddle = 0.001 }
+                }
+                if best == nil || (thisTag != nil && thisTag! > best!) { best = thisTag }
+                if thisTag == nil && star != nil { matchedOnStar = true }
+            }
+            if matchedOnStar, let s = star, best == nil || s > best! { best = s }
+            quality = best ?? fiddle
+        }
+        guard quality > 0 else { return (0, -1) }
+        var index = -1
+        for tag in languages {
+            if let i = priority.firstIndex(where: { tag.hasPrefix($0) }), index == -1 || i < index { index = i }
+        }
+        return (quality, index)
     }
 
     /// A variant's type as mod_negotiation's set_mime_fields splits it: the media type (lower
