@@ -157,3 +157,23 @@ extension Hunt21RegressionTests {
         #expect(lang("/notes", nil).status == 404)
     }
 }
+
+extension Hunt21RegressionTests {
+    /// fixtures/apache/negotiation-default-language-fallback-charset-ext.
+    @Test func defaultLanguageFallbackAndCharsetExtensions() {
+        let o = site("Options +MultiViews\nDefaultLanguage it\nAddLanguage de .de\nAddLanguage en .en\n"
+                     + "LanguagePriority en de\nForceLanguagePriority Fallback\nAddCharset UTF-8 .utf8\n"
+                     + "<Files \"secret.xx\">\nRequire all denied\n</Files>\n",
+                     files: [("/plain.html", 0), ("/news.en.html", 0), ("/news.de.html", 0), ("/t.txt.utf8", 0), ("/secret.xx", 0)],
+                     modules: ["negotiation"])
+        #expect(header(respond(o, "/plain.html"), "Content-Language") == "it")
+        let fallback = respond(o, "/news", headers: [HTTPHeader("Accept-Language", "fr")])
+        #expect(fallback.served == "/news.en.html")
+        let t = respond(o, "/t")
+        #expect(t.served == "/t.txt.utf8")
+        #expect(header(t, "Content-Language") == "it")
+        let secret = respond(o, "/secret")
+        #expect(secret.status == 404)
+        #expect(secret.errorCodes == ["AH01630", "AH00687"])
+    }
+}

@@ -247,6 +247,10 @@ public struct MimeDirectives: Sendable {
     public var languages: [(ext: String, language: String?)] = []
     /// mod_negotiation's `LanguagePriority` (a later line replaces the list).
     public var languagePriority: [String]? = nil
+    /// `DefaultLanguage`: the language of a name without a language extension.
+    public var defaultLanguage: String? = nil
+    /// `ForceLanguagePriority`: (prefer, fallback); nil: unset (Prefer).
+    public var forceLanguagePriority: (prefer: Bool, fallback: Bool)? = nil
     /// `AddDefaultCharset`: `off`, or the charset (`On` is iso-8859-1).
     public var defaultCharset: String? = nil
     public init() {}

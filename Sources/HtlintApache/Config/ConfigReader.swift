@@ -751,6 +751,28 @@ public struct ConfigReader {
                 m.languages.insert((Self.mimeExtension(w.value), language), at: m.languages.firstIndex { $0.language == nil } ?? m.languages.count)
             }
             block.mime = m
+        case "DefaultLanguage":
+            guard arity(1...1, "DefaultLanguage takes one argument, language to use for documents with no other language file extension") else { return }
+            var m = block.mime ?? MimeDirectives()
+            m.defaultLanguage = words[0].value
+            block.mime = m
+        case "ForceLanguagePriority":
+            guard !words.isEmpty else {
+                error(ConfigCode.badArguments, "ForceLanguagePriority requires at least one argument, Force LanguagePriority elections, either None, or Fallback and/or Prefer", d.argumentsRange)
+                return
+            }
+            var prefer = false, fallback = false
+            for w in words {
+                switch w.value.lowercased() {
+                case "none": break
+                case "prefer": prefer = true
+                case "fallback": fallback = true
+                default: error(ConfigCode.badArguments, "Invalid ForceLanguagePriority option \(w.value)", w.range); return
+                }
+            }
+            var m = block.mime ?? MimeDirectives()
+            m.forceLanguagePriority = (prefer, fallback)
+            block.mime = m
         case "RemoveLanguage":
             guard !words.isEmpty else {
                 error(ConfigCode.badArguments, "RemoveLanguage requires at least one argument, one or more file extensions", d.argumentsRange)

@@ -58,6 +58,11 @@ struct MimeConfig {
     var languages: [String: String?] = [:]
     /// `LanguagePriority`, most preferred first.
     var languagePriority: [String] = []
+    /// `DefaultLanguage`.
+    var defaultLanguage: String? = nil
+    /// `ForceLanguagePriority` (Prefer when unset).
+    var preferLanguagePriority = true
+    var fallbackLanguagePriority = false
 
     mutating func merge(_ m: MimeDirectives) {
         for (ext, type) in m.types { types[ext] = .some(type) }
@@ -65,6 +70,8 @@ struct MimeConfig {
         for (ext, handler) in m.handlers { handlers[ext] = .some(handler) }
         for (ext, language) in m.languages { languages[ext] = .some(language) }
         if let p = m.languagePriority { languagePriority = p }
+        if let l = m.defaultLanguage { defaultLanguage = l }
+        if let f = m.forceLanguagePriority { (preferLanguagePriority, fallbackLanguagePriority) = f }
         if let f = m.forceType { forceType = f == "none" ? nil : f }
         if let h = m.setHandler { setHandler = h == "none" ? nil : h }
         if let c = m.defaultCharset { defaultCharset = c == "off" ? nil : c }
@@ -82,12 +89,14 @@ struct MimeConfig {
     }
 
     /// find_ct's r->content_languages: the language of each extension that has one, in order.
+    /// `DefaultLanguage` stands in when no extension names one.
     func languages(forPath path: String) -> [String] {
-        guard !languages.isEmpty else { return [] }
+        guard !languages.isEmpty else { return defaultLanguage.map { [$0] } ?? [] }
         var result: [String] = []
         for part in lastPathComponent(path).utf8.split(separator: UInt8(ascii: ".")).dropFirst() {
             if let mapped = languages[String(Substring(part)).lowercased()], let l = mapped { result.append(l) }
         }
+        if result.isEmpty, let d = defaultLanguage { result.append(d) }
         return result
     }
 
@@ -118,9 +127,10 @@ struct MimeConfig {
 
 extension MimeTypes {
     /// Whether mod_mime recognises `ext` (lower case) in a directory with `config`: an `AddLanguage`
-    /// language, or a type (an `AddType` there adds one, a `RemoveType` takes the table's away).
+    /// language, an `AddCharset` charset, or a type (an `AddType` there adds one, a `RemoveType` takes the table's away).
     static func knows(_ ext: String, config: MimeConfig?) -> Bool {
         if let mapped = config?.languages[ext], mapped != nil { return true }
+        if let mapped = config?.charsets[ext], mapped != nil { return true }
         if let mapped = config?.types[ext] { return mapped != nil }
         return byExtension[ext] != nil
     }

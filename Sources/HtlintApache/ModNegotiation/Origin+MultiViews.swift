@@ -47,15 +47,14 @@ extension Origin {
             guard case .file(let size)? = site.files.stat(path) else { continue }
             let extensions = name.dropFirst(base.count + 1).split(separator: ".", omittingEmptySubsequences: false)
                 .map { $0.lowercased() }
-            // Most misses are decided by the directory's types alone (`wp-login.php`): no walk.
-            guard extensions.allSatisfy({ MimeTypes.knows($0, config: config.mime) }) else { continue }
             // The variant's own look-up: its directory's mod_mime settings (`AddType`,
             // `RemoveType`) decide its type, and it must pass its access checks (a
-            // `<Files "*.bak">` denial), whose refusal is logged as the subrequest's.
+            // `<Files "*.bak">` denial), whose refusal is logged as the subrequest's — also for a
+            // name whose extensions turn out unrecognised, as read_types_multi looks every file up
+            // before it reads the extensions.
             var walk = directoryWalk(path)
             applySections(&walk, record: r, chain: chain)
             let mime = walk.config.mime
-            guard extensions.allSatisfy({ MimeTypes.knows($0, config: mime) }) else { continue }
             // The look-up is for the variant's file: the `.ht*` and document-root checks see it.
             let lookup = RequestChain(request: chain.request, tracing: false)
             let missing = r.filename
@@ -65,6 +64,7 @@ extension Origin {
                 for (code, message) in zip(lookup.errorCodes, lookup.errors) { chain.errorCodes.append(code); chain.errors.append(message) }
                 continue
             }
+            guard extensions.allSatisfy({ MimeTypes.knows($0, config: mime) }) else { continue }
             // The look-up runs the fixups too: mod_rewrite refuses it where the engine is on
             // without FollowSymLinks (AH00670, 403), and the variant is not available.
             if let rw = walk.config.rewrite, rw.engine, !chain.endSeen,
@@ -93,10 +93,11 @@ extension Origin {
         }
         let acceptLanguage = chain.request.header("Accept-Language").map(AcceptList.init)
         let priority = config.mime?.languagePriority ?? []
+        let force = (prefer: config.mime?.preferLanguagePriority ?? true, fallback: config.mime?.fallbackLanguagePriority ?? false)
         var best: (name: String, quality: Double, language: Double, index: Int, size: Int, charset: String)? = nil
         for c in candidates {
             let (language, index) = Origin.languageQuality(c.languages, accept: acceptLanguage, priority: priority,
-                                                           anyLanguage: anyLanguage)
+                                                           force: force, anyLanguage: anyLanguage)
             guard language > 0 else { continue }
             // is_variant_better: type quality, language quality, LanguagePriority position, then
             // a variant naming a charset other than iso-8859-1 beats a best naming none (or
@@ -140,13 +141,13 @@ extension Origin {
         return .notFound
     }
 
-    /// set_language_quality with ForceLanguagePriority Prefer (the default): the variant's
+    /// set_language_quality (ForceLanguagePriority Prefer by default, Fallback on request): the variant's
     /// language quality from `Accept-Language` (the longest range matching a tag or its prefix
     /// up to `-`; `*` for the rest; 0.001 where only a range's own prefix matches) and its best
     /// `LanguagePriority` position (-1: none). Without a language it gets 0.0001 while another
     /// variant has one, 1 otherwise; without `Accept-Language` every language is 1.
     static func languageQuality(_ languages: [String], accept: AcceptList?, priority: [String],
-                                anyLanguage: Bool) -> (Double, Int) {
+                                force: (prefer: Bool, fallback: Bool) = (true, false), anyLanguage: Bool) -> (Double, Int) {
         guard !languages.isEmpty else { return (anyLanguage ? 0.0001 : 1, -1) }
         var quality = 1.0
         if let accept {
@@ -172,11 +173,13 @@ extension Origin {
             if matchedOnStar, let s = star, best == nil || s > best! { best = s }
             quality = best ?? fiddle
         }
-        guard quality > 0 else { return (0, -1) }
+        guard quality > 0 ? force.prefer : force.fallback else { return (quality, -1) }
         var index = -1
         for tag in languages {
             if let i = priority.firstIndex(where: { tag.hasPrefix($0) }), index == -1 || i < index { index = i }
         }
+        // Fallback: a refused variant with a LanguagePriority language stays, just above nothing.
+        if quality == 0 { return index >= 0 ? (0.0001, index) : (0, -1) }
         return (quality, index)
     }
 
