@@ -91,3 +91,89 @@ extension Hunt21RegressionTests {
         #expect(respond(o, "/contact.html").served == "/public/contact.html")
     }
 }
+
+extension Hunt21RegressionTests {
+    /// fixtures/apache/negotiation-variant-refused-by-lookup-answer: a variant whose look-up a
+    /// `Redirect` or `[F]` answers is unavailable (404, AH00687); `[R]` is skipped in the look-up.
+    @Test func variantLookupAnswerRefusesTheVariant() {
+        let o = site("Options +MultiViews\nRedirect 301 /contact.html /new-contact\nRewriteEngine On\n"
+                     + "RewriteRule ^team\\.html$ - [F]\nRewriteRule ^about\\.html$ /elsewhere [R=302,L]\n"
+                     + "RewriteRule ^guide\\.txt$ - [G]\n",
+                     files: [("/contact.html", 0), ("/team.html", 0), ("/about.html", 0), ("/guide.txt", 0), ("/guide.html", 0)],
+                     modules: ["negotiation"])
+        for target in ["/contact", "/contact/", "/team"] {
+            let r = respond(o, target)
+            #expect(r.status == 404)
+            #expect(r.errorCodes == ["AH00687"])
+        }
+        #expect(respond(o, "/contact.html").location == "http://shop.example/new-contact")
+        let about = respond(o, "/about")
+        #expect(about.status == 302)
+        #expect(about.location == "http://shop.example/elsewhere")
+        #expect(respond(o, "/guide").served == "/guide.html")
+    }
+}
+
+extension Hunt21RegressionTests {
+    /// fixtures/apache/negotiation-variant-lookup-env-adopted: the look-up's `[E=]` value reaches
+    /// the main request's `[R]` answer, decided before its own `[E=]` rule.
+    @Test func variantLookupEnvironmentIsAdopted() {
+        let o = site("Options +MultiViews\nRewriteEngine On\nRewriteCond %{HTTPS} off\n"
+                     + "RewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]\nRewriteRule ^ - [E=SEEN:%{REQUEST_URI}]\n"
+                     + "Header always set X-Seen \"%{SEEN}e|%{REDIRECT_SEEN}e\"\n",
+                     files: [("/contact.html", 0)], modules: ["negotiation"])
+        let negotiated = respond(o, "/contact")
+        #expect(negotiated.status == 301)
+        #expect(header(negotiated, "X-Seen") == "/contact.html|(null)")
+        #expect(header(respond(o, "/contact.html"), "X-Seen") == "(null)|(null)")
+        #expect(header(respond(o, "/contact/x", tls: true), "X-Seen") == "/contact.html/x|(null)")
+    }
+}
+
+extension Hunt21RegressionTests {
+    /// fixtures/apache/negotiation-language-priority-and-accept-language: `AddLanguage` extensions
+    /// are negotiable; Accept-Language decides, then LanguagePriority; a served file names its language.
+    @Test func languageNegotiation() {
+        let o = site("Options +MultiViews\nAddLanguage de .de\nAddLanguage en .en\nAddLanguage fr .fr\n"
+                     + "LanguagePriority de en\n<Files \"notes*\">\nRemoveLanguage .fr\n</Files>\n",
+                     files: [("/about.en.html", 0), ("/about.de.html", 0), ("/guide.html", 0), ("/guide.en.html", 0),
+                             ("/notes.fr.html", 0)],
+                     modules: ["negotiation"])
+        func lang(_ target: String, _ accept: String?) -> OriginResponse {
+            respond(o, target, headers: accept.map { [HTTPHeader("Accept-Language", $0)] } ?? [])
+        }
+        let plain = lang("/about", nil)
+        #expect(plain.served == "/about.de.html")
+        #expect(header(plain, "Vary") == "negotiate,accept-language")
+        #expect(header(plain, "Content-Language") == "de")
+        #expect(lang("/about", "de;q=0.5, en;q=0.9").served == "/about.en.html")
+        #expect(lang("/about", "en-US").served == "/about.en.html")
+        #expect(lang("/about", "DE-at").served == "/about.de.html")
+        #expect(lang("/about", "fr").status == 406)
+        #expect(lang("/about", "fr, *;q=0.2").served == "/about.de.html")
+        #expect(lang("/guide", "fr").served == "/guide.html")
+        #expect(lang("/guide", nil).served == "/guide.en.html")
+        #expect(header(lang("/about.de.html", nil), "Content-Language") == "de")
+        #expect(lang("/notes", nil).status == 404)
+    }
+}
+
+extension Hunt21RegressionTests {
+    /// fixtures/apache/negotiation-default-language-fallback-charset-ext.
+    @Test func defaultLanguageFallbackAndCharsetExtensions() {
+        let o = site("Options +MultiViews\nDefaultLanguage it\nAddLanguage de .de\nAddLanguage en .en\n"
+                     + "LanguagePriority en de\nForceLanguagePriority Fallback\nAddCharset UTF-8 .utf8\n"
+                     + "<Files \"secret.xx\">\nRequire all denied\n</Files>\n",
+                     files: [("/plain.html", 0), ("/news.en.html", 0), ("/news.de.html", 0), ("/t.txt.utf8", 0), ("/secret.xx", 0)],
+                     modules: ["negotiation"])
+        #expect(header(respond(o, "/plain.html"), "Content-Language") == "it")
+        let fallback = respond(o, "/news", headers: [HTTPHeader("Accept-Language", "fr")])
+        #expect(fallback.served == "/news.en.html")
+        let t = respond(o, "/t")
+        #expect(t.served == "/t.txt.utf8")
+        #expect(header(t, "Content-Language") == "it")
+        let secret = respond(o, "/secret")
+        #expect(secret.status == 404)
+        #expect(secret.errorCodes == ["AH01630", "AH00687"])
+    }
+}

@@ -249,6 +249,10 @@ public struct MimeDirectives: Sendable {
     public var handlers: [(ext: String, handler: String?)] = []
     /// `SetHandler` (`none`: no override, an inherited one off).
     public var setHandler: String? = nil
+    /// mod_negotiation's `LanguagePriority` (a later line replaces the list).
+    public var languagePriority: [String]? = nil
+    /// `ForceLanguagePriority`: (prefer, fallback); nil: unset (Prefer).
+    public var forceLanguagePriority: (prefer: Bool, fallback: Bool)? = nil
     /// `AddDefaultCharset`: `off`, or the charset (`On` is iso-8859-1).
     public var defaultCharset: String? = nil
     public init() {}

@@ -1,7 +1,8 @@
 import HtlintSyntax
 
 /// mod_mime's extension tables (`AddType`, `AddCharset`, `AddLanguage`, `AddEncoding`,
-/// `AddHandler` and their `Remove…` counterparts) and `DefaultLanguage`.
+/// `AddHandler` and their `Remove…` counterparts) and `DefaultLanguage`; mod_negotiation's
+/// `LanguagePriority` and `ForceLanguagePriority`, kept with them for the variants' choice.
 extension ConfigReader {
     mutating func mimeDirective(_ line: DirectiveLine, into block: inout ConfigBlock) {
         let d = line.node, words = line.words, info = line.info
@@ -45,6 +46,31 @@ extension ConfigReader {
                 default: m.handlers.append((ext, nil))
                 }
             }
+            block.mime = m
+        case "ForceLanguagePriority":
+            guard !words.isEmpty else {
+                error(ConfigCode.badArguments, "ForceLanguagePriority requires at least one argument, Force LanguagePriority elections, either None, or Fallback and/or Prefer", d.argumentsRange)
+                return
+            }
+            var prefer = false, fallback = false
+            for w in words {
+                switch w.value.lowercased() {
+                case "none": break
+                case "prefer": prefer = true
+                case "fallback": fallback = true
+                default: error(ConfigCode.badArguments, "Invalid ForceLanguagePriority option \(w.value)", w.range); return
+                }
+            }
+            var m = block.mime ?? MimeDirectives()
+            m.forceLanguagePriority = (prefer, fallback)
+            block.mime = m
+        case "LanguagePriority":
+            guard !words.isEmpty else {
+                error(ConfigCode.badArguments, "LanguagePriority requires at least one argument, space-delimited list of MIME language abbreviations", d.argumentsRange)
+                return
+            }
+            var m = block.mime ?? MimeDirectives()
+            m.languagePriority = (m.languagePriority ?? []) + words.map(\.value)
             block.mime = m
         case "DefaultLanguage":
             guard arity(line, 1...1, "DefaultLanguage takes one argument, language to use for documents with no other language file extension") else { return }

@@ -149,24 +149,37 @@ extension Origin {
 
     /// The variant's look-up ran the directory's rules as a subrequest (redirect rules skipped):
     /// an internal rewrite there leaves `redirect:/target` and redirect-handler, which the fast
-    /// redirect adopts. This request's own rules then match against that `redirect:` name
-    /// (recorded: negotiation-variant-rewritten-by-lookup).
+    /// redirect adopts, with the look-up's environment. This request's own rules then match
+    /// against that `redirect:` name (recorded: negotiation-variant-rewritten-by-lookup,
+    /// negotiation-variant-lookup-env-adopted).
     private func adoptVariantRewrite(_ r: RequestRecord, _ walk: WalkResult, _ chain: RequestChain) {
-        guard let rw = walk.config.rewrite, rw.engine, !rw.rules.isEmpty, !chain.endSeen else { return }
-        let sub = RequestRecord(method: r.method, uri: r.uri, query: r.query, isSubrequest: true, documentRoot: site.documentRoot)
-        sub.mainURI = r.uri
-        sub.env = r.env
-        sub.envShadowed = r.envShadowed
-        sub.filename = r.filename
-        sub.pathInfo = r.pathInfo
-        sub.config = walk.config
-        let lookup = RequestChain(request: chain.request, tracing: false)
-        guard perDirectoryRewrite(sub, walk, lookup) == nil, sub.handler == "redirect-handler",
-              let staged = sub.stagedRedirect else { return }
+        guard let rw = walk.config.rewrite, rw.engine, !rw.rules.isEmpty else { return }
+        let (sub, _) = variantLookup(r, walk, filename: r.filename ?? "", uri: r.uri, chain)
+        // Its [E=] values come along too (the look-up started from a copy of this environment).
+        r.env = sub.env
+        r.envShadowed = sub.envShadowed
+        guard sub.handler == "redirect-handler", let staged = sub.stagedRedirect else { return }
         chain.note(.note, "the variant's look-up was rewritten to \(staged): this request adopts `\(sub.filename ?? "")`")
         r.filename = sub.filename
         r.handler = "redirect-handler"
         r.stagedRedirect = staged
+    }
+
+    /// A MultiViews variant's look-up (ap_sub_req_lookup_dirent) through its fixups: mod_rewrite's
+    /// per-directory rules, then mod_alias's `Redirect`s. A status decided there (`[F]`, a
+    /// `Redirect`) makes the variant unavailable.
+    func variantLookup(_ r: RequestRecord, _ walk: WalkResult, filename: String, uri: String,
+                       _ chain: RequestChain) -> (RequestRecord, PassResult?) {
+        let sub = RequestRecord(method: r.method, uri: uri, query: r.query, isSubrequest: true, documentRoot: site.documentRoot)
+        sub.mainURI = r.uri
+        sub.env = r.env
+        sub.envShadowed = r.envShadowed
+        sub.filename = filename
+        sub.pathInfo = r.pathInfo
+        sub.config = walk.config
+        let lookup = RequestChain(request: chain.request, tracing: false)
+        if let decided = perDirectoryRewrite(sub, walk, lookup) { return (sub, decided) }
+        return (sub, aliasRedirect(sub, walk.config, lookup, serverContext: false))
     }
 
     /// mod_env's fixup: `SetEnv` values overlaid under the environment, so a variable already set

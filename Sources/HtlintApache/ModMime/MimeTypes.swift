@@ -59,6 +59,11 @@ struct MimeConfig {
     var handlers: [String: String?] = [:]
     /// core_override_type's handler (`SetHandler`, never `none`).
     var setHandler: String? = nil
+    /// `LanguagePriority`, most preferred first.
+    var languagePriority: [String] = []
+    /// `ForceLanguagePriority` (Prefer when unset).
+    var preferLanguagePriority = true
+    var fallbackLanguagePriority = false
 
     mutating func merge(_ m: MimeDirectives) {
         for (ext, type) in m.types { types[ext] = .some(type) }
@@ -67,6 +72,8 @@ struct MimeConfig {
         for (ext, encoding) in m.encodings { encodings[ext] = .some(encoding) }
         if let l = m.defaultLanguage { defaultLanguage = l }
         for (ext, handler) in m.handlers { handlers[ext] = .some(handler) }
+        if let p = m.languagePriority { languagePriority = p }
+        if let f = m.forceLanguagePriority { (preferLanguagePriority, fallbackLanguagePriority) = f }
         if let f = m.forceType { forceType = f == "none" ? nil : f }
         if let h = m.setHandler { setHandler = h == "none" ? nil : h }
         if let c = m.defaultCharset { defaultCharset = c == "off" ? nil : c }
@@ -134,9 +141,11 @@ extension MimeConfig {
 }
 
 extension MimeTypes {
-    /// Whether mod_mime has a type for `ext` (lower case) in a directory with `config`: an
-    /// `AddType` there adds one, a `RemoveType` takes the table's away.
+    /// Whether mod_mime recognises `ext` (lower case) in a directory with `config`: an `AddLanguage`
+    /// language, an `AddCharset` charset, or a type (an `AddType` there adds one, a `RemoveType` takes the table's away).
     static func knows(_ ext: String, config: MimeConfig?) -> Bool {
+        if let mapped = config?.languages[ext], mapped != nil { return true }
+        if let mapped = config?.charsets[ext], mapped != nil { return true }
         if let mapped = config?.types[ext] { return mapped != nil }
         return byExtension[ext] != nil
     }

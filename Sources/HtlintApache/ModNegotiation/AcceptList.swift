@@ -76,6 +76,9 @@ struct AcceptList {
 
     private static func isBlank(_ c: UInt8) -> Bool { c == 0x20 || (c >= 0x09 && c <= 0x0D) }
 
+    /// The ranges as written (lower case) with their qualities: `Accept-Language` is read the same way.
+    var entries: [(String, Double)] { ranges.map { ($0.type, $0.quality) } }
+
     /// The quality `type` gets: from the first range of the most specific kind that matches
     /// (`*/*`, `major/*`, the type itself — which must also have a level at least the
     /// variant's, so `text/html;level=1` does not take an HTML file), 0 if none. Without any q

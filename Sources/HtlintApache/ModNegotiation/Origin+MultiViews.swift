@@ -33,7 +33,11 @@ extension Origin {
         // set_neg_headers compares the variants' media types and charset parameters apart.
         var mediaTypes: Set<String> = [], charsets: Set<String> = []
         var anyMatch = false
-        var best: (name: String, quality: Double, size: Int, charset: String)? = nil
+        // Variants acceptable by type, compared once their languages are known (the quality of
+        // a variant without one depends on whether any variant has one).
+        var candidates: [(name: String, quality: Double, size: Int, charset: String, languages: [String])] = []
+        var languageSets: Set<String> = []
+        var anyLanguage = false
         let prefix = base + "."
         for name in site.files.entryNames(in: directory).filter({ $0.hasPrefix(prefix) }).sorted() {
             let path = directory + "/" + name
@@ -43,15 +47,14 @@ extension Origin {
             guard case .file(let size)? = site.files.stat(path) else { continue }
             let extensions = name.dropFirst(base.count + 1).split(separator: ".", omittingEmptySubsequences: false)
                 .map { $0.lowercased() }
-            // Most misses are decided by the directory's types alone (`wp-login.php`): no walk.
-            guard extensions.allSatisfy({ MimeTypes.knows($0, config: config.mime) }) else { continue }
             // The variant's own look-up: its directory's mod_mime settings (`AddType`,
             // `RemoveType`) decide its type, and it must pass its access checks (a
-            // `<Files "*.bak">` denial), whose refusal is logged as the subrequest's.
+            // `<Files "*.bak">` denial), whose refusal is logged as the subrequest's — also for a
+            // name whose extensions turn out unrecognised, as read_types_multi looks every file up
+            // before it reads the extensions.
             var walk = directoryWalk(path)
             applySections(&walk, record: r, chain: chain)
             let mime = walk.config.mime
-            guard extensions.allSatisfy({ MimeTypes.knows($0, config: mime) }) else { continue }
             // The look-up is for the variant's file: the `.ht*` and document-root checks see it.
             let lookup = RequestChain(request: chain.request, tracing: false)
             let missing = r.filename
@@ -61,6 +64,7 @@ extension Origin {
                 for (code, message) in zip(lookup.errorCodes, lookup.errors) { chain.errorCodes.append(code); chain.errors.append(message) }
                 continue
             }
+            guard extensions.allSatisfy({ MimeTypes.knows($0, config: mime) }) else { continue }
             // The look-up runs the fixups too: mod_rewrite refuses it where the engine is on
             // without FollowSymLinks (AH00670, 403), and the variant is not available.
             if let rw = walk.config.rewrite, rw.engine, !chain.endSeen,
@@ -68,28 +72,57 @@ extension Origin {
                 chain.log("AH00670", "error", "Options FollowSymLinks and SymLinksIfOwnerMatch are both off, so the RewriteRule directive is also forbidden due to its similar ability to circumvent directory restrictions : \(path)")
                 continue
             }
+            // Its other fixups: a status decided there (a `Redirect`, `[F]`) refuses the variant
+            // (recorded: negotiation-variant-refused-by-lookup-answer).
+            if walk.config.rewrite?.engine == true || !walk.config.redirects.isEmpty {
+                let stem = r.uri.hasSuffix(r.pathInfo) ? String(r.uri.dropLast(r.pathInfo.utf8.count)) : r.uri
+                let uri = (stem.lastIndex(of: "/").map { String(stem[...$0]) } ?? "/") + name + r.pathInfo
+                if variantLookup(r, walk, filename: path, uri: uri, chain).1 != nil { continue }
+            }
             let type = MimeTypes.type(forPath: name, config: mime) ?? ""
             variantTypes.insert(type)
             let (media, charset) = Origin.mediaTypeAndCharset(type)
             mediaTypes.insert(media)
             charsets.insert(charset)
+            let languages = mime?.languages(forPath: name) ?? []
+            languageSets.insert(languages.joined(separator: ","))
+            if !languages.isEmpty { anyLanguage = true }
             let quality = accept.quality(of: type)
             guard quality > 0 else { continue }
+            candidates.append((name, quality, size, charset, languages))
+        }
+        let acceptLanguage = chain.request.header("Accept-Language").map(AcceptList.init)
+        let priority = config.mime?.languagePriority ?? []
+        let force = (prefer: config.mime?.preferLanguagePriority ?? true, fallback: config.mime?.fallbackLanguagePriority ?? false)
+        var best: (name: String, quality: Double, language: Double, index: Int, size: Int, charset: String)? = nil
+        for c in candidates {
+            let (language, index) = Origin.languageQuality(c.languages, accept: acceptLanguage, priority: priority,
+                                                           force: force, anyLanguage: anyLanguage)
+            guard language > 0 else { continue }
+            // is_variant_better: type quality, language quality, LanguagePriority position, then
+            // a variant naming a charset other than iso-8859-1 beats a best naming none (or
+            // iso-8859-1), then the smaller file; otherwise the first name stays.
             if let b = best {
-                if quality < b.quality { continue }
-                // is_variant_better: at equal quality a variant naming a charset other than
-                // iso-8859-1 beats a best naming none (or iso-8859-1), before the sizes count.
-                let declaresCharset = !charset.isEmpty && charset != "iso-8859-1"
-                let bestDeclares = !b.charset.isEmpty && b.charset != "iso-8859-1"
-                if quality == b.quality, !(declaresCharset && !bestDeclares), size >= b.size { continue }
+                if c.quality != b.quality {
+                    if c.quality < b.quality { continue }
+                } else if language != b.language {
+                    if language < b.language { continue }
+                } else if index != b.index, b.index != -1 || index != -1 {
+                    if b.index != -1 && (index == -1 || index > b.index) { continue }
+                } else {
+                    let declaresCharset = !c.charset.isEmpty && c.charset != "iso-8859-1"
+                    let bestDeclares = !b.charset.isEmpty && b.charset != "iso-8859-1"
+                    if !(declaresCharset && !bestDeclares), c.size >= b.size { continue }
+                }
             }
-            best = (name, quality, size, charset)
+            best = (c.name, c.quality, language, index, c.size, c.charset)
         }
         // mod_negotiation's Vary (set_neg_headers, only once some variant is available; in the
         // error table, so error answers keep it); the variant's name as Content-Location on a
         // transparent answer.
         if !variantTypes.isEmpty {
             r.addNegotiationVary([transparent ? "negotiate" : nil, mediaTypes.count > 1 ? "accept" : nil,
+                                  languageSets.count > 1 ? "accept-language" : nil,
                                   charsets.count > 1 ? "accept-charset" : nil].compactMap { $0 })
         }
         if let best {
@@ -106,6 +139,48 @@ extension Origin {
         chain.log("AH00687", "error", "Negotiation: discovered file(s) matching request: \(filename) (None could be negotiated).")
         chain.note(.status, "404: MultiViews found files named \(base).… but none it can serve")
         return .notFound
+    }
+
+    /// set_language_quality (ForceLanguagePriority Prefer by default, Fallback on request): the variant's
+    /// language quality from `Accept-Language` (the longest range matching a tag or its prefix
+    /// up to `-`; `*` for the rest; 0.001 where only a range's own prefix matches) and its best
+    /// `LanguagePriority` position (-1: none). Without a language it gets 0.0001 while another
+    /// variant has one, 1 otherwise; without `Accept-Language` every language is 1.
+    static func languageQuality(_ languages: [String], accept: AcceptList?, priority: [String],
+                                force: (prefer: Bool, fallback: Bool) = (true, false), anyLanguage: Bool) -> (Double, Int) {
+        guard !languages.isEmpty else { return (anyLanguage ? 0.0001 : 1, -1) }
+        var quality = 1.0
+        if let accept {
+            var best: Double? = nil
+            var star: Double? = nil
+            var fiddle = 0.0
+            var matchedOnStar = false
+            for tag in languages {
+                var longest = 0
+                var thisTag: Double? = nil
+                for (range, q) in accept.entries {
+                    if range == "*" { if star == nil { star = q }; continue }
+                    if tag.hasPrefix(range), tag.count == range.count || tag.dropFirst(range.count).first == "-",
+                       range.count > longest {
+                        longest = range.count
+                        thisTag = q
+                    }
+                    if thisTag == nil, let dash = range.firstIndex(of: "-"), tag.hasPrefix(range[..<dash]) { fiddle = 0.001 }
+                }
+                if best == nil || (thisTag != nil && thisTag! > best!) { best = thisTag }
+                if thisTag == nil && star != nil { matchedOnStar = true }
+            }
+            if matchedOnStar, let s = star, best == nil || s > best! { best = s }
+            quality = best ?? fiddle
+        }
+        guard quality > 0 ? force.prefer : force.fallback else { return (quality, -1) }
+        var index = -1
+        for tag in languages {
+            if let i = priority.firstIndex(where: { tag.hasPrefix($0) }), index == -1 || i < index { index = i }
+        }
+        // Fallback: a refused variant with a LanguagePriority language stays, just above nothing.
+        if quality == 0 { return index >= 0 ? (0.0001, index) : (0, -1) }
+        return (quality, index)
     }
 
     /// A variant's type as mod_negotiation's set_mime_fields splits it: the media type (lower
