@@ -100,6 +100,31 @@ struct MimeLanguageAndEncodingTests {
         #expect(without == ["zz", "xx, yy"])
     }
 
+    /// fixtures/apache/header-content-language-table-duplicates.
+    @Test func tableTokensTheLanguagesNameAreNotRepeated() {
+        let o = testOrigin("AddLanguage de .de\nHeader set Content-Language \"de, DE, fr\"\n",
+                           files: [("/y.html", 0), ("/doc.de.html", 0)], serverName: "shop.example")
+        #expect(header(respond(o, "/doc.de.html"), "Content-Language") == "de,fr")
+        #expect(header(respond(o, "/y.html"), "Content-Language") == "de, DE, fr")
+    }
+
+    /// fixtures/apache/negotiation-encoding-extension-is-known.
+    @Test func anEncodingExtensionMakesAVariant() {
+        let o = testOrigin("Options +MultiViews\nAddEncoding x-zz .zz\n", files: [("/page.html.zz", 0), ("/other.qq", 0)],
+                           serverName: "shop.example")
+        let page = respond(o, "/page")
+        #expect(page.served == "/page.html.zz")
+        #expect(header(page, "Content-Encoding") == "x-zz")
+        #expect(respond(o, "/other").status == 404)
+    }
+
+    /// fixtures/apache/alias-scriptalias-addhandler-replaces-handler.
+    @Test func addHandlerNamesTheHandlerBelowAScriptAlias() {
+        let o = testOrigin("AddHandler application/x-httpd-php .php\n", vhost: ["ScriptAlias /cgi/ ${DOCROOT}/cgi/"],
+                           files: [("/cgi/x.php", 0)], serverName: "shop.example")
+        #expect(respond(o, "/cgi/x.php").final.handler == "application/x-httpd-php")
+    }
+
     @Test func missingArgumentsAreMimesUsageErrors() {
         let file = ConfigReader.read(SourceFile(path: ".htaccess", text: "AddEncoding gzip\nDefaultLanguage en fr\n"), context: .htaccess)
         #expect(file.diagnostics.map(\.message) == [

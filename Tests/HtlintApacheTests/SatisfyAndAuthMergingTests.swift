@@ -94,6 +94,20 @@ struct SSLRequireSSLTests {
         #expect(respond(o, "/any/b.html").status == 200)
     }
 
+    /// fixtures/apache/access-sslrequiressl-before-host-lines: mod_ssl's refusal comes first and
+    /// ends the phase; the host lines are not looked at.
+    @Test func theTLSCheckComesBeforeTheHostLines() {
+        let o = testOrigin("SSLRequireSSL\nOrder deny,allow\nDeny from all\n", files: [("/a.html", 0)],
+                           serverName: "shop.example", modules: ["access_compat"])
+        #expect(respond(o, "/a.html").errorCodes == ["AH02219"])
+        #expect(respond(o, "/a.html", tls: true).errorCodes == ["AH01797"])
+        let any = testOrigin("SSLRequireSSL\nOrder deny,allow\nDeny from all\nSatisfy Any\nRequire all granted\n",
+                             files: [("/a.html", 0)], serverName: "shop.example", modules: ["access_compat"])
+        let plain = respond(any, "/a.html")
+        #expect(plain.status == 200)
+        #expect(plain.errorCodes == ["AH02219"])
+    }
+
     @Test func takesNoArguments() {
         let file = ConfigReader.read(SourceFile(path: ".htaccess", text: "SSLRequireSSL on\n"), context: .htaccess)
         #expect(file.diagnostics.map(\.message) == ["SSLRequireSSL takes no arguments"])

@@ -249,7 +249,8 @@ public struct MimeDirectives: Sendable {
     public var handlers: [(ext: String, handler: String?)] = []
     /// `SetHandler` (`none`: no override, an inherited one off).
     public var setHandler: String? = nil
-    /// mod_negotiation's `LanguagePriority` (a later line replaces the list).
+    /// mod_negotiation's `LanguagePriority`: the lines of one block add up; a nested block's list
+    /// replaces the enclosing one's.
     public var languagePriority: [String]? = nil
     /// `ForceLanguagePriority`: (prefer, fallback); nil: unset (Prefer).
     public var forceLanguagePriority: (prefer: Bool, fallback: Bool)? = nil

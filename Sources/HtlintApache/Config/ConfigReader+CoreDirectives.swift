@@ -12,23 +12,14 @@ extension ConfigReader {
             guard arity(line, 1...1, "DefaultType takes one argument, the default media type for otherwise untyped files (DEPRECATED)") else { return }
         case "ForceType":
             guard arity(line, 1...1, "ForceType takes one argument, a mime type that overrides other configured type") else { return }
-            var m = block.mime ?? MimeDirectives()
-            m.forceType = words[0].value.lowercased()
-            block.mime = m
+            block.editMime { $0.forceType = words[0].value.lowercased() }
         case "AddDefaultCharset":
             guard arity(line, 1...1, "AddDefaultCharset takes one argument, The name of the default charset to add to any Content-Type without one or 'Off' to disable") else { return }
-            var m = block.mime ?? MimeDirectives()
-            switch words[0].value.lowercased() {
-            case "off": m.defaultCharset = "off"
-            case "on": m.defaultCharset = "iso-8859-1"
-            default: m.defaultCharset = words[0].value
-            }
-            block.mime = m
+            let value = words[0].value
+            block.editMime { $0.defaultCharset = ["off": "off", "on": "iso-8859-1"][value.lowercased()] ?? value }
         case "SetHandler":
             guard arity(line, 1...1, "SetHandler takes one argument, a handler name that overrides any other configured handler") else { return }
-            var m = block.mime ?? MimeDirectives()
-            m.setHandler = words[0].value.lowercased()
-            block.mime = m
+            block.editMime { $0.setHandler = words[0].value.lowercased() }
         case "ErrorDocument":
             guard arity(line, 2...2, "ErrorDocument takes two arguments, Change responses for HTTP errors") else { return }
             // Any status with a line in httpd's table, 3xx and 2xx too (ap_index_of_response).

@@ -61,22 +61,16 @@ extension ConfigReader {
                 default: error(ConfigCode.badArguments, "Invalid ForceLanguagePriority option \(w.value)", w.range); return
                 }
             }
-            var m = block.mime ?? MimeDirectives()
-            m.forceLanguagePriority = (prefer, fallback)
-            block.mime = m
+            block.editMime { $0.forceLanguagePriority = (prefer, fallback) }
         case "LanguagePriority":
             guard !words.isEmpty else {
                 error(ConfigCode.badArguments, "LanguagePriority requires at least one argument, space-delimited list of MIME language abbreviations", d.argumentsRange)
                 return
             }
-            var m = block.mime ?? MimeDirectives()
-            m.languagePriority = (m.languagePriority ?? []) + words.map(\.value)
-            block.mime = m
+            block.editMime { $0.languagePriority = ($0.languagePriority ?? []) + words.map(\.value) }
         case "DefaultLanguage":
             guard arity(line, 1...1, "DefaultLanguage takes one argument, language to use for documents with no other language file extension") else { return }
-            var m = block.mime ?? MimeDirectives()
-            m.defaultLanguage = words[0].value
-            block.mime = m
+            block.editMime { $0.defaultLanguage = words[0].value }
         default:
             break   // Known to Apache, accepted, not simulated.
         }
@@ -85,5 +79,14 @@ extension ConfigReader {
     /// A mod_mime extension argument: without its leading dot, lower-cased.
     static func mimeExtension(_ word: String) -> String {
         (word.hasPrefix(".") ? String(word.dropFirst()) : word).lowercased()
+    }
+}
+
+extension ConfigBlock {
+    /// Changes the block's mod_mime settings, made on first use.
+    mutating func editMime(_ change: (inout MimeDirectives) -> Void) {
+        var m = mime ?? MimeDirectives()
+        change(&m)
+        mime = m
     }
 }

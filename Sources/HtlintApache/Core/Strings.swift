@@ -10,6 +10,12 @@ func dropLeadingBytes(_ s: String, _ n: Int) -> String {
     return String(u[u.index(u.startIndex, offsetBy: n)...]) ?? String(preservingBytes: Array(u.dropFirst(n)))
 }
 
+/// `s` without its last `n` UTF-8 bytes (a path-info suffix is counted in bytes, not characters).
+func dropTrailingBytes(_ s: String, _ n: Int) -> String {
+    let u = s.utf8
+    return String(u[..<u.index(u.endIndex, offsetBy: -min(n, u.count))]) ?? String(preservingBytes: Array(u.dropLast(n)))
+}
+
 /// The part after the last `/` (the whole string when there is none).
 @inlinable
 func lastPathComponent(_ s: String) -> Substring {

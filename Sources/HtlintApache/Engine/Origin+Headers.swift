@@ -81,7 +81,7 @@ extension Origin {
         if let challenge = r.wwwAuthenticate { always.set("WWW-Authenticate", challenge) }
         for h in directives where !h.always { apply(h, to: &onSuccess, &contentType, r, context, vary: vary); mergeVary() }
         // mod_mime's languages and coding of the file sent (find_ct gives a directory none).
-        if let mime = config?.mime, let file = r.filename, !r.listed, !site.files.isDirectory(file) {
+        if let mime = config?.mime, mime.namesLanguagesOrCodings, let file = r.filename, !r.listed, !site.files.isDirectory(file) {
             return finished(Self.withFileMetadata(always.entries + onSuccess.entries,
                                                   languages: mime.languages(forPath: file), encoding: mime.encoding(forPath: file)))
         }
@@ -101,8 +101,12 @@ extension Origin {
         guard !languages.isEmpty else { return out }
         var tokens = languages
         if let first = out.first(where: { equalsIgnoringASCIICase($0.name, "Content-Language") }) {
-            tokens += first.value.split(separator: ",").map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
-                .filter { !$0.isEmpty }
+            // A table token the languages already name (in any case) is not repeated
+            // (recorded: header-content-language-merges-table).
+            for token in first.value.split(separator: ",").map({ $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") })
+            where !token.isEmpty && !tokens.contains(where: { equalsIgnoringASCIICase($0, token) }) {
+                tokens.append(token)
+            }
         }
         out.removeAll { equalsIgnoringASCIICase($0.name, "Content-Language") }
         out.append(HTTPHeader("Content-Language", tokens.joined(separator: ",")))

@@ -92,7 +92,7 @@ extension Origin {
             return .final(status: 406, location: nil)
         case .variant(let variant)?:
             guard let file = r.filename, let slash = file.lastIndex(of: "/") else { break }
-            let stem = r.uri.hasSuffix(r.pathInfo) ? String(r.uri.dropLast(r.pathInfo.utf8.count)) : r.uri
+            let stem = r.uri.hasSuffix(r.pathInfo) ? dropTrailingBytes(r.uri, r.pathInfo.utf8.count) : r.uri
             let uriDirectory = stem.lastIndex(of: "/").map { String(stem[...$0]) } ?? "/"
             r.uri = uriDirectory + variant + r.pathInfo
             walk = directoryWalk(String(file[..<slash]) + "/" + variant)
@@ -112,11 +112,13 @@ extension Origin {
         case nil:
             break
         }
-        // type_checker: directories get their own handler name (what `%R` logs); other names
-        // mod_mime's `AddHandler` one (recorded: cms-addhandler-php-html-skips-fallback).
-        if r.handler == nil {
-            if site.files.isDirectory(walk.filename) { r.handler = "httpd/unix-directory" }
-            else if let mime = walk.config.mime, let h = mime.handler(forPath: walk.filename) { r.handler = h }
+        // type_checker: a directory without a handler gets its own name (what `%R` logs); any
+        // other name mod_mime's `AddHandler` one, over ScriptAlias's cgi-script too (recorded:
+        // cms-addhandler-php-html-skips-fallback, alias-scriptalias-addhandler-replaces-handler).
+        if site.files.isDirectory(walk.filename) {
+            if r.handler == nil { r.handler = "httpd/unix-directory" }
+        } else if let mime = walk.config.mime, let h = mime.handler(forPath: walk.filename) {
+            r.handler = h
         }
         // fixups: core_override_type (REALLY_FIRST) puts `SetHandler` over it.
         if let h = walk.config.mime?.setHandler { r.handler = h }
@@ -531,12 +533,22 @@ extension Origin {
             case .require, .requireExpr, .requireSection: continue
             }
         }
-        // mod_ssl's access checker runs after mod_access_compat's (module order): `SSLRequireSSL`
-        // refuses a request that did not arrive over TLS (behind a TLS-terminating edge, every one).
+        // mod_ssl's access checker runs first (recorded: access-sslrequiressl-before-host-lines):
+        // `SSLRequireSSL` refuses a request that did not arrive over TLS (behind a TLS-terminating
+        // edge, every one), and the refusal ends the phase before mod_access_compat looks. Under
+        // `Satisfy Any` `Require` then decides (`SSLOptions StrictRequire` acts only where a user
+        // is authenticated, which the simulated browser never is).
         let sslRefuses = config.sslRequired && !chain.request.tls
+        if sslRefuses {
+            chain.log("AH02219", "error", "access to \(r.filename ?? "") failed, reason: SSL connection required")
+            guard satisfyAny else {
+                chain.note(.status, "403: SSLRequireSSL, and the request did not arrive over TLS")
+                return 403
+            }
+        }
         // mod_access_compat checks in the access_checker phase, before mod_authz_core's
         // `Require` (access_checker_ex) and before any authentication is asked for.
-        if compat {
+        if compat, !sslRefuses {
             let addr = chain.request.remoteAddress
             // `env=NAME` / `env=!NAME` test the environment (SetEnvIf ran in header_parser).
             func matches(_ from: String) -> Bool {
@@ -554,23 +566,13 @@ extension Origin {
             let ok = order.hasPrefix("allow") ? (allowed && !denied) : (!denied || allowed)
             // `Satisfy Any`: the host-based lines letting a request in are enough (no `Require`,
             // no credentials); refusing it leaves the decision to `Require` (request.c).
-            if ok, satisfyAny, !sslRefuses {
+            if ok, satisfyAny {
                 chain.note(.note, "`Satisfy Any`: Order/Allow/Deny let the request in; `Require` is not consulted")
                 return nil
             }
             if !ok {
                 guard satisfyAny else { return deny("Order/Allow/Deny", code: "AH01797") }
                 chain.log("AH01797", "error", "client denied by server configuration: \(r.filename ?? "")")
-            }
-        }
-        // Under `Satisfy Any` the refusal leaves the decision to `Require` (recorded:
-        // https-sslrequiressl-errordocument-none; `SSLOptions StrictRequire` acts only where a
-        // user is authenticated, which the simulated browser never is).
-        if sslRefuses {
-            chain.log("AH02219", "error", "access to \(r.filename ?? "") failed, reason: SSL connection required")
-            if !satisfyAny {
-                chain.note(.status, "403: SSLRequireSSL, and the request did not arrive over TLS")
-                return 403
             }
         }
         switch authorize(config.access.filter(\.isAuthorization), r, chain) {

@@ -116,6 +116,9 @@ struct MimeConfig {
 }
 
 extension MimeConfig {
+    /// Whether a file sent here may get a Content-Language or Content-Encoding at all.
+    var namesLanguagesOrCodings: Bool { !languages.isEmpty || !encodings.isEmpty || defaultLanguage != nil }
+
     /// find_ct's r->content_languages: one entry per extension with a language, in the order of
     /// the name; `DefaultLanguage` when none has one.
     func languages(forPath path: String) -> [String] {
@@ -142,10 +145,12 @@ extension MimeConfig {
 
 extension MimeTypes {
     /// Whether mod_mime recognises `ext` (lower case) in a directory with `config`: an `AddLanguage`
-    /// language, an `AddCharset` charset, or a type (an `AddType` there adds one, a `RemoveType` takes the table's away).
+    /// language, an `AddCharset` charset, an `AddEncoding` coding, or a type (an `AddType` there
+    /// adds one, a `RemoveType` takes the table's away).
     static func knows(_ ext: String, config: MimeConfig?) -> Bool {
         if let mapped = config?.languages[ext], mapped != nil { return true }
         if let mapped = config?.charsets[ext], mapped != nil { return true }
+        if let mapped = config?.encodings[ext], mapped != nil { return true }
         if let mapped = config?.types[ext] { return mapped != nil }
         return byExtension[ext] != nil
     }

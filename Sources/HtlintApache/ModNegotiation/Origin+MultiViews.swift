@@ -16,9 +16,10 @@ extension Origin {
 
     /// MultiViews for `r`, or nil when it does not apply (off, the file exists, no `name.…`).
     /// Candidates are files whose every extension mod_mime knows (MultiviewsMatch NegotiatedOnly)
-    /// and whose own look-up passes its access checks; the best has the highest `Accept` quality
-    /// for its type, then the smallest size (recorded: without an Accept header `b.txt` of 3
-    /// bytes wins over `b.html` of 13), then the first name.
+    /// and whose own look-up passes its access checks and fixups; the best has the highest
+    /// `Accept` quality for its type, then the highest language quality (`Accept-Language`,
+    /// `LanguagePriority`), then the smallest size (recorded: without an Accept header `b.txt`
+    /// of 3 bytes wins over `b.html` of 13), then the first name.
     func negotiate(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain) -> Negotiation? {
         guard negotiation, config.options.contains("multiviews"),
               let filename = r.filename, site.files.stat(filename) == nil,
@@ -75,7 +76,7 @@ extension Origin {
             // Its other fixups: a status decided there (a `Redirect`, `[F]`) refuses the variant
             // (recorded: negotiation-variant-refused-by-lookup-answer).
             if walk.config.rewrite?.engine == true || !walk.config.redirects.isEmpty {
-                let stem = r.uri.hasSuffix(r.pathInfo) ? String(r.uri.dropLast(r.pathInfo.utf8.count)) : r.uri
+                let stem = r.uri.hasSuffix(r.pathInfo) ? dropTrailingBytes(r.uri, r.pathInfo.utf8.count) : r.uri
                 let uri = (stem.lastIndex(of: "/").map { String(stem[...$0]) } ?? "/") + name + r.pathInfo
                 if variantLookup(r, walk, filename: path, uri: uri, chain).1 != nil { continue }
             }
