@@ -9,9 +9,14 @@ extension ConfigReader {
         switch info.name {
         case "AddType", "AddCharset", "AddLanguage", "AddEncoding", "AddHandler":
             guard words.count >= 2, !words[0].value.isEmpty else {
-                let what = ["AddType": "a mime type", "AddCharset": "a charset (e.g., iso-2022-jp),",
-                            "AddLanguage": "a language (e.g., fr),", "AddEncoding": "an encoding (e.g., gzip),",
-                            "AddHandler": "a handler name"][info.name]!
+                let what: String
+                switch info.name {
+                case "AddType": what = "a mime type"
+                case "AddCharset": what = "a charset (e.g., iso-2022-jp),"
+                case "AddLanguage": what = "a language (e.g., fr),"
+                case "AddEncoding": what = "an encoding (e.g., gzip),"
+                default: what = "a handler name"
+                }
                 error(ConfigCode.badArguments,
                       "\(info.name) requires at least two arguments, \(what) followed by one or more file extensions", d.argumentsRange)
                 return
