@@ -64,6 +64,18 @@ struct Hunt21RegressionTests {
         #expect(plain.status == 301)
         #expect(header(plain, "Strict-Transport-Security") == nil)
     }
+
+    /// fixtures/apache/negotiation-variant-lookup-rewrite-before-env: the look-up's rewrite runs
+    /// before mod_env's and mod_ssl's fixups, so it sees neither SetEnv nor HTTPS.
+    @Test func variantLookupRewriteRunsBeforeSetEnvAndHTTPS() {
+        let o = site("Options +MultiViews\nSetEnv FOO bar\nRewriteEngine On\n"
+                     + "RewriteCond %{IS_SUBREQ} true\nRewriteCond %{ENV:FOO} bar\nRewriteRule ^ - [E=HIT:1]\n"
+                     + "Header always set X-Hit %{HIT}e\n",
+                     files: [("/page.html", 0)], modules: ["negotiation", "env"])
+        let negotiated = respond(o, "/page", tls: true)
+        #expect(negotiated.served == "/page.html")
+        #expect(header(negotiated, "X-Hit") == "(null)")
+    }
 }
 
 extension Hunt21RegressionTests {

@@ -103,12 +103,14 @@ extension Origin {
             r.filename = walk.filename
             r.config = walk.config
             r.configIdentity = configurationIdentity(walk)
-            // The look-up ran its fixups too (its redirects skipped in a subrequest), and the fast
-            // redirect overlays its environment: mod_env's and mod_ssl's variables arrive before
-            // this request's own rewrite answers (recorded: negotiation-variant-subrequest-env-https).
+            // The look-up ran its fixups too (its redirects skipped in a subrequest) in their
+            // order: mod_rewrite's (which sees neither SetEnv nor HTTPS yet: recorded
+            // negotiation-variant-lookup-rewrite-before-env), mod_env's, mod_ssl's; the fast
+            // redirect adopts that environment before this request's own rewrite answers
+            // (recorded: negotiation-variant-subrequest-env-https).
+            adoptVariantRewrite(r, walk, chain)
             applySetEnv(walk.config.setEnv, r)
             applySSLEnv(r, chain)
-            adoptVariantRewrite(r, walk, chain)
         case nil:
             break
         }
