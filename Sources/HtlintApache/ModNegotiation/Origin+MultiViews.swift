@@ -108,7 +108,7 @@ extension Origin {
                     if c.quality < b.quality { continue }
                 } else if language != b.language {
                     if language < b.language { continue }
-                } else if index != b.index, b.index != -1 || index != -1 {
+                } else if index != b.index {
                     if b.index != -1 && (index == -1 || index > b.index) { continue }
                 } else {
                     let declaresCharset = !c.charset.isEmpty && c.charset != "iso-8859-1"
