@@ -117,6 +117,7 @@ extension Origin {
             current += "/" + seg
             readLevel(current)
         }
+        config.mergeRewriteOntoVhost(options: site.vhost.block.rewrite?.options)
         let result = MergedWalk(config: config, fatal: fatal, fatalDirectory: fatalDirectory,
                                 sections: sections)
         walkCache.set(deepest, result)

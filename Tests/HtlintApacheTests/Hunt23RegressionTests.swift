@@ -1,0 +1,51 @@
+import Testing
+import HtlintDiagnostics
+@testable import HtlintApache
+
+/// Disagreements found by differential round 23 (mod_rewrite in virtual-host context and
+/// sections with `.htaccess` files at two levels); every expected value was recorded from
+/// Apache 2.4 (the fixtures named on each test).
+struct Hunt23RegressionTests {
+    func respond(_ target: String, vhost: [String], access: [(String, String)], files: [String]) -> OriginResponse {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for f in files { fs.addFile(f) }
+        for (dir, text) in access {
+            fs.addAccessFile(dir, displayPath: "/var/www/html\(dir == "/" ? "" : dir)/.htaccess", text: text)
+        }
+        let origin = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: vhost))
+        return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "shop.example")]))
+    }
+
+    /// fixtures/apache/rewrite-base-vhost-mergebase-drops-merged-base: the `.htaccess` files
+    /// merge among themselves before the virtual host's defaults; sub's own RewriteBase is
+    /// merged there without MergeBase, so the vhost's MergeBase drops it and the document root
+    /// is stripped instead (a redirect keeps the filesystem path). The root file alone keeps its base.
+    @Test func vhostMergeBaseDropsABaseMergedWithoutIt() {
+        let vhost = ["RewriteOptions MergeBase"]
+        let access = [("/", "RewriteEngine On\nRewriteBase /pb/\nRewriteRule ^x$ y.html [L]\n"),
+                      ("/sub", "RewriteEngine On\nRewriteBase /sb/\nRewriteRule ^x$ y.html [L]\nRewriteRule ^r$ y.html [R=302,L]\n")]
+        let files = ["/sub/y.html", "/pb/y.html", "/sb/y.html"]
+        #expect(respond("/x", vhost: vhost, access: access, files: files).served == "/pb/y.html")
+        let x = respond("/sub/x", vhost: vhost, access: access, files: files)
+        #expect(x.served == "/sub/y.html")
+        #expect(x.original.filename == "redirect:/sub/y.html")
+        let r = respond("/sub/r", vhost: vhost, access: access, files: files)
+        #expect(r.status == 302)
+        #expect(r.location == "http://shop.example/var/www/html/sub/y.html")
+    }
+
+    /// fixtures/apache/rewrite-base-mergebase-dropped-after-plain-merge: the root `.htaccess`'s
+    /// RewriteBase /b/ merged over `<Directory>`'s /a/ without MergeBase is not "set", so
+    /// MergeBase in sub/.htaccess inherits no base: the document root is stripped.
+    @Test func mergeBaseIgnoresABaseMergedWithoutIt() {
+        let vhost = ["<Directory ${DOCROOT}>", "RewriteBase /a/", "</Directory>"]
+        let access = [("/", "RewriteBase /b/\n"),
+                      ("/sub", "RewriteEngine On\nRewriteOptions MergeBase\nRewriteRule ^x$ y.html [L]\nRewriteRule ^r$ y.html [R=302,L]\n")]
+        let files = ["/sub/y.html", "/a/y.html", "/b/y.html"]
+        #expect(respond("/sub/x", vhost: vhost, access: access, files: files).served == "/sub/y.html")
+        #expect(respond("/sub/r", vhost: vhost, access: access, files: files).location
+                == "http://shop.example/var/www/html/sub/y.html")
+        // Without the <Directory> base the root file's base is the first one, set: MergeBase keeps it.
+        #expect(respond("/sub/x", vhost: [], access: access, files: files).served == "/b/y.html")
+    }
+}
