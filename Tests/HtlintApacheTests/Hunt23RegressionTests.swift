@@ -48,4 +48,30 @@ struct Hunt23RegressionTests {
         // Without the <Directory> base the root file's base is the first one, set: MergeBase keeps it.
         #expect(respond("/sub/x", vhost: [], access: access, files: files).served == "/b/y.html")
     }
+
+    /// fixtures/apache/section-location-rewriteengine-off-server-rules: hook_uri2file checks the
+    /// engine the location walk merged, so `RewriteEngine Off` in `<Location /sub>` turns the
+    /// virtual host's rules off there and only there.
+    @Test func locationEngineOffStopsTheServerRules() {
+        let vhost = ["RewriteEngine On", "RewriteRule ^/sub/(.*)$ /y.html [R=302,L]", "RewriteRule ^/old$ /y.html [R=302,L]",
+                     "<Location /sub>", "RewriteEngine Off", "</Location>"]
+        let files = ["/y.html", "/sub/x.html"]
+        #expect(respond("/old", vhost: vhost, access: [], files: files).location == "http://shop.example/y.html")
+        let x = respond("/sub/x.html", vhost: vhost, access: [], files: files)
+        #expect(x.status == 200)
+        #expect(x.served == "/sub/x.html")
+        #expect(respond("/sub/nothing", vhost: vhost, access: [], files: files).status == 404)
+    }
+
+    /// fixtures/apache/section-location-rewriteengine-on-server-rules: the virtual host's rules
+    /// without `RewriteEngine On` run where a `<Location>` turns the engine on.
+    @Test func locationEngineOnRunsTheServerRules() {
+        let vhost = ["RewriteRule ^/on/(.*)$ /y.html [R=302,L]", "RewriteRule ^/old$ /y.html [R=302,L]",
+                     "<Location /on>", "RewriteEngine On", "</Location>"]
+        let files = ["/y.html", "/on/x.html"]
+        #expect(respond("/old", vhost: vhost, access: [], files: files).status == 404)
+        let on = respond("/on/x.html", vhost: vhost, access: [], files: files)
+        #expect(on.status == 302)
+        #expect(on.location == "http://shop.example/y.html")
+    }
 }
