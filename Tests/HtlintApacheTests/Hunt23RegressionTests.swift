@@ -74,4 +74,18 @@ struct Hunt23RegressionTests {
         #expect(on.status == 302)
         #expect(on.location == "http://shop.example/y.html")
     }
+
+    /// fixtures/apache/section-files-rewrite-directory-is-the-pattern: a `<Files>` section's
+    /// rules have the section's pattern plus a slash as per-directory prefix, which a relative
+    /// substitution gets: y.html/z.html (no leading slash: 400), ^w\.html$/z.html in a redirect.
+    @Test func filesSectionRulesArePrefixedWithThePattern() {
+        let vhost = ["<Files y.html>", "RewriteEngine On", "RewriteRule ^/var/www/html/(a)/ z.html [L]", "</Files>",
+                     "<FilesMatch ^w\\.html$>", "RewriteEngine On", "RewriteRule ^ z.html [R=302,L]", "</FilesMatch>"]
+        let files = ["/a/y.html", "/a/w.html", "/z.html"]
+        let y = respond("/a/y.html", vhost: vhost, access: [], files: files)
+        #expect(y.status == 400)
+        #expect(y.final.filename == "y.html/z.html")
+        #expect(respond("/a/w.html", vhost: vhost, access: [], files: files).location
+                == "http://shop.example/%5ew%5c.html$/z.html")
+    }
 }
