@@ -88,4 +88,21 @@ struct Hunt23RegressionTests {
         #expect(respond("/a/w.html", vhost: vhost, access: [], files: files).location
                 == "http://shop.example/%5ew%5c.html$/z.html")
     }
+
+    /// fixtures/apache/rewrite-base-absolute-path-outside-directory: with a RewriteBase, a
+    /// filesystem path under the document root but outside the directory loses the root and its
+    /// slash; the internal redirect to `a/y.html` fails ap_normalize_path: 400, AH10244.
+    @Test func baseLeavesAFilesystemPathOutsideTheDirectoryWithoutItsSlash() {
+        let vhost = ["<Directory ${DOCROOT}/sub>", "RewriteEngine On", "RewriteBase /a/",
+                     "RewriteRule q$ ${DOCROOT}/a/y.html [L]", "RewriteRule r$ y.html [L]",
+                     "RewriteRule s$ /sub/y.html [L]", "</Directory>"]
+        let files = ["/a/y.html", "/sub/y.html"]
+        let q = respond("/sub/q", vhost: vhost, access: [], files: files)
+        #expect(q.status == 400)
+        #expect(q.final.uri == "a/y.html")
+        #expect(q.original.filename == "redirect:a/y.html")
+        #expect(q.errorCodes == ["AH10244"])
+        #expect(respond("/sub/r", vhost: vhost, access: [], files: files).served == "/a/y.html")
+        #expect(respond("/sub/s", vhost: vhost, access: [], files: files).served == "/sub/y.html")
+    }
 }
