@@ -6,6 +6,10 @@ struct EffectiveRewrite {
     var engine: Bool
     var options: Set<String>
     var base: String?
+    /// Apache's `options_set` / `baseurl_set`: a merge sets `baseurl_set` only under MergeBase,
+    /// so a base merged without it does not survive a later MergeBase merge.
+    var optionsSet: Bool
+    var baseSet: Bool
     var rules: [RewriteRule]
     /// D: the directory of the most specific object holding a mod_rewrite directive, with a
     /// trailing slash; `*If/` for rules inside `<If>`.
@@ -49,6 +53,25 @@ struct MergedConfig {
         self.directoryIndex = directoryIndex
     }
 
+    /// ap_directory_walk merges the `<Directory>` sections and `.htaccess` files among themselves
+    /// and only then onto the virtual host's defaults, where its `RewriteOptions` apply when no
+    /// object below set any. Under MergeBase that last merge keeps the base only if `baseurl_set`
+    /// (fixtures/apache/rewrite-base-vhost-mergebase-drops-merged-base,
+    /// rewrite-base-mergebase-dropped-after-plain-merge).
+    mutating func mergeRewriteOntoVhost(options vhostOptions: Set<String>?) {
+        guard var rw = rewrite else { return }
+        if !rw.optionsSet, let vhostOptions {
+            rw.options = vhostOptions
+            rw.optionsSet = true
+        }
+        if !rw.options.contains("mergebase") {
+            rw.baseSet = false
+        } else if !rw.baseSet {
+            rw.base = nil
+        }
+        rewrite = rw
+    }
+
     /// Merges `block` (a configuration object for `directory`) over what is here.
     mutating func merge(_ block: ConfigBlock, directory: String, key: String, defaultEngine: Bool) {
         objectKeys.append(key)
@@ -72,9 +95,19 @@ struct MergedConfig {
                 }
             }
             var base = rw.base
-            if base == nil, options.contains("mergebase") { base = parent?.base }
-            rewrite = EffectiveRewrite(engine: engine, options: options, base: base, rules: rules,
-                                       directory: directory, key: directory + "|" + ruleKey)
+            // The first object is taken as it is (baseurl_set iff it has a RewriteBase).
+            var baseSet = rw.base != nil
+            if let parent {
+                if options.contains("mergebase") {
+                    if base == nil { base = parent.base }
+                    baseSet = baseSet || parent.baseSet
+                } else {
+                    baseSet = false
+                }
+            }
+            rewrite = EffectiveRewrite(engine: engine, options: options, base: base,
+                                       optionsSet: rw.options != nil || (parent?.optionsSet ?? false), baseSet: baseSet,
+                                       rules: rules, directory: directory, key: directory + "|" + ruleKey)
         }
         if !block.redirects.isEmpty {
             let everything = block.redirects.filter { if case .everything = $0.matcher { true } else { false } }

@@ -282,8 +282,13 @@ extension Origin {
         var declinedFilename: String? = nil
         // hook_uri2file runs whenever the engine is on, rules or none: SCRIPT_URL/SCRIPT_URI, and
         // without rules r->filename is left as for rules that decline (`%f` of a server `Redirect`).
+        // The location and if walks run first; hook_uri2file checks their merged engine, not the
+        // server's: a `<Location>` turns the virtual host's rules off or on under it
+        // (fixtures/apache/section-location-rewriteengine-off-server-rules, -on-server-rules).
+        let preTranslate = preTranslateConfig(r, chain)
+        let engineOn = preTranslate?.rewrite?.engine ?? vhost.rewrite?.engine ?? false
         let serverRewrite = vhost.rewrite.flatMap {
-            $0.engine == true && $0.serverHookRuns && !chain.endSeen && r.uri.hasPrefix("/") ? $0 : nil
+            engineOn && $0.serverHookRuns && !chain.endSeen && r.uri.hasPrefix("/") ? $0 : nil
         }
         // A subrequest (mod_dir's index look-up, -U) takes its main request's values instead,
         // which its environment already holds: SCRIPT_URL stays the URL the client asked for.
@@ -350,7 +355,6 @@ extension Origin {
         }
         // mod_alias tries a one-argument `Redirect` from `<Location>`/`<If>` (merged by the
         // location and if walks that run before translate_name) ahead of the server's list.
-        let preTranslate = preTranslateConfig(r, chain)
         if let decided = locationRedirect(r, preTranslate, chain) ?? serverRedirect(r, preTranslate, chain) {
             r.filename = declinedFilename
             return decided

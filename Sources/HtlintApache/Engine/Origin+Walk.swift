@@ -117,6 +117,7 @@ extension Origin {
             current += "/" + seg
             readLevel(current)
         }
+        config.mergeRewriteOntoVhost(options: site.vhost.block.rewrite?.options)
         let result = MergedWalk(config: config, fatal: fatal, fatalDirectory: fatalDirectory,
                                 sections: sections)
         walkCache.set(deepest, result)
@@ -154,7 +155,7 @@ extension Origin {
                 case .regex(let regex): hit = regex.matches(base)
                 }
                 if hit {
-                    walk.config.merge(files.block, directory: "files/", key: "files:\(source.key)#\(k)", defaultEngine: defaultEngine)
+                    walk.config.merge(files.block, directory: filesRewriteDirectory(files.matcher), key: "files:\(source.key)#\(k)", defaultEngine: defaultEngine)
                     if !files.block.ifChains.isEmpty { filesIfBlocks.append(files.block) }
                 }
             }
@@ -231,6 +232,18 @@ extension Origin {
         applyIfChains(ifBlocks, to: &config, record: r, chain: chain)
         return config
     }
+}
+
+/// mod_rewrite's per-directory prefix for rules in a `<Files>`/`<FilesMatch>` section: the
+/// section's path (the pattern as written) plus a slash, so a relative substitution gets it
+/// (fixtures/apache/section-files-rewrite-directory-is-the-pattern).
+func filesRewriteDirectory(_ matcher: FilesBlock.Matcher) -> String {
+    let path: String
+    switch matcher {
+    case .wildcard(let pattern): path = pattern
+    case .regex(let regex): path = regex.pattern
+    }
+    return path.hasSuffix("/") ? path : path + "/"
 }
 
 /// Whether a `<Location>` applies to `uri`. A plain path is a prefix that must end at a segment

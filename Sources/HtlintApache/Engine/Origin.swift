@@ -374,6 +374,9 @@ public final class Origin: @unchecked Sendable {
             path = normalizedEncoded ? cut : normalizePath(cut, aboveRoot: &aboveRoot)
         }
         if aboveRoot { early = 400 }
+        // ap_normalize_path refuses a path without its leading `/` (a per-directory rewrite to
+        // `a/y.html`; recorded: rewrite-base-absolute-path-outside-directory).
+        if early == nil, let first = path.utf8.first, first != UInt8(ascii: "/") { early = 400 }
         if early == 400 { chain.log("AH10244", "error", "invalid URI path (\(url))") }
         let r = RequestRecord(method: method, uri: path, query: query, isSubrequest: isSubrequest,
                               documentRoot: site.documentRoot)

@@ -105,6 +105,10 @@ extension Origin {
         }
         let root = site.documentRoot
         if rw.base == nil, f.utf8.starts(with: (root + "/").utf8) { return dropLeadingBytes(f, root.utf8.count) }
+        // With a RewriteBase, a filesystem path outside the directory but under the document
+        // root loses the root and its slash: `a/y.html`, not a path, so 400 (recorded:
+        // fixtures/apache/rewrite-base-absolute-path-outside-directory).
+        if rw.base != nil, f.utf8.starts(with: (root + "/").utf8) { return dropLeadingBytes(f, root.utf8.count + 1) }
         if !rw.options.contains("ignorecontextinfo"), !r.contextPrefix.isEmpty, f.hasPrefix(r.contextDocumentRoot + "/") {
             let prefix = r.contextPrefix.hasSuffix("/") ? String(r.contextPrefix.dropLast()) : r.contextPrefix
             return prefix + "/" + f.dropFirst(r.contextDocumentRoot.count + 1)
