@@ -102,7 +102,7 @@ extension Origin {
         var tokens = languages
         if let first = out.first(where: { equalsIgnoringASCIICase($0.name, "Content-Language") }) {
             // A table token the languages already name (in any case) is not repeated
-            // (recorded: header-content-language-merges-table).
+            // (recorded: header-content-language-table-duplicates).
             for token in first.value.split(separator: ",").map({ $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") })
             where !token.isEmpty && !tokens.contains(where: { equalsIgnoringASCIICase($0, token) }) {
                 tokens.append(token)
