@@ -92,9 +92,7 @@ extension Origin {
             return .final(status: 406, location: nil)
         case .variant(let variant)?:
             guard let file = r.filename, let slash = file.lastIndex(of: "/") else { break }
-            let stem = r.uri.hasSuffix(r.pathInfo) ? dropTrailingBytes(r.uri, r.pathInfo.utf8.count) : r.uri
-            let uriDirectory = stem.lastIndex(of: "/").map { String(stem[...$0]) } ?? "/"
-            r.uri = uriDirectory + variant + r.pathInfo
+            r.uri = Origin.variantURI(r, variant)
             walk = directoryWalk(String(file[..<slash]) + "/" + variant)
             // The variant's subrequest walked its own file: its `<If>` sections saw that
             // REQUEST_FILENAME (`-f` true), and ap_internal_fast_redirect adopts its configuration.

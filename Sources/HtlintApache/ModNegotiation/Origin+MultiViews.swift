@@ -76,9 +76,7 @@ extension Origin {
             // Its other fixups: a status decided there (a `Redirect`, `[F]`) refuses the variant
             // (recorded: negotiation-variant-refused-by-lookup-answer).
             if walk.config.rewrite?.engine == true || !walk.config.redirects.isEmpty {
-                let stem = r.uri.hasSuffix(r.pathInfo) ? dropTrailingBytes(r.uri, r.pathInfo.utf8.count) : r.uri
-                let uri = (stem.lastIndex(of: "/").map { String(stem[...$0]) } ?? "/") + name + r.pathInfo
-                if variantLookup(r, walk, filename: path, uri: uri, chain).1 != nil { continue }
+                if variantLookup(r, walk, filename: path, uri: Origin.variantURI(r, name), chain).1 != nil { continue }
             }
             let type = MimeTypes.type(forPath: name, config: mime) ?? ""
             variantTypes.insert(type)
@@ -140,6 +138,13 @@ extension Origin {
         chain.log("AH00687", "error", "Negotiation: discovered file(s) matching request: \(filename) (None could be negotiated).")
         chain.note(.status, "404: MultiViews found files named \(base).… but none it can serve")
         return .notFound
+    }
+
+    /// The URI of the variant `name` of `r` (ap_sub_req_lookup_dirent): the request's directory,
+    /// the name, then the request's path info (counted in bytes).
+    static func variantURI(_ r: RequestRecord, _ name: String) -> String {
+        let stem = r.uri.hasSuffix(r.pathInfo) ? dropTrailingBytes(r.uri, r.pathInfo.utf8.count) : r.uri
+        return (stem.lastIndex(of: "/").map { String(stem[...$0]) } ?? "/") + name + r.pathInfo
     }
 
     /// set_language_quality (ForceLanguagePriority Prefer by default, Fallback on request): the variant's
