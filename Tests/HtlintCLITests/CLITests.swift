@@ -107,6 +107,22 @@ struct CLITests {
         #expect(o.stderr.hasPrefix("htlint: unknown edge 'akamai-magic'"))
     }
 
+    /// `conformance` finds cases below the directory it is given; a directory without any is an error.
+    @Test func conformanceFindsNestedCasesAndRefusesAnEmptyDirectory() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("htlint-conformance-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let nested = parent.appendingPathComponent("cases/dirslash-default")
+        try FileManager.default.createDirectory(at: parent.appendingPathComponent("cases"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "fixtures/apache/dirslash-default", toPath: nested.path)
+        let found = run(["conformance", parent.path])
+        #expect(found.status == .clean)
+        #expect(found.stdout.hasSuffix("1/1 cases agree; 5/5 requests agree\n"))
+        let empty = run(["conformance", parent.appendingPathComponent("cases/dirslash-default/site").path])
+        #expect(empty.status == .failure)
+        #expect(empty.stderr.hasPrefix("htlint: no cases in '"))
+        #expect(run(["conformance", "--frobnicate", parent.path]).status == .failure)
+    }
+
     @Test func versionAndHelp() throws {
         #expect(run(["--version"]).stdout == "htlint \(CLI.version)\n")
         let help = run(["--help"])

@@ -115,7 +115,7 @@ extension Origin {
         // type_checker: a directory without a handler gets its own name (what `%R` logs); any
         // other name mod_mime's `AddHandler` one, over ScriptAlias's cgi-script too (recorded:
         // cms-addhandler-php-html-skips-fallback, alias-scriptalias-addhandler-replaces-handler).
-        if site.files.isDirectory(walk.filename) {
+        if isDirectory(walk.filename) {
             if r.handler == nil { r.handler = "httpd/unix-directory" }
         } else if let mime = walk.config.mime, let h = mime.handler(forPath: walk.filename) {
             r.handler = h
@@ -516,9 +516,10 @@ extension Origin {
             return deny("files named .ht* are denied")
         }
         if let f = r.filename, f.hasPrefix("/"), !(f == site.mountedRoot || f.hasPrefix(site.mountedRoot + "/")),
-           !(r.contextDocumentRoot != site.documentRoot && f.hasPrefix(r.contextDocumentRoot)) {
-            // Outside the document root only `<Directory />` applies: Require all denied.
-            return deny("outside the document root")
+           !config.access.contains(where: \.isAuthorization) {
+            // Outside the document root the server's `<Directory />` (Require all denied) holds
+            // unless a `<Directory>`, `<Location>` or `<If>` covering the file has its own `Require`.
+            return deny("outside the document root, and no section grants access")
         }
         var order = "deny,allow", allows: [String] = [], denies: [String] = []
         var compat = false, satisfyAny = false

@@ -5,11 +5,7 @@ extension Origin {
     /// directory, and stops at the first segment that is a file or missing (apache-semantics §3).
     func directoryWalk(_ filename: String) -> WalkResult {
         let root = site.mountedRoot
-        guard filename == root || filename.hasPrefix(root + "/") else {
-            return WalkResult(filename: filename, pathInfo: "",
-                              config: .vhostDefaults(site), fatal: nil,
-                              sections: vhostSections)
-        }
+        guard filename == root || filename.hasPrefix(root + "/") else { return walkOutsideRoot(filename) }
         // One pass over the path's bytes: each directory tried is a prefix of `filename` (a new
         // string only when repeated slashes make it differ), the path info a suffix.
         let rootCount = root.utf8.count
@@ -71,6 +67,63 @@ extension Origin {
         result.nameTooLong = nameTooLong
         return result
     }
+
+    /// A filename outside the document root (an `Alias` target). Its filesystem is not the
+    /// site's: the walk assumes a stock Debian system, where the standard directories and the
+    /// document root's parents exist and nothing else does, so the first other segment ends the
+    /// walk and the rest is path info (`Alias /x /opt/app` maps /x/a to `/opt/app` + `/a`, as
+    /// Apache answers for a target that is not there). No `.htaccess` is read; the `<Directory>`
+    /// sections covering the name merge, shortest path first, as in Apache's section walk.
+    func walkOutsideRoot(_ path: String) -> WalkResult {
+        let segments = pathSegments(path)
+        var filename = path, pathInfo = "", isDirectory = true
+        var current = ""
+        for (k, seg) in segments.enumerated() {
+            current += "/" + seg
+            if Origin.systemDirectories.contains(current) || site.mountedRoot.hasPrefix(current + "/") { continue }
+            filename = current
+            pathInfo = k + 1 < segments.count || path.hasSuffix("/")
+                ? "/" + segments[(k + 1)...].joined(separator: "/") + (k + 1 < segments.count && path.hasSuffix("/") ? "/" : "")
+                : ""
+            isDirectory = false
+            break
+        }
+        var config = MergedConfig.vhostDefaults(site)
+        var sections = vhostSections
+        let directories = site.vhost.block.server?.directories ?? []
+        if !directories.isEmpty {
+            let defaultEngine = site.vhost.block.rewrite?.engine ?? false
+            let covering = directories.enumerated().compactMap { (i, entry) -> (Int, Int, String, ConfigBlock)? in
+                let p = SiteFileSystem.normalize(entry.0.replacingOccurrences(of: "${DOCROOT}", with: site.mountedRoot))
+                let dir = p == "/" ? "/" : p + "/"
+                // A missing name is no directory: `<Directory /opt/app>` does not cover a missing /opt/app.
+                guard filename.hasPrefix(dir) || (isDirectory && filename == p) else { return nil }
+                return (dir.utf8.count, i, p, entry.1)
+            }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+            for (_, i, p, block) in covering {
+                config.merge(block, directory: p == "/" ? "/" : p + "/", key: "dir:" + p, defaultEngine: defaultEngine)
+                if !block.files.isEmpty || !block.ifChains.isEmpty { sections.append(SectionSource(key: "dir#\(i)", block: block)) }
+            }
+        }
+        return WalkResult(filename: filename, pathInfo: pathInfo, config: config, fatal: nil, sections: sections)
+    }
+
+    /// A directory of the site, or a standard one outside the document root (an `Alias` target).
+    func isDirectory(_ path: String) -> Bool {
+        if site.files.isDirectory(path) { return true }
+        let root = site.mountedRoot
+        guard path.hasPrefix("/"), !(path == root || path.hasPrefix(root + "/")) else { return false }
+        let name = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        return Origin.systemDirectories.contains(name) || root.hasPrefix(name + "/")
+    }
+
+    /// Directories every Debian system with Apache has (the Filesystem Hierarchy Standard's).
+    static let systemDirectories: Set<String> = [
+        "/bin", "/boot", "/dev", "/etc", "/etc/apache2", "/home", "/lib", "/media", "/mnt", "/opt",
+        "/proc", "/root", "/run", "/sbin", "/srv", "/sys", "/tmp", "/usr", "/usr/bin", "/usr/lib",
+        "/usr/lib/cgi-bin", "/usr/local", "/usr/sbin", "/usr/share", "/usr/share/doc", "/var",
+        "/var/cache", "/var/lib", "/var/log", "/var/tmp", "/var/www",
+    ]
 
     /// The virtual host's own `<Files>`/`<If>` sections: they come first in Apache's merged lists.
     var vhostSections: [SectionSource] {
