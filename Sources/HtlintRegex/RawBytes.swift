@@ -51,12 +51,33 @@ public enum RawBytes {
     }
 }
 
+extension RawBytes {
+    /// Whether a byte is 0x80 or above: eight bytes at a time over contiguous storage (the
+    /// generic `contains(where:)` costs several instructions a byte, and every regex capture
+    /// passes through here).
+    static func hasNonASCII<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
+        bytes.withContiguousStorageIfAvailable { buffer -> Bool in
+            let raw = UnsafeRawBufferPointer(buffer)
+            var i = 0
+            while i + 8 <= raw.count {
+                if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return true }
+                i += 8
+            }
+            while i < raw.count {
+                if raw[i] >= 0x80 { return true }
+                i += 1
+            }
+            return false
+        } ?? bytes.contains { $0 >= 0x80 }
+    }
+}
+
 extension String {
     /// The string for `bytes`, each byte outside a well-formed UTF-8 sequence kept as its
     /// reserved scalar (see `RawBytes`). Plain UTF-8 costs one validation, as `String(decoding:)`.
     public init<C: RandomAccessCollection>(preservingBytes bytes: C) where C.Element == UInt8 {
         // Most strings are ASCII: decoded as `String(decoding:)` does, without a second check.
-        if !bytes.contains(where: { $0 >= 0x80 }) {
+        if !RawBytes.hasNonASCII(bytes) {
             self = String(decoding: bytes, as: UTF8.self)
             return
         }

@@ -6,9 +6,10 @@ import HtlintDiagnostics
 /// keeps matching, long inputs and nested subrequests stop at htlint's work budget with a 500
 /// and a warning that says so.
 struct WorkBudgetTests {
-    func origin(_ htaccess: String, budget: Int = 500_000) -> Origin {
+    func origin(_ htaccess: String, budget: Int = 500_000, files: [String] = []) -> Origin {
         var fs = SiteFileSystem(root: "/var/www/html")
         fs.addFile("/index.html")
+        for f in files { fs.addFile(f) }
         fs.addAccessFile("/", file: SourceFile(path: ".htaccess", bytes: Array(htaccess.utf8)))
         return Origin(site: Site(serverName: "example.org", files: fs), tracing: true, ruleEvaluationBudget: budget)
     }
@@ -37,6 +38,18 @@ struct WorkBudgetTests {
         #expect(!response.errors.contains { $0.contains("units of work") })
     }
 
+    @Test func apacheLengthLimitEndsAGrowingLoopWithinTheBudget() {
+        // fixtures/apache/recursion-next-growing-uri-length-limit: Apache ends the loop when the
+        // path passes 16,380 bytes (after 16,368 rounds), logged without an AH number; it must be
+        // that limit answering, not htlint's budget.
+        let response = origin("RewriteEngine On\nRewriteRule ^x(.*)$ x$1y [N]\n")
+            .respond(to: OriginRequest(target: "/x", headers: [HTTPHeader("Host", "example.org")]))
+        #expect(response.status == 500)
+        #expect(response.errors.contains { $0.contains("RewriteRule '^x(.*)$' and URI '/x' exceeded maximum length (16380)") })
+        #expect(!response.errors.contains { $0.contains("units of work") })
+        #expect(response.final.filename?.utf8.count == "/x".utf8.count + 16366)  // relative to the document root
+    }
+
     @Test func nestedDirectoryIndexSubrequestsStop() {
         // Index names that lead back to the directory ("?x" keeps the path) make each level try
         // every name again, ten levels deep: 8^10 subrequests, 19 s before subrequests counted
@@ -57,10 +70,13 @@ struct WorkBudgetTests {
         // 4,000 bytes in 100-byte segments: a longer path no longer maps at all (AH00127,
         // APR_PATH_MAX), nor does a segment over 255 bytes (AH00036, ENAMETOOLONG).
         let path = "/" + String(repeating: String(repeating: "a", count: 99) + "/", count: 40)
-        let response = origin(lines.joined(separator: "\n") + "\n", budget: 20_000)
+        // The file exists: a missing one leaves path info, which each `[N]` round appends again
+        // (as Apache does), so Apache's length limit would answer after four rounds instead.
+        let response = origin(lines.joined(separator: "\n") + "\n", budget: 20_000, files: [path])
             .respond(to: OriginRequest(target: path, headers: [HTTPHeader("Host", "example.org")]))
         #expect(response.status == 500)
-        // 63 units per evaluation: the budget stops it after 318 evaluations, in the sixth round.
+        // 8 units per evaluation of the 4,000-byte path (1 + 4000 / 512): the budget stops it
+        // after 2,500 evaluations, in the 41st round.
         #expect(response.errors.contains { $0.contains("htlint stopped after 20000 units") })
     }
 }

@@ -59,7 +59,7 @@ public enum URLDecodingError: Error, Equatable, Sendable {
 /// Decodes `%xx` in a path like `ap_unescape_url` (apache-semantics §1.2).
 public func decodeURLPath(_ s: String, encodedSlashes: EncodedSlashes = .forbid) -> Result<String, URLDecodingError> {
     // Most paths have nothing to decode: keep the string.
-    guard s.utf8.contains(UInt8(ascii: "%")) else { return .success(s) }
+    guard s.containsByte(UInt8(ascii: "%")) else { return .success(s) }
     let b = s.rawBytes
     var out: [UInt8] = []
     out.reserveCapacity(b.count)

@@ -19,7 +19,7 @@ func dropTrailingBytes(_ s: String, _ n: Int) -> String {
 /// The part after the last `/` (the whole string when there is none).
 @inlinable
 func lastPathComponent(_ s: String) -> Substring {
-    guard let slash = s.utf8.lastIndex(of: UInt8(ascii: "/")) else { return Substring(s) }
+    guard let slash = s.lastIndex(ofByte: UInt8(ascii: "/")) else { return Substring(s) }
     return s[s.utf8.index(after: slash)...]
 }
 

@@ -1,3 +1,5 @@
+import HtlintRegex
+
 extension Origin {
     /// The scheme Apache uses for self-referential URLs (apache-semantics §11.1).
     func scheme(_ chain: RequestChain) -> String {
@@ -91,7 +93,7 @@ public func splitHostHeader(_ value: String) -> (host: String, port: Int?) {
             if after.hasPrefix(":") { port = Int(after.dropFirst()) }
             host = String(host[...close])
         }
-    } else if let colon = host.utf8.lastIndex(of: UInt8(ascii: ":")) {
+    } else if let colon = host.lastIndex(ofByte: UInt8(ascii: ":")) {
         port = Int(host[host.index(after: colon)...])
         host = String(host[..<colon])
     }

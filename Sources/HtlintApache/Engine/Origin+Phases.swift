@@ -1,5 +1,5 @@
-import HtlintRegex
 import HtlintDiagnostics
+import HtlintRegex
 
 extension Origin {
     /// One pass over a request record: translate_name, map_to_storage, access, fixups
@@ -226,7 +226,7 @@ extension Origin {
             for a in d.assignments {
                 if a.unset { r.setEnvValue(a.name, nil); continue }
                 var v = a.value
-                if !groups.isEmpty, v.utf8.contains(UInt8(ascii: "$")) {
+                if !groups.isEmpty, v.containsByte(UInt8(ascii: "$")) {
                     for i in (0...9).reversed() { v = v.replacingOccurrences(of: "$\(i)", with: i < groups.count ? groups[i] : "") }
                 }
                 r.setEnvValue(a.name, v)

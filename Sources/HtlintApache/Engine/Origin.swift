@@ -1,4 +1,5 @@
 import HtlintDiagnostics
+import HtlintRegex
 
 /// Apache httpd 2.4 answering requests for one site, phase by phase (apache-semantics §1.1, §15.1).
 /// Built once per site; `respond(to:)` runs without re-parsing anything.
@@ -15,7 +16,7 @@ public final class Origin: @unchecked Sendable {
     let negotiation: Bool
 
     /// Most work spent on one request (all passes, `[N]` rounds and subrequests), in rule and
-    /// condition evaluations weighted by input length (one unit per started 64 bytes); past it
+    /// condition evaluations weighted by input length (one unit, plus one per 512 bytes); past it
     /// the answer is a 500 that says htlint stopped (issue 9: bounded work, about a second).
     public let ruleEvaluationBudget: Int
 
@@ -368,7 +369,7 @@ public final class Origin: @unchecked Sendable {
         case .failure(.forbiddenByte(let decoded)):
             early = 404
             // r->uri is a C string: a decoded `%00` ends what the log shows.
-            let cut = decoded.utf8.firstIndex(of: 0).map { String(decoded[..<$0]) } ?? decoded
+            let cut = decoded.firstIndex(ofByte: 0).map { String(decoded[..<$0]) } ?? decoded
             // Refused `%2F`s: no second normalisation, the slashes they make stay in the
             // log (`/x%2F%2Fy` logs `/x//y`; recorded: rewrite-escape-encoded-slash-not-merged).
             path = normalizedEncoded ? cut : normalizePath(cut, aboveRoot: &aboveRoot)

@@ -1,5 +1,6 @@
 import Foundation
 import HtlintDiagnostics
+import HtlintRegex
 
 /// The document root as the engine sees it: which paths are files, directories or symbolic
 /// links, and the `.htaccess` sources. Paths are absolute filesystem paths under the simulated
@@ -33,7 +34,7 @@ public struct SiteFileSystem: Sendable {
 
     /// Records a node, and its name in its parent's listing when it is new.
     private mutating func setNode(_ path: String, _ node: Node) {
-        guard nodes.updateValue(node, forKey: path) == nil, let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), path != "/" else { return }
+        guard nodes.updateValue(node, forKey: path) == nil, let slash = path.lastIndex(ofByte: UInt8(ascii: "/")), path != "/" else { return }
         let parent = slash == path.startIndex ? "/" : String(path[..<slash])
         children[parent, default: []].append(String(path[path.utf8.index(after: slash)...]))
     }
@@ -100,7 +101,7 @@ public struct SiteFileSystem: Sendable {
 
     private mutating func addParents(of path: String) {
         var p = path
-        while let slash = p.utf8.lastIndex(of: UInt8(ascii: "/")), slash != p.startIndex {
+        while let slash = p.lastIndex(ofByte: UInt8(ascii: "/")), slash != p.startIndex {
             p = String(p[..<slash])
             // A directory already there has its parents too (every node is added after them):
             // loading a tree of n files costs O(n), not O(n × depth).

@@ -1,3 +1,5 @@
+import HtlintRegex
+
 /// Values a rule's expansions can refer to.
 struct ExpansionScope {
     var ruleCaptures: [String] = []
@@ -47,7 +49,7 @@ extension Origin {
         var lastQ: Bool? = nil
         for part in parts {
             let s = value(part)
-            if tracksQuestionMarks, s.utf8.contains(UInt8(ascii: "?")) {
+            if tracksQuestionMarks, s.containsByte(UInt8(ascii: "?")) {
                 let expanded = if case .literal = part { false } else { true }
                 if firstQ == nil { firstQ = expanded }
                 lastQ = expanded

@@ -1,3 +1,5 @@
+import HtlintRegex
+
 /// Literal facts about every string a rule pattern matches, read from the pattern's top-level
 /// sequence: what the rule index may key a rule on. Every fact is a necessary condition (a
 /// string that lacks it cannot match), so keying on any of them keeps the index a superset.
@@ -32,7 +34,7 @@ struct PatternShape: Equatable {
     /// may take a CR LF or a grapheme's bytes, which a request path never holds). Any other
     /// letter or digit escape (`\b` and other zero-width assertions, `\cX`, `\x41`,
     /// `\012`, back-references, `\p{L}`…) may consume what follows or match nothing.
-    static func isOneByteClass(_ e: UInt8) -> Bool { "dDwWsShHvVRX".utf8.contains(e) }
+    static func isOneByteClass(_ e: UInt8) -> Bool { "dDwWsShHvVRX".containsByte(e) }
 
     static func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c + 32 : c }
 
@@ -292,7 +294,7 @@ struct PatternShape: Equatable {
             width = 2
             let isAlnum = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
             if isAlnum { return false }
-        } else if "^.[()*+?{|".utf8.contains(first) {
+        } else if "^.[()*+?{|".containsByte(first) {
             return false
         }
         if isWordByte(byte) { return false }
@@ -311,7 +313,7 @@ struct PatternShape: Equatable {
             let isAlnum = (last >= 0x30 && last <= 0x39) || (last >= 0x41 && last <= 0x5A) || (last >= 0x61 && last <= 0x7A)
             return !isAlnum && !isWordByte(last)
         }
-        if "^$.])}*+?{|\\".utf8.contains(last) { return false }
+        if "^$.])}*+?{|\\".containsByte(last) { return false }
         return !isWordByte(last)
     }
 

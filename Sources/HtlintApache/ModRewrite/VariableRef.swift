@@ -1,3 +1,5 @@
+import HtlintRegex
+
 /// A `%{NAME}` resolved when its template is parsed (apache-semantics §7.2): what it reads,
 /// so that expanding it per request is a switch rather than parsing and hashing the name.
 enum VariableRef: Sendable, Hashable {
@@ -16,7 +18,7 @@ enum VariableRef: Sendable, Hashable {
     case known(Origin.VariableSource, name: String)
 
     init(_ rawName: String) {
-        if let colon = rawName.utf8.firstIndex(of: UInt8(ascii: ":")) {
+        if let colon = rawName.firstIndex(ofByte: UInt8(ascii: ":")) {
             let arg = String(rawName[rawName.index(after: colon)...])
             switch rawName[..<colon].uppercased() {
             case "HTTP": self = .header(arg)
