@@ -34,4 +34,37 @@ extension String {
             return memchr(base, Int32(byte), buffer.count) != nil
         } ?? utf8.contains(byte)
     }
+
+    /// Whether `needle`'s UTF-8 occurs in the UTF-8. Foundation's `contains(_:)` bridges to
+    /// NSString: about 7,000 instructions a call, 2% of a typical site's simulation.
+    public func containsBytes(_ needle: String) -> Bool {
+        withBytes(of: self, needle) { h, n in
+            guard let first = n.first else { return true }
+            guard n.count <= h.count, let hBase = h.baseAddress, let nBase = n.baseAddress else { return false }
+            var i = 0
+            while i <= h.count - n.count {
+                if h[i] == first, memcmp(hBase + i, nBase, n.count) == 0 { return true }
+                i += 1
+            }
+            return false
+        }
+    }
+
+    /// Whether the UTF-8 starts with `prefix`'s (`hasPrefix` compares characters, with
+    /// normalization checks).
+    public func hasBytePrefix(_ prefix: String) -> Bool {
+        withBytes(of: self, prefix) { h, p in
+            guard p.count <= h.count else { return false }
+            guard let hBase = h.baseAddress, let pBase = p.baseAddress else { return true }
+            return memcmp(hBase, pBase, p.count) == 0
+        }
+    }
+}
+
+/// `body` over the UTF-8 of `a` and `b`, in place when both are contiguous (native strings).
+private func withBytes<R>(of a: String, _ b: String, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> R) -> R {
+    if let r = a.utf8.withContiguousStorageIfAvailable({ x in b.utf8.withContiguousStorageIfAvailable { y in body(x, y) } }), let r {
+        return r
+    }
+    return Array(a.utf8).withUnsafeBufferPointer { x in Array(b.utf8).withUnsafeBufferPointer { y in body(x, y) } }
 }

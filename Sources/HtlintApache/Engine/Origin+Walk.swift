@@ -111,9 +111,15 @@ extension Origin {
     /// A directory of the site, or a standard one outside the document root (an `Alias` target).
     func isDirectory(_ path: String) -> Bool {
         if site.files.isDirectory(path) { return true }
+        // Inside the root the site's tree is the whole truth (checked without building strings:
+        // this runs on every pass).
         let root = site.mountedRoot
-        guard path.hasPrefix("/"), !(path == root || path.hasPrefix(root + "/")) else { return false }
-        let name = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        if path.hasBytePrefix(root) {
+            let next = path.utf8.dropFirst(root.utf8.count).first
+            if next == nil || next == UInt8(ascii: "/") { return false }
+        }
+        guard path.utf8.first == UInt8(ascii: "/") else { return false }
+        let name = path.utf8.count > 1 && path.utf8.last == UInt8(ascii: "/") ? dropTrailingBytes(path, 1) : path
         return Origin.systemDirectories.contains(name) || root.hasPrefix(name + "/")
     }
 

@@ -1,3 +1,5 @@
+import HtlintRegex
+
 /// mod_mime's extension table: Debian's /etc/mime.types, which Apache's `TypesConfig` reads
 /// (`debianTable`, generated). Extensions are matched case-insensitively and a later line
 /// naming the same extension wins, as mod_mime builds its hash (`.sh` is `text/x-sh`). Apache
@@ -167,7 +169,7 @@ extension MimeTypes {
     static func withDefaultCharset(_ type: String, _ charset: String?) -> String {
         guard let charset else { return type }
         let lower = asciiLowercased(type)
-        guard !lower.contains("charset="), lower.contains("text/plain") || lower.contains("text/html") else { return type }
+        guard !lower.containsBytes("charset="), lower.containsBytes("text/plain") || lower.containsBytes("text/html") else { return type }
         return type + "; charset=" + charset
     }
 
