@@ -171,7 +171,7 @@ public struct ConfigReader {
                   d.nameRange)
             return
         }
-        if context == .htaccess, info.category == .serverOnly {
+        if context == .htaccess, info.category == .serverOnly || info.category == .configOnly {
             error(ConfigCode.notAllowedHere, "\(info.name) not allowed here", d.nameRange)
             return
         }

@@ -4,6 +4,9 @@ public enum OverrideCategory: String, Sendable {
     case limit = "Limit", any = "All"
     /// Never allowed in `.htaccess` (server configuration only).
     case serverOnly
+    /// Server configuration and `<Directory>`-type sections (RSRC_CONF|ACCESS_CONF), never
+    /// `.htaccess`; read like the per-directory directives of its module.
+    case configOnly
 }
 
 /// What Apache knows about one directive: the module that defines it and where it may appear.
@@ -40,19 +43,24 @@ public enum DirectiveCatalog {
                                              "RemoveOutputFilter", "DefaultLanguage", "MultiviewsMatch", "RemoveEncoding",
                                              "RemoveCharset", "RemoveLanguage", "RemoveInputFilter"])
         list += entries("mime", .serverOnly, ["TypesConfig", "ModMimeUsePathInfo"])
+        // Override classes as core.c declares them (recorded: ovr-* hunt 24 cases, fixture
+        // allowoverride-core-and-ssl-directive-classes): ContentDigest is OR_OPTIONS, CGIPassAuth
+        // OR_AUTHCFG, EnableSendfile/EnableMMAP/QualifyRedirectURL OR_FILEINFO, RLimit* OR_ALL.
         list += entries("core", .fileInfo, ["ErrorDocument", "ForceType", "SetHandler", "AcceptPathInfo",
                                              "AddDefaultCharset", "DefaultType", "FileETag", "SetInputFilter", "SetOutputFilter",
-                                             "CGIPassAuth", "CGIVar", "Define", "UnDefine"])
-        list += entries("core", .options, ["Options"])
-        list += entries("core", .any, ["LimitRequestBody", "LimitXMLRequestBody", "EnableSendfile", "EnableMMAP",
-                                        "ContentDigest", "ServerSignature", "LogLevel", "UnDefine",
-                                        "LimitRequestFieldSize"])
+                                             "CGIVar", "EnableSendfile", "EnableMMAP", "QualifyRedirectURL"])
+        list += entries("core", .authConfig, ["CGIPassAuth"])
+        list += entries("core", .options, ["Options", "ContentDigest"])
+        list += entries("core", .any, ["LimitRequestBody", "LimitXMLRequestBody", "ServerSignature",
+                                        "RLimitCPU", "RLimitMEM", "RLimitNPROC"])
+        // RSRC_CONF|ACCESS_CONF (server and <Directory>, never `.htaccess`): "… not allowed here".
+        list += entries("core", .configOnly, ["Define", "UnDefine", "LogLevel"])
         list += entries("core", .serverOnly, [
             "ServerName", "ServerAlias", "ServerAdmin", "DocumentRoot", "UseCanonicalName", "UseCanonicalPhysicalPort",
             "LimitInternalRecursion", "AllowOverride", "AllowOverrideList", "AccessFileName", "Listen",
             "ServerRoot", "LoadModule", "Include", "IncludeOptional", "ErrorLog", "KeepAlive", "Timeout",
             "HostnameLookups", "ServerTokens", "TraceEnable", "MergeSlashes", "AllowEncodedSlashes",
-            "LimitRequestLine", "LimitRequestFields", "RegexDefaultOptions", "Protocols", "Mutex", "PidFile",
+            "LimitRequestLine", "LimitRequestFields", "LimitRequestFieldsize", "RegexDefaultOptions", "Protocols", "Mutex", "PidFile",
             "User", "Group", "LogFormat", "CustomLog", "TransferLog", "ScriptLog",
         ])
         list += entries("authz_core", .authConfig, ["Require", "AuthMerging", "AuthzSendForbiddenOnFailure"])
@@ -71,10 +79,11 @@ public enum DirectiveCatalog {
         list += entries("negotiation", .fileInfo, ["LanguagePriority", "ForceLanguagePriority"])
         list += entries("php", .options, ["php_value", "php_flag"])
         list += entries("php", .serverOnly, ["php_admin_value", "php_admin_flag"])
-        list += entries("ssl", .authConfig, ["SSLRequireSSL"])
+        // mod_ssl's SSL_CMD_DIR(…, AUTHCFG) and SSL_CMD_ALL (RSRC_CONF|OR_AUTHCFG) directives.
+        list += entries("ssl", .authConfig, ["SSLRequireSSL", "SSLRequire", "SSLRenegBufferSize", "SSLUserName",
+                                             "SSLCipherSuite", "SSLVerifyClient", "SSLVerifyDepth"])
         list += entries("ssl", .options, ["SSLOptions"])
-        list += entries("ssl", .serverOnly, ["SSLEngine", "SSLCertificateFile", "SSLCertificateKeyFile", "SSLProtocol",
-                                             "SSLCipherSuite"])
+        list += entries("ssl", .serverOnly, ["SSLEngine", "SSLCertificateFile", "SSLCertificateKeyFile", "SSLProtocol"])
         list += entries("remoteip", .serverOnly, ["RemoteIPHeader", "RemoteIPInternalProxy", "RemoteIPTrustedProxy"])
         list += entries("proxy", .serverOnly, ["ProxyPass", "ProxyPassReverse", "ProxyPreserveHost", "ProxyRequests"])
         list += entries("version", .any, [])
