@@ -6,14 +6,15 @@ import HtlintSyntax
 /// Disagreements found by differential round 24; every expected value was recorded from
 /// Apache 2.4 (the fixtures named on each test).
 struct Hunt24RegressionTests {
-    func respond(_ target: String, vhost: [String], access: [(String, String)], files: [String]) -> OriginResponse {
+    func respond(_ target: String, method: String = "GET", vhost: [String], access: [(String, String)], files: [String],
+                 modules: ModuleSet = .standard) -> OriginResponse {
         var fs = SiteFileSystem(root: "/var/www/html")
         for f in files { fs.addFile(f) }
         for (dir, text) in access {
             fs.addAccessFile(dir, displayPath: "/var/www/html\(dir == "/" ? "" : dir)/.htaccess", text: text)
         }
-        let origin = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: vhost))
-        return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "shop.example")]))
+        let origin = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: vhost, modules: modules))
+        return origin.respond(to: OriginRequest(method: method, target: target, headers: [HTTPHeader("Host", "shop.example")]))
     }
 
     /// fixtures/apache/allowoverride-core-and-ssl-directive-classes: each directive needs the
@@ -37,5 +38,68 @@ struct Hunt24RegressionTests {
         let r = respond("/d/x.html", vhost: vhost, access: [("/d", text)], files: ["/d/x.html"])
         #expect(r.status == (message == nil ? 200 : 500))
         if let message { #expect(r.errors.contains { $0.hasSuffix(message) }) }
+    }
+
+    static let speling: ModuleSet = {
+        var m = ModuleSet.standard
+        m.insert("speling")
+        return m
+    }()
+
+    /// fixtures/apache/negotiation-speling-corrections: one best candidate answers 301 with the
+    /// corrected, escaped URL and the query; ties (`/x` matches `.` and `q` alike) and basename
+    /// matches only (`/readme`) answer 300; POST is left alone; a missing directory is corrected
+    /// with its path info; `.htaccess` is a candidate.
+    @Test func spelingCorrections() {
+        let access = [("/", "CheckSpelling On\n")]
+        let files = ["/About.html", "/dir/page.html", "/readme.txt", "/readme.html", "/my file.html", "/q", "/Docs/Index.html"]
+        func go(_ t: String, _ m: String = "GET") -> OriginResponse {
+            respond(t, method: m, vhost: [], access: access, files: files, modules: Self.speling)
+        }
+        #expect(go("/about.html").location == "http://shop.example/About.html")
+        #expect(go("/about.html", "HEAD").status == 301)
+        #expect(go("/about.html", "POST").status == 404)
+        #expect(go("/DIR/page.html?a=b%20c").location == "http://shop.example/dir/page.html?a=b%20c")
+        #expect(go("/dir/pgae.html").location == "http://shop.example/dir/page.html")
+        #expect(go("/readme.htm").location == "http://shop.example/readme.html")
+        #expect(go("/my%20flie.html").location == "http://shop.example/my%20file.html")
+        #expect(go("/docs/index.html").location == "http://shop.example/Docs/index.html")
+        #expect(go("/htaccess").location == "http://shop.example/.htaccess")
+        let x = go("/x")
+        #expect(x.status == 300)
+        #expect(x.location == nil)
+        #expect(go("/readme").status == 300)
+        #expect(go("/nope/deeper/x.html").status == 404)
+        // Without the module the directive is unknown: a 500.
+        #expect(respond("/about.html", vhost: [], access: access, files: files).status == 500)
+    }
+
+    /// fixtures/apache/negotiation-speling-config-replaced: mod_speling has no merge function, so a
+    /// configuration object with any Check* line starts from CheckSpelling Off.
+    @Test func spelingConfigurationIsReplacedNotMerged() {
+        let vhost = ["CheckSpelling On", "<Directory ${DOCROOT}/d>", "CheckCaseOnly On", "</Directory>",
+                     "<Directory ${DOCROOT}/e>", "CheckSpelling On", "CheckCaseOnly On", "</Directory>"]
+        let access = [("/b", "CheckBasenameMatch On\n"), ("/c", "Header set X y\n")]
+        let files = ["/b/Page.html", "/c/Page.html", "/d/Page.html", "/e/Page.html", "/e/other.html"]
+        func go(_ t: String) -> OriginResponse { respond(t, vhost: vhost, access: access, files: files, modules: Self.speling) }
+        #expect(go("/b/page.html").status == 404)
+        #expect(go("/c/page.html").location == "http://shop.example/c/Page.html")
+        #expect(go("/d/page.html").status == 404)
+        #expect(go("/e/page.html").location == "http://shop.example/e/Page.html")
+        #expect(go("/e/othre.html").status == 404)   // CheckCaseOnly: no typo corrections
+    }
+
+    /// fixtures/apache/negotiation-speling-after-fallback-and-errordocument: mod_dir's
+    /// FallbackResource answers before mod_speling; after a server-context [PT] rewrite the
+    /// correction keeps the query of the request line, not the rewritten one.
+    @Test func spelingAfterFallbackAndWithTheRequestQuery() {
+        let vhost = ["RewriteEngine On", "RewriteRule ^/srvq$ /about.html?new=1 [PT]"]
+        let access = [("/", "CheckSpelling On\n"), ("/fb", "FallbackResource /About.html\n")]
+        let files = ["/About.html", "/fb/Page.html"]
+        let fb = respond("/fb/page.html", vhost: vhost, access: access, files: files, modules: Self.speling)
+        #expect(fb.status == 200)
+        #expect(fb.served == "/About.html")
+        #expect(respond("/srvq?orig=1", vhost: vhost, access: access, files: files, modules: Self.speling).location
+                == "http://shop.example/About.html?orig=1")
     }
 }

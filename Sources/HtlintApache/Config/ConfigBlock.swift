@@ -284,6 +284,8 @@ public struct ConfigBlock: Sendable {
     /// expressions (core parses every value so; a plain one evaluates to itself).
     public var errorDocumentExpressions: [Int: ExprWord] = [:]
     public var acceptPathInfo: Bool? = nil
+    /// mod_speling's `CheckSpelling`/`CheckCaseOnly`/`CheckBasenameMatch` (nil: none here).
+    public var speling: SpelingConfig? = nil
     /// `AuthType` and `AuthName` (mod_authn_core): how a `Require` that needs a user asks for one.
     public var authType: String? = nil
     public var authName: String? = nil

@@ -17,6 +17,7 @@ extension MergedConfig {
         perDirectory.fallbackResource = vhost.fallbackResource
         perDirectory.redirectRelative = vhost.redirectRelative
         perDirectory.acceptPathInfo = vhost.acceptPathInfo
+        perDirectory.speling = vhost.speling
         perDirectory.setEnv = vhost.setEnv
         perDirectory.unsetEnv = vhost.unsetEnv
         perDirectory.mime = vhost.mime

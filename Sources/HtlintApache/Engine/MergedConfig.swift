@@ -39,6 +39,7 @@ struct MergedConfig {
     var errorDocuments: [Int: String] = [:]
     var errorDocumentExpressions: [Int: ExprWord] = [:]
     var acceptPathInfo: Bool?
+    var speling: SpelingConfig?
     var authType: String?
     var authName: String?
     var sslRequired = false
@@ -159,6 +160,9 @@ struct MergedConfig {
         errorDocuments.merge(block.errorDocuments) { _, new in new }
         for code in block.errorDocuments.keys { errorDocumentExpressions[code] = block.errorDocumentExpressions[code] }
         if let a = block.acceptPathInfo { acceptPathInfo = a }
+        // mod_speling has no merge function: the deepest object with any of its directives
+        // replaces the whole configuration (recorded: negotiation-speling-config-replaced).
+        if let s = block.speling { speling = s }
         if let t = block.authType { authType = t }
         if let n = block.authName { authName = n }
         if block.sslRequired { sslRequired = true }

@@ -139,6 +139,8 @@ extension Origin {
         // fixups: mod_headers (LAST, after mod_dir), unless mod_dir answered.
         if case .final? = dir {} else if let list = r.config?.requestHeaders, !list.isEmpty { applyRequestHeaders(list, r, chain) }
         if let decided = dir { return decided }
+        // fixups: mod_speling (LAST, after mod_dir: a FallbackResource answers first).
+        if let decided = checkSpeling(r, walk.config, chain) { return decided }
         // fixups: mod_rewrite's hook_mimetype (LAST, after mod_dir) applies [H]
         // (recorded: rewrite-flags-handler-blocks-internal-redirect, rewrite-flags-handler-after-mod-dir).
         if let forced = r.rewriteHandler { r.handler = forced }

@@ -12,6 +12,9 @@ final class RequestRecord {
     var receivedURI: String?
     /// Raw query string; nil when the URL had none.
     var query: String?
+    /// `r->parsed_uri.query`: the query this record was created with (the request's, or the
+    /// URL an internal redirect went to); a server-context rewrite changes `query` only.
+    let parsedQuery: String?
     /// `r->filename`: a filesystem path after translation; during a rewrite pass the current
     /// rewrite result.
     var filename: String?
@@ -82,6 +85,7 @@ final class RequestRecord {
         self.method = method
         self.uri = uri
         self.query = query
+        self.parsedQuery = query
         self.isSubrequest = isSubrequest
         self.contextDocumentRoot = documentRoot
     }
