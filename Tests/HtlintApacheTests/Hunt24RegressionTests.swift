@@ -102,4 +102,49 @@ struct Hunt24RegressionTests {
         #expect(respond("/srvq?orig=1", vhost: vhost, access: access, files: files, modules: Self.speling).location
                 == "http://shop.example/About.html?orig=1")
     }
+
+    static let expires: ModuleSet = {
+        var m = ModuleSet.standard
+        m.insert("expires")
+        return m
+    }()
+
+    /// fixtures/apache/header-expires-cache-control: the type's code (without parameters, then
+    /// `major/*`) or the default gives `Cache-Control: max-age=N`, which `Header merge` appends
+    /// to; a 404 gets none; a redirect gets the code of its canned text/html page.
+    @Test func expiresCacheControl() {
+        let access = [("/", "ExpiresActive On\nExpiresDefault \"access plus 1 month\"\nExpiresByType text/html \"access plus 0 seconds\"\nExpiresByType image/png \"access plus 1 year\"\nExpiresByType text/css A3600\nExpiresByType image/* \"access plus 1 week\"\n"),
+                      ("/h", "Header merge Cache-Control public\n"), ("/j", "ExpiresActive Off\n"),
+                      ("/l", "RewriteEngine On\nRewriteRule ^r$ /a.html [R,L]\n")]
+        let files = ["/a.html", "/b.png", "/c.css", "/e.gif", "/f.txt", "/h/b.png", "/j/b.png"]
+        func cc(_ t: String) -> String? {
+            header(respond(t, vhost: [], access: access, files: files, modules: Self.expires), "Cache-Control")
+        }
+        #expect(cc("/a.html") == "max-age=0")
+        #expect(cc("/b.png") == "max-age=31536000")
+        #expect(cc("/c.css") == "max-age=3600")
+        #expect(cc("/e.gif") == "max-age=604800")
+        #expect(cc("/f.txt") == "max-age=2592000")
+        #expect(cc("/h/b.png") == "max-age=31536000, public")
+        #expect(cc("/j/b.png") == nil)
+        #expect(cc("/missing.png") == nil)
+        #expect(cc("/l/r") == "max-age=0")
+    }
+
+    /// fixtures/apache/header-expires-codes-and-redirects: check_code reads words by their first
+    /// letters; a bad code fails the `.htaccess`.
+    @Test(arguments: [
+        ("n p 1 mo 1 mi 1 s", "A2592061"), ("a 1 d", "A86400"), ("A-50", "A-50"), ("access 2 weeks 3 hours", "A1220400"),
+        ("modification", "M0"),
+    ])
+    func expiresCodes(_ text: String, _ code: String) {
+        #expect((try? ExpiresConfig.code(text).get()) == code)
+    }
+
+    @Test(arguments: ["access plus 1 m", "later plus 1 day", "access plus x days", "access plus 3"])
+    func expiresBadCodesFailTheFile(_ text: String) {
+        let r = respond("/x.txt", vhost: [], access: [("/", "ExpiresDefault \"\(text)\"\n")], files: ["/x.txt"], modules: Self.expires)
+        #expect(r.status == 500)
+        #expect(r.errors.contains { $0.contains("'ExpiresDefault \(text)': bad expires code") })
+    }
 }

@@ -286,6 +286,8 @@ public struct ConfigBlock: Sendable {
     public var acceptPathInfo: Bool? = nil
     /// mod_speling's `CheckSpelling`/`CheckCaseOnly`/`CheckBasenameMatch` (nil: none here).
     public var speling: SpelingConfig? = nil
+    /// mod_expires' `ExpiresActive`/`ExpiresDefault`/`ExpiresByType` (nil: none here).
+    public var expires: ExpiresConfig? = nil
     /// `AuthType` and `AuthName` (mod_authn_core): how a `Require` that needs a user asks for one.
     public var authType: String? = nil
     public var authName: String? = nil

@@ -18,6 +18,7 @@ extension MergedConfig {
         perDirectory.redirectRelative = vhost.redirectRelative
         perDirectory.acceptPathInfo = vhost.acceptPathInfo
         perDirectory.speling = vhost.speling
+        perDirectory.expires = vhost.expires
         perDirectory.setEnv = vhost.setEnv
         perDirectory.unsetEnv = vhost.unsetEnv
         perDirectory.mime = vhost.mime

@@ -40,6 +40,7 @@ struct MergedConfig {
     var errorDocumentExpressions: [Int: ExprWord] = [:]
     var acceptPathInfo: Bool?
     var speling: SpelingConfig?
+    var expires: ExpiresConfig?
     var authType: String?
     var authName: String?
     var sslRequired = false
@@ -163,6 +164,7 @@ struct MergedConfig {
         // mod_speling has no merge function: the deepest object with any of its directives
         // replaces the whole configuration (recorded: negotiation-speling-config-replaced).
         if let s = block.speling { speling = s }
+        if let e = block.expires { expires = expires.map { e.merged(over: $0) } ?? e }
         if let t = block.authType { authType = t }
         if let n = block.authName { authName = n }
         if block.sslRequired { sslRequired = true }
