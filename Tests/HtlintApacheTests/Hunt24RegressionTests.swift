@@ -147,4 +147,25 @@ struct Hunt24RegressionTests {
         #expect(r.status == 500)
         #expect(r.errors.contains { $0.contains("'ExpiresDefault \(text)': bad expires code") })
     }
+
+    /// fixtures/apache/access-allowmethods-405, access-allowmethods-before-require-and-errordocument:
+    /// AllowMethods refuses other methods first in the access phase (before `Require`), with
+    /// `Allow: TRACE`; HEAD is GET; `reset` lifts the list below.
+    @Test func allowMethods() {
+        var modules = ModuleSet.standard
+        modules.insert("allowmethods")
+        let vhost = ["<Directory ${DOCROOT}>", "AllowMethods GET", "</Directory>", "<Directory ${DOCROOT}/g>", "AllowMethods reset", "</Directory>"]
+        let access = [("/d", "Require all denied\n")]
+        let files = ["/t.html", "/d/t.html", "/g/t.html"]
+        func go(_ t: String, _ m: String) -> OriginResponse { respond(t, method: m, vhost: vhost, access: access, files: files, modules: modules) }
+        #expect(go("/t.html", "GET").status == 200)
+        #expect(go("/t.html", "HEAD").status == 200)
+        let post = go("/t.html", "POST")
+        #expect(post.status == 405)
+        #expect(header(post, "Allow") == "TRACE")
+        #expect(post.errorCodes.contains("AH01623"))
+        #expect(go("/d/t.html", "POST").status == 405)
+        #expect(go("/d/t.html", "GET").status == 403)
+        #expect(go("/g/t.html", "POST").status == 200)
+    }
 }

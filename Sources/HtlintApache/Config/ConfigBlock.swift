@@ -288,6 +288,8 @@ public struct ConfigBlock: Sendable {
     public var speling: SpelingConfig? = nil
     /// mod_expires' `ExpiresActive`/`ExpiresDefault`/`ExpiresByType` (nil: none here).
     public var expires: ExpiresConfig? = nil
+    /// mod_allowmethods' `AllowMethods` (HEAD read as GET; empty: `reset`; nil: none here).
+    public var allowMethods: Set<String>? = nil
     /// `AuthType` and `AuthName` (mod_authn_core): how a `Require` that needs a user asks for one.
     public var authType: String? = nil
     public var authName: String? = nil

@@ -76,6 +76,7 @@ public enum DirectiveCatalog {
         list += entries("filter", .fileInfo, ["AddOutputFilterByType", "FilterDeclare", "FilterProvider", "FilterChain"])
         list += entries("autoindex", .indexes, ["IndexOptions", "IndexIgnore", "AddIcon", "AddDescription",
                                                  "HeaderName", "ReadmeName", "IndexOrderDefault", "DefaultIcon"])
+        list += entries("allowmethods", .configOnly, ["AllowMethods"])
         list += entries("speling", .options, ["CheckSpelling", "CheckCaseOnly", "CheckBasenameMatch"])
         list += entries("negotiation", .fileInfo, ["LanguagePriority", "ForceLanguagePriority"])
         list += entries("php", .options, ["php_value", "php_flag"])

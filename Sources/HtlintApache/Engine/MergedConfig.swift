@@ -41,6 +41,7 @@ struct MergedConfig {
     var acceptPathInfo: Bool?
     var speling: SpelingConfig?
     var expires: ExpiresConfig?
+    var allowMethods: Set<String>?
     var authType: String?
     var authName: String?
     var sslRequired = false
@@ -164,6 +165,7 @@ struct MergedConfig {
         // mod_speling has no merge function: the deepest object with any of its directives
         // replaces the whole configuration (recorded: negotiation-speling-config-replaced).
         if let s = block.speling { speling = s }
+        if let m = block.allowMethods { allowMethods = m }
         if let e = block.expires { expires = expires.map { e.merged(over: $0) } ?? e }
         if let t = block.authType { authType = t }
         if let n = block.authName { authName = n }

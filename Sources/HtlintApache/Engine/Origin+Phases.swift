@@ -508,6 +508,7 @@ extension Origin {
 
     /// Access control: `.ht*` files, `Require`, `Order/Allow/Deny` (simplified; apache-semantics §1.1 row 8).
     func checkAccess(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain) -> Int? {
+        if let refused = allowMethodsRefuses(r, config, chain) { return refused }
         let base = r.filename.map(lastPathComponent) ?? ""
         func deny(_ why: String, code: String = "AH01630") -> Int {
             chain.log(code, "error", "client denied by server configuration: \(r.filename ?? "")")
