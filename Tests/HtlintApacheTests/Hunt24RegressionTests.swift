@@ -168,4 +168,27 @@ struct Hunt24RegressionTests {
         #expect(go("/d/t.html", "GET").status == 403)
         #expect(go("/g/t.html", "POST").status == 200)
     }
+
+    /// fixtures/apache/allowoverride-module-directive-classes: other modules' directives need
+    /// their own override class; some are never allowed; a filter provider of a module that is
+    /// not loaded and a CGIVar other than REQUEST_URI fail the file.
+    @Test(arguments: [
+        ("Options", "XBitHack on", nil), ("FileInfo", "XBitHack on", "XBitHack not allowed here"),
+        ("Limit", "SSIEtag on", nil), ("AuthConfig", "SSIErrorMsg x", nil), ("All", "SSIStartTag <!--#", "SSIStartTag not allowed here"),
+        ("FileInfo", "Action my-h /x.html", nil), ("All", "Script PUT /x.html", "Script not allowed here"),
+        ("AuthConfig", "AuthDigestProvider file", nil), ("FileInfo", "AuthDigestDomain /", "AuthDigestDomain not allowed here"),
+        ("FileInfo", "CookieName x", nil), ("Indexes", "AddAlt x *.gif", nil),
+        ("All", "DeflateCompressionLevel 5", "DeflateCompressionLevel not allowed here"), ("Limit", "DeflateInflateLimitRequestBody 100", nil),
+        ("Options", "FilterDeclare x", nil), ("FileInfo", "AddOutputFilterByType DEFLATE text/html", nil),
+        ("FileInfo", "AddOutputFilterByType SUBSTITUTE;SED text/html", "Unknown filter provider SED"),
+        ("FileInfo", "CGIVar REMOTE_USER authuser", "Unrecognized CGI variable: \"REMOTE_USER\""),
+    ] as [(String, String, String?)])
+    func moduleOverrideClasses(_ allow: String, _ text: String, _ message: String?) {
+        var modules = ModuleSet.standard
+        for m in ["include", "actions", "auth_digest", "usertrack", "substitute", "filter", "deflate"] { modules.insert(m) }
+        let vhost = ["<Directory ${DOCROOT}/d>", "AllowOverride \(allow)", "</Directory>"]
+        let r = respond("/d/x.txt", vhost: vhost, access: [("/d", text + "\n")], files: ["/d/x.txt"], modules: modules)
+        #expect(r.status == (message == nil ? 200 : 500))
+        if let message { #expect(r.errors.contains { $0.hasSuffix(message) }) }
+    }
 }

@@ -191,6 +191,7 @@ public struct ConfigReader {
         case "speling": spelingDirective(line, into: &block)
         case "expires": expiresDirective(line, into: &block)
         case "allowmethods": allowMethodsDirective(line, into: &block)
+        case "filter": filterDirective(line, into: &block)
         case "authz_core", "authn_core", "access_compat", "ssl": accessDirective(line, into: &block, methods: methods)
         case "core" where info.category != .serverOnly: coreDirective(line, into: &block)
         case "core", "remoteip": serverDirective(line, into: &block)

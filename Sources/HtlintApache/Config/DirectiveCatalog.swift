@@ -72,10 +72,38 @@ public enum DirectiveCatalog {
         list += entries("authz_groupfile", .authConfig, ["AuthGroupFile"])
         list += entries("access_compat", .limit, ["Order", "Allow", "Deny", "Satisfy"])
         list += entries("expires", .indexes, ["ExpiresActive", "ExpiresByType", "ExpiresDefault"])
-        list += entries("deflate", .fileInfo, ["DeflateCompressionLevel"])
-        list += entries("filter", .fileInfo, ["AddOutputFilterByType", "FilterDeclare", "FilterProvider", "FilterChain"])
+        // Other modules' classes as recorded (hunt 24 cat-* cases, fixture
+        // allowoverride-module-directive-classes).
+        list += entries("deflate", .serverOnly, ["DeflateCompressionLevel", "DeflateBufferSize", "DeflateFilterNote",
+                                                 "DeflateAlterEtag", "DeflateMemLevel", "DeflateWindowSize"])
+        list += entries("deflate", .any, ["DeflateInflateLimitRequestBody", "DeflateInflateRatioLimit", "DeflateInflateRatioBurst"])
+        list += entries("filter", .fileInfo, ["AddOutputFilterByType"])
+        list += entries("filter", .options, ["FilterDeclare", "FilterProvider", "FilterChain", "FilterProtocol"])
+        list += entries("filter", .configOnly, ["FilterTrace"])
         list += entries("autoindex", .indexes, ["IndexOptions", "IndexIgnore", "AddIcon", "AddDescription",
-                                                 "HeaderName", "ReadmeName", "IndexOrderDefault", "DefaultIcon"])
+                                                 "HeaderName", "ReadmeName", "IndexOrderDefault", "DefaultIcon",
+                                                 "AddAlt", "AddAltByType", "AddAltByEncoding", "AddIconByType",
+                                                 "AddIconByEncoding", "IndexHeadInsert", "IndexIgnoreReset", "IndexStyleSheet"])
+        list += entries("include", .options, ["XBitHack"])
+        list += entries("include", .any, ["SSIErrorMsg", "SSITimeFormat", "SSIUndefinedEcho"])
+        list += entries("include", .limit, ["SSIEtag", "SSILastModified", "SSILegacyExprParser"])
+        list += entries("include", .serverOnly, ["SSIStartTag", "SSIEndTag"])
+        list += entries("actions", .fileInfo, ["Action"])
+        list += entries("actions", .configOnly, ["Script"])
+        list += entries("auth_digest", .authConfig, ["AuthDigestProvider", "AuthDigestDomain", "AuthDigestNonceLifetime",
+                                                     "AuthDigestAlgorithm", "AuthDigestQop"])
+        list += entries("auth_digest", .serverOnly, ["AuthDigestShmemSize"])
+        list += entries("authn_anon", .authConfig, ["Anonymous", "Anonymous_MustGiveEmail", "Anonymous_LogEmail",
+                                                    "Anonymous_VerifyEmail", "Anonymous_NoUserID"])
+        list += entries("charset_lite", .fileInfo, ["CharsetSourceEnc", "CharsetDefault", "CharsetOptions"])
+        list += entries("substitute", .fileInfo, ["Substitute", "SubstituteMaxLineLength", "SubstituteInheritBefore"])
+        list += entries("usertrack", .fileInfo, ["CookieTracking", "CookieName", "CookieExpires", "CookieDomain",
+                                                 "CookieStyle", "CookieSameSite", "CookieHttpOnly", "CookieSecure"])
+        list += entries("userdir", .serverOnly, ["UserDir"])
+        list += entries("mime_magic", .serverOnly, ["MimeMagicFile"])
+        list += entries("status", .serverOnly, ["ExtendedStatus", "SeeRequestTail"])
+        list += entries("negotiation", .serverOnly, ["CacheNegotiatedDocs"])
+        list += entries("request", .configOnly, ["KeptBodySize"])
         list += entries("allowmethods", .configOnly, ["AllowMethods"])
         list += entries("speling", .options, ["CheckSpelling", "CheckCaseOnly", "CheckBasenameMatch"])
         list += entries("negotiation", .fileInfo, ["LanguagePriority", "ForceLanguagePriority"])

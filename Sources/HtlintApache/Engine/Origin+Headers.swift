@@ -32,9 +32,9 @@ extension Origin {
         var contentType: String? = status == 204 ? nil : !success ? (suppressCharset ? "text/html" : MimeTypes.errorPageType)
             // OPTIONS answers a directory before mod_dir: mod_mime's DIR_MAGIC_TYPE (or ForceType).
             : r.method == "OPTIONS" && r.handler == "httpd/unix-directory" ? r.forcedType ?? config?.mime?.forceType ?? "httpd/unix-directory"
-            // mod_autoindex names its listing's type itself, over ForceType.
-            : r.listed ? MimeTypes.listingType(charset: config?.indexCharset)
-            : r.forcedType ?? r.filename.flatMap { MimeTypes.type(forPath: $0, config: config?.mime) }
+            // mod_autoindex names its listing's type itself, over ForceType; so do mod_status and mod_info.
+            : r.generatedType ?? (r.listed ? MimeTypes.listingType(charset: config?.indexCharset)
+                : r.forcedType ?? r.filename.flatMap { MimeTypes.type(forPath: $0, config: config?.mime) })
         var context = ExpressionContext(origin: self, record: r, chain: chain, status: status, contentType: contentType)
         // mod_expires' filter runs before mod_headers' one, on the table the answer goes out with
         // (for an answer Apache writes, the moved error table `Header always` cannot reach).

@@ -60,6 +60,11 @@ final class RequestRecord {
     var config: MergedConfig?
     /// mod_autoindex sent a listing of the directory (its own Content-Type).
     var listed = false
+    /// A module's handler generated the page (mod_status, mod_info): the type it set.
+    var generatedType: String?
+    /// mod_alias' `alias-forced-type` note: a ScriptAlias mapped this request (mod_cgi runs it
+    /// whatever the Options).
+    var scriptAliased = false
     /// A TRACE request echoed by http_core's map_to_storage hook (message/http, no mod_headers).
     var traceEcho = false
     /// mod_negotiation's `Vary` tokens and `Content-Location` (a transparent answer's variant), both
