@@ -191,4 +191,38 @@ struct Hunt24RegressionTests {
         #expect(r.status == (message == nil ? 200 : 500))
         if let message { #expect(r.errors.contains { $0.hasSuffix(message) }) }
     }
+
+    /// fixtures/apache/alias-cgi-handler-checks: with mod_cgi the cgi-script handler checks
+    /// ExecCGI (not for a ScriptAlias), existence and AcceptPathInfo, then fails to run the file.
+    @Test func cgiHandlerChecks() {
+        var modules = ModuleSet.standard
+        modules.insert("cgi")
+        let vhost = ["ScriptAlias /cgi/ /var/www/html/bin/"]
+        let access = [("/", "AddHandler cgi-script .cgi\n"), ("/x", "Options +ExecCGI\n"), ("/y", "Options +ExecCGI\nAcceptPathInfo Off\n")]
+        let files = ["/a.cgi", "/x/a.cgi", "/y/a.cgi", "/bin/s.sh"]
+        func go(_ t: String, _ m: String = "GET") -> OriginResponse { respond(t, method: m, vhost: vhost, access: access, files: files, modules: modules) }
+        #expect(go("/a.cgi").status == 403)
+        #expect(go("/a.cgi").errorCodes.contains("AH02809"))
+        #expect(go("/missing.cgi").status == 403)
+        #expect(go("/x/missing.cgi").status == 404)
+        #expect(go("/x/a.cgi").status == 500)
+        #expect(go("/x/a.cgi", "OPTIONS").status == 500)
+        #expect(go("/y/a.cgi/info").status == 404)
+        #expect(go("/cgi/s.sh").status == 500)
+        // Without mod_cgi the file is served as it is.
+        #expect(respond("/x/a.cgi", vhost: vhost, access: access, files: files).status == 200)
+    }
+
+    /// fixtures/apache/dirindex-server-status-and-info-handlers: mod_status's handler makes its
+    /// page for GET and HEAD whatever the filename; POST falls to the default handler.
+    @Test func serverStatusHandler() {
+        var modules = ModuleSet.standard
+        modules.insert("status")
+        let vhost = ["<Location /server-status>", "SetHandler server-status", "</Location>"]
+        func go(_ t: String, _ m: String = "GET") -> OriginResponse { respond(t, method: m, vhost: vhost, access: [], files: [], modules: modules) }
+        #expect(go("/server-status").status == 200)
+        #expect(header(go("/server-status"), "Content-Type") == "text/html; charset=ISO-8859-1")
+        #expect(header(go("/server-status?auto"), "Content-Type") == "text/plain; charset=ISO-8859-1")
+        #expect(go("/server-status", "POST").status == 404)
+    }
 }
