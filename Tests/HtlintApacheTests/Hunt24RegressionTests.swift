@@ -225,4 +225,25 @@ struct Hunt24RegressionTests {
         #expect(header(go("/server-status?auto"), "Content-Type") == "text/plain; charset=ISO-8859-1")
         #expect(go("/server-status", "POST").status == 404)
     }
+
+    /// fixtures/apache/fallback-action-handlers, fallback-action-missing-file-and-types: an
+    /// `Action` for the handler or media type redirects internally to its script with the
+    /// escaped URI and the query; without `virtual` a missing file is a 404.
+    @Test func actionHandlers() {
+        var modules = ModuleSet.standard
+        modules.insert("actions")
+        let vhost = ["<Location /handler.html>", "AcceptPathInfo On", "</Location>"]
+        let access = [("/", "Action my-handler /handler.html\nAddHandler my-handler .foo\nAction text/plain /handler.html\nAction v-h /handler.html virtual\n<Files \"virt\">\nSetHandler v-h\n</Files>\n")]
+        let files = ["/handler.html", "/a.foo", "/c.txt"]
+        func go(_ t: String) -> OriginResponse { respond(t, vhost: vhost, access: access, files: files, modules: modules) }
+        let a = go("/a.foo?x=1")
+        #expect(a.status == 200)
+        #expect(a.served == "/handler.html")
+        #expect(a.final.uri == "/handler.html/a.foo")
+        #expect(a.final.query == "?x=1")
+        #expect(go("/c.txt").served == "/handler.html")
+        #expect(go("/missing.foo").status == 404)
+        #expect(go("/virt").served == "/handler.html")
+        #expect(respond("/a.foo", vhost: vhost, access: access, files: files).status == 500)   // Action unknown without mod_actions
+    }
 }

@@ -290,6 +290,9 @@ public struct ConfigBlock: Sendable {
     public var expires: ExpiresConfig? = nil
     /// mod_allowmethods' `AllowMethods` (HEAD read as GET; empty: `reset`; nil: none here).
     public var allowMethods: Set<String>? = nil
+    /// mod_actions' `Action` lines by lower-cased type or handler, and `Script` lines by method.
+    public var actions: [String: ActionTarget] = [:]
+    public var methodScripts: [String: String] = [:]
     /// `AuthType` and `AuthName` (mod_authn_core): how a `Require` that needs a user asks for one.
     public var authType: String? = nil
     public var authName: String? = nil

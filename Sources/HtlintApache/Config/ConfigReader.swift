@@ -192,6 +192,7 @@ public struct ConfigReader {
         case "expires": expiresDirective(line, into: &block)
         case "allowmethods": allowMethodsDirective(line, into: &block)
         case "filter": filterDirective(line, into: &block)
+        case "actions": actionsDirective(line, into: &block)
         case "authz_core", "authn_core", "access_compat", "ssl": accessDirective(line, into: &block, methods: methods)
         case "core" where info.category != .serverOnly: coreDirective(line, into: &block)
         case "core", "remoteip": serverDirective(line, into: &block)

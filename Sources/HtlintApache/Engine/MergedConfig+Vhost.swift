@@ -19,6 +19,8 @@ extension MergedConfig {
         perDirectory.acceptPathInfo = vhost.acceptPathInfo
         perDirectory.speling = vhost.speling
         perDirectory.expires = vhost.expires
+        perDirectory.actions = vhost.actions
+        perDirectory.methodScripts = vhost.methodScripts
         perDirectory.setEnv = vhost.setEnv
         perDirectory.unsetEnv = vhost.unsetEnv
         perDirectory.mime = vhost.mime

@@ -42,6 +42,8 @@ struct MergedConfig {
     var speling: SpelingConfig?
     var expires: ExpiresConfig?
     var allowMethods: Set<String>?
+    var actions: [String: ActionTarget] = [:]
+    var methodScripts: [String: String] = [:]
     var authType: String?
     var authName: String?
     var sslRequired = false
@@ -166,6 +168,9 @@ struct MergedConfig {
         // replaces the whole configuration (recorded: negotiation-speling-config-replaced).
         if let s = block.speling { speling = s }
         if let m = block.allowMethods { allowMethods = m }
+        // mod_actions' merge: the child's entries overlay the parent's.
+        actions.merge(block.actions) { _, new in new }
+        methodScripts.merge(block.methodScripts) { _, new in new }
         if let e = block.expires { expires = expires.map { e.merged(over: $0) } ?? e }
         if let t = block.authType { authType = t }
         if let n = block.authName { authName = n }

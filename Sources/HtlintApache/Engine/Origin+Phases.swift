@@ -148,6 +148,8 @@ extension Origin {
             guard r.handler != "redirect-handler" else { return .internalRedirect(staged) }
             chain.note(.note, "[H=\(r.handler ?? "")] replaces redirect-handler: the internal redirect to \(staged) never runs")
         }
+        // handler: mod_actions (HOOK_LAST, before the default handler).
+        if let action = actionRedirect(r, chain) { return action }
         return .serve
     }
 
