@@ -246,4 +246,18 @@ struct Hunt24RegressionTests {
         #expect(go("/virt").served == "/handler.html")
         #expect(respond("/a.foo", vhost: vhost, access: access, files: files).status == 500)   // Action unknown without mod_actions
     }
+
+    /// fixtures/apache/access-authn-digest-challenge: with mod_auth_digest `AuthType Digest`
+    /// challenges (401) like Basic; without AuthName it is mod_auth_digest's AH01780 (500).
+    @Test func digestChallenge() {
+        var modules = ModuleSet([ "core", "http", "authz_core", "authz_host", "authz_user", "authn_core", "authn_file", "auth_digest", "mime", "dir"])
+        modules.insert("rewrite")
+        let access = [("/d", "AuthType Digest\nAuthName \"realm\"\nRequire valid-user\n"), ("/n", "AuthType Digest\nRequire valid-user\n")]
+        let d = respond("/d/x.html", vhost: [], access: access, files: ["/d/x.html", "/n/x.html"], modules: modules)
+        #expect(d.status == 401)
+        #expect(header(d, "WWW-Authenticate")?.hasPrefix("Digest realm=\"realm\", nonce=") == true)
+        let n = respond("/n/x.html", vhost: [], access: access, files: ["/d/x.html", "/n/x.html"], modules: modules)
+        #expect(n.status == 500)
+        #expect(n.errorCodes.contains("AH01780"))
+    }
 }
