@@ -260,4 +260,27 @@ struct Hunt24RegressionTests {
         #expect(n.status == 500)
         #expect(n.errorCodes.contains("AH01780"))
     }
+
+    /// fixtures/apache/header-deflate-vary-and-encoding: DEFLATE on a body over 68 bytes adds
+    /// `Vary: Accept-Encoding`, and `Content-Encoding: gzip` when gzip is accepted.
+    @Test func deflateVaryAndEncoding() {
+        var modules = ModuleSet.standard
+        modules.insert("deflate")
+        modules.insert("filter")
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/a.html", size: 300)
+        fs.addFile("/small.html", size: 68)
+        fs.addFile("/c.css", size: 300)
+        fs.addAccessFile("/", displayPath: "/var/www/html/.htaccess", text: "AddOutputFilterByType DEFLATE text/html\n")
+        let origin = Origin(site: Site(serverName: "shop.example", files: fs, modules: modules))
+        func go(_ t: String, _ headers: [HTTPHeader] = []) -> OriginResponse {
+            origin.respond(to: OriginRequest(target: t, headers: [HTTPHeader("Host", "shop.example")] + headers))
+        }
+        #expect(header(go("/a.html"), "Vary") == "Accept-Encoding")
+        #expect(header(go("/a.html"), "Content-Encoding") == nil)
+        #expect(header(go("/a.html", [HTTPHeader("Accept-Encoding", "gzip, deflate")]), "Content-Encoding") == "gzip")
+        #expect(header(go("/a.html", [HTTPHeader("Accept-Encoding", "gzip;q=0")]), "Content-Encoding") == nil)
+        #expect(header(go("/small.html"), "Vary") == nil)
+        #expect(header(go("/c.css"), "Vary") == nil)
+    }
 }

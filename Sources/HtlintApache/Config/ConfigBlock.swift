@@ -293,6 +293,11 @@ public struct ConfigBlock: Sendable {
     /// mod_actions' `Action` lines by lower-cased type or handler, and `Script` lines by method.
     public var actions: [String: ActionTarget] = [:]
     public var methodScripts: [String: String] = [:]
+    /// Output filters: `SetOutputFilter`, `AddOutputFilter` by extension, `AddOutputFilterByType`
+    /// by media type (only mod_deflate's DEFLATE changes what htlint answers).
+    public var outputFilters: [String]? = nil
+    public var outputFiltersByExtension: [String: [String]] = [:]
+    public var outputFiltersByType: [String: [String]] = [:]
     /// `AuthType` and `AuthName` (mod_authn_core): how a `Require` that needs a user asks for one.
     public var authType: String? = nil
     public var authName: String? = nil

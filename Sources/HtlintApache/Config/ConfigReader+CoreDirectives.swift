@@ -44,6 +44,9 @@ extension ConfigReader {
             case "default": block.acceptPathInfo = nil
             default: error(ConfigCode.badArguments, "AcceptPathInfo must be set to on, off, or default", words[0].range)
             }
+        case "SetOutputFilter":
+            guard arity(line, 1...1, "SetOutputFilter takes one argument, filter (or ; delimited list of filters) to be run on the request content") else { return }
+            block.outputFilters = ConfigReader.filterNames(words[0].value)
         case "CGIVar":
             // set_cgi_var: REQUEST_URI is the one variable, with current-uri or original-uri.
             guard arity(line, 2...2, "CGIVar takes two arguments, Controls how some CGI variables are set") else { return }

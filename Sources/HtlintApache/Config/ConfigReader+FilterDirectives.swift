@@ -32,5 +32,10 @@ extension ConfigReader {
                 }
             }
         }
+        if line.info.name == "AddOutputFilterByType" {
+            for t in words.dropFirst() {
+                block.outputFiltersByType[t.value.lowercased(), default: []] += ConfigReader.filterNames(words[0].value)
+            }
+        }
     }
 }

@@ -21,6 +21,9 @@ extension MergedConfig {
         perDirectory.expires = vhost.expires
         perDirectory.actions = vhost.actions
         perDirectory.methodScripts = vhost.methodScripts
+        perDirectory.outputFilters = vhost.outputFilters
+        perDirectory.outputFiltersByExtension = vhost.outputFiltersByExtension
+        perDirectory.outputFiltersByType = vhost.outputFiltersByType
         perDirectory.setEnv = vhost.setEnv
         perDirectory.unsetEnv = vhost.unsetEnv
         perDirectory.mime = vhost.mime

@@ -44,6 +44,9 @@ struct MergedConfig {
     var allowMethods: Set<String>?
     var actions: [String: ActionTarget] = [:]
     var methodScripts: [String: String] = [:]
+    var outputFilters: [String]?
+    var outputFiltersByExtension: [String: [String]] = [:]
+    var outputFiltersByType: [String: [String]] = [:]
     var authType: String?
     var authName: String?
     var sslRequired = false
@@ -171,6 +174,9 @@ struct MergedConfig {
         // mod_actions' merge: the child's entries overlay the parent's.
         actions.merge(block.actions) { _, new in new }
         methodScripts.merge(block.methodScripts) { _, new in new }
+        if let f = block.outputFilters { outputFilters = f }
+        outputFiltersByExtension.merge(block.outputFiltersByExtension) { _, new in new }
+        outputFiltersByType.merge(block.outputFiltersByType) { old, new in old + new }
         if let e = block.expires { expires = expires.map { e.merged(over: $0) } ?? e }
         if let t = block.authType { authType = t }
         if let n = block.authName { authName = n }

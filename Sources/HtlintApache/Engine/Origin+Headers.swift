@@ -44,6 +44,12 @@ extension Origin {
         for h in expires where success {
             if h.name == "Cache-Control" { onSuccess.append(h.name, h.value) } else { onSuccess.set(h.name, h.value) }
         }
+        // mod_deflate's filter too (its Vary comes before a `Header append Vary`).
+        if success {
+            for h in deflateHeaders(r, status: status, contentType: contentType, config: config ?? preTranslate, chain: chain) {
+                onSuccess.append(h.name, h.value)
+            }
+        }
         if success, r.method != "OPTIONS", let t = contentType { context.invokedHandler = String(t.prefix { $0 != ";" }) }
         // ap_http_header_filter writes r->content_type over any Content-Type in the tables; with
         // none (`Header unset Content-Type`) or an empty one what the tables hold goes out.
