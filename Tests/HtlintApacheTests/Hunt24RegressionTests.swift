@@ -282,5 +282,13 @@ struct Hunt24RegressionTests {
         #expect(header(go("/a.html", [HTTPHeader("Accept-Encoding", "gzip;q=0")]), "Content-Encoding") == nil)
         #expect(header(go("/small.html"), "Vary") == nil)
         #expect(header(go("/c.css"), "Vary") == nil)
+        // gzip-only-text/html=1 (BrowserMatch) keeps another type uncompressed.
+        var fs2 = fs
+        fs2.addFile("/b.txt", size: 300)
+        fs2.addAccessFile("/", displayPath: "/var/www/html/.htaccess", text: "SetOutputFilter DEFLATE\nBrowserMatch . gzip-only-text/html\n")
+        let origin2 = Origin(site: Site(serverName: "shop.example", files: fs2, modules: modules))
+        func go2(_ t: String) -> OriginResponse { origin2.respond(to: OriginRequest(target: t, headers: [HTTPHeader("Host", "shop.example")])) }
+        #expect(header(go2("/a.html"), "Vary") == "Accept-Encoding")
+        #expect(header(go2("/b.txt"), "Vary") == nil)
     }
 }

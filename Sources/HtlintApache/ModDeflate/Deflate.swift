@@ -2,7 +2,8 @@
 extension Origin {
     /// DEFLATE runs where `SetOutputFilter`, `AddOutputFilter` (an extension of the file) or
     /// `AddOutputFilterByType` (the type without parameters) names it, on a main request's
-    /// answer other than 204, without `no-gzip`, not already encoded, whose body is more than
+    /// answer other than 204, without `no-gzip` (nor `gzip-only-text/html` for another type),
+    /// not already encoded, whose body is more than
     /// 68 bytes (sizeof(gzip_header) + VALIDATION_SIZE + 50: smaller ones pass untouched). It
     /// then merges `Vary: Accept-Encoding` (before mod_headers' filter) and, when the request
     /// accepts `gzip` (a q of 0 refuses it), sends `Content-Encoding: gzip`.
@@ -18,6 +19,8 @@ extension Origin {
         }
         if let bare { filters += config.outputFiltersByType[bare] ?? [] }
         guard filters.contains(where: { $0.uppercased() == "DEFLATE" }) else { return [] }
+        // `gzip-only-text/html` (=1, as BrowserMatch sets it) keeps other types uncompressed.
+        if !(contentType ?? "").hasPrefix("text/html"), r.envValue("gzip-only-text/html") == "1" { return [] }
         if let e = config.mime?.encoding(forPath: f), e.lowercased() != "identity" { return [] }
         var out = [HTTPHeader("Vary", "Accept-Encoding")]
         let accepts = chain.request.headers.filter { equalsIgnoringASCIICase($0.name, "Accept-Encoding") }.map(\.value).joined(separator: ",")
