@@ -287,7 +287,7 @@ struct Hunt24RegressionTests {
         fs2.addFile("/b.txt", size: 300)
         fs2.addAccessFile("/", displayPath: "/var/www/html/.htaccess", text: "SetOutputFilter DEFLATE\nBrowserMatch . gzip-only-text/html\n")
         let origin2 = Origin(site: Site(serverName: "shop.example", files: fs2, modules: modules))
-        func go2(_ t: String) -> OriginResponse { origin2.respond(to: OriginRequest(target: t, headers: [HTTPHeader("Host", "shop.example")])) }
+        func go2(_ t: String) -> OriginResponse { origin2.respond(to: OriginRequest(target: t, headers: [HTTPHeader("Host", "shop.example"), HTTPHeader("User-Agent", "Mozilla/5.0")])) }
         #expect(header(go2("/a.html"), "Vary") == "Accept-Encoding")
         #expect(header(go2("/b.txt"), "Vary") == nil)
     }
