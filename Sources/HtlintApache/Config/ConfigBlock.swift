@@ -284,6 +284,20 @@ public struct ConfigBlock: Sendable {
     /// expressions (core parses every value so; a plain one evaluates to itself).
     public var errorDocumentExpressions: [Int: ExprWord] = [:]
     public var acceptPathInfo: Bool? = nil
+    /// mod_speling's `CheckSpelling`/`CheckCaseOnly`/`CheckBasenameMatch` (nil: none here).
+    public var speling: SpelingConfig? = nil
+    /// mod_expires' `ExpiresActive`/`ExpiresDefault`/`ExpiresByType` (nil: none here).
+    public var expires: ExpiresConfig? = nil
+    /// mod_allowmethods' `AllowMethods` (HEAD read as GET; empty: `reset`; nil: none here).
+    public var allowMethods: Set<String>? = nil
+    /// mod_actions' `Action` lines by lower-cased type or handler, and `Script` lines by method.
+    public var actions: [String: ActionTarget] = [:]
+    public var methodScripts: [String: String] = [:]
+    /// Output filters: `SetOutputFilter`, `AddOutputFilter` by extension, `AddOutputFilterByType`
+    /// by media type (only mod_deflate's DEFLATE changes what htlint answers).
+    public var outputFilters: [String]? = nil
+    public var outputFiltersByExtension: [String: [String]] = [:]
+    public var outputFiltersByType: [String: [String]] = [:]
     /// `AuthType` and `AuthName` (mod_authn_core): how a `Require` that needs a user asks for one.
     public var authType: String? = nil
     public var authName: String? = nil

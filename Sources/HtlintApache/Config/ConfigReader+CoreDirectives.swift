@@ -44,6 +44,17 @@ extension ConfigReader {
             case "default": block.acceptPathInfo = nil
             default: error(ConfigCode.badArguments, "AcceptPathInfo must be set to on, off, or default", words[0].range)
             }
+        case "SetOutputFilter":
+            guard arity(line, 1...1, "SetOutputFilter takes one argument, filter (or ; delimited list of filters) to be run on the request content") else { return }
+            block.outputFilters = ConfigReader.filterNames(words[0].value)
+        case "CGIVar":
+            // set_cgi_var: REQUEST_URI is the one variable, with current-uri or original-uri.
+            guard arity(line, 2...2, "CGIVar takes two arguments, Controls how some CGI variables are set") else { return }
+            if words[0].value != "REQUEST_URI" {
+                error(ConfigCode.badArguments, "Unrecognized CGI variable: \"\(words[0].value)\"", words[0].range)
+            } else if !["current-uri", "original-uri"].contains(words[1].value.lowercased()) {
+                error(ConfigCode.badArguments, "Unrecognized value for CGIVar REQUEST_URI", words[1].range)
+            }
         case "Define":
             guard arity(line, 1...2, "Define takes 1-2 arguments") else { return }
             defines.insert(words[0].value)

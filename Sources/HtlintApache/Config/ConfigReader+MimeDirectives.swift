@@ -7,6 +7,12 @@ extension ConfigReader {
     mutating func mimeDirective(_ line: DirectiveLine, into block: inout ConfigBlock) {
         let d = line.node, words = line.words, info = line.info
         switch info.name {
+        case "AddOutputFilter":
+            guard words.count >= 2 else { return }
+            for w in words.dropFirst() {
+                let ext = w.value.hasPrefix(".") ? String(w.value.dropFirst()) : w.value
+                block.outputFiltersByExtension[ext.lowercased()] = ConfigReader.filterNames(words[0].value)
+            }
         case "AddType", "AddCharset", "AddLanguage", "AddEncoding", "AddHandler":
             guard words.count >= 2, !words[0].value.isEmpty else {
                 let what: String

@@ -171,7 +171,7 @@ public struct ConfigReader {
                   d.nameRange)
             return
         }
-        if context == .htaccess, info.category == .serverOnly {
+        if context == .htaccess, info.category == .serverOnly || info.category == .configOnly {
             error(ConfigCode.notAllowedHere, "\(info.name) not allowed here", d.nameRange)
             return
         }
@@ -188,6 +188,11 @@ public struct ConfigReader {
         case "dir", "autoindex": dirDirective(line, into: &block)
         case "headers", "setenvif", "env": environmentDirective(line, into: &block)
         case "mime", "negotiation": mimeDirective(line, into: &block)
+        case "speling": spelingDirective(line, into: &block)
+        case "expires": expiresDirective(line, into: &block)
+        case "allowmethods": allowMethodsDirective(line, into: &block)
+        case "filter": filterDirective(line, into: &block)
+        case "actions": actionsDirective(line, into: &block)
         case "authz_core", "authn_core", "access_compat", "ssl": accessDirective(line, into: &block, methods: methods)
         case "core" where info.category != .serverOnly: coreDirective(line, into: &block)
         case "core", "remoteip": serverDirective(line, into: &block)

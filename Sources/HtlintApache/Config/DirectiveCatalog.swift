@@ -4,6 +4,9 @@ public enum OverrideCategory: String, Sendable {
     case limit = "Limit", any = "All"
     /// Never allowed in `.htaccess` (server configuration only).
     case serverOnly
+    /// Server configuration and `<Directory>`-type sections (RSRC_CONF|ACCESS_CONF), never
+    /// `.htaccess`; read like the per-directory directives of its module.
+    case configOnly
 }
 
 /// What Apache knows about one directive: the module that defines it and where it may appear.
@@ -40,19 +43,24 @@ public enum DirectiveCatalog {
                                              "RemoveOutputFilter", "DefaultLanguage", "MultiviewsMatch", "RemoveEncoding",
                                              "RemoveCharset", "RemoveLanguage", "RemoveInputFilter"])
         list += entries("mime", .serverOnly, ["TypesConfig", "ModMimeUsePathInfo"])
+        // Override classes as core.c declares them (recorded: ovr-* hunt 24 cases, fixture
+        // allowoverride-core-and-ssl-directive-classes): ContentDigest is OR_OPTIONS, CGIPassAuth
+        // OR_AUTHCFG, EnableSendfile/EnableMMAP/QualifyRedirectURL OR_FILEINFO, RLimit* OR_ALL.
         list += entries("core", .fileInfo, ["ErrorDocument", "ForceType", "SetHandler", "AcceptPathInfo",
                                              "AddDefaultCharset", "DefaultType", "FileETag", "SetInputFilter", "SetOutputFilter",
-                                             "CGIPassAuth", "CGIVar", "Define", "UnDefine"])
-        list += entries("core", .options, ["Options"])
-        list += entries("core", .any, ["LimitRequestBody", "LimitXMLRequestBody", "EnableSendfile", "EnableMMAP",
-                                        "ContentDigest", "ServerSignature", "LogLevel", "UnDefine",
-                                        "LimitRequestFieldSize"])
+                                             "CGIVar", "EnableSendfile", "EnableMMAP", "QualifyRedirectURL"])
+        list += entries("core", .authConfig, ["CGIPassAuth"])
+        list += entries("core", .options, ["Options", "ContentDigest"])
+        list += entries("core", .any, ["LimitRequestBody", "LimitXMLRequestBody", "ServerSignature",
+                                        "RLimitCPU", "RLimitMEM", "RLimitNPROC"])
+        // RSRC_CONF|ACCESS_CONF (server and <Directory>, never `.htaccess`): "… not allowed here".
+        list += entries("core", .configOnly, ["Define", "UnDefine", "LogLevel"])
         list += entries("core", .serverOnly, [
             "ServerName", "ServerAlias", "ServerAdmin", "DocumentRoot", "UseCanonicalName", "UseCanonicalPhysicalPort",
             "LimitInternalRecursion", "AllowOverride", "AllowOverrideList", "AccessFileName", "Listen",
             "ServerRoot", "LoadModule", "Include", "IncludeOptional", "ErrorLog", "KeepAlive", "Timeout",
             "HostnameLookups", "ServerTokens", "TraceEnable", "MergeSlashes", "AllowEncodedSlashes",
-            "LimitRequestLine", "LimitRequestFields", "RegexDefaultOptions", "Protocols", "Mutex", "PidFile",
+            "LimitRequestLine", "LimitRequestFields", "LimitRequestFieldsize", "RegexDefaultOptions", "Protocols", "Mutex", "PidFile",
             "User", "Group", "LogFormat", "CustomLog", "TransferLog", "ScriptLog",
         ])
         list += entries("authz_core", .authConfig, ["Require", "AuthMerging", "AuthzSendForbiddenOnFailure"])
@@ -64,17 +72,48 @@ public enum DirectiveCatalog {
         list += entries("authz_groupfile", .authConfig, ["AuthGroupFile"])
         list += entries("access_compat", .limit, ["Order", "Allow", "Deny", "Satisfy"])
         list += entries("expires", .indexes, ["ExpiresActive", "ExpiresByType", "ExpiresDefault"])
-        list += entries("deflate", .fileInfo, ["DeflateCompressionLevel"])
-        list += entries("filter", .fileInfo, ["AddOutputFilterByType", "FilterDeclare", "FilterProvider", "FilterChain"])
+        // Other modules' classes as recorded (hunt 24 cat-* cases, fixture
+        // allowoverride-module-directive-classes).
+        list += entries("deflate", .serverOnly, ["DeflateCompressionLevel", "DeflateBufferSize", "DeflateFilterNote",
+                                                 "DeflateAlterEtag", "DeflateMemLevel", "DeflateWindowSize"])
+        list += entries("deflate", .any, ["DeflateInflateLimitRequestBody", "DeflateInflateRatioLimit", "DeflateInflateRatioBurst"])
+        list += entries("filter", .fileInfo, ["AddOutputFilterByType"])
+        list += entries("filter", .options, ["FilterDeclare", "FilterProvider", "FilterChain", "FilterProtocol"])
+        list += entries("filter", .configOnly, ["FilterTrace"])
         list += entries("autoindex", .indexes, ["IndexOptions", "IndexIgnore", "AddIcon", "AddDescription",
-                                                 "HeaderName", "ReadmeName", "IndexOrderDefault", "DefaultIcon"])
+                                                 "HeaderName", "ReadmeName", "IndexOrderDefault", "DefaultIcon",
+                                                 "AddAlt", "AddAltByType", "AddAltByEncoding", "AddIconByType",
+                                                 "AddIconByEncoding", "IndexHeadInsert", "IndexIgnoreReset", "IndexStyleSheet"])
+        list += entries("include", .options, ["XBitHack"])
+        list += entries("include", .any, ["SSIErrorMsg", "SSITimeFormat", "SSIUndefinedEcho"])
+        list += entries("include", .limit, ["SSIEtag", "SSILastModified", "SSILegacyExprParser"])
+        list += entries("include", .serverOnly, ["SSIStartTag", "SSIEndTag"])
+        list += entries("actions", .fileInfo, ["Action"])
+        list += entries("actions", .configOnly, ["Script"])
+        list += entries("auth_digest", .authConfig, ["AuthDigestProvider", "AuthDigestDomain", "AuthDigestNonceLifetime",
+                                                     "AuthDigestAlgorithm", "AuthDigestQop"])
+        list += entries("auth_digest", .serverOnly, ["AuthDigestShmemSize"])
+        list += entries("authn_anon", .authConfig, ["Anonymous", "Anonymous_MustGiveEmail", "Anonymous_LogEmail",
+                                                    "Anonymous_VerifyEmail", "Anonymous_NoUserID"])
+        list += entries("charset_lite", .fileInfo, ["CharsetSourceEnc", "CharsetDefault", "CharsetOptions"])
+        list += entries("substitute", .fileInfo, ["Substitute", "SubstituteMaxLineLength", "SubstituteInheritBefore"])
+        list += entries("usertrack", .fileInfo, ["CookieTracking", "CookieName", "CookieExpires", "CookieDomain",
+                                                 "CookieStyle", "CookieSameSite", "CookieHttpOnly", "CookieSecure"])
+        list += entries("userdir", .serverOnly, ["UserDir"])
+        list += entries("mime_magic", .serverOnly, ["MimeMagicFile"])
+        list += entries("status", .serverOnly, ["ExtendedStatus", "SeeRequestTail"])
+        list += entries("negotiation", .serverOnly, ["CacheNegotiatedDocs"])
+        list += entries("request", .configOnly, ["KeptBodySize"])
+        list += entries("allowmethods", .configOnly, ["AllowMethods"])
+        list += entries("speling", .options, ["CheckSpelling", "CheckCaseOnly", "CheckBasenameMatch"])
         list += entries("negotiation", .fileInfo, ["LanguagePriority", "ForceLanguagePriority"])
         list += entries("php", .options, ["php_value", "php_flag"])
         list += entries("php", .serverOnly, ["php_admin_value", "php_admin_flag"])
-        list += entries("ssl", .authConfig, ["SSLRequireSSL"])
+        // mod_ssl's SSL_CMD_DIR(…, AUTHCFG) and SSL_CMD_ALL (RSRC_CONF|OR_AUTHCFG) directives.
+        list += entries("ssl", .authConfig, ["SSLRequireSSL", "SSLRequire", "SSLRenegBufferSize", "SSLUserName",
+                                             "SSLCipherSuite", "SSLVerifyClient", "SSLVerifyDepth"])
         list += entries("ssl", .options, ["SSLOptions"])
-        list += entries("ssl", .serverOnly, ["SSLEngine", "SSLCertificateFile", "SSLCertificateKeyFile", "SSLProtocol",
-                                             "SSLCipherSuite"])
+        list += entries("ssl", .serverOnly, ["SSLEngine", "SSLCertificateFile", "SSLCertificateKeyFile", "SSLProtocol"])
         list += entries("remoteip", .serverOnly, ["RemoteIPHeader", "RemoteIPInternalProxy", "RemoteIPTrustedProxy"])
         list += entries("proxy", .serverOnly, ["ProxyPass", "ProxyPassReverse", "ProxyPreserveHost", "ProxyRequests"])
         list += entries("version", .any, [])

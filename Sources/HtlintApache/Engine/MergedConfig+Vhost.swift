@@ -17,6 +17,13 @@ extension MergedConfig {
         perDirectory.fallbackResource = vhost.fallbackResource
         perDirectory.redirectRelative = vhost.redirectRelative
         perDirectory.acceptPathInfo = vhost.acceptPathInfo
+        perDirectory.speling = vhost.speling
+        perDirectory.expires = vhost.expires
+        perDirectory.actions = vhost.actions
+        perDirectory.methodScripts = vhost.methodScripts
+        perDirectory.outputFilters = vhost.outputFilters
+        perDirectory.outputFiltersByExtension = vhost.outputFiltersByExtension
+        perDirectory.outputFiltersByType = vhost.outputFiltersByType
         perDirectory.setEnv = vhost.setEnv
         perDirectory.unsetEnv = vhost.unsetEnv
         perDirectory.mime = vhost.mime

@@ -39,6 +39,14 @@ struct MergedConfig {
     var errorDocuments: [Int: String] = [:]
     var errorDocumentExpressions: [Int: ExprWord] = [:]
     var acceptPathInfo: Bool?
+    var speling: SpelingConfig?
+    var expires: ExpiresConfig?
+    var allowMethods: Set<String>?
+    var actions: [String: ActionTarget] = [:]
+    var methodScripts: [String: String] = [:]
+    var outputFilters: [String]?
+    var outputFiltersByExtension: [String: [String]] = [:]
+    var outputFiltersByType: [String: [String]] = [:]
     var authType: String?
     var authName: String?
     var sslRequired = false
@@ -159,6 +167,17 @@ struct MergedConfig {
         errorDocuments.merge(block.errorDocuments) { _, new in new }
         for code in block.errorDocuments.keys { errorDocumentExpressions[code] = block.errorDocumentExpressions[code] }
         if let a = block.acceptPathInfo { acceptPathInfo = a }
+        // mod_speling has no merge function: the deepest object with any of its directives
+        // replaces the whole configuration (recorded: negotiation-speling-config-replaced).
+        if let s = block.speling { speling = s }
+        if let m = block.allowMethods { allowMethods = m }
+        // mod_actions' merge: the child's entries overlay the parent's.
+        actions.merge(block.actions) { _, new in new }
+        methodScripts.merge(block.methodScripts) { _, new in new }
+        if let f = block.outputFilters { outputFilters = f }
+        outputFiltersByExtension.merge(block.outputFiltersByExtension) { _, new in new }
+        outputFiltersByType.merge(block.outputFiltersByType) { old, new in old + new }
+        if let e = block.expires { expires = expires.map { e.merged(over: $0) } ?? e }
         if let t = block.authType { authType = t }
         if let n = block.authName { authName = n }
         if block.sslRequired { sslRequired = true }

@@ -95,17 +95,26 @@ extension Origin {
             chain.note(.status, "500: a `Require` needs an authenticated user, but no `AuthType` is set")
             return 500
         }
-        guard type.lowercased() == "basic", site.modules.contains("auth_basic") else {
+        // mod_auth_digest answers `AuthType Digest` like mod_auth_basic `Basic` (recorded:
+        // access-authn-digest-challenge): its own AH01780 without AuthName, else a challenge
+        // whose nonce is made from the time (htlint's is a placeholder).
+        let digest = type.lowercased() == "digest" && site.modules.contains("auth_digest")
+        guard (type.lowercased() == "basic" && site.modules.contains("auth_basic")) || digest else {
             chain.log("AH01796", "error", "AuthType \(type) configured without corresponding module")
             chain.note(.status, "500: no loaded module handles `AuthType \(type)`")
             return 500
         }
         guard let realm = config.authName else {
-            chain.log("AH01615", "error", "need AuthName: \(r.uri)")
-            chain.note(.status, "500: `AuthType Basic` without `AuthName`")
+            chain.log(digest ? "AH01780" : "AH01615", "error", "need AuthName: \(r.uri)")
+            chain.note(.status, "500: `AuthType \(digest ? "Digest" : "Basic")` without `AuthName`")
             return 500
         }
-        r.wwwAuthenticate = "Basic realm=\"\(realm)\""
+        if digest {
+            chain.readsClock = true
+            r.wwwAuthenticate = "Digest realm=\"\(realm)\", nonce=\"(time-based)\", algorithm=MD5, qop=\"auth\""
+        } else {
+            r.wwwAuthenticate = "Basic realm=\"\(realm)\""
+        }
         chain.note(.status, "401: a `Require` needs a user; the browser asks for credentials (realm \(realm))")
         return 401
     }

@@ -22,7 +22,8 @@ extension Origin {
         // Answered before the directory walk (a virtual-host redirect): the host's own lines with
         // the <Location>/<If> sections the location and if walks merged before translate_name.
         let config = r.config
-        let directives = config?.headers ?? preTranslateConfig(r, chain)?.headers ?? site.vhost.block.headers
+        let preTranslate = config == nil ? preTranslateConfig(r, chain) : nil
+        let directives = config?.headers ?? preTranslate?.headers ?? site.vhost.block.headers
         // r->content_type: mod_mime / ForceType / [T=] for a page a handler sends; the canned page's
         // own type for an answer Apache writes (text/html without charset under
         // suppress-error-charset, which also keeps AddDefaultCharset off).
@@ -31,10 +32,24 @@ extension Origin {
         var contentType: String? = status == 204 ? nil : !success ? (suppressCharset ? "text/html" : MimeTypes.errorPageType)
             // OPTIONS answers a directory before mod_dir: mod_mime's DIR_MAGIC_TYPE (or ForceType).
             : r.method == "OPTIONS" && r.handler == "httpd/unix-directory" ? r.forcedType ?? config?.mime?.forceType ?? "httpd/unix-directory"
-            // mod_autoindex names its listing's type itself, over ForceType.
-            : r.listed ? MimeTypes.listingType(charset: config?.indexCharset)
-            : r.forcedType ?? r.filename.flatMap { MimeTypes.type(forPath: $0, config: config?.mime) }
+            // mod_autoindex names its listing's type itself, over ForceType; so do mod_status and mod_info.
+            : r.generatedType ?? (r.listed ? MimeTypes.listingType(charset: config?.indexCharset)
+                : r.forcedType ?? r.filename.flatMap { MimeTypes.type(forPath: $0, config: config?.mime) })
         var context = ExpressionContext(origin: self, record: r, chain: chain, status: status, contentType: contentType)
+        // mod_expires' filter runs before mod_headers' one, on the table the answer goes out with
+        // (for an answer Apache writes, the moved error table `Header always` cannot reach).
+        let expires = expiresHeaders(r, status: status, contentType: contentType,
+                                     config: config ?? preTranslate ?? .vhostDefaults(site),
+                                     chain: chain)
+        for h in expires where success {
+            if h.name == "Cache-Control" { onSuccess.append(h.name, h.value) } else { onSuccess.set(h.name, h.value) }
+        }
+        // mod_deflate's filter too (its Vary comes before a `Header append Vary`).
+        if success {
+            for h in deflateHeaders(r, status: status, contentType: contentType, config: config ?? preTranslate, chain: chain) {
+                onSuccess.append(h.name, h.value)
+            }
+        }
         if success, r.method != "OPTIONS", let t = contentType { context.invokedHandler = String(t.prefix { $0 != ";" }) }
         // ap_http_header_filter writes r->content_type over any Content-Type in the tables; with
         // none (`Header unset Content-Type`) or an empty one what the tables hold goes out.
@@ -66,7 +81,7 @@ extension Origin {
             if let challenge = r.wwwAuthenticate { errorTable.set("WWW-Authenticate", challenge) }
             // ap_send_error_response keeps only a redirect's Location in the moved table.
             let own = location.flatMap { !$0.isEmpty && (StatusLines.isRedirect(status) || status == 201) ? [HTTPHeader("Location", $0)] : nil } ?? []
-            return finished(errorTable.entries + chain.cookies + own + negotiationHeaders(r) + conditionVary)
+            return finished(errorTable.entries + chain.cookies + own + negotiationHeaders(r) + conditionVary + expires)
         }
         always.entries += negotiationHeaders(r)
         // A condition's Vary is merged into r->headers_out (the normal table) as it is evaluated.

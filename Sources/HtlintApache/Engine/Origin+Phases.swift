@@ -139,6 +139,8 @@ extension Origin {
         // fixups: mod_headers (LAST, after mod_dir), unless mod_dir answered.
         if case .final? = dir {} else if let list = r.config?.requestHeaders, !list.isEmpty { applyRequestHeaders(list, r, chain) }
         if let decided = dir { return decided }
+        // fixups: mod_speling (LAST, after mod_dir: a FallbackResource answers first).
+        if let decided = checkSpeling(r, walk.config, chain) { return decided }
         // fixups: mod_rewrite's hook_mimetype (LAST, after mod_dir) applies [H]
         // (recorded: rewrite-flags-handler-blocks-internal-redirect, rewrite-flags-handler-after-mod-dir).
         if let forced = r.rewriteHandler { r.handler = forced }
@@ -146,6 +148,8 @@ extension Origin {
             guard r.handler != "redirect-handler" else { return .internalRedirect(staged) }
             chain.note(.note, "[H=\(r.handler ?? "")] replaces redirect-handler: the internal redirect to \(staged) never runs")
         }
+        // handler: mod_actions (HOOK_LAST, before the default handler).
+        if let action = actionRedirect(r, chain) { return action }
         return .serve
     }
 
@@ -363,7 +367,7 @@ extension Origin {
                 // AliasMatch sets no context (CONTEXT_DOCUMENT_ROOT stays the document root).
                 let written = alias.path.replacingOccurrences(of: "${DOCROOT}", with: site.mountedRoot)
                 r.filename = Origin.substituteGroups(written, m)
-                if let h = alias.handler { r.handler = h }
+                if let h = alias.handler { r.handler = h; r.scriptAliased = true }
                 chain.note(.alias, "\(alias.handler == nil ? "AliasMatch" : "ScriptAliasMatch") \(alias.url) → \(r.filename!)")
                 return nil
             }
@@ -375,7 +379,7 @@ extension Origin {
                 r.contextPrefix = alias.url
                 r.contextDocumentRoot = target
                 // ScriptAlias forces the cgi-script handler; without mod_cgi the file is served as is.
-                if let h = alias.handler { r.handler = h }
+                if let h = alias.handler { r.handler = h; r.scriptAliased = true }
                 chain.note(.alias, "\(alias.handler == nil ? "Alias" : "ScriptAlias") \(alias.url) → \(target)")
                 return nil
             }
@@ -506,6 +510,7 @@ extension Origin {
 
     /// Access control: `.ht*` files, `Require`, `Order/Allow/Deny` (simplified; apache-semantics §1.1 row 8).
     func checkAccess(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain) -> Int? {
+        if let refused = allowMethodsRefuses(r, config, chain) { return refused }
         let base = r.filename.map(lastPathComponent) ?? ""
         func deny(_ why: String, code: String = "AH01630") -> Int {
             chain.log(code, "error", "client denied by server configuration: \(r.filename ?? "")")
@@ -598,6 +603,7 @@ extension Origin {
 
     /// The handler phase for a record that was not redirected: serve the file, or 404/403.
     func serve(_ r: RequestRecord, chain: RequestChain) -> (Int, String?) {
+        if let generated = generatedPage(r, chain) { return generated }
         if let decided = defaultHandlerMethod(r, chain) { return (decided, nil) }
         if let f = r.filename, f.hasPrefix("redirect:") { return serveUnredirected(r, f, chain) }
         guard let f = r.filename, f.hasPrefix("/") else { return (404, nil) }
@@ -745,4 +751,60 @@ private func prefixMatchLength(_ c: UnsafeBufferPointer<UInt8>, _ u: UnsafeBuffe
     // A configured path ending in `/` consumed the slashes already.
     if c.last == slash || j == u.count || u[j] == slash { return j }
     return nil
+}
+
+extension Origin {
+    /// Handlers that make their page whatever the filename (recorded:
+    /// dirindex-server-status-and-info-handlers): mod_status's `server-status` (and its old
+    /// `application/x-httpd-status` type) and mod_info's `server-info`, when loaded, answer GET
+    /// and HEAD with 200 and their own type (`?auto` anywhere in the query: mod_status' plain
+    /// text); other methods fall to the default handler.
+    func generatedPage(_ r: RequestRecord, _ chain: RequestChain) -> (Int, String?)? {
+        guard let h = r.handler else { return nil }
+        if site.modules.contains("cgi") || site.modules.contains("cgid"), h == "cgi-script" || h == "application/x-httpd-cgi" {
+            return runCGI(r, chain)
+        }
+        guard r.method == "GET" || r.method == "HEAD" else { return nil }
+        if site.modules.contains("status"), h == "server-status" || h == "application/x-httpd-status" {
+            r.generatedType = (r.query ?? "").contains("auto") ? "text/plain; charset=ISO-8859-1" : "text/html; charset=ISO-8859-1"
+            chain.note(.status, "200: mod_status answers with the server's status page")
+            return (200, nil)
+        }
+        if site.modules.contains("info"), h == "server-info" {
+            r.generatedType = "text/html; charset=ISO-8859-1"
+            chain.note(.status, "200: mod_info answers with the server's configuration page")
+            return (200, nil)
+        }
+        return nil
+    }
+
+    /// mod_cgi's handler (every method): 403 where `Options ExecCGI` is off and no ScriptAlias
+    /// mapped the request (AH02809), 404 for a missing script (AH02811), 403 for a directory
+    /// (AH02812), 404 for path info under `AcceptPathInfo Off`; else the script runs, which
+    /// htlint cannot do: the recordings' files are not executable, so exec fails and Apache
+    /// answers 500 (AH01215). (Recorded: alias-cgi-handler-checks.)
+    func runCGI(_ r: RequestRecord, _ chain: RequestChain) -> (Int, String?) {
+        let f = r.filename ?? ""
+        func fail(_ status: Int, _ code: String, _ why: String) -> (Int, String?) {
+            chain.log(code, "error", "stderr from \(f): \(why)")
+            chain.note(.status, "\(status): mod_cgi: \(why)")
+            return (status, nil)
+        }
+        if !(r.config?.options.contains("execcgi") ?? false), !r.scriptAliased {
+            return fail(403, "AH02809", "Options ExecCGI is off in this directory")
+        }
+        let path = f.hasSuffix("/") ? String(f.dropLast()) : f
+        switch site.files.stat(path) {
+        case nil: return fail(404, "AH02811", "script not found or unable to stat")
+        case .directory?: return fail(403, "AH02812", "attempt to invoke directory as script")
+        default: break
+        }
+        if !r.pathInfo.isEmpty, r.config?.acceptPathInfo == false {
+            return fail(404, "AH02813", "AcceptPathInfo off disallows user's path")
+        }
+        chain.log("AH01215", "error", "stderr from \(f): (13)Permission denied: exec of '\(f)' failed")
+        chain.log("", "error", "End of script output before headers: \(lastPathComponent(f))")
+        chain.note(.status, "500: mod_cgi runs \(relativeToRoot(f)); a file that is not an executable program fails (htlint does not run scripts)")
+        return (500, nil)
+    }
 }

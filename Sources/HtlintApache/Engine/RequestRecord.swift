@@ -12,6 +12,9 @@ final class RequestRecord {
     var receivedURI: String?
     /// Raw query string; nil when the URL had none.
     var query: String?
+    /// `r->parsed_uri.query`: the query this record was created with (the request's, or the
+    /// URL an internal redirect went to); a server-context rewrite changes `query` only.
+    let parsedQuery: String?
     /// `r->filename`: a filesystem path after translation; during a rewrite pass the current
     /// rewrite result.
     var filename: String?
@@ -57,6 +60,11 @@ final class RequestRecord {
     var config: MergedConfig?
     /// mod_autoindex sent a listing of the directory (its own Content-Type).
     var listed = false
+    /// A module's handler generated the page (mod_status, mod_info): the type it set.
+    var generatedType: String?
+    /// mod_alias' `alias-forced-type` note: a ScriptAlias mapped this request (mod_cgi runs it
+    /// whatever the Options).
+    var scriptAliased = false
     /// A TRACE request echoed by http_core's map_to_storage hook (message/http, no mod_headers).
     var traceEcho = false
     /// mod_negotiation's `Vary` tokens and `Content-Location` (a transparent answer's variant), both
@@ -82,6 +90,7 @@ final class RequestRecord {
         self.method = method
         self.uri = uri
         self.query = query
+        self.parsedQuery = query
         self.isSubrequest = isSubrequest
         self.contextDocumentRoot = documentRoot
     }

@@ -1,0 +1,42 @@
+/// mod_deflate's output filter as far as headers go (recorded: header-deflate-vary-and-encoding).
+extension Origin {
+    /// DEFLATE runs where `SetOutputFilter`, `AddOutputFilter` (an extension of the file) or
+    /// `AddOutputFilterByType` (the type without parameters) names it, on a main request's
+    /// answer other than 204, without `no-gzip` (nor `gzip-only-text/html` for another type),
+    /// not already encoded, whose body is more than
+    /// 68 bytes (sizeof(gzip_header) + VALIDATION_SIZE + 50: smaller ones pass untouched). It
+    /// then merges `Vary: Accept-Encoding` (before mod_headers' filter) and, when the request
+    /// accepts `gzip` (a q of 0 refuses it), sends `Content-Encoding: gzip`.
+    func deflateHeaders(_ r: RequestRecord, status: Int, contentType: String?, config: MergedConfig?,
+                        chain: RequestChain) -> [HTTPHeader] {
+        guard site.modules.contains("deflate"), let config, status != 204, !r.isSubrequest, !r.listed,
+              r.generatedType == nil, r.envValue("no-gzip") == nil,
+              let f = r.filename, case .file(let size)? = site.files.stat(f), size > 68 else { return [] }
+        let bare = contentType.map { String($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces).lowercased() }
+        var filters = config.outputFilters ?? []
+        for part in lastPathComponent(f).split(separator: ".", omittingEmptySubsequences: false).dropFirst() {
+            filters += config.outputFiltersByExtension[part.lowercased()] ?? []
+        }
+        if let bare { filters += config.outputFiltersByType[bare] ?? [] }
+        guard filters.contains(where: { $0.uppercased() == "DEFLATE" }) else { return [] }
+        // `gzip-only-text/html` (=1, as BrowserMatch sets it) keeps other types uncompressed.
+        if !(contentType ?? "").hasPrefix("text/html"), r.envValue("gzip-only-text/html") == "1" { return [] }
+        if let e = config.mime?.encoding(forPath: f), e.lowercased() != "identity" { return [] }
+        var out = [HTTPHeader("Vary", "Accept-Encoding")]
+        let accepts = chain.request.headers.filter { equalsIgnoringASCIICase($0.name, "Accept-Encoding") }.map(\.value).joined(separator: ",")
+        for token in accepts.split(separator: ",") {
+            let parts = token.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let name = parts.first, name.lowercased() == "gzip" else { continue }
+            let q = parts.dropFirst().first { $0.lowercased().hasPrefix("q=") }.map { Double($0.dropFirst(2)) ?? 1 } ?? 1
+            if q > 0 { out.append(HTTPHeader("Content-Encoding", "gzip")) }
+            break
+        }
+        chain.note(.note, "mod_deflate: DEFLATE adds Vary: Accept-Encoding\(out.count > 1 ? " and compresses (gzip accepted)" : "")")
+        return out
+    }
+}
+
+extension ConfigReader {
+    /// `SetOutputFilter`, `AddOutputFilter` and `AddOutputFilterByType`: filter lists (`;`).
+    static func filterNames(_ value: String) -> [String] { value.split(separator: ";").map(String.init) }
+}
