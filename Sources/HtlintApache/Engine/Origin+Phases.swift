@@ -452,7 +452,9 @@ extension Origin {
             return rule.rawSubstitution.hasPrefix("/")
         }
         guard let segment = f.split(separator: "/").first.map({ "/" + $0 }) else { return false }
+        // `/.` and `/..` are the filesystem root itself (rewrite-server-dot-segments).
         let exists = site.files.stat(segment) != nil || Site.systemDirectories.contains(segment)
+            || segment == "/." || segment == "/.."
         guard exists else { return false }
         if rule?.flags.unsafePrefixStat == true { return true }
         let literal = rule?.rawSubstitution ?? ""

@@ -4,6 +4,11 @@ extension Origin {
     /// Walks from the document root down to `filename`, reading `.htaccess` at every existing
     /// directory, and stops at the first segment that is a file or missing (apache-semantics §3).
     func directoryWalk(_ filename: String) -> WalkResult {
+        // directory_walk first canonicalises the name with apr_filepath_merge: a server-context
+        // substitution `./b.html` or `/dir/nothing/../x.html` serves the file it names, and
+        // `/../a.html` (a filesystem path: `/..` exists) is /a.html, outside the document root
+        // (recorded: rewrite-server-dot-segments).
+        let filename = canonicalFilePath(filename)
         let root = site.mountedRoot
         guard filename == root || filename.hasPrefix(root + "/") else { return walkOutsideRoot(filename) }
         // One pass over the path's bytes: each directory tried is a prefix of `filename` (a new
