@@ -31,4 +31,30 @@ struct Hunt26RegressionTests {
         #expect(s2.final.filename == "/a.html")
         #expect(respond("/s7", vhost: vhost, access: [], files: files).served == "/dir/x.html")
     }
+
+    /// fixtures/apache/rewrite-cond-script-user-context: %{SCRIPT_USER} reads r->finfo, filled
+    /// by the walk per directory (root, even for a missing name), not yet valid in server context.
+    @Test func scriptUserDependsOnContext() {
+        let vhost = ["Header always set X-E \"%{E1}e|%{E2}e\"", "RewriteEngine On",
+                     "RewriteRule ^ - [E=E2:%{SCRIPT_USER}/%{SCRIPT_GROUP}]"]
+        let access = [("/sub", "RewriteEngine On\nRewriteRule ^ - [E=E1:%{SCRIPT_USER}/%{SCRIPT_GROUP}]\n")]
+        let files = ["/a.html", "/sub/page.html"]
+        func xe(_ t: String) -> String? {
+            respond(t, vhost: vhost, access: access, files: files).headers.first { $0.name == "X-E" }?.value
+        }
+        #expect(xe("/a.html") == "(null)|<unknown>/<unknown>")
+        #expect(xe("/sub/missing") == "root/root|<unknown>/<unknown>")
+        #expect(xe("/sub/page.html") == "root/root|<unknown>/<unknown>")
+    }
+
+    /// fixtures/apache/rewrite-cond-connection-header-none: %{HTTP:Connection} is the request's
+    /// header (the recording client sends `Connection: close`; the nginx edge passes none on:
+    /// rewrite-cond-connection-header-full).
+    @Test func connectionHeaderIsReadable() {
+        let access = [("/", "RewriteEngine On\nRewriteCond %{HTTP:Connection} =close\nRewriteRule ^c$ /b.html?conn=close [R=302,L]\n"
+                       + "RewriteRule ^c$ /b.html?conn=%{HTTP:Connection}&v=%{HTTP_CONNECTION} [R=302,L]\n")]
+        let close = respond("/c", vhost: [], access: access, files: ["/b.html"], headers: [HTTPHeader("Connection", "close")])
+        #expect(close.location == "http://shop.example/b.html?conn=close")
+        #expect(respond("/c", vhost: [], access: access, files: ["/b.html"]).location == "http://shop.example/b.html?conn=&v=")
+    }
 }

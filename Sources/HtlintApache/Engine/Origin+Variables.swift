@@ -40,7 +40,10 @@ extension Origin {
             case .contextDocumentRoot: return r.contextDocumentRoot
             case .isSubrequest: return r.isSubrequest ? "true" : "false"
             case .ipv6: return req.remoteAddress.contains(":") ? "on" : "off"
-            case .scriptOwner: return r.filename.flatMap { site.files.stat($0) } != nil ? "root" : "<unknown>"
+            // r->finfo's owner. Per-directory the walk has filled r->finfo, even for a missing
+            // name (the directory it stopped in); in server context it is not valid yet. The
+            // recordings' files belong to root (rewrite-cond-script-user-context).
+            case .scriptOwner: return !serverContext && r.filename != nil ? "root" : "<unknown>"
             case .time:
                 chain.readsClock = true
                 return timeVariable(name)
