@@ -57,4 +57,19 @@ struct Hunt26RegressionTests {
         #expect(close.location == "http://shop.example/b.html?conn=close")
         #expect(respond("/c", vhost: [], access: access, files: ["/b.html"]).location == "http://shop.example/b.html?conn=&v=")
     }
+
+    /// fixtures/apache/rewrite-escape-malformed-host-before-path: a malformed Host (an empty
+    /// port) is refused before the path is normalised: 400 with the raw path, no AH10244.
+    @Test func malformedHostRefusedBeforePath() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/b.html")
+        let origin = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: []))
+        let bad = origin.respond(to: OriginRequest(target: "/%2e%2e/b.html", headers: [HTTPHeader("Host", "shop.example:")]))
+        #expect(bad.status == 400)
+        #expect(bad.final.uri == "/%2e%2e/b.html")
+        #expect(bad.errorCodes == [])
+        let good = origin.respond(to: OriginRequest(target: "/%2e%2e/b.html", headers: [HTTPHeader("Host", "shop.example")]))
+        #expect(good.status == 400)
+        #expect(good.errorCodes == ["AH10244"])
+    }
 }

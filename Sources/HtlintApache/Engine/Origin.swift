@@ -43,8 +43,12 @@ public final class Origin: @unchecked Sendable {
         let chain = RequestChain(request: request, tracing: tracing)
         chain.note(.request, "\(request.method) \(request.target)\(request.tls ? " (TLS)" : "")")
         applyRemoteIP(chain)
-        var (record, early) = makeRecord(url: request.target, method: request.method, isSubrequest: false, chain: chain)
-        if let host = request.header("Host"), hostHeaderIsMalformed(host) {
+        let badHost = request.header("Host").map(hostHeaderIsMalformed) ?? false
+        // A malformed Host is refused before the path is normalised: a `..` above the root
+        // logs no AH10244 then (recorded: rewrite-escape-malformed-host-before-path).
+        var (record, early) = makeRecord(url: request.target, method: request.method, isSubrequest: false, chain: chain,
+                                         logsBadPath: !badHost)
+        if badHost, let host = request.header("Host") {
             // ap_read_request refuses it before the URL is decoded: the log shows the raw path.
             chain.note(.status, "400: malformed Host header \(host)")
             record.uri = record.receivedURI ?? record.uri
@@ -343,7 +347,8 @@ public final class Origin: @unchecked Sendable {
 
     /// Creates the record for a URL: split at `?`, drop `#…`, decode and normalise the path.
     /// Returns an early status when decoding fails (400 for `%zz`, 404 for `%2F`/`%00`).
-    func makeRecord(url: String, method: String, isSubrequest: Bool, chain: RequestChain) -> (RequestRecord, Int?) {
+    func makeRecord(url: String, method: String, isSubrequest: Bool, chain: RequestChain,
+                    logsBadPath: Bool = true) -> (RequestRecord, Int?) {
         var (text, query) = splitRequestTarget(url)
         let received = text
         var early: Int? = nil
@@ -377,7 +382,7 @@ public final class Origin: @unchecked Sendable {
         // ap_normalize_path refuses a path without its leading `/` (a per-directory rewrite to
         // `a/y.html`; recorded: rewrite-base-absolute-path-outside-directory).
         if early == nil, let first = path.utf8.first, first != UInt8(ascii: "/") { early = 400 }
-        if early == 400 { chain.log("AH10244", "error", "invalid URI path (\(url))") }
+        if early == 400, logsBadPath { chain.log("AH10244", "error", "invalid URI path (\(url))") }
         let r = RequestRecord(method: method, uri: path, query: query, isSubrequest: isSubrequest,
                               documentRoot: site.documentRoot)
         r.receivedURI = received
