@@ -72,4 +72,26 @@ struct Hunt26RegressionTests {
         #expect(good.status == 400)
         #expect(good.errorCodes == ["AH10244"])
     }
+
+    /// fixtures/apache/rewrite-cond-server-port-subrequest: the Host header's port survives an
+    /// internal redirect, not a subrequest (mod_dir's index look-up, LA-U), which sees 80.
+    @Test func serverPortInSubrequests() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for f in ["/t.html", "/sub/index.html"] { fs.addFile(f) }
+        fs.addAccessFile("/", displayPath: "/var/www/html/.htaccess", text: """
+            RewriteEngine On
+            RewriteRule ^i$ t.html [E=E1:%{SERVER_PORT},L]
+            RewriteRule ^sub/index\\.html$ - [E=E2:%{SERVER_PORT}]
+            RewriteRule ^la$ t.html [E=E1:%{LA-U:SERVER_PORT},L]
+            """)
+        let origin = Origin(site: Site(serverName: "shop.example", files: fs,
+                                       vhostLines: ["Header always set X-E \"%{E2}e|%{REDIRECT_E1}e\""]))
+        func xe(_ t: String) -> String? {
+            origin.respond(to: OriginRequest(target: t, headers: [HTTPHeader("Host", "shop.example:8080")]))
+                .headers.first { $0.name == "X-E" }?.value
+        }
+        #expect(xe("/i") == "(null)|8080")
+        #expect(xe("/sub/") == "80|(null)")
+        #expect(xe("/la") == "(null)|80")
+    }
 }
