@@ -94,4 +94,16 @@ struct Hunt26RegressionTests {
         #expect(xe("/sub/") == "80|(null)")
         #expect(xe("/la") == "(null)|80")
     }
+
+    /// fixtures/apache/rewrite-escape-mergeslashes-off: `MergeSlashes Off` keeps `//` in r->uri
+    /// (server rules match it, mod_dir appends to it); `..` removes an empty segment.
+    @Test func mergeSlashesOffKeepsDoubleSlashes() {
+        let vhost = ["MergeSlashes Off", "RewriteEngine On", "RewriteRule ^/a//b$ /b.html?m=server [R=302,L]"]
+        let files = ["/b.html", "/x/index.html", "/sub/deep/index.html"]
+        #expect(respond("/a//b", vhost: vhost, access: [], files: files).location == "http://shop.example/b.html?m=server")
+        #expect(respond("/x//", vhost: vhost, access: [], files: files).final.uri == "/x//index.html")
+        #expect(respond("/sub//deep", vhost: vhost, access: [], files: files).location == "http://shop.example/sub//deep/")
+        #expect(respond("/a//../b.html", vhost: vhost, access: [], files: files).final.uri == "/a/b.html")
+        #expect(respond("/x//", vhost: [], access: [], files: files).final.uri == "/x/index.html")
+    }
 }

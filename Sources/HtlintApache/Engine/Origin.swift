@@ -360,23 +360,23 @@ public final class Origin: @unchecked Sendable {
         if normalizedEncoded {
             // ap_normalize_path resolves the segments before ap_unescape_url: `%2F` is no
             // separator there, so `a%2Fb/..` removes the whole `a%2Fb`.
-            text = normalizePath(decodingUnreserved(text), aboveRoot: &aboveRoot)
+            text = normalizePath(decodingUnreserved(text), aboveRoot: &aboveRoot, mergeSlashes: site.mergeSlashes)
         }
         switch decodeURLPath(text, encodedSlashes: site.encodedSlashes) {
         // Decoded `%2F`s may make new `//` or `..` segments: Apache normalises again when it allows them.
-        case .success(let decoded): path = normalizePath(decoded, aboveRoot: &aboveRoot)
+        case .success(let decoded): path = normalizePath(decoded, aboveRoot: &aboveRoot, mergeSlashes: site.mergeSlashes)
         case .failure(.badEscape):
             early = 400
             // ap_normalize_path finishes its pass before it reports the bad escape: r->uri
             // (what the log shows) has its slashes merged and segments resolved.
-            if !normalizedEncoded { path = normalizePath(decodingUnreserved(text), aboveRoot: &aboveRoot) }
+            if !normalizedEncoded { path = normalizePath(decodingUnreserved(text), aboveRoot: &aboveRoot, mergeSlashes: site.mergeSlashes) }
         case .failure(.forbiddenByte(let decoded)):
             early = 404
             // r->uri is a C string: a decoded `%00` ends what the log shows.
             let cut = decoded.utf8.firstIndex(of: 0).map { String(decoded[..<$0]) } ?? decoded
             // Refused `%2F`s: no second normalisation, the slashes they make stay in the
             // log (`/x%2F%2Fy` logs `/x//y`; recorded: rewrite-escape-encoded-slash-not-merged).
-            path = normalizedEncoded ? cut : normalizePath(cut, aboveRoot: &aboveRoot)
+            path = normalizedEncoded ? cut : normalizePath(cut, aboveRoot: &aboveRoot, mergeSlashes: site.mergeSlashes)
         }
         if aboveRoot { early = 400 }
         // ap_normalize_path refuses a path without its leading `/` (a per-directory rewrite to
@@ -485,8 +485,25 @@ func decodingUnreserved(_ path: String) -> String {
 
 /// Resolves `.`/`..` segments (never above `/`) and merges repeated slashes, setting
 /// `aboveRoot` when a `..` meets `/` (ap_normalize_path with AP_NORMALIZE_NOT_ABOVE_ROOT fails there).
-func normalizePath(_ path: String, aboveRoot: inout Bool) -> String {
+func normalizePath(_ path: String, aboveRoot: inout Bool, mergeSlashes: Bool = true) -> String {
     guard path.hasPrefix("/") else { return path }
+    if !mergeSlashes {
+        // `MergeSlashes Off`: `//` stays, an empty segment is one like any other (`..` removes
+        // it); recorded: rewrite-escape-mergeslashes-off.
+        guard path.contains("/.") else { return path }
+        let segs = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        var out: [Substring] = []
+        for (i, seg) in segs.enumerated() {
+            let last = i == segs.count - 1
+            if seg == "." || seg == ".." {
+                if seg == ".." { if out.isEmpty { aboveRoot = true } else { out.removeLast() } }
+                if last { out.append("") }
+                continue
+            }
+            out.append(seg)
+        }
+        return "/" + out.joined(separator: "/")
+    }
     // Fast path: nothing to resolve unless there is `//`, `/.` (covers `/..`).
     var previousSlash = false
     var needsWork = false
