@@ -30,6 +30,11 @@ struct Hunt26RegressionTests {
         #expect(s2.status == 403)
         #expect(s2.final.filename == "/a.html")
         #expect(respond("/s7", vhost: vhost, access: [], files: files).served == "/dir/x.html")
+        // A URL-path whose `..` climbs above the document root: core_translate refuses it.
+        let above = respond("/s8", vhost: ["RewriteEngine On", "RewriteRule ^/s8$ ../a.html [L]"], access: [], files: files)
+        #expect(above.status == 403)
+        #expect(above.errorCodes == ["AH00127"])
+        #expect(above.final.filename == "/../a.html")
     }
 
     /// fixtures/apache/rewrite-cond-script-user-context: %{SCRIPT_USER} reads r->finfo, filled
