@@ -111,4 +111,21 @@ struct Hunt26RegressionTests {
         #expect(respond("/a//../b.html", vhost: vhost, access: [], files: files).final.uri == "/a/b.html")
         #expect(respond("/x//", vhost: [], access: [], files: files).final.uri == "/x/index.html")
     }
+
+    /// fixtures/apache/recursion-errordocument-rewrite-redirect-status: an ErrorDocument
+    /// request keeps the error as its status; internal redirects from it report that as
+    /// REDIRECT_STATUS, one or two rewrites deep.
+    @Test func errorDocumentRewritesReportTheError() {
+        let vhost = ["Header always set X-E \"%{REDIRECT_STATUS}e|%{REDIRECT_REDIRECT_STATUS}e|%{REDIRECT_REDIRECT_REDIRECT_STATUS}e\"",
+                     "ErrorDocument 404 /index.php?err=1", "ErrorDocument 403 /e2"]
+        let access = [("/", "RewriteEngine On\nRewriteRule ^(.*)\\.php$ $1.html [L]\nRewriteRule ^e2$ step.txt [L]\n"
+                       + "RewriteRule ^step\\.txt$ c.html [L]\nRewriteRule ^ok$ b.html [L]\n")]
+        let files = ["/index.html", "/b.html", "/c.html"]
+        func xe(_ t: String) -> String? {
+            respond(t, vhost: vhost, access: access, files: files).headers.first { $0.name == "X-E" }?.value
+        }
+        #expect(xe("/missing") == "404|404|(null)")
+        #expect(xe("/ok") == "200|(null)|(null)")
+        #expect(xe("/.htaccess") == "403|403|403")
+    }
 }

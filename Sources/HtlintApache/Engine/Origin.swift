@@ -238,7 +238,9 @@ public final class Origin: @unchecked Sendable {
                 redirects += 1
                 chain.note(.internalRedirect, "internal redirect #\(redirects) to \(url)")
                 let next = makeRecord(url: url, method: request.method, isSubrequest: false, chain: chain)
-                next.0.env = renamedEnvironment(record, status: record.status)
+                // An ErrorDocument request keeps its error as r->status, which a later internal redirect
+                // reports as REDIRECT_STATUS (recorded: recursion-errordocument-rewrite-redirect-status).
+                next.0.env = renamedEnvironment(record, status: record.errorStatus ?? record.status)
                 // A status set by `[R]` without `[L]` travels with the internal redirect (§4.9 CT-RW-R-02).
                 next.0.status = record.status
                 next.0.errorStatus = record.errorStatus
