@@ -128,4 +128,20 @@ struct Hunt26RegressionTests {
         #expect(xe("/ok") == "200|(null)|(null)")
         #expect(xe("/.htaccess") == "403|403|403")
     }
+
+    /// fixtures/apache/errordoc-403-page-is-the-denied-htaccess: the page's request for the
+    /// denied `/.htaccess` has the same configuration and skips the access check, so the file
+    /// goes out with 403 (an oracle run with a copy of its content confirmed the body); from
+    /// another request the page is denied again.
+    @Test func errorDocumentForTheDeniedHtaccessServesIt() {
+        let vhost = ["ErrorDocument 403 /.htaccess"]
+        let access = [("/", "RewriteEngine On\nRewriteRule ^f$ - [F]\n")]
+        let same = respond("/.htaccess", vhost: vhost, access: access, files: ["/b.html"])
+        #expect(same.status == 403)
+        #expect(same.served == "/.htaccess")
+        #expect(same.errorCodes == ["AH01630"])
+        let other = respond("/f", vhost: vhost, access: access, files: ["/b.html"])
+        #expect(other.status == 403)
+        #expect(other.served == nil)
+    }
 }
