@@ -144,4 +144,20 @@ struct Hunt26RegressionTests {
         #expect(other.status == 403)
         #expect(other.served == nil)
     }
+
+    /// fixtures/apache/rewrite-flags-env-index-subrequest-shadowed: the fast redirect overlays the
+    /// index subrequest's environment over the request's; an internal redirect after it copies
+    /// the request's own value of a name both set (the later entry of the table).
+    @Test func indexSubrequestEnvironmentShadowsOnRedirect() {
+        let vhost = ["Header always set X-E \"%{E1}e|%{E2}e|%{REDIRECT_E1}e|%{REDIRECT_E2}e\""]
+        let access = [("/", "RewriteEngine On\nRewriteRule ^(dir|dir2)/$ - [E=E1:main]\n"
+                       + "RewriteRule ^dir/index\\.html$ dir/t.html [E=E1:sub,E=E2:sub,L]\n"
+                       + "RewriteRule ^dir2/index\\.html$ - [E=E1:sub,E=E2:sub]\n")]
+        let files = ["/dir/index.html", "/dir/t.html", "/dir2/index.html"]
+        func xe(_ t: String) -> String? {
+            respond(t, vhost: vhost, access: access, files: files).headers.first { $0.name == "X-E" }?.value
+        }
+        #expect(xe("/dir/") == "(null)|(null)|main|sub")
+        #expect(xe("/dir2/") == "sub|sub|(null)|(null)")
+    }
 }
