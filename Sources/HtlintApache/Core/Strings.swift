@@ -77,11 +77,11 @@ public func schemeSeparator(in s: String) -> String.Index? {
 /// apr_filepath_merge(APR_FILEPATH_NOTRELATIVE) on an absolute path, as directory_walk
 /// canonicalises r->filename: empty and `.` segments are dropped, `..` crops the segment before
 /// it (at `/` it is a no-op), and a slash after a kept segment stays. Paths without a dot
-/// segment come back unchanged (the walk merges repeated slashes itself).
+/// segment or a repeated slash come back unchanged.
 func canonicalFilePath(_ path: String) -> String {
-    guard path.hasPrefix("/"), path.contains("/.") else { return path }
+    guard path.hasPrefix("/"), path.contains("/.") || path.contains("//") else { return path }
     let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-    guard parts.contains(where: { $0 == "." || $0 == ".." }) else { return path }
+    guard parts.contains(where: { $0 == "." || $0 == ".." || $0.isEmpty }) else { return path }
     var out = "/"
     for (i, seg) in parts.enumerated() {
         let last = i == parts.count - 1
