@@ -165,4 +165,16 @@ struct Hunt26RegressionTests {
         #expect(xe("/dir/") == "(null)|(null)|main|sub")
         #expect(xe("/dir2/") == "sub|sub|(null)|(null)")
     }
+
+    /// fixtures/apache/rewrite-server-filesystem-root-directory-slash: `/` (the filesystem root)
+    /// is a directory: its ErrorDocument request, rewritten to `/` again, meets DirectorySlash
+    /// (301, a recursive error: the 403 goes out, %>s logs 301).
+    @Test func filesystemRootIsADirectory() {
+        let vhost = ["ErrorDocument 403 /e.html", "RewriteEngine On", "RewriteRule ^/(x|e\\.html)$ / [L]"]
+        let x = respond("/x", vhost: vhost, access: [], files: ["/e.html", "/index.html"])
+        #expect(x.status == 403)
+        #expect(x.final.status == 301)
+        #expect(x.final.handler == "httpd/unix-directory")
+        #expect(x.final.filename == "/")
+    }
 }

@@ -119,7 +119,8 @@ extension Origin {
         let root = site.mountedRoot
         guard path.hasPrefix("/"), !(path == root || path.hasPrefix(root + "/")) else { return false }
         let name = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
-        return Origin.systemDirectories.contains(name) || root.hasPrefix(name + "/")
+        // `/` itself (a server-context result `//`; recorded: rewrite-server-filesystem-root-directory-slash).
+        return name == "/" || Origin.systemDirectories.contains(name) || root.hasPrefix(name + "/")
     }
 
     /// Directories every Debian system with Apache has (the Filesystem Hierarchy Standard's).
