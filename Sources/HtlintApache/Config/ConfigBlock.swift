@@ -211,6 +211,8 @@ public struct ServerSettings: Sendable {
     public var encodedSlashes: EncodedSlashes? = nil
     /// `TraceEnable` (nil: not set, Apache's default On; Debian's security.conf sets Off).
     public var traceEnable: Bool? = nil
+    /// `MergeSlashes` (nil: not set, Apache's default On).
+    public var mergeSlashes: Bool? = nil
     /// mod_remoteip (`RemoteIPHeader`, `RemoteIPInternalProxy`, `RemoteIPTrustedProxy`).
     public var remoteIP = RemoteIPSettings()
     /// `AccessFileName` (nil: `.htaccess`); in each directory the first name that exists is read.

@@ -73,3 +73,43 @@ public func schemeSeparator(in s: String) -> String.Index? {
     }
     return nil
 }
+
+/// apr_filepath_merge(APR_FILEPATH_NOTRELATIVE) on an absolute path, as directory_walk
+/// canonicalises r->filename: empty and `.` segments are dropped, `..` crops the segment before
+/// it (at `/` it is a no-op), and a slash after a kept segment stays. Paths without a dot
+/// segment or a repeated slash come back unchanged.
+func canonicalFilePath(_ path: String) -> String {
+    guard path.hasPrefix("/"), path.contains("/.") || path.contains("//") else { return path }
+    let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+    guard parts.contains(where: { $0 == "." || $0 == ".." || $0.isEmpty }) else { return path }
+    var out = "/"
+    for (i, seg) in parts.enumerated() {
+        let last = i == parts.count - 1
+        if seg.isEmpty || seg == "." { continue }
+        if seg == ".." {
+            guard out != "/" else { continue }
+            out.removeLast()  // the slash after the previous segment
+            while let c = out.last, c != "/" { out.removeLast() }
+            continue
+        }
+        out += seg
+        if !last { out += "/" }
+    }
+    return out
+}
+
+/// Whether a `..` segment of `path` climbs above where it starts (apr_filepath_merge with
+/// APR_FILEPATH_SECUREROOT refuses that); empty and `.` segments do not count.
+func climbsAboveRoot(_ path: String) -> Bool {
+    guard path.contains("..") else { return false }
+    var depth = 0
+    for seg in path.split(separator: "/") where seg != "." {
+        if seg == ".." {
+            if depth == 0 { return true }
+            depth -= 1
+        } else {
+            depth += 1
+        }
+    }
+    return false
+}

@@ -347,7 +347,19 @@ extension Origin {
                     declinedFilename = "passthrough:" + f
                 } else {
                     guard f.hasPrefix("/") else { return .final(status: 400, location: nil) }
-                    r.filename = isFilesystemPath(f, rule: result.lastRule) ? f : site.documentRoot + f
+                    if isFilesystemPath(f, rule: result.lastRule) {
+                        r.filename = f
+                        return nil
+                    }
+                    r.filename = site.documentRoot + f
+                    // A URL-path joins the document root as core_translate does (SECUREROOT): a
+                    // `..` that climbs above it is refused (recorded: rewrite-server-dot-segments).
+                    if climbsAboveRoot(f) {
+                        chain.log("AH00127", "error", "Cannot map \(chain.theRequest) to file")
+                        chain.note(.status, "403: the rewritten path \(f) climbs above the document root (AH00127)",
+                                   range: result.lastRule?.range)
+                        return .final(status: 403, location: nil)
+                    }
                     return nil
                 }
             } else {
@@ -456,7 +468,9 @@ extension Origin {
             return rule.rawSubstitution.hasPrefix("/")
         }
         guard let segment = f.split(separator: "/").first.map({ "/" + $0 }) else { return false }
+        // `/.` and `/..` are the filesystem root itself (rewrite-server-dot-segments).
         let exists = site.files.stat(segment) != nil || Site.systemDirectories.contains(segment)
+            || segment == "/." || segment == "/.."
         guard exists else { return false }
         if rule?.flags.unsafePrefixStat == true { return true }
         let literal = rule?.rawSubstitution ?? ""

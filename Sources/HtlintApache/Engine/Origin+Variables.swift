@@ -30,7 +30,9 @@ extension Origin {
             case .requestScheme: return scheme(chain)
             case .https: return req.tls ? "on" : "off"
             case .serverName: return serverNameAndPort(chain).host
-            case .serverPort: return String(serverNameAndPort(chain).port)
+            // A subrequest parses its URI afresh: the Host header's port is gone (the index
+            // look-up's rules see 80; recorded: rewrite-cond-server-port-subrequest).
+            case .serverPort: return String(serverNameAndPort(chain, subrequest: r.isSubrequest).port)
             case .remoteAddress: return req.remoteAddress
             case .connectionAddress: return req.connectionAddress ?? req.remoteAddress
             case .serverAddress: return req.serverAddress
@@ -40,7 +42,10 @@ extension Origin {
             case .contextDocumentRoot: return r.contextDocumentRoot
             case .isSubrequest: return r.isSubrequest ? "true" : "false"
             case .ipv6: return req.remoteAddress.contains(":") ? "on" : "off"
-            case .scriptOwner: return r.filename.flatMap { site.files.stat($0) } != nil ? "root" : "<unknown>"
+            // r->finfo's owner. Per-directory the walk has filled r->finfo, even for a missing
+            // name (the directory it stopped in); in server context it is not valid yet. The
+            // recordings' files belong to root (rewrite-cond-script-user-context).
+            case .scriptOwner: return !serverContext && r.filename != nil ? "root" : "<unknown>"
             case .time:
                 chain.readsClock = true
                 return timeVariable(name)

@@ -4,6 +4,11 @@ extension Origin {
     /// Walks from the document root down to `filename`, reading `.htaccess` at every existing
     /// directory, and stops at the first segment that is a file or missing (apache-semantics §3).
     func directoryWalk(_ filename: String) -> WalkResult {
+        // directory_walk first canonicalises the name with apr_filepath_merge: a server-context
+        // substitution `./b.html` or `/dir/nothing/../x.html` serves the file it names, and
+        // `/../a.html` (a filesystem path: `/..` exists) is /a.html, outside the document root
+        // (recorded: rewrite-server-dot-segments).
+        let filename = canonicalFilePath(filename)
         let root = site.mountedRoot
         guard filename == root || filename.hasPrefix(root + "/") else { return walkOutsideRoot(filename) }
         // One pass over the path's bytes: each directory tried is a prefix of `filename` (a new
@@ -120,7 +125,8 @@ extension Origin {
         }
         guard path.utf8.first == UInt8(ascii: "/") else { return false }
         let name = path.utf8.count > 1 && path.utf8.last == UInt8(ascii: "/") ? dropTrailingBytes(path, 1) : path
-        return Origin.systemDirectories.contains(name) || root.hasPrefix(name + "/")
+        // `/` itself (a server-context result `//`; recorded: rewrite-server-filesystem-root-directory-slash).
+        return name == "/" || Origin.systemDirectories.contains(name) || root.hasPrefix(name + "/")
     }
 
     /// Directories every Debian system with Apache has (the Filesystem Hierarchy Standard's).

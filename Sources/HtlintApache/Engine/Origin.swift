@@ -44,8 +44,12 @@ public final class Origin: @unchecked Sendable {
         let chain = RequestChain(request: request, tracing: tracing)
         chain.note(.request, "\(request.method) \(request.target)\(request.tls ? " (TLS)" : "")")
         applyRemoteIP(chain)
-        var (record, early) = makeRecord(url: request.target, method: request.method, isSubrequest: false, chain: chain)
-        if let host = request.header("Host"), hostHeaderIsMalformed(host) {
+        let badHost = request.header("Host").map(hostHeaderIsMalformed) ?? false
+        // A malformed Host is refused before the path is normalised: a `..` above the root
+        // logs no AH10244 then (recorded: rewrite-escape-malformed-host-before-path).
+        var (record, early) = makeRecord(url: request.target, method: request.method, isSubrequest: false, chain: chain,
+                                         logsBadPath: !badHost)
+        if badHost, let host = request.header("Host") {
             // ap_read_request refuses it before the URL is decoded: the log shows the raw path.
             chain.note(.status, "400: malformed Host header \(host)")
             record.uri = record.receivedURI ?? record.uri
@@ -235,7 +239,9 @@ public final class Origin: @unchecked Sendable {
                 redirects += 1
                 chain.note(.internalRedirect, "internal redirect #\(redirects) to \(url)")
                 let next = makeRecord(url: url, method: request.method, isSubrequest: false, chain: chain)
-                next.0.env = renamedEnvironment(record, status: record.status)
+                // An ErrorDocument request keeps its error as r->status, which a later internal redirect
+                // reports as REDIRECT_STATUS (recorded: recursion-errordocument-rewrite-redirect-status).
+                next.0.env = renamedEnvironment(record, status: record.errorStatus ?? record.status)
                 // A status set by `[R]` without `[L]` travels with the internal redirect (§4.9 CT-RW-R-02).
                 next.0.status = record.status
                 next.0.errorStatus = record.errorStatus
@@ -344,7 +350,8 @@ public final class Origin: @unchecked Sendable {
 
     /// Creates the record for a URL: split at `?`, drop `#…`, decode and normalise the path.
     /// Returns an early status when decoding fails (400 for `%zz`, 404 for `%2F`/`%00`).
-    func makeRecord(url: String, method: String, isSubrequest: Bool, chain: RequestChain) -> (RequestRecord, Int?) {
+    func makeRecord(url: String, method: String, isSubrequest: Bool, chain: RequestChain,
+                    logsBadPath: Bool = true) -> (RequestRecord, Int?) {
         var (text, query) = splitRequestTarget(url)
         let received = text
         var early: Int? = nil
@@ -356,29 +363,29 @@ public final class Origin: @unchecked Sendable {
         if normalizedEncoded {
             // ap_normalize_path resolves the segments before ap_unescape_url: `%2F` is no
             // separator there, so `a%2Fb/..` removes the whole `a%2Fb`.
-            text = normalizePath(decodingUnreserved(text), aboveRoot: &aboveRoot)
+            text = normalizePath(decodingUnreserved(text), aboveRoot: &aboveRoot, mergeSlashes: site.mergeSlashes)
         }
         switch decodeURLPath(text, encodedSlashes: site.encodedSlashes) {
         // Decoded `%2F`s may make new `//` or `..` segments: Apache normalises again when it allows them.
-        case .success(let decoded): path = normalizePath(decoded, aboveRoot: &aboveRoot)
+        case .success(let decoded): path = normalizePath(decoded, aboveRoot: &aboveRoot, mergeSlashes: site.mergeSlashes)
         case .failure(.badEscape):
             early = 400
             // ap_normalize_path finishes its pass before it reports the bad escape: r->uri
             // (what the log shows) has its slashes merged and segments resolved.
-            if !normalizedEncoded { path = normalizePath(decodingUnreserved(text), aboveRoot: &aboveRoot) }
+            if !normalizedEncoded { path = normalizePath(decodingUnreserved(text), aboveRoot: &aboveRoot, mergeSlashes: site.mergeSlashes) }
         case .failure(.forbiddenByte(let decoded)):
             early = 404
             // r->uri is a C string: a decoded `%00` ends what the log shows.
             let cut = decoded.firstIndex(ofByte: 0).map { String(decoded[..<$0]) } ?? decoded
             // Refused `%2F`s: no second normalisation, the slashes they make stay in the
             // log (`/x%2F%2Fy` logs `/x//y`; recorded: rewrite-escape-encoded-slash-not-merged).
-            path = normalizedEncoded ? cut : normalizePath(cut, aboveRoot: &aboveRoot)
+            path = normalizedEncoded ? cut : normalizePath(cut, aboveRoot: &aboveRoot, mergeSlashes: site.mergeSlashes)
         }
         if aboveRoot { early = 400 }
         // ap_normalize_path refuses a path without its leading `/` (a per-directory rewrite to
         // `a/y.html`; recorded: rewrite-base-absolute-path-outside-directory).
         if early == nil, let first = path.utf8.first, first != UInt8(ascii: "/") { early = 400 }
-        if early == 400 { chain.log("AH10244", "error", "invalid URI path (\(url))") }
+        if early == 400, logsBadPath { chain.log("AH10244", "error", "invalid URI path (\(url))") }
         let r = RequestRecord(method: method, uri: path, query: query, isSubrequest: isSubrequest,
                               documentRoot: site.documentRoot)
         r.receivedURI = received
@@ -481,8 +488,25 @@ func decodingUnreserved(_ path: String) -> String {
 
 /// Resolves `.`/`..` segments (never above `/`) and merges repeated slashes, setting
 /// `aboveRoot` when a `..` meets `/` (ap_normalize_path with AP_NORMALIZE_NOT_ABOVE_ROOT fails there).
-func normalizePath(_ path: String, aboveRoot: inout Bool) -> String {
+func normalizePath(_ path: String, aboveRoot: inout Bool, mergeSlashes: Bool = true) -> String {
     guard path.hasPrefix("/") else { return path }
+    if !mergeSlashes {
+        // `MergeSlashes Off`: `//` stays, an empty segment is one like any other (`..` removes
+        // it); recorded: rewrite-escape-mergeslashes-off.
+        guard path.contains("/.") else { return path }
+        let segs = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        var out: [Substring] = []
+        for (i, seg) in segs.enumerated() {
+            let last = i == segs.count - 1
+            if seg == "." || seg == ".." {
+                if seg == ".." { if out.isEmpty { aboveRoot = true } else { out.removeLast() } }
+                if last { out.append("") }
+                continue
+            }
+            out.append(seg)
+        }
+        return "/" + out.joined(separator: "/")
+    }
     // Fast path: nothing to resolve unless there is `//`, `/.` (covers `/..`).
     var previousSlash = false
     var needsWork = false

@@ -28,6 +28,8 @@ public final class Site: @unchecked Sendable {
     public let encodedSlashes: EncodedSlashes
     /// `TraceEnable` of the virtual host (On unless set): TRACE is echoed, else refused.
     public let traceEnabled: Bool
+    /// `MergeSlashes` of the virtual host (On unless set): Off keeps `//` in r->uri.
+    public let mergeSlashes: Bool
     public let useCanonicalName: Bool
     public let useCanonicalPhysicalPort: Bool
     /// `%{ENV:X}` falls back to the httpd process environment.
@@ -77,6 +79,7 @@ public final class Site: @unchecked Sendable {
         self.limitSubrequestNesting = server.limitSubrequestNesting ?? 10
         self.encodedSlashes = server.encodedSlashes ?? .forbid
         self.traceEnabled = server.traceEnable ?? true
+        self.mergeSlashes = server.mergeSlashes ?? true
         self.useCanonicalName = server.useCanonicalName == "on"
         self.useCanonicalPhysicalPort = server.useCanonicalPhysicalPort ?? false
         var configs: [String: ConfigFile] = [:]
@@ -142,6 +145,7 @@ public final class Site: @unchecked Sendable {
         limitSubrequestNesting = s.limitSubrequestNesting
         encodedSlashes = s.encodedSlashes
         traceEnabled = s.traceEnabled
+        mergeSlashes = s.mergeSlashes
         useCanonicalName = s.useCanonicalName
         useCanonicalPhysicalPort = s.useCanonicalPhysicalPort
         processEnvironment = s.processEnvironment

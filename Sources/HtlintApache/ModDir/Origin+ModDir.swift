@@ -124,6 +124,12 @@ extension Origin {
         r.handler = sub.handler
         r.originalURIOverride = sub.uri
         // ap_internal_fast_redirect overlays the subrequest's environment ([E=] set there counts).
+        // apr_table_overlay keeps the request's own entries behind the subrequest's: a name the
+        // subrequest changed is then held twice, and an internal redirect's REDIRECT_ copy takes
+        // the request's value (recorded: rewrite-flags-env-index-subrequest-shadowed).
+        for (k, v) in sub.env where r.env[k] != nil && r.env[k] != v && r.envShadowed[k] == nil {
+            r.envShadowed[k] = r.env[k]
+        }
         r.env.merge(sub.env) { _, new in new }
         // …and its notes over the request's: a [T=] the subrequest's rules set wins.
         if let t = sub.forcedType { r.forcedType = t }

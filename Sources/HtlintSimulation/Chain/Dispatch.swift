@@ -12,6 +12,9 @@ extension ChainSimulator {
             sent.append(HTTPHeader("User-Agent", userAgent))
         }
         sent += headers.filter { !equalsIgnoringASCIICase($0.name, "host") }
+        // The recording client asks for one exchange per connection (`Connection: close`, which
+        // %{HTTP:Connection} shows: recorded in rewrite-cond-connection-header).
+        if recordingClient { sent.append(HTTPHeader("Connection", "close")) }
         // The recording client sends a small form body with POST and PUT (tools/apache-oracle).
         if recordingClient, method == "POST" || method == "PUT" {
             sent += [HTTPHeader("Content-Type", "application/x-www-form-urlencoded"), HTTPHeader("Content-Length", "8")]

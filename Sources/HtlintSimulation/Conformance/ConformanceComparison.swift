@@ -81,7 +81,11 @@ public enum ConformanceComparison {
             check("hop\(i).status", want["status"], got.status)
             check("hop\(i).location", want["location"], got.location)
             check("hop\(i).answered_by", want["answered_by"], got.answeredBy)
-            if want.keys.contains("served") { check("hop\(i).served", want["served"], got.served) }
+            // The oracle recognises a body by the site files' contents, never a `.htaccess`
+            // file's: Apache sending one (ErrorDocument 403 /.htaccess for /.htaccess, whose
+            // access check the same configuration skips) is recorded as null.
+            let served = got.served.flatMap { $0.hasSuffix("/.htaccess") ? nil : $0 }
+            if want.keys.contains("served") { check("hop\(i).served", want["served"], served) }
             if let wantHeaders = want["headers"] as? [String: Any], let o = got.origin {
                 for (name, value) in wantHeaders.sorted(by: { $0.key < $1.key }) {
                     var seen = name.lowercased() == "location" ? got.location : clientView(o, name)

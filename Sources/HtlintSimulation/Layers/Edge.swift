@@ -176,6 +176,8 @@ extension Edge: Layer {
             return .answer(r)
         }
         var next = request
+        // `Connection` is hop-by-hop: a proxy never passes the visitor's on.
+        next.headers.removeAll { equalsIgnoringASCIICase($0.name, "connection") }
         let (scheme, port) = originConnection(scheme: request.scheme, port: request.port)
         next.scheme = scheme
         next.port = port
