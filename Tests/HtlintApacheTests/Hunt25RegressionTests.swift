@@ -1,0 +1,37 @@
+import Testing
+import HtlintDiagnostics
+@testable import HtlintApache
+
+/// Disagreements found by differential round 25 (multi-directory sites and the layers in front);
+/// every expected value was recorded from Apache 2.4 (the fixtures named on each test).
+struct Hunt25RegressionTests {
+    func respond(_ target: String, vhost: [String], access: [(String, String)], files: [String],
+                 host: String = "site.example") -> OriginResponse {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for f in files { fs.addFile(f) }
+        for (dir, text) in access {
+            fs.addAccessFile(dir, displayPath: "/var/www/html\(dir == "/" ? "" : dir)/.htaccess", text: text)
+        }
+        let origin = Origin(site: Site(serverName: "site.example", files: fs, vhostLines: vhost))
+        return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", host)]))
+    }
+
+    /// fixtures/apache/rewrite-server-dot-segments: core_translate merges a server rule's local
+    /// result onto the document root with APR_FILEPATH_SECUREROOT: dot segments are resolved
+    /// lexically, and climbing above the root is a 403 (AH00127) that keeps r->filename.
+    @Test func serverRuleDotSegmentsMergeOntoTheDocumentRoot() {
+        let vhost = ["RewriteEngine On", "RewriteRule ^/c$ ../y.html", "RewriteRule ^/d$ x/../y.html",
+                     "RewriteRule ^/h$ x/../../y.html [PT]", "RewriteRule ^/i$ /sub/./in/../b.html"]
+        let files = ["/y.html", "/sub/b.html"]
+        let c = respond("/c", vhost: vhost, access: [], files: files)
+        #expect(c.status == 403)
+        #expect(c.final.filename == "/../y.html")
+        let d = respond("/d", vhost: vhost, access: [], files: files)
+        #expect(d.status == 200)
+        #expect(d.served == "/y.html")
+        let h = respond("/h", vhost: vhost, access: [], files: files)
+        #expect(h.status == 403)
+        #expect(h.final.filename == "passthrough:/x/../../y.html")
+        #expect(respond("/i", vhost: vhost, access: [], files: files).served == "/sub/b.html")
+    }
+}
