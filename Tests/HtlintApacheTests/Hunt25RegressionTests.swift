@@ -35,3 +35,22 @@ struct Hunt25RegressionTests {
         #expect(respond("/i", vhost: vhost, access: [], files: files).served == "/sub/b.html")
     }
 }
+
+extension Hunt25RegressionTests {
+    /// fixtures/apache/section-location-engine-on-without-server-rewrite-lines: mod_rewrite lines
+    /// only inside `<Location>` still give the server its own mod_rewrite configuration, so
+    /// hook_uri2file runs where the section turns the engine on: SCRIPT_URL is set for the
+    /// section's rules, and the URI is left in r->filename for a `<Location>` Redirect.
+    @Test func locationOnlyRewriteLinesStillRunTheServerHook() {
+        let vhost = ["<Location /other>", "RewriteEngine On", "</Location>",
+                     "<Location /other>", "Redirect 302 https://site.example/y.html", "</Location>",
+                     "<Location /env>", "RewriteEngine On", "RewriteCond %{ENV:SCRIPT_URL} ^/env/",
+                     "RewriteRule ^ /z.html [L]", "</Location>"]
+        let files = ["/y.html", "/z.html", "/other/a.html", "/env/a.html"]
+        let env = respond("/env/a.html", vhost: vhost, access: [], files: files)
+        #expect(env.served == "/z.html")
+        let other = respond("/other/a.html", vhost: vhost, access: [], files: files)
+        #expect(other.status == 302)
+        #expect(other.final.filename == "/other/a.html")
+    }
+}
