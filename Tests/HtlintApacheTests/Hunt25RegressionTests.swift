@@ -54,3 +54,20 @@ extension Hunt25RegressionTests {
         #expect(other.final.filename == "/other/a.html")
     }
 }
+
+extension Hunt25RegressionTests {
+    /// fixtures/apache/dirindex-fallback-carried-redirect-without-location: the index look-up of
+    /// index.html falls back to /front.php, whose rules write a URL and then (without [L]) a local
+    /// path, so the look-up keeps the 302; fixup_dir propagates any 3xx at once, Location or
+    /// none, before index.php is tried.
+    @Test func indexLookupPropagatesACarriedRedirectWithoutLocation() {
+        let access = [("/", "FallbackResource /front.php\nRewriteEngine On\nRewriteRule ^front\\.php$ http://www.site.example/moved.php\nRewriteRule ^(.*)\\.php$ /$1 [L]\n"),
+                      ("/docs", "RewriteEngine On\nRewriteRule ^nothing$ - [L]\n")]
+        let files = ["/docs/index.php", "/plain/index.html"]
+        let docs = respond("/docs/", vhost: [], access: access, files: files)
+        #expect(docs.status == 302)
+        #expect(docs.location == nil)
+        #expect(docs.served == nil)
+        #expect(respond("/plain/", vhost: [], access: access, files: files).served == "/plain/index.html")
+    }
+}
