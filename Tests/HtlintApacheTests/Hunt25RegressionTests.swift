@@ -71,3 +71,31 @@ extension Hunt25RegressionTests {
         #expect(respond("/plain/", vhost: [], access: access, files: files).served == "/plain/index.html")
     }
 }
+
+extension Hunt25RegressionTests {
+    /// fixtures/apache/nested-if-sections-merge-among-themselves-first: ap_if_walk_sub merges the
+    /// matching <If> sections together before merging them onto the directory's configuration,
+    /// so blog's `RewriteOptions Inherit` (in an <If>) with the root's `RewriteEngine On` (in
+    /// another) keeps blog's own [F] rule; the root's <If> alone drops other/'s rule.
+    @Test func ifSectionsMergeAmongThemselvesFirst() {
+        let access = [("/", "<If \"%{REQUEST_URI} =~ m#^/(blog|other)/#\">\nRewriteEngine On\n</If>\n"),
+                      ("/blog", "<If \"-f %{REQUEST_FILENAME}\">\nRewriteOptions Inherit\n</If>\nRewriteRule ^ - [F]\n"),
+                      ("/other", "RewriteRule ^ - [F]\n")]
+        let files = ["/blog/index.php", "/blog/x.html", "/other/x.html"]
+        #expect(respond("/blog/x.html", vhost: [], access: access, files: files).status == 403)
+        #expect(respond("/blog/", vhost: [], access: access, files: files).status == 403)
+        #expect(respond("/other/x.html", vhost: [], access: access, files: files).served == "/other/x.html")
+    }
+
+    /// fixtures/apache/section-location-matches-merge-among-themselves-first: the matching
+    /// <Location> sections are merged together first, so /loc/in's `RewriteOptions Inherit`
+    /// makes /loc's rules inherit the .htaccess's [F] rule underneath.
+    @Test func locationMatchesMergeAmongThemselvesFirst() {
+        let vhost = ["<Location /loc>", "RewriteEngine On", "RewriteRule ^nomatch - [G]", "</Location>",
+                     "<Location /loc/in>", "RewriteOptions Inherit", "</Location>"]
+        let access = [("/loc/in", "RewriteEngine On\nRewriteRule ^ - [F]\n")]
+        let files = ["/loc/in/x.html", "/loc/y.html"]
+        #expect(respond("/loc/in/x.html", vhost: vhost, access: access, files: files).status == 403)
+        #expect(respond("/loc/y.html", vhost: vhost, access: access, files: files).status == 200)
+    }
+}

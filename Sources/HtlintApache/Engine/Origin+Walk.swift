@@ -200,6 +200,7 @@ extension Origin {
         // <If> sections inside a matching <Files> join the if walk after the directories' ones
         // (core's merge appends the sections' sec_if lists).
         var filesIfBlocks: [ConfigBlock] = []
+        var filesMatched: [WalkMatch] = []
         for source in walk.sections {
             for (k, files) in source.block.files.enumerated() {
                 let hit: Bool
@@ -208,15 +209,17 @@ extension Origin {
                 case .regex(let regex): hit = regex.matches(base)
                 }
                 if hit {
-                    walk.config.merge(files.block, directory: filesRewriteDirectory(files.matcher), key: "files:\(source.key)#\(k)", defaultEngine: defaultEngine)
+                    filesMatched.append((files.block, filesRewriteDirectory(files.matcher), "files:\(source.key)#\(k)"))
                     if !files.block.ifChains.isEmpty { filesIfBlocks.append(files.block) }
                 }
             }
         }
-        for (k, location) in locations {
+        mergeWalkMatches(filesMatched, into: &walk.config, defaultEngine: defaultEngine)
+        for (k, _) in locations {
             chain.note(.note, "<Location> #\(k + 1) applies to \(record.uri)")
-            walk.config.merge(location.block, directory: rewriteDirectory(location.matcher), key: "loc#\(k)", defaultEngine: defaultEngine)
         }
+        mergeWalkMatches(locations.map { ($0.1.block, rewriteDirectory($0.1.matcher), "loc#\($0.0)") },
+                         into: &walk.config, defaultEngine: defaultEngine)
         applyIfChains(walk.sections.map(\.block) + filesIfBlocks + locations.map(\.1.block), to: &walk.config, record: record, chain: chain)
     }
 
@@ -229,6 +232,7 @@ extension Origin {
     func applyIfChains(_ blocks: [ConfigBlock], to config: inout MergedConfig, record: RequestRecord, chain: RequestChain) {
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
         var matched: [ConfigBlock] = []
+        var level: [WalkMatch] = []
         for block in blocks {
             for chainOfIfs in block.ifChains {
                 for branch in chainOfIfs.branches {
@@ -236,18 +240,38 @@ extension Origin {
                     var env = ExpressionContext(origin: self, record: record, chain: chain)
                     env.addsVary = true
                     if branch.condition?.evaluate(env, captures: &captures) ?? true {
-                        config.merge(branch.block, directory: "*If/", key: "if:\(branch.range.file):\(branch.range.start)",
-                                     defaultEngine: defaultEngine)
+                        level.append((branch.block, "*If/", "if:\(branch.range.file):\(branch.range.start)"))
                         if !branch.block.ifChains.isEmpty { matched.append(branch.block) }
                         break
                     }
                 }
             }
         }
+        mergeWalkMatches(level, into: &config, defaultEngine: defaultEngine)
         if !matched.isEmpty,
            !(record.isSubrequest && record.mainURI.map { directoryPart($0) == directoryPart(record.uri) } == true) {
             applyIfChains(matched, to: &config, record: record, chain: chain)
         }
+    }
+
+    typealias WalkMatch = (block: ConfigBlock, directory: String, key: String)
+
+    /// Merges the objects one walk matched, in order: mod_rewrite's part as the walk does it
+    /// (the matches merged among themselves, then onto the request's configuration, so a later
+    /// match's `RewriteOptions Inherit` inherits the rules the request had before the walk; recorded:
+    /// nested-if-sections-merge-among-themselves-first), the rest in turn (the same either way).
+    func mergeWalkMatches(_ matches: [WalkMatch], into config: inout MergedConfig, defaultEngine: Bool) {
+        var group: RewriteOverride? = nil
+        for m in matches {
+            var rest = m.block
+            if let rw = rest.rewrite {
+                let o = RewriteOverride(rw, directory: m.directory, key: m.key)
+                group = group.map { $0.then(o) } ?? o
+                rest.rewrite = nil
+            }
+            config.merge(rest, directory: m.directory, key: m.key, defaultEngine: defaultEngine)
+        }
+        if let group { config.mergeRewrite(group, defaultEngine: defaultEngine) }
     }
 
     private func directoryPart(_ path: String) -> Substring {
@@ -279,9 +303,8 @@ extension Origin {
         guard !ifBlocks.isEmpty else { return nil }
         var config = MergedConfig.vhostDefaults(site)
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
-        for (k, location) in locations {
-            config.merge(location.block, directory: rewriteDirectory(location.matcher), key: "loc#\(k)", defaultEngine: defaultEngine)
-        }
+        mergeWalkMatches(locations.map { ($0.1.block, rewriteDirectory($0.1.matcher), "loc#\($0.0)") },
+                         into: &config, defaultEngine: defaultEngine)
         applyIfChains(ifBlocks, to: &config, record: r, chain: chain)
         return config
     }
