@@ -99,3 +99,18 @@ extension Hunt25RegressionTests {
         #expect(respond("/loc/y.html", vhost: vhost, access: access, files: files).status == 200)
     }
 }
+
+extension Hunt25RegressionTests {
+    /// fixtures/apache/nested-if-in-index-lookup-not-cached: the index look-up's top-level <If>
+    /// matches (`-f %{REQUEST_FILENAME}` holds for index.php) are not its parent's (false for the
+    /// directory), so the if-walk cache it inherited does not stop it: the nested <If> runs and
+    /// its Redirect answers for the directory.
+    @Test func nestedIfRunsInAnIndexLookupThatMatchedOtherSections() {
+        let access = [("/blog", "<If \"-f %{REQUEST_FILENAME}\">\n<If \"%{HTTPS} != 'on'\">\nRedirect 301 / https://site.example/\n</If>\n</If>\n")]
+        let files = ["/blog/wp-admin/index.php", "/blog/a.html"]
+        let admin = respond("/blog/wp-admin/", vhost: [], access: access, files: files)
+        #expect(admin.status == 301)
+        #expect(admin.location == "https://site.example/blog/wp-admin/index.php")
+        #expect(respond("/blog/a.html", vhost: [], access: access, files: files).location == "https://site.example/blog/a.html")
+    }
+}

@@ -220,16 +220,21 @@ extension Origin {
         }
         mergeWalkMatches(locations.map { ($0.1.block, rewriteDirectory($0.1.matcher), "loc#\($0.0)") },
                          into: &walk.config, defaultEngine: defaultEngine)
-        applyIfChains(walk.sections.map(\.block) + filesIfBlocks + locations.map(\.1.block), to: &walk.config, record: record, chain: chain)
+        applyIfChains(walk.sections.map(\.block) + filesIfBlocks + locations.map(\.1.block), to: &walk.config, record: record, chain: chain,
+                      topLevelWalk: true)
     }
 
     /// The first true branch of every `<If>` chain in `blocks` merges over `config`; the
     /// `<If>` sections nested in the true branches are evaluated after all of this level's
     /// chains (ap_if_walk_sub merges every match of a level, then recurses on the merged
     /// sections' lists), except in a subrequest for the parent's own directory (a
-    /// DirectoryIndex look-up): it inherits the parent's if-walk cache, finds the level in it
-    /// and returns before recursing, so nested sections are skipped.
-    func applyIfChains(_ blocks: [ConfigBlock], to config: inout MergedConfig, record: RequestRecord, chain: RequestChain) {
+    /// DirectoryIndex look-up) whose top-level matches are the parent's: it inherits the
+    /// parent's if-walk cache, finds the level in it and returns before recursing, so nested
+    /// sections are skipped. Other matches fall out of sync with the cache and recurse (an
+    /// outer `-f %{REQUEST_FILENAME}` false for the directory, true for its index: recorded
+    /// nested-if-in-index-lookup-not-cached).
+    func applyIfChains(_ blocks: [ConfigBlock], to config: inout MergedConfig, record: RequestRecord, chain: RequestChain,
+                       topLevelWalk: Bool = false) {
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
         var matched: [ConfigBlock] = []
         var level: [WalkMatch] = []
@@ -248,8 +253,11 @@ extension Origin {
             }
         }
         mergeWalkMatches(level, into: &config, defaultEngine: defaultEngine)
-        if !matched.isEmpty,
-           !(record.isSubrequest && record.mainURI.map { directoryPart($0) == directoryPart(record.uri) } == true) {
+        let keys = level.map(\.key)
+        if topLevelWalk { record.ifMatches = keys }
+        let cached = topLevelWalk && record.isSubrequest && record.mainIfMatches == keys
+            && record.mainURI.map { directoryPart($0) == directoryPart(record.uri) } == true
+        if !matched.isEmpty, !cached {
             applyIfChains(matched, to: &config, record: record, chain: chain)
         }
     }

@@ -43,6 +43,10 @@ final class RequestRecord {
     let isSubrequest: Bool
     /// `r->main->uri` of a subrequest: mod_rewrite's -U/-F look-ups only run while it differs from `uri`.
     var mainURI: String?
+    /// The top-level `<If>` branches the walk after map_to_storage matched (their keys), and
+    /// those of the main request for a subrequest: ap_if_walk's cache compares them.
+    var ifMatches: [String] = []
+    var mainIfMatches: [String]?
     /// Alias/userdir context (`CONTEXT_PREFIX`, `CONTEXT_DOCUMENT_ROOT`).
     var contextPrefix = ""
     var contextDocumentRoot: String

@@ -185,6 +185,7 @@ extension Origin {
         }
         let (sub, early) = makeRecord(url: url, method: "GET", isSubrequest: true, chain: chain)
         sub.mainURI = parent?.uri
+        sub.mainIfMatches = parent?.ifMatches
         sub.walkCache = parent?.walkCache
         // ap_set_sub_req_protocol copies subprocess_env: the subrequest sees REDIRECT_STATUS,
         // [E=] values and the like of its parent.
