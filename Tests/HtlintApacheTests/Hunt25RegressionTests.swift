@@ -114,3 +114,15 @@ extension Hunt25RegressionTests {
         #expect(respond("/blog/a.html", vhost: [], access: access, files: files).location == "https://site.example/blog/a.html")
     }
 }
+
+extension Hunt25RegressionTests {
+    /// fixtures/apache/section-files-matches-merge-among-themselves-first: the matching
+    /// <Files>/<FilesMatch> sections merge together before the directory's configuration, so
+    /// the second one's `RewriteOptions Inherit` keeps the directory's [F] rule under the first's.
+    @Test func filesMatchesMergeAmongThemselvesFirst() {
+        let access = [("/d", "RewriteEngine On\nRewriteRule ^ - [F]\n<Files \"x.html\">\nRewriteEngine On\nRewriteRule ^nomatch - [G]\n</Files>\n<FilesMatch \"^x\">\nRewriteOptions Inherit\n</FilesMatch>\n<Files \"y.html\">\nRewriteRule ^nomatch - [G]\n</Files>\n")]
+        let files = ["/d/x.html", "/d/y.html"]
+        #expect(respond("/d/x.html", vhost: [], access: access, files: files).status == 403)
+        #expect(respond("/d/y.html", vhost: [], access: access, files: files).status == 200)
+    }
+}
