@@ -126,3 +126,20 @@ extension Hunt25RegressionTests {
         #expect(respond("/d/y.html", vhost: [], access: access, files: files).status == 200)
     }
 }
+
+extension Hunt25RegressionTests {
+    /// fixtures/apache/nested-if-in-index-lookup-other-files-section: the if-walk cache an index
+    /// look-up inherits is used only when the look-up starts from its parent's configuration; a
+    /// `<Files index.php>` section makes it another, so the nested <If> runs for /d/ but not /e/.
+    @Test func nestedIfRunsWhenTheIndexLookupHasItsOwnFilesSection() {
+        let vhost = ["<Files index.php>", "Header always set X-Files yes", "</Files>"]
+        let access = [("/", "<If \"true\">\n<If \"-f %{REQUEST_FILENAME}\">\nHeader always set X-Nested yes\n</If>\n</If>\n")]
+        let files = ["/d/index.php", "/e/index.html"]
+        let d = respond("/d/", vhost: vhost, access: access, files: files)
+        #expect(d.served == "/d/index.php")
+        #expect(d.headers.contains { $0.name == "X-Nested" && $0.value == "yes" })
+        let e = respond("/e/", vhost: vhost, access: access, files: files)
+        #expect(e.served == "/e/index.html")
+        #expect(!e.headers.contains { $0.name == "X-Nested" })
+    }
+}

@@ -252,8 +252,11 @@ extension Origin {
                 }
             }
         }
+        // The cache is used only when the configuration the walk starts from is the parent's
+        // too (no <Files> matched the index's name alone: recorded
+        // nested-if-in-index-lookup-other-files-section) and the top-level matches are its.
+        let keys = config.objectKeys + ["<If>"] + level.map(\.key)
         mergeWalkMatches(level, into: &config, defaultEngine: defaultEngine)
-        let keys = level.map(\.key)
         if topLevelWalk { record.ifMatches = keys }
         let cached = topLevelWalk && record.isSubrequest && record.mainIfMatches == keys
             && record.mainURI.map { directoryPart($0) == directoryPart(record.uri) } == true
