@@ -143,3 +143,17 @@ extension Hunt25RegressionTests {
         #expect(!e.headers.contains { $0.name == "X-Nested" })
     }
 }
+
+extension Hunt25RegressionTests {
+    /// fixtures/apache/section-else-inside-ifmodule: `<IfModule>` is read inline, so an
+    /// `<Else>` inside it extends the `<If>` before it (htlint answered 500: no previous <If>).
+    @Test func elseInsideIfModuleExtendsThePreviousIf() {
+        let access = [("/", "<If \"%{QUERY_STRING} =~ /a/\">\nHeader set X-A if\n</If>\n<IfModule mod_headers.c>\n<Else>\nHeader set X-A else\n</Else>\n</IfModule>\n")]
+        let files = ["/x.html"]
+        let plain = respond("/x.html", vhost: [], access: access, files: files)
+        #expect(plain.status == 200)
+        #expect(plain.headers.contains { $0.name == "X-A" && $0.value == "else" })
+        let a = respond("/x.html?a=1", vhost: [], access: access, files: files)
+        #expect(a.headers.contains { $0.name == "X-A" && $0.value == "if" })
+    }
+}

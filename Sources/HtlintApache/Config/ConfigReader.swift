@@ -145,6 +145,14 @@ public struct ConfigReader {
     mutating func read(_ nodes: [ConfigNode], into block: inout ConfigBlock, pendingConditions: inout [RewriteCondition],
                        methods: Set<String>?, inSection: String?) {
         var lastIf: Int? = nil   // index into block.ifChains that an <ElseIf>/<Else> may extend
+        read(nodes, into: &block, pendingConditions: &pendingConditions, methods: methods, inSection: inSection, lastIf: &lastIf)
+    }
+
+    /// Reads `nodes` into `block`, continuing the `<If>` chain `lastIf` names: a conditional
+    /// section (`<IfModule>`…) is read inline into the same scope, so an `<Else>` inside it
+    /// extends an `<If>` before it and the other way round (recorded: section-else-inside-ifmodule).
+    mutating func read(_ nodes: [ConfigNode], into block: inout ConfigBlock, pendingConditions: inout [RewriteCondition],
+                       methods: Set<String>?, inSection: String?, lastIf: inout Int?) {
         for node in nodes {
             switch node {
             case .comment: continue
