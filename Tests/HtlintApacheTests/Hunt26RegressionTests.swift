@@ -17,7 +17,7 @@ struct Hunt26RegressionTests {
         return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "shop.example")] + headers))
     }
 
-    /// fixtures/apache/rewrite-server-dot-segments: directory_walk canonicalises a server-context
+    /// fixtures/apache/rewrite-server-dot-segments-merged-slashes: directory_walk canonicalises a server-context
     /// result with apr_filepath_merge; `/..` exists (it is `/`), so `/../a.html` is a filesystem path.
     @Test func serverSubstitutionDotSegments() {
         let vhost = ["RewriteEngine On", "RewriteRule ^/s1$ ./b.html [L]", "RewriteRule ^/s2$ /../a.html [L]",

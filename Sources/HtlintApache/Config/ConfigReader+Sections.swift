@@ -50,7 +50,7 @@ extension ConfigReader {
         if let truth {
             guard requireArgument() else { return }
             if truth {
-                read(s.children, into: &block, pendingConditions: &pending, methods: methods, inSection: nil)
+                read(s.children, into: &block, pendingConditions: &pending, methods: methods, inSection: nil, lastIf: &lastIf)
             } else if s.closeRange == nil {
                 error(ConfigCode.badSection, "Expected </\(s.name)> before end of configuration", s.openRange)
             }

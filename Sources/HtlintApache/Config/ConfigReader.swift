@@ -107,7 +107,15 @@ public struct ConfigReader {
         if reader.selectingVirtualHost { block.directoryIndex = serverDirectoryIndex }
         var pending: [RewriteCondition] = []
         reader.read(tree.nodes, into: &block, pendingConditions: &pending, methods: nil, inSection: nil)
+        let ownSection = reader.deferredVirtualHost != nil
         reader.readDeferredVirtualHost(into: &block)
+        // The server these lines configure owns a mod_rewrite configuration even when its only
+        // mod_rewrite lines are inside its `<Location>`/`<Directory>` sections (ap_set_config_vectors
+        // creates it): hook_uri2file then runs, without rules, where a `<Location>` turns the
+        // engine on, and leaves the URI in r->filename (recorded: section-location-engine-on-without-server-rewrite-lines).
+        if context == .server, !ownSection, block.rewrite == nil, reader.rewriteDirectivesRead > 0 {
+            block.rewrite = RewriteSettings()
+        }
         let all = (tree.diagnostics + reader.diagnostics).sorted { $0.range.start < $1.range.start }
         return ConfigFile(path: file.path, block: block, diagnostics: all, defines: reader.defines,
                           variables: reader.variables, virtualHosts: virtualHosts)
@@ -137,6 +145,14 @@ public struct ConfigReader {
     mutating func read(_ nodes: [ConfigNode], into block: inout ConfigBlock, pendingConditions: inout [RewriteCondition],
                        methods: Set<String>?, inSection: String?) {
         var lastIf: Int? = nil   // index into block.ifChains that an <ElseIf>/<Else> may extend
+        read(nodes, into: &block, pendingConditions: &pendingConditions, methods: methods, inSection: inSection, lastIf: &lastIf)
+    }
+
+    /// Reads `nodes` into `block`, continuing the `<If>` chain `lastIf` names: a conditional
+    /// section (`<IfModule>`…) is read inline into the same scope, so an `<Else>` inside it
+    /// extends an `<If>` before it and the other way round (recorded: section-else-inside-ifmodule).
+    mutating func read(_ nodes: [ConfigNode], into block: inout ConfigBlock, pendingConditions: inout [RewriteCondition],
+                       methods: Set<String>?, inSection: String?, lastIf: inout Int?) {
         for node in nodes {
             switch node {
             case .comment: continue

@@ -97,19 +97,3 @@ func canonicalFilePath(_ path: String) -> String {
     }
     return out
 }
-
-/// Whether a `..` segment of `path` climbs above where it starts (apr_filepath_merge with
-/// APR_FILEPATH_SECUREROOT refuses that); empty and `.` segments do not count.
-func climbsAboveRoot(_ path: String) -> Bool {
-    guard path.contains("..") else { return false }
-    var depth = 0
-    for seg in path.split(separator: "/") where seg != "." {
-        if seg == ".." {
-            if depth == 0 { return true }
-            depth -= 1
-        } else {
-            depth += 1
-        }
-    }
-    return false
-}

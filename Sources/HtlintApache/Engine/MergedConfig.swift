@@ -18,6 +18,55 @@ struct EffectiveRewrite {
     var key: String
 }
 
+/// A mod_rewrite configuration as config_perdir_merge takes its `overrides`: one configuration
+/// object's own lines, or the objects one walk matched, merged among themselves first
+/// (ap_location_walk, ap_file_walk and ap_if_walk_sub merge their matches together and only
+/// then onto the request's configuration).
+struct RewriteOverride {
+    var engine: Bool?
+    var options: Set<String>?
+    var base: String?
+    var baseSet: Bool
+    var rules: [RewriteRule]
+    var directory: String
+    var key: String
+
+    init(_ rw: RewriteSettings, directory: String, key: String) {
+        engine = rw.engine
+        options = rw.options
+        base = rw.base
+        baseSet = rw.base != nil
+        rules = rw.rules
+        self.directory = directory
+        self.key = key
+    }
+
+    /// config_perdir_merge(self, next): both objects of one walk, neither yet on the request's
+    /// configuration (state and options stay unset when neither sets them).
+    func then(_ next: RewriteOverride) -> RewriteOverride {
+        var merged = next
+        merged.engine = next.engine ?? engine
+        merged.options = next.options ?? options
+        let opts = merged.options ?? []
+        let ignore = opts.contains("ignoreinherit")
+        let mine = options ?? []
+        if opts.contains("inherit") || (mine.contains("inheritdown") && !ignore) {
+            merged.rules = next.rules + rules
+            merged.key = next.key + "+" + key
+        } else if opts.contains("inheritbefore") || (mine.contains("inheritdownbefore") && !ignore) {
+            merged.rules = rules + next.rules
+            merged.key = key + "+" + next.key
+        }
+        if opts.contains("mergebase") {
+            if !next.baseSet { merged.base = base }
+            merged.baseSet = next.baseSet || baseSet
+        } else {
+            merged.baseSet = false
+        }
+        return merged
+    }
+}
+
 /// The per-directory configuration of one request after the directory walk, `<Files>` and `<If>`.
 struct MergedConfig {
     var rewrite: EffectiveRewrite?
@@ -80,42 +129,47 @@ struct MergedConfig {
         rewrite = rw
     }
 
+    /// config_perdir_merge with what is here as the base and `o` as the overrides.
+    mutating func mergeRewrite(_ o: RewriteOverride, defaultEngine: Bool) {
+        let parent = rewrite
+        let engine = o.engine ?? parent?.engine ?? defaultEngine
+        let options = o.options ?? parent?.options ?? []
+        let parentOptions = parent?.options ?? []
+        var rules = o.rules
+        var ruleKey = o.key
+        // config_perdir_merge: a configuration without RewriteOptions keeps its parent's
+        // options, so an inherited `Inherit`/`InheritBefore` merges the parent's rules again.
+        if let parent {
+            let ignore = options.contains("ignoreinherit")
+            if options.contains("inherit") || (parentOptions.contains("inheritdown") && !ignore) {
+                rules = rules + parent.rules
+                ruleKey = o.key + "+" + parent.key
+            } else if options.contains("inheritbefore") || (parentOptions.contains("inheritdownbefore") && !ignore) {
+                rules = parent.rules + rules
+                ruleKey = parent.key + "+" + o.key
+            }
+        }
+        var base = o.base
+        // The first object is taken as it is (baseurl_set iff it has a RewriteBase).
+        var baseSet = o.baseSet
+        if let parent {
+            if options.contains("mergebase") {
+                if !o.baseSet { base = parent.base }
+                baseSet = baseSet || parent.baseSet
+            } else {
+                baseSet = false
+            }
+        }
+        rewrite = EffectiveRewrite(engine: engine, options: options, base: base,
+                                   optionsSet: o.options != nil || (parent?.optionsSet ?? false), baseSet: baseSet,
+                                   rules: rules, directory: o.directory, key: o.directory + "|" + ruleKey)
+    }
+
     /// Merges `block` (a configuration object for `directory`) over what is here.
     mutating func merge(_ block: ConfigBlock, directory: String, key: String, defaultEngine: Bool) {
         objectKeys.append(key)
         if let rw = block.rewrite {
-            let parent = rewrite
-            let engine = rw.engine ?? parent?.engine ?? defaultEngine
-            let options = rw.options ?? parent?.options ?? []
-            let parentOptions = parent?.options ?? []
-            var rules = rw.rules
-            var ruleKey = key
-            // config_perdir_merge: a configuration without RewriteOptions keeps its parent's
-            // options, so an inherited `Inherit`/`InheritBefore` merges the parent's rules again.
-            if let parent {
-                let ignore = options.contains("ignoreinherit")
-                if options.contains("inherit") || (parentOptions.contains("inheritdown") && !ignore) {
-                    rules = rules + parent.rules
-                    ruleKey = key + "+" + parent.key
-                } else if options.contains("inheritbefore") || (parentOptions.contains("inheritdownbefore") && !ignore) {
-                    rules = parent.rules + rules
-                    ruleKey = parent.key + "+" + key
-                }
-            }
-            var base = rw.base
-            // The first object is taken as it is (baseurl_set iff it has a RewriteBase).
-            var baseSet = rw.base != nil
-            if let parent {
-                if options.contains("mergebase") {
-                    if base == nil { base = parent.base }
-                    baseSet = baseSet || parent.baseSet
-                } else {
-                    baseSet = false
-                }
-            }
-            rewrite = EffectiveRewrite(engine: engine, options: options, base: base,
-                                       optionsSet: rw.options != nil || (parent?.optionsSet ?? false), baseSet: baseSet,
-                                       rules: rules, directory: directory, key: directory + "|" + ruleKey)
+            mergeRewrite(RewriteOverride(rw, directory: directory, key: key), defaultEngine: defaultEngine)
         }
         if !block.redirects.isEmpty {
             let everything = block.redirects.filter { if case .everything = $0.matcher { true } else { false } }

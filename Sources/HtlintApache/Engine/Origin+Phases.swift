@@ -351,16 +351,7 @@ extension Origin {
                         r.filename = f
                         return nil
                     }
-                    r.filename = site.documentRoot + f
-                    // A URL-path joins the document root as core_translate does (SECUREROOT): a
-                    // `..` that climbs above it is refused (recorded: rewrite-server-dot-segments).
-                    if climbsAboveRoot(f) {
-                        chain.log("AH00127", "error", "Cannot map \(chain.theRequest) to file")
-                        chain.note(.status, "403: the rewritten path \(f) climbs above the document root (AH00127)",
-                                   range: result.lastRule?.range)
-                        return .final(status: 403, location: nil)
-                    }
-                    return nil
+                    return coreTranslate(f, r, chain, failedFilename: f)
                 }
             } else {
                 r.filename = nil
@@ -396,17 +387,58 @@ extension Origin {
                 return nil
             }
         }
-        // core_translate: apr_filepath_merge refuses more than APR_PATH_MAX (4096) bytes of
-        // document root, URI (less its leading slashes) and 4 bytes of slashes and NUL (AH00127).
-        if site.documentRoot.utf8.count + r.uri.utf8.count + 4 > 4096 {
-            let leading = r.uri.utf8.prefix { $0 == UInt8(ascii: "/") }.count
-            if site.documentRoot.utf8.count + r.uri.utf8.count - leading + 4 > 4096 {
+        return coreTranslate(r.uri, r, chain, failedFilename: declinedFilename)
+    }
+
+    /// ap_core_translate: `path` (the URI, or a server rule's result that is no filesystem path)
+    /// less its leading slashes, merged onto the document root by apr_filepath_merge with
+    /// APR_FILEPATH_SECUREROOT. Sets `r.filename`; returns the 403 (AH00127) it can answer, with
+    /// `r.filename` left as mod_rewrite had it (`failedFilename`, `passthrough:…` after [PT]).
+    func coreTranslate(_ path: String, _ r: RequestRecord, _ chain: RequestChain, failedFilename: String?) -> PassResult? {
+        // apr_filepath_merge refuses more than APR_PATH_MAX (4096) bytes of document root,
+        // URI (less its leading slashes) and 4 bytes of slashes and NUL (AH00127).
+        if site.documentRoot.utf8.count + path.utf8.count + 4 > 4096 {
+            let leading = path.utf8.prefix { $0 == UInt8(ascii: "/") }.count
+            if site.documentRoot.utf8.count + path.utf8.count - leading + 4 > 4096 {
                 chain.log("AH00127", "error", "Cannot map \(chain.theRequest) to file")
                 chain.note(.status, "403: the path is longer than APR_PATH_MAX (AH00127)")
+                if let failedFilename { r.filename = failedFilename }
                 return .final(status: 403, location: nil)
             }
         }
-        r.filename = site.documentRoot + r.uri
+        let rest = path.drop { $0 == "/" }
+        guard rest.contains("//") || rest.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == "." || $0 == ".." }) else {
+            r.filename = site.documentRoot + path
+            return nil
+        }
+        // A server rule's result is not normalised like a request's URI: the merge drops `.` and
+        // empty segments and lets `..` take back the segment before it, lexically; climbing
+        // above the document root fails the merge (recorded: rewrite-server-dot-segments,
+        // `x/../y.html` serves /y.html, `../y.html` is 403 AH00127 with r->filename unchanged).
+        var kept: [Substring] = []
+        var trailingSlash = false
+        let segments = rest.split(separator: "/", omittingEmptySubsequences: false)
+        for (i, segment) in segments.enumerated() {
+            let last = i == segments.count - 1
+            if segment.isEmpty || segment == "." {
+                if last { trailingSlash = !kept.isEmpty }
+                continue
+            }
+            if segment == ".." {
+                guard !kept.isEmpty else {
+                    chain.log("AH00127", "error", "Cannot map \(chain.theRequest) to file")
+                    chain.note(.status, "403: \(path) climbs above the document root (AH00127)")
+                    if let failedFilename { r.filename = failedFilename }
+                    return .final(status: 403, location: nil)
+                }
+                kept.removeLast()
+                if last { trailingSlash = true }
+                continue
+            }
+            kept.append(segment)
+            trailingSlash = false
+        }
+        r.filename = site.documentRoot + "/" + kept.joined(separator: "/") + (trailingSlash && !kept.isEmpty ? "/" : "")
         return nil
     }
 
@@ -468,7 +500,7 @@ extension Origin {
             return rule.rawSubstitution.hasPrefix("/")
         }
         guard let segment = f.split(separator: "/").first.map({ "/" + $0 }) else { return false }
-        // `/.` and `/..` are the filesystem root itself (rewrite-server-dot-segments).
+        // `/.` and `/..` are the filesystem root itself (rewrite-server-dot-segments-merged-slashes).
         let exists = site.files.stat(segment) != nil || Site.systemDirectories.contains(segment)
             || segment == "/." || segment == "/.."
         guard exists else { return false }

@@ -7,7 +7,7 @@ extension Origin {
         // directory_walk first canonicalises the name with apr_filepath_merge: a server-context
         // substitution `./b.html` or `/dir/nothing/../x.html` serves the file it names, and
         // `/../a.html` (a filesystem path: `/..` exists) is /a.html, outside the document root
-        // (recorded: rewrite-server-dot-segments).
+        // (recorded: rewrite-server-dot-segments-merged-slashes).
         let filename = canonicalFilePath(filename)
         let root = site.mountedRoot
         guard filename == root || filename.hasPrefix(root + "/") else { return walkOutsideRoot(filename) }
@@ -212,6 +212,7 @@ extension Origin {
         // <If> sections inside a matching <Files> join the if walk after the directories' ones
         // (core's merge appends the sections' sec_if lists).
         var filesIfBlocks: [ConfigBlock] = []
+        var filesMatched: [WalkMatch] = []
         for source in walk.sections {
             for (k, files) in source.block.files.enumerated() {
                 let hit: Bool
@@ -220,27 +221,35 @@ extension Origin {
                 case .regex(let regex): hit = regex.matches(base)
                 }
                 if hit {
-                    walk.config.merge(files.block, directory: filesRewriteDirectory(files.matcher), key: "files:\(source.key)#\(k)", defaultEngine: defaultEngine)
+                    filesMatched.append((files.block, filesRewriteDirectory(files.matcher), "files:\(source.key)#\(k)"))
                     if !files.block.ifChains.isEmpty { filesIfBlocks.append(files.block) }
                 }
             }
         }
-        for (k, location) in locations {
+        mergeWalkMatches(filesMatched, into: &walk.config, defaultEngine: defaultEngine)
+        for (k, _) in locations {
             chain.note(.note, "<Location> #\(k + 1) applies to \(record.uri)")
-            walk.config.merge(location.block, directory: rewriteDirectory(location.matcher), key: "loc#\(k)", defaultEngine: defaultEngine)
         }
-        applyIfChains(walk.sections.map(\.block) + filesIfBlocks + locations.map(\.1.block), to: &walk.config, record: record, chain: chain)
+        mergeWalkMatches(locations.map { ($0.1.block, rewriteDirectory($0.1.matcher), "loc#\($0.0)") },
+                         into: &walk.config, defaultEngine: defaultEngine)
+        applyIfChains(walk.sections.map(\.block) + filesIfBlocks + locations.map(\.1.block), to: &walk.config, record: record, chain: chain,
+                      topLevelWalk: true)
     }
 
     /// The first true branch of every `<If>` chain in `blocks` merges over `config`; the
     /// `<If>` sections nested in the true branches are evaluated after all of this level's
     /// chains (ap_if_walk_sub merges every match of a level, then recurses on the merged
     /// sections' lists), except in a subrequest for the parent's own directory (a
-    /// DirectoryIndex look-up): it inherits the parent's if-walk cache, finds the level in it
-    /// and returns before recursing, so nested sections are skipped.
-    func applyIfChains(_ blocks: [ConfigBlock], to config: inout MergedConfig, record: RequestRecord, chain: RequestChain) {
+    /// DirectoryIndex look-up) whose top-level matches are the parent's: it inherits the
+    /// parent's if-walk cache, finds the level in it and returns before recursing, so nested
+    /// sections are skipped. Other matches fall out of sync with the cache and recurse (an
+    /// outer `-f %{REQUEST_FILENAME}` false for the directory, true for its index: recorded
+    /// nested-if-in-index-lookup-not-cached).
+    func applyIfChains(_ blocks: [ConfigBlock], to config: inout MergedConfig, record: RequestRecord, chain: RequestChain,
+                       topLevelWalk: Bool = false) {
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
         var matched: [ConfigBlock] = []
+        var level: [WalkMatch] = []
         for block in blocks {
             for chainOfIfs in block.ifChains {
                 for branch in chainOfIfs.branches {
@@ -248,18 +257,44 @@ extension Origin {
                     var env = ExpressionContext(origin: self, record: record, chain: chain)
                     env.addsVary = true
                     if branch.condition?.evaluate(env, captures: &captures) ?? true {
-                        config.merge(branch.block, directory: "*If/", key: "if:\(branch.range.file):\(branch.range.start)",
-                                     defaultEngine: defaultEngine)
+                        level.append((branch.block, "*If/", "if:\(branch.range.file):\(branch.range.start)"))
                         if !branch.block.ifChains.isEmpty { matched.append(branch.block) }
                         break
                     }
                 }
             }
         }
-        if !matched.isEmpty,
-           !(record.isSubrequest && record.mainURI.map { directoryPart($0) == directoryPart(record.uri) } == true) {
+        // The cache is used only when the configuration the walk starts from is the parent's
+        // too (no <Files> matched the index's name alone: recorded
+        // nested-if-in-index-lookup-other-files-section) and the top-level matches are its.
+        let keys = config.objectKeys + ["<If>"] + level.map(\.key)
+        mergeWalkMatches(level, into: &config, defaultEngine: defaultEngine)
+        if topLevelWalk { record.ifMatches = keys }
+        let cached = topLevelWalk && record.isSubrequest && record.mainIfMatches == keys
+            && record.mainURI.map { directoryPart($0) == directoryPart(record.uri) } == true
+        if !matched.isEmpty, !cached {
             applyIfChains(matched, to: &config, record: record, chain: chain)
         }
+    }
+
+    typealias WalkMatch = (block: ConfigBlock, directory: String, key: String)
+
+    /// Merges the objects one walk matched, in order: mod_rewrite's part as the walk does it
+    /// (the matches merged among themselves, then onto the request's configuration, so a later
+    /// match's `RewriteOptions Inherit` inherits the rules the request had before the walk; recorded:
+    /// nested-if-sections-merge-among-themselves-first), the rest in turn (the same either way).
+    func mergeWalkMatches(_ matches: [WalkMatch], into config: inout MergedConfig, defaultEngine: Bool) {
+        var group: RewriteOverride? = nil
+        for m in matches {
+            var rest = m.block
+            if let rw = rest.rewrite {
+                let o = RewriteOverride(rw, directory: m.directory, key: m.key)
+                group = group.map { $0.then(o) } ?? o
+                rest.rewrite = nil
+            }
+            config.merge(rest, directory: m.directory, key: m.key, defaultEngine: defaultEngine)
+        }
+        if let group { config.mergeRewrite(group, defaultEngine: defaultEngine) }
     }
 
     private func directoryPart(_ path: String) -> Substring {
@@ -291,9 +326,8 @@ extension Origin {
         guard !ifBlocks.isEmpty else { return nil }
         var config = MergedConfig.vhostDefaults(site)
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
-        for (k, location) in locations {
-            config.merge(location.block, directory: rewriteDirectory(location.matcher), key: "loc#\(k)", defaultEngine: defaultEngine)
-        }
+        mergeWalkMatches(locations.map { ($0.1.block, rewriteDirectory($0.1.matcher), "loc#\($0.0)") },
+                         into: &config, defaultEngine: defaultEngine)
         applyIfChains(ifBlocks, to: &config, record: r, chain: chain)
         return config
     }

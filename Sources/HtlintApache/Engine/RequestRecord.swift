@@ -46,6 +46,11 @@ final class RequestRecord {
     let isSubrequest: Bool
     /// `r->main->uri` of a subrequest: mod_rewrite's -U/-F look-ups only run while it differs from `uri`.
     var mainURI: String?
+    /// The configuration objects the walk after map_to_storage merged before its `<If>` walk and
+    /// the top-level `<If>` branches it matched (keys), and those of the main request for a
+    /// subrequest: ap_if_walk's cache compares them.
+    var ifMatches: [String] = []
+    var mainIfMatches: [String]?
     /// Alias/userdir context (`CONTEXT_PREFIX`, `CONTEXT_DOCUMENT_ROOT`).
     var contextPrefix = ""
     var contextDocumentRoot: String

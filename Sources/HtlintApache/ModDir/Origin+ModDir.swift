@@ -35,7 +35,10 @@ extension Origin {
                 }
                 if let s = carriedRedirect(sub, result) { return .final(status: s, location: nil) }
                 switch result {
-                case .final(let status, let location) where (300...399).contains(status) && location != nil:
+                case .final(let status, let location) where (300...399).contains(status):
+                    // fixup_dir propagates any 3xx of the look-up, with its Location or without
+                    // one (a FallbackResource that carried a rule's 302 in the index's look-up;
+                    // recorded: dirindex-fallback-carried-redirect-without-location).
                     takeErrorTable(of: sub, into: r)
                     return .final(status: status, location: location)
                 case .final(let status, _) where (status == 406 || status == 401) && config.directoryIndex.count == 1:
@@ -188,6 +191,7 @@ extension Origin {
         }
         let (sub, early) = makeRecord(url: url, method: "GET", isSubrequest: true, chain: chain)
         sub.mainURI = parent?.uri
+        sub.mainIfMatches = parent?.ifMatches
         sub.walkCache = parent?.walkCache
         // ap_set_sub_req_protocol copies subprocess_env: the subrequest sees REDIRECT_STATUS,
         // [E=] values and the like of its parent.

@@ -4,7 +4,11 @@ import HtlintRegex
 /// kept as written (no normalisation of the path).
 public struct URLParts: Sendable, Hashable {
     /// Lower-case scheme.
-    public var scheme: String
+    public var scheme: String { didSet { writtenScheme = nil } }
+    /// The scheme as a Location wrote it when that was not lower case (`HTTPS://…`): the
+    /// recording client requests and records the URL so (x-odd-targets: hop URL
+    /// `HTTPS://site.example/x`); nil otherwise.
+    public var writtenScheme: String? = nil
     /// Host as written.
     public var host: String
     /// Explicit port, nil when none is written.
@@ -41,6 +45,7 @@ public struct URLParts: Sendable, Hashable {
         }
         guard sep + 2 < b.count else { return nil }
         let scheme = String(decoding: b[..<sep].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        let written = b[..<sep].contains { $0 >= 0x41 && $0 <= 0x5A } ? text(0..<sep) : nil
         let start = sep + 3
         var end = b.count
         var fragment: String? = nil
@@ -63,6 +68,7 @@ public struct URLParts: Sendable, Hashable {
         let target = slash == end ? "/" : (omitted ? "/" + text(slash..<end) : text(slash..<end))
         var parts = URLParts(scheme: scheme, host: text(hostStart..<hostEnd), port: port, target: target, fragment: fragment)
         parts.pathOmitted = omitted
+        parts.writtenScheme = written
         return parts
     }
 
@@ -88,7 +94,7 @@ public struct URLParts: Sendable, Hashable {
         // times as much.
         var s = String()
         s.reserveCapacity(scheme.utf8.count + host.utf8.count + target.utf8.count + 10 + (fragment?.utf8.count ?? 0))
-        s += scheme
+        s += writtenScheme ?? scheme
         s += "://"
         s += host
         if let port { s += ":" + String(port) }

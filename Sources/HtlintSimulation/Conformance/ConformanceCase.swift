@@ -59,7 +59,7 @@ public struct ConformanceCase {
         edge.originHeaderLimit = 4096
         // It refuses malformed request paths itself (400).
         edge.rejectsMalformedPaths = true
-        // And TRACE (405).
+        // And TRACE and CONNECT (405).
         edge.rejectsTrace = true
         // Behind it, Apache listens on 127.0.0.2 (oracle.py), which %{SERVER_ADDR} reports.
         edge.originServerAddress = "127.0.0.2"

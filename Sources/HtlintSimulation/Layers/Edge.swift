@@ -45,8 +45,9 @@ public struct Edge: Sendable, Hashable {
     /// escape, an encoded NUL, or a `..` (`%2e%2e` too) above `/` is answered 400 by the edge
     /// itself, before Always Use HTTPS, as the recordings' nginx does.
     public var rejectsMalformedPaths = false
-    /// nginx answers a TRACE request 405 itself (ngx_http_process_request_header), before
-    /// Always Use HTTPS, as the recordings' nginx does.
+    /// nginx answers a TRACE or CONNECT request 405 itself (ngx_http_process_request_header),
+    /// before Always Use HTTPS, as the recordings' nginx does (https-edge-refuses-trace,
+    /// https-edge-refuses-connect).
     public var rejectsTrace = false
     /// The address Apache listens on behind this edge (`%{SERVER_ADDR}`), when not the default
     /// 127.0.0.1: the recordings' Apache is on 127.0.0.2 while their nginx holds 127.0.0.1.
@@ -166,8 +167,8 @@ extension Edge: Layer {
             return .answer(HopResponse(status: 400, answerer: .edge, producer: label,
                                        reason: "the proxy refuses the request line (malformed escape, %00 or .. above /)"))
         }
-        if rejectsTrace, request.method == "TRACE" {
-            return .answer(HopResponse(status: 405, answerer: .edge, producer: label, reason: "the proxy refuses TRACE"))
+        if rejectsTrace, request.method == "TRACE" || request.method == "CONNECT" {
+            return .answer(HopResponse(status: 405, answerer: .edge, producer: label, reason: "the proxy refuses \(request.method)"))
         }
         if let own = ownAnswer(scheme: request.scheme, host: request.hostName, target: request.target) {
             var r = HopResponse(status: own.status, location: own.location, answerer: .edge, producer: label)

@@ -1,0 +1,29 @@
+import Testing
+import HtlintApache
+@testable import HtlintSimulation
+
+/// Differential round 25, the layer in front (recorded from the oracle's nginx edge).
+struct Hunt25EdgeTests {
+    /// fixtures/apache/https-edge-refuses-connect: nginx answers CONNECT 405 itself, like TRACE,
+    /// before its Always Use HTTPS redirect and whatever Apache would have answered.
+    @Test func nginxEdgeRefusesConnect() {
+        var edge = Edge(name: "full+always-https")!
+        edge.rejectsTrace = true
+        for (scheme, port) in [("http", 80), ("https", 443)] {
+            let request = HopRequest(scheme: scheme, port: port, host: "example.org", method: "CONNECT",
+                                     target: "/old", headers: [HTTPHeader("Host", "example.org")])
+            guard case .answer(let r) = edge.receive(request) else {
+                Issue.record("CONNECT was passed on")
+                continue
+            }
+            #expect(r.status == 405)
+            #expect(r.answerer == .edge)
+        }
+        let patch = HopRequest(scheme: "https", port: 443, host: "example.org", method: "PATCH",
+                               target: "/old", headers: [HTTPHeader("Host", "example.org")])
+        guard case .forward = edge.receive(patch) else {
+            Issue.record("PATCH was answered by the edge")
+            return
+        }
+    }
+}
