@@ -50,6 +50,18 @@ struct WorkBudgetTests {
         #expect(response.final.filename?.utf8.count == "/x".utf8.count + 16366)  // relative to the document root
     }
 
+    @Test(arguments: ["RewriteRule .* /index.html?qs=%{QUERY_STRING}&n=1 [N]", "RewriteRule ^(.*)$ $1?x=1 [QSA,N]",
+                      "RewriteRule ^ - [E=X:%{ENV:X}xxxxxxxx,N]"])
+    func growingQueriesAndValuesStopAtTheBudget(_ rule: String) {
+        // A query string or environment value that grows every round is bounded by no Apache
+        // limit (Apache did not answer within ten seconds, hunt round 26); all 32,000 rounds
+        // copied gigabytes for minutes before the growth was charged.
+        let response = origin("RewriteEngine On\n\(rule)\n")
+            .respond(to: OriginRequest(target: "/index.html", headers: [HTTPHeader("Host", "example.org")]))
+        #expect(response.status == 500)
+        #expect(response.errors.contains { $0.contains("htlint stopped after 500000 units of work") })
+    }
+
     @Test func nestedDirectoryIndexSubrequestsStop() {
         // Index names that lead back to the directory ("?x" keeps the path) make each level try
         // every name again, ten levels deep: 8^10 subrequests, 19 s before subrequests counted

@@ -79,6 +79,12 @@ extension Origin {
                 i = set.onNoMatch[i]
                 continue
             }
+            // Nor is the query string (`%{QUERY_STRING}` or [QSA] in an `[N]` loop grows it
+            // without end; recorded Apache does not answer within ten seconds).
+            if let q = r.query, !spend(Origin.growthCost(q), chain, range: rule.range) {
+                result.status = 500
+                return result
+            }
             if (r.filename?.utf8.count ?? 0) > 2 * 8190 {
                 // Logged without an AH number, naming the request's URI (recorded:
                 // recursion-next-growing-uri-length-limit).
@@ -148,6 +154,10 @@ extension Origin {
     /// costs about 280,000 units, inside the budget; a short evaluation costs about as much
     /// time as 512 bytes of copying.
     static func evaluationCost(_ input: String) -> Int { 1 + input.utf8.count / 512 }
+
+    /// Work units a query string or environment value written by a rule costs: one per 64
+    /// bytes (copying it is the work; short ones cost nothing).
+    static func growthCost(_ value: String) -> Int { value.utf8.count / 64 }
 
     /// Charges `units` of work to the request; false once the budget is spent (reported once,
     /// as a warning in the log and a 500 note in the trace: the real answer is unknown).
@@ -223,6 +233,9 @@ extension Origin {
         func sideEffects() {
             for e in rule.flags.env {
                 let v = expand(e, scope, r, chain, serverContext: serverContext).text
+                // An environment value is not bounded by Apache's URI length check: a value that
+                // grows each `[N]` round is charged by its length (`growthCost`).
+                chain.ruleEvaluations += Origin.growthCost(v)
                 if v.utf8.first == UInt8(ascii: "!") { r.setEnvValue(dropLeadingBytes(v, 1), nil); continue }
                 if let colon = v.firstIndex(ofByte: UInt8(ascii: ":")) {
                     r.setEnvValue(String(v[..<colon]), String(v[v.utf8.index(after: colon)...]))
