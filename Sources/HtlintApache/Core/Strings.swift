@@ -79,7 +79,8 @@ public func schemeSeparator(in s: String) -> String.Index? {
 /// it (at `/` it is a no-op), and a slash after a kept segment stays. Paths without a dot
 /// segment or a repeated slash come back unchanged.
 func canonicalFilePath(_ path: String) -> String {
-    guard path.hasPrefix("/"), path.contains("/.") || path.contains("//") else { return path }
+    // Byte searches: this runs on every directory walk (Foundation's `contains` bridges).
+    guard path.utf8.first == UInt8(ascii: "/"), path.containsBytes("/.") || path.containsBytes("//") else { return path }
     let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
     guard parts.contains(where: { $0 == "." || $0 == ".." || $0.isEmpty }) else { return path }
     var out = "/"

@@ -38,15 +38,19 @@ extension Origin {
         var context = ExpressionContext(origin: self, record: r, chain: chain, status: status, contentType: contentType)
         // mod_expires' filter runs before mod_headers' one, on the table the answer goes out with
         // (for an answer Apache writes, the moved error table `Header always` cannot reach).
-        let expires = expiresHeaders(r, status: status, contentType: contentType,
-                                     config: config ?? preTranslate ?? .vhostDefaults(site),
-                                     chain: chain)
+        // (Module checks first: the configuration argument is a copy of a large struct.)
+        let expires = !site.modules.contains("expires") ? []
+            : expiresHeaders(r, status: status, contentType: contentType,
+                             config: config ?? preTranslate ?? .vhostDefaults(site), chain: chain)
         for h in expires where success {
             if h.name == "Cache-Control" { onSuccess.append(h.name, h.value) } else { onSuccess.set(h.name, h.value) }
         }
         // mod_deflate's filter too (its Vary comes before a `Header append Vary`).
-        if success {
-            for h in deflateHeaders(r, status: status, contentType: contentType, config: config ?? preTranslate, chain: chain) {
+        if success, site.modules.contains("deflate") {
+            // (Not `config ?? preTranslate`: that copies the configuration on every answer.)
+            let deflate = config != nil ? deflateHeaders(r, status: status, contentType: contentType, config: config, chain: chain)
+                : deflateHeaders(r, status: status, contentType: contentType, config: preTranslate, chain: chain)
+            for h in deflate {
                 onSuccess.append(h.name, h.value)
             }
         }

@@ -406,8 +406,10 @@ extension Origin {
                 return .final(status: 403, location: nil)
             }
         }
-        let rest = path.drop { $0 == "/" }
-        guard rest.contains("//") || rest.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == "." || $0 == ".." }) else {
+        // A `.`/`..` segment needs "/." or a leading "." (byte work: this runs every pass).
+        let rest = dropLeadingBytes(path, path.utf8.prefix { $0 == UInt8(ascii: "/") }.count)
+        guard rest.containsBytes("//") || ((rest.containsBytes("/.") || rest.utf8.first == UInt8(ascii: "."))
+            && rest.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == "." || $0 == ".." })) else {
             r.filename = site.documentRoot + path
             return nil
         }

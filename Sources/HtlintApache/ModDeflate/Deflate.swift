@@ -9,7 +9,11 @@ extension Origin {
     /// accepts `gzip` (a q of 0 refuses it), sends `Content-Encoding: gzip`.
     func deflateHeaders(_ r: RequestRecord, status: Int, contentType: String?, config: MergedConfig?,
                         chain: RequestChain) -> [HTTPHeader] {
-        guard site.modules.contains("deflate"), let config, status != 204, !r.isSubrequest, !r.listed,
+        // Most configurations name no output filter: that is checked first, without binding
+        // (a copy of the whole configuration).
+        guard config?.outputFilters != nil || config?.outputFiltersByExtension.isEmpty == false
+                || config?.outputFiltersByType.isEmpty == false else { return [] }
+        guard let config, site.modules.contains("deflate"), status != 204, !r.isSubrequest, !r.listed,
               r.generatedType == nil, r.envValue("no-gzip") == nil,
               let f = r.filename, case .file(let size)? = site.files.stat(f), size > 68 else { return [] }
         let bare = contentType.map { String($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces).lowercased() }
