@@ -17,6 +17,11 @@ struct Hunt26RegressionTests {
         return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "shop.example")] + headers))
     }
 
+    /// The `X-E` header a case's `Header always set X-E …` line reports for `target`.
+    func xe(_ target: String, vhost: [String], access: [(String, String)], files: [String]) -> String? {
+        respond(target, vhost: vhost, access: access, files: files).headers.first { $0.name == "X-E" }?.value
+    }
+
     /// fixtures/apache/rewrite-server-dot-segments-merged-slashes: directory_walk canonicalises a server-context
     /// result with apr_filepath_merge; `/..` exists (it is `/`), so `/../a.html` is a filesystem path.
     @Test func serverSubstitutionDotSegments() {
@@ -49,9 +54,7 @@ struct Hunt26RegressionTests {
                      "RewriteRule ^ - [E=E2:%{SCRIPT_USER}/%{SCRIPT_GROUP}]"]
         let access = [("/sub", "RewriteEngine On\nRewriteRule ^ - [E=E1:%{SCRIPT_USER}/%{SCRIPT_GROUP}]\n")]
         let files = ["/a.html", "/sub/page.html"]
-        func xe(_ t: String) -> String? {
-            respond(t, vhost: vhost, access: access, files: files).headers.first { $0.name == "X-E" }?.value
-        }
+        func xe(_ t: String) -> String? { self.xe(t, vhost: vhost, access: access, files: files) }
         #expect(xe("/a.html") == "(null)|<unknown>/<unknown>")
         #expect(xe("/sub/missing") == "root/root|<unknown>/<unknown>")
         #expect(xe("/sub/page.html") == "root/root|<unknown>/<unknown>")
@@ -126,9 +129,7 @@ struct Hunt26RegressionTests {
         let access = [("/", "RewriteEngine On\nRewriteRule ^(.*)\\.php$ $1.html [L]\nRewriteRule ^e2$ step.txt [L]\n"
                        + "RewriteRule ^step\\.txt$ c.html [L]\nRewriteRule ^ok$ b.html [L]\n")]
         let files = ["/index.html", "/b.html", "/c.html"]
-        func xe(_ t: String) -> String? {
-            respond(t, vhost: vhost, access: access, files: files).headers.first { $0.name == "X-E" }?.value
-        }
+        func xe(_ t: String) -> String? { self.xe(t, vhost: vhost, access: access, files: files) }
         #expect(xe("/missing") == "404|404|(null)")
         #expect(xe("/ok") == "200|(null)|(null)")
         #expect(xe("/.htaccess") == "403|403|403")
@@ -159,9 +160,7 @@ struct Hunt26RegressionTests {
                        + "RewriteRule ^dir/index\\.html$ dir/t.html [E=E1:sub,E=E2:sub,L]\n"
                        + "RewriteRule ^dir2/index\\.html$ - [E=E1:sub,E=E2:sub]\n")]
         let files = ["/dir/index.html", "/dir/t.html", "/dir2/index.html"]
-        func xe(_ t: String) -> String? {
-            respond(t, vhost: vhost, access: access, files: files).headers.first { $0.name == "X-E" }?.value
-        }
+        func xe(_ t: String) -> String? { self.xe(t, vhost: vhost, access: access, files: files) }
         #expect(xe("/dir/") == "(null)|(null)|main|sub")
         #expect(xe("/dir2/") == "sub|sub|(null)|(null)")
     }
