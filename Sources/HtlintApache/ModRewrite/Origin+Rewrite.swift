@@ -79,8 +79,9 @@ extension Origin {
                 i = set.onNoMatch[i]
                 continue
             }
-            // Nor is the query string (`%{QUERY_STRING}` or [QSA] in an `[N]` loop grows it
-            // without end; recorded Apache does not answer within ten seconds).
+            // No Apache limit bounds the query string (`%{QUERY_STRING}` or [QSA] in an `[N]`
+            // loop grows it without end; Apache did not answer within ten seconds): each matched
+            // rule is charged its length.
             if let q = r.query, !spend(Origin.growthCost(q), chain, range: rule.range) {
                 result.status = 500
                 return result
