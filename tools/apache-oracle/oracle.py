@@ -980,6 +980,13 @@ def diff_json(expected, actual, path=""):
             else:
                 lines += diff_json(expected[i], actual[i], sub)
         return lines
+    if path.lower().endswith(".headers.allow") and isinstance(expected, str) and isinstance(actual, str):
+        # Apache lists the methods in APR hash order, which changes with every process: the
+        # header is the same answer when it names the same methods.
+        def methods(v):
+            return sorted(m.strip().upper() for m in v.split(",") if m.strip())
+        if methods(expected) == methods(actual):
+            return []
     if expected != actual or type(expected) is not type(actual):
         return [f"{path}: committed {json.dumps(expected)}, recorded {json.dumps(actual)}"]
     return []
