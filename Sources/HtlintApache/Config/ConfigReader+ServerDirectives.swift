@@ -65,12 +65,8 @@ extension ConfigReader {
             default: error(ConfigCode.badArguments, "AllowEncodedSlashes must be On, Off, or NoDecode", words[0].range)
             }
         case "MergeSlashes":
-            guard arity(line, 1...1, "MergeSlashes must be On or Off") else { return }
-            switch words[0].value.lowercased() {
-            case "on": block.server?.mergeSlashes = true
-            case "off": block.server?.mergeSlashes = false
-            default: error(ConfigCode.badArguments, "MergeSlashes must be On or Off", words[0].range)
-            }
+            guard arity(line, 1...1, "MergeSlashes must be On or Off"), let on = flag(line) else { return }
+            block.server?.mergeSlashes = on
         case "TraceEnable":
             guard arity(line, 1...1, "TraceEnable takes one argument, 'on' (default), 'off' or 'extended' to trace request body content") else { return }
             switch words[0].value.lowercased() {

@@ -99,7 +99,7 @@ extension Origin {
         if !directories.isEmpty {
             let defaultEngine = site.vhost.block.rewrite?.engine ?? false
             let covering = directories.enumerated().compactMap { (i, entry) -> (Int, Int, String, ConfigBlock)? in
-                let p = SiteFileSystem.normalize(entry.0.replacingOccurrences(of: "${DOCROOT}", with: site.mountedRoot))
+                let p = directorySectionPath(entry.0)
                 let dir = p == "/" ? "/" : p + "/"
                 // A missing name is no directory: `<Directory /opt/app>` does not cover a missing /opt/app.
                 guard filename.hasPrefix(dir) || (isDirectory && filename == p) else { return nil }
@@ -111,6 +111,11 @@ extension Origin {
             }
         }
         return WalkResult(filename: filename, pathInfo: pathInfo, config: config, fatal: nil, sections: sections)
+    }
+
+    /// The directory a `<Directory>` section names, `${DOCROOT}` resolved, normalised.
+    func directorySectionPath(_ written: String) -> String {
+        SiteFileSystem.normalize(written.replacingOccurrences(of: "${DOCROOT}", with: site.mountedRoot))
     }
 
     /// A directory of the site, or a standard one outside the document root (an `Alias` target).
@@ -156,7 +161,7 @@ extension Origin {
         func readLevel(_ dir: String) {
             // <Directory> blocks of the virtual host for this level.
             for (i, (path, block)) in (site.vhost.block.server?.directories ?? []).enumerated() {
-                let p = SiteFileSystem.normalize(path.replacingOccurrences(of: "${DOCROOT}", with: root))
+                let p = directorySectionPath(path)
                 guard p == dir else { continue }
                 config.merge(block, directory: dir + "/", key: "dir:" + dir, defaultEngine: defaultEngine)
                 if !block.files.isEmpty || !block.ifChains.isEmpty { sections.append(SectionSource(key: "dir#\(i)", block: block)) }

@@ -28,7 +28,7 @@ extension Origin {
         guard let allowed = config.allowMethods, !allowed.isEmpty else { return nil }
         let method = r.method == "HEAD" ? "GET" : r.method
         if allowed.contains(method) { return nil }
-        let target = r.filename.map { $0 } ?? "uri " + r.uri
+        let target = r.filename ?? "uri " + r.uri
         chain.log("AH01623", "error", "client method denied by server configuration: '\(r.method)' to \(target)")
         chain.note(.status, "405: AllowMethods \(allowed.sorted().joined(separator: " ")) refuses \(r.method)")
         r.allow = site.traceEnabled ? "TRACE" : ""
