@@ -808,23 +808,34 @@ extension Origin {
     /// and HEAD with 200 and their own type (`?auto` anywhere in the query: mod_status' plain
     /// text); other methods fall to the default handler.
     func generatedPage(_ r: RequestRecord, _ chain: RequestChain) -> (Int, String?)? {
-        guard let h = r.handler else { return nil }
-        if site.modules.contains("cgi") || site.modules.contains("cgid"), h == "cgi-script" || h == "application/x-httpd-cgi" {
+        switch moduleHandler(r) {
+        case .cgi?:
             return runCGI(r, chain)
-        }
-        guard r.method == "GET" || r.method == "HEAD" else { return nil }
-        if site.modules.contains("status"), h == "server-status" || h == "application/x-httpd-status" {
+        case .status?:
             r.generatedType = (r.query ?? "").contains("auto") ? "text/plain; charset=ISO-8859-1" : "text/html; charset=ISO-8859-1"
             chain.note(.status, "200: mod_status answers with the server's status page")
             return (200, nil)
-        }
-        if site.modules.contains("info"), h == "server-info" {
+        case .info?:
             r.generatedType = "text/html; charset=ISO-8859-1"
             chain.note(.status, "200: mod_info answers with the server's configuration page")
             return (200, nil)
+        case nil:
+            return nil
         }
+    }
+
+    /// The loaded module whose handler answers `r` itself (mod_cgi for every method, mod_status
+    /// and mod_info for GET and HEAD), if any.
+    func moduleHandler(_ r: RequestRecord) -> ModuleHandler? {
+        guard let h = r.handler else { return nil }
+        if site.modules.contains("cgi") || site.modules.contains("cgid"), h == "cgi-script" || h == "application/x-httpd-cgi" { return .cgi }
+        guard r.method == "GET" || r.method == "HEAD" else { return nil }
+        if site.modules.contains("status"), h == "server-status" || h == "application/x-httpd-status" { return .status }
+        if site.modules.contains("info"), h == "server-info" { return .info }
         return nil
     }
+
+    enum ModuleHandler { case cgi, status, info }
 
     /// mod_cgi's handler (every method): 403 where `Options ExecCGI` is off and no ScriptAlias
     /// mapped the request (AH02809), 404 for a missing script (AH02811), 403 for a directory

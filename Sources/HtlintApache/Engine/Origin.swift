@@ -493,7 +493,7 @@ func normalizePath(_ path: String, aboveRoot: inout Bool, mergeSlashes: Bool = t
     if !mergeSlashes {
         // `MergeSlashes Off`: `//` stays, an empty segment is one like any other (`..` removes
         // it); recorded: rewrite-escape-mergeslashes-off.
-        guard path.contains("/.") else { return path }
+        guard path.containsBytes("/.") else { return path }
         let segs = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         var out: [Substring] = []
         for (i, seg) in segs.enumerated() {

@@ -38,7 +38,7 @@ extension Origin {
     /// scripts answer their method (GET only with a query). (Recorded: fallback-action-handlers.)
     func actionRedirect(_ r: RequestRecord, _ chain: RequestChain) -> PassResult? {
         guard site.modules.contains("actions"), let config = r.config,
-              !r.isSubrequest, !config.actions.isEmpty || !config.methodScripts.isEmpty, !handledByModule(r) else { return nil }
+              !r.isSubrequest, !config.actions.isEmpty || !config.methodScripts.isEmpty, moduleHandler(r) == nil else { return nil }
         let method = r.method == "HEAD" ? "GET" : r.method
         var script = method == "GET" ? (r.query != nil ? config.methodScripts["GET"] : nil) : config.methodScripts[method]
         // "Check for looping, which can happen if the CGI script isn't".
@@ -57,14 +57,5 @@ extension Origin {
         let url = script + escapePath(r.uri) + (r.query.map { "?" + $0 } ?? "")
         chain.note(.internalRedirect, "Action: the handler hands \(r.uri) to \(script)")
         return .internalRedirect(url)
-    }
-
-    /// A handler a loaded module answers itself before mod_actions' (see `generatedPage`).
-    func handledByModule(_ r: RequestRecord) -> Bool {
-        guard let h = r.handler else { return false }
-        if site.modules.contains("cgi") || site.modules.contains("cgid"), h == "cgi-script" || h == "application/x-httpd-cgi" { return true }
-        guard r.method == "GET" || r.method == "HEAD" else { return false }
-        return (site.modules.contains("status") && (h == "server-status" || h == "application/x-httpd-status"))
-            || (site.modules.contains("info") && h == "server-info")
     }
 }
