@@ -22,7 +22,8 @@ extension Origin {
         // Answered before the directory walk (a virtual-host redirect): the host's own lines with
         // the <Location>/<If> sections the location and if walks merged before translate_name.
         let config = r.config
-        let preTranslate = config == nil ? preTranslateConfig(r, chain) : nil
+        // (Re-walked only for a pass that never reached translate_name.)
+        let preTranslate = config != nil ? nil : r.preTranslateWalked ? r.preTranslate : preTranslateConfig(r, chain)
         let directives = config?.headers ?? preTranslate?.headers ?? site.vhost.block.headers
         // r->content_type: mod_mime / ForceType / [T=] for a page a handler sends; the canned page's
         // own type for an answer Apache writes (text/html without charset under

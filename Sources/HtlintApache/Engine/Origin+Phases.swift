@@ -288,6 +288,8 @@ extension Origin {
         // server's: a `<Location>` turns the virtual host's rules off or on under it
         // (fixtures/apache/section-location-rewriteengine-off-server-rules, -on-server-rules).
         let preTranslate = preTranslateConfig(r, chain)
+        r.preTranslate = preTranslate
+        r.preTranslateWalked = true
         let engineOn = preTranslate?.rewrite?.engine ?? vhost.rewrite?.engine ?? false
         let serverRewrite = vhost.rewrite.flatMap {
             engineOn && $0.serverHookRuns && !chain.endSeen && r.uri.hasPrefix("/") ? $0 : nil

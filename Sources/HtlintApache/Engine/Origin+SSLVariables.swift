@@ -47,7 +47,7 @@ extension Origin {
             "REQUEST_METHOD": .requestMethod, "REQUEST_SCHEME": .requestScheme, "REQUEST_URI": .requestURI,
             "REQUEST_FILENAME": .requestFilename, "REMOTE_ADDR": .remoteAddress, "REMOTE_HOST": .remoteAddress,
             "REMOTE_IDENT": .constant(""), "REMOTE_USER": .constant(""), "SERVER_ADMIN": .serverAdmin,
-            "SERVER_NAME": .serverName, "SERVER_PORT": .serverPort, "SERVER_PROTOCOL": .constant("HTTP/1.1"),
+            "SERVER_NAME": .serverName, "SERVER_PORT": .serverPort, "SERVER_PROTOCOL": .serverProtocol,
             "SCRIPT_FILENAME": .requestFilename, "PATH_INFO": .pathInfo, "QUERY_STRING": .queryString,
             "IS_SUBREQ": .isSubrequest, "DOCUMENT_ROOT": .documentRoot, "AUTH_TYPE": .constant(""),
             "THE_REQUEST": .theRequest,

@@ -26,6 +26,9 @@ extension Origin {
             case .queryString: return r.query ?? ""
             case .theRequest: return chain.theRequest
             case .requestMethod: return r.method
+            // r->protocol: ap_set_sub_req_protocol names every subrequest's "INCLUDED" (the
+            // index look-up's rules see it: rewrite-cond-server-protocol-subrequest).
+            case .serverProtocol: return r.isSubrequest ? "INCLUDED" : "HTTP/1.1"
             case .constant(let value): return value
             case .requestScheme: return scheme(chain)
             case .https: return req.tls ? "on" : "off"
@@ -64,7 +67,7 @@ extension Origin {
     /// What a `%{NAME}` reads.
     enum VariableSource: Sendable, Hashable {
         case header(String)
-        case requestURI, requestFilename, pathInfo, queryString, theRequest, requestMethod
+        case requestURI, requestFilename, pathInfo, queryString, theRequest, requestMethod, serverProtocol
         case constant(String)
         case requestScheme, https, serverName, serverPort, remoteAddress, connectionAddress, serverAddress, documentRoot, serverAdmin
         case contextPrefix, contextDocumentRoot, isSubrequest, ipv6, scriptOwner, time
@@ -79,7 +82,7 @@ extension Origin {
             "REQUEST_URI": .requestURI, "DOCUMENT_URI": .requestURI,
             "REQUEST_FILENAME": .requestFilename, "SCRIPT_FILENAME": .requestFilename,
             "PATH_INFO": .pathInfo, "QUERY_STRING": .queryString, "THE_REQUEST": .theRequest,
-            "REQUEST_METHOD": .requestMethod, "SERVER_PROTOCOL": .constant("HTTP/1.1"),
+            "REQUEST_METHOD": .requestMethod, "SERVER_PROTOCOL": .serverProtocol,
             "REQUEST_SCHEME": .requestScheme, "HTTPS": .https, "SERVER_NAME": .serverName, "SERVER_PORT": .serverPort,
             "SERVER_ADDR": .serverAddress, "SERVER_ADMIN": .serverAdmin,
             "SERVER_SOFTWARE": .constant(Conditionals.serverBanner),

@@ -63,6 +63,10 @@ final class RequestRecord {
     var forcedType: String?
     /// The per-directory configuration after the walk (set in map_to_storage).
     var config: MergedConfig?
+    /// What the location and if walks before translate_name merged (nil without such sections):
+    /// an answer from translate_name goes out with it, its `<If>`s as they were then (no filename yet).
+    var preTranslate: MergedConfig?
+    var preTranslateWalked = false
     /// mod_autoindex sent a listing of the directory (its own Content-Type).
     var listed = false
     /// A module's handler generated the page (mod_status, mod_info): the type it set.
