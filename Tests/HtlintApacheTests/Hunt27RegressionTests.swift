@@ -54,4 +54,20 @@ struct Hunt27RegressionTests {
         let page = respond("/new.html", vhost: vhost, access: [], files: ["/new.html"])
         #expect(header("X-G", page) == "has-filename")
     }
+
+    /// fixtures/apache/errordoc-post-becomes-get-through-rewrite: ap_die_r makes the ErrorDocument
+    /// request a GET (HEAD too) and notes the method as REQUEST_METHOD first; an internal redirect
+    /// from the page keeps r->method, so a rewrite there sees GET, not the client's method.
+    @Test func errorDocumentMethodCarriesThroughRewrite() {
+        let access = [("/", "RewriteEngine On\nRewriteCond %{REQUEST_METHOD} =GET\nRewriteRule ^errors/404$ /errors/404.html [L]\n"
+                       + "RewriteRule ^errors/404\\.html$ - [E=M:%{REQUEST_METHOD}]\n"
+                       + "Header always set X-M \"%{M}e|%{REDIRECT_REQUEST_METHOD}e|%{REDIRECT_REDIRECT_REQUEST_METHOD}e\"\n")]
+        let vhost = ["ErrorDocument 404 /errors/404"]
+        for method in ["POST", "HEAD", "GET"] {
+            let r = respond("/missing", method: method, vhost: vhost, access: access, files: ["/errors/404.html"])
+            #expect(r.status == 404)
+            #expect(header("X-M", r) == "GET|(null)|\(method)")
+            #expect(r.final.uri == "/errors/404.html")
+        }
+    }
 }

@@ -88,6 +88,9 @@ public final class Origin: @unchecked Sendable {
             errorDocumentStatus = s
             errorDocumentLocation = StatusLines.isRedirect(s) ? location : nil
             if redirects == 0 { originalState?.status = s }
+            // ap_die_r notes the method in the failing request's environment, then makes it a GET
+            // (HEAD too): the page sees REDIRECT_REQUEST_METHOD.
+            record.setEnvValue("REQUEST_METHOD", record.method)
             let next = makeRecord(url: doc, method: "GET", isSubrequest: false, chain: chain)
             next.0.env = renamedEnvironment(record, status: s)
             next.0.previousConfigIdentity = record.configIdentity
@@ -238,7 +241,9 @@ public final class Origin: @unchecked Sendable {
                 }
                 redirects += 1
                 chain.note(.internalRedirect, "internal redirect #\(redirects) to \(url)")
-                let next = makeRecord(url: url, method: request.method, isSubrequest: false, chain: chain)
+                // internal_internal_redirect copies r->method: GET after an ErrorDocument's redirect
+                // (recorded: errordoc-post-becomes-get-through-rewrite).
+                let next = makeRecord(url: url, method: record.method, isSubrequest: false, chain: chain)
                 // An ErrorDocument request keeps its error as r->status, which a later internal redirect
                 // reports as REDIRECT_STATUS (recorded: recursion-errordocument-rewrite-redirect-status).
                 next.0.env = renamedEnvironment(record, status: record.errorStatus ?? record.status)
