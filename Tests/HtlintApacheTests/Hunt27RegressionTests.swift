@@ -70,4 +70,19 @@ struct Hunt27RegressionTests {
             #expect(r.final.uri == "/errors/404.html")
         }
     }
+
+    /// fixtures/apache/env-setenvif-before-bad-path: server-context SetEnvIf runs in
+    /// post_read_request, on the URI as received, before the path is decoded: the 404 for `%2F`
+    /// and the 400 for a bad escape carry its variables.
+    @Test func setEnvIfRunsBeforePathDecoding() {
+        let vhost = ["SetEnvIf Request_URI ^(.*)$ U=$1", "SetEnvIfExpr \"%{HTTPS} == 'on'\" SCHEME=https",
+                     "Header always set X-S \"%{U}e|%{SCHEME}e\""]
+        let slash = respond("/go/x%2Fy", vhost: vhost, access: [], files: ["/a.html"], tls: true)
+        #expect(slash.status == 404)
+        #expect(header("X-S", slash) == "/go/x%2Fy|https")
+        let escape = respond("/bad%zzpath", vhost: vhost, access: [], files: ["/a.html"], tls: true)
+        #expect(escape.status == 400)
+        #expect(header("X-S", escape) == "/bad%zzpath|https")
+        #expect(header("X-S", respond("/caf%C3%A9/%2F", vhost: vhost, access: [], files: ["/a.html"])) == "/caf%C3%A9/%2F|(null)")
+    }
 }

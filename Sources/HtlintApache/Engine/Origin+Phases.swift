@@ -7,15 +7,7 @@ extension Origin {
     /// `translate: false` is a file look-up whose `r.filename` is already set.
     func runPass(_ r: RequestRecord, chain: RequestChain, redirects: Int, translate: Bool = true) -> PassResult {
         if !r.isSubrequest { chain.redirectDepth = redirects }
-        // post_read_request and header_parser run for main requests only (a subrequest has
-        // its parent's environment already).
-        // post_read_request (which internal_internal_redirect runs again): mod_headers' `early`
-        // lines (HOOK_FIRST) before mod_setenvif.
-        withReceivedURI(r) {
-            let requestHeaders = site.vhost.block.requestHeaders
-            if !requestHeaders.isEmpty { applyRequestHeaders(requestHeaders.filter(\.early), r, chain) }
-            if !r.isSubrequest { applySetEnvIf(site.vhost.block.setEnvIf, r, chain) }  // post_read_request
-        }
+        postReadRequest(r, chain)
         if translate, let decided = translateName(r, chain) { return decided }  // translate_name
         // map_to_storage: http_core's TRACE hook runs before the core's directory walk, so no
         // `.htaccess` is read for TRACE.
@@ -211,6 +203,17 @@ extension Origin {
     /// Runs post_read_request work with `r.uri` as that phase has it: the path as received,
     /// not yet normalised or decoded (`SetEnvIf Request_URI "^/dir"` matches `/dir/../page.html`
     /// but not `/%64ir/`; recorded: env-setenvif-request-uri-raw).
+    /// post_read_request (which internal_internal_redirect runs again): mod_headers' `early`
+    /// lines (HOOK_FIRST) before mod_setenvif, which runs for main requests only (a subrequest
+    /// has its parent's environment already).
+    func postReadRequest(_ r: RequestRecord, _ chain: RequestChain) {
+        withReceivedURI(r) {
+            let requestHeaders = site.vhost.block.requestHeaders
+            if !requestHeaders.isEmpty { applyRequestHeaders(requestHeaders.filter(\.early), r, chain) }
+            if !r.isSubrequest { applySetEnvIf(site.vhost.block.setEnvIf, r, chain) }
+        }
+    }
+
     private func withReceivedURI(_ r: RequestRecord, _ body: () -> Void) {
         guard let received = r.receivedURI, received != r.uri else { return body() }
         let uri = r.uri

@@ -110,6 +110,9 @@ public final class Origin: @unchecked Sendable {
             // ap_die_r walks back to the first of the requests before whose status was not OK.
             let firstCarried = runStart ?? carried
             if let early {
+                // A path refused while it is decoded comes after post_read_request; a malformed
+                // Host before it (recorded: env-setenvif-before-bad-path).
+                if !(badHost && redirects == 0) { postReadRequest(record, chain) }
                 result = .final(status: early, location: nil)
                 record.status = early
                 // Refused while the URL is decoded, before the location walk: the server defaults.
