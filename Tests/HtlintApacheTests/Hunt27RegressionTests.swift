@@ -85,4 +85,19 @@ struct Hunt27RegressionTests {
         #expect(header("X-S", escape) == "/bad%zzpath|https")
         #expect(header("X-S", respond("/caf%C3%A9/%2F", vhost: vhost, access: [], files: ["/a.html"])) == "/caf%C3%A9/%2F|(null)")
     }
+
+    /// fixtures/apache/recursion-errordocument-notes-method: past the recursion limit the 500's
+    /// ErrorDocument redirect fails too, but ap_die_r has noted REQUEST_METHOD on the failing
+    /// request first: the canned 500 carries it.
+    @Test func recursionLimitErrorDocumentNotesMethod() {
+        let access = [("/", "RewriteEngine On\nRewriteCond %{REQUEST_METHOD} !^(GET|HEAD)$\nRewriteRule ^ /index.php [L]\n"
+                       + "ErrorDocument 500 /oops.html\nHeader always set X-M \"%{REQUEST_METHOD}e\"\n")]
+        let files = ["/index.php", "/oops.html"]
+        let patch = respond("/x", method: "PATCH", vhost: [], access: access, files: files)
+        #expect(patch.status == 500)
+        #expect(patch.errorCodes == ["AH00124", "AH00124"])
+        #expect(header("X-M", patch) == "PATCH")
+        #expect(header("X-M", respond("/index.php", method: "POST", vhost: [], access: access, files: files)) == "POST")
+        #expect(header("X-M", respond("/index.php", vhost: [], access: access, files: files)) == "(null)")
+    }
 }

@@ -155,6 +155,7 @@ public final class Origin: @unchecked Sendable {
                             // An ErrorDocument page answered by a rewrite ([F]) again and again:
                             // the 11th redirect fails (AH00124); ap_die then finds the chain's
                             // statuses set and sends the first error canned, %>s logs 500.
+                            record.setEnvValue("REQUEST_METHOD", record.method)
                             chain.logRecursionLimit(site.limitInternalRecursion)
                             status = firstErrorStatus ?? s
                             loggedStatus = 500
@@ -192,6 +193,7 @@ public final class Origin: @unchecked Sendable {
                     } else if doc.hasPrefix("/") {
                         // The internal redirect to the page exceeds the limit: ap_die(500) on the
                         // failing request, a recursive error sent canned as 500.
+                        record.setEnvValue("REQUEST_METHOD", record.method)
                         chain.logRecursionLimit(site.limitInternalRecursion)
                         chain.note(.status, "500: ErrorDocument \(s) \(doc) would be internal redirect #\(redirects + 1) (AH00124)")
                         status = 500
@@ -224,7 +226,7 @@ public final class Origin: @unchecked Sendable {
                     } else if record.status == 200 {
                         record.status = 500
                         if let doc = errorDocument(for: 500, record: record, chain: chain),
-                           let url = redirectAfterRecursionLimit(doc, chain) {
+                           let url = redirectAfterRecursionLimit(doc, record, chain) {
                             (status, location, record.status) = (302, url, 302)
                         }
                     } else {
@@ -342,8 +344,12 @@ public final class Origin: @unchecked Sendable {
     /// the client is sent to with a 302, if it is one; a local page is one more internal redirect,
     /// which exceeds the limit again (AH00124 once more), and a quoted text is not sent — both
     /// leave the canned 500 (recorded: errordoc-500-after-recursion-limit).
-    private func redirectAfterRecursionLimit(_ doc: String, _ chain: RequestChain) -> String? {
-        if doc.hasPrefix("/") { chain.logRecursionLimit(site.limitInternalRecursion) }
+    private func redirectAfterRecursionLimit(_ doc: String, _ record: RequestRecord, _ chain: RequestChain) -> String? {
+        if doc.hasPrefix("/") {
+            // ap_die_r notes the method before its internal redirect fails (its headers show it).
+            record.setEnvValue("REQUEST_METHOD", record.method)
+            chain.logRecursionLimit(site.limitInternalRecursion)
+        }
         return doc.contains("://") ? doc : nil
     }
 
