@@ -100,4 +100,30 @@ struct Hunt27RegressionTests {
         #expect(header("X-M", respond("/index.php", method: "POST", vhost: [], access: access, files: files)) == "POST")
         #expect(header("X-M", respond("/index.php", vhost: [], access: access, files: files)) == "(null)")
     }
+
+    /// fixtures/apache/vhost-nameless-section-takes-main-servername: a section without ServerName
+    /// takes the main server's (the file's last, even below the sections) for name-based matching,
+    /// so it answers that host ahead of a later section named for it.
+    @Test func namelessSectionTakesMainServerName() {
+        let conf = ["<VirtualHost *:80>", "DocumentRoot /var/www/html", "Header always set X-V nameless", "</VirtualHost>",
+                    "<VirtualHost *:80>", "ServerName shop.example", "Header always set X-V named", "</VirtualHost>",
+                    "<VirtualHost *:443>", "ServerName www.shop.example", "Header always set X-V tls-www", "</VirtualHost>",
+                    "<VirtualHost *:443>", "Header always set X-V tls-nameless", "</VirtualHost>",
+                    "ServerName shop.example"]
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/a.html")
+        func xv(_ port: Int, _ host: String) -> String? {
+            let site = Site(serverName: "shop.example", files: fs, vhostLines: conf, virtualHost: VirtualHostChoice(port: port, host: host))
+            let r = Origin(site: site).respond(to: OriginRequest(target: "/a.html", headers: [HTTPHeader("Host", host)], tls: port == 443))
+            return header("X-V", r)
+        }
+        #expect(xv(80, "shop.example") == "nameless")
+        #expect(xv(443, "shop.example") == "tls-nameless")
+        #expect(xv(443, "www.shop.example") == "tls-www")
+        // Without a main ServerName the nameless section is only the default of its port.
+        let bare = Site(serverName: "shop.example", files: fs, vhostLines: Array(conf.dropLast()),
+                        virtualHost: VirtualHostChoice(port: 443, host: "shop.example"))
+        let r = Origin(site: bare).respond(to: OriginRequest(target: "/a.html", headers: [HTTPHeader("Host", "shop.example")], tls: true))
+        #expect(header("X-V", r) == "tls-www")
+    }
 }

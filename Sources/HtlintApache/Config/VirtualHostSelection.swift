@@ -22,7 +22,9 @@ public struct VirtualHostSection: Sendable, Hashable {
     /// The ports of its addresses; nil for an address without a port (`*`), which matches any.
     public let ports: [Int?]
     /// `ServerName` (host part) and `ServerAlias` names, lower-case; aliases may hold `*`/`?`.
-    public let names: [String]
+    public internal(set) var names: [String]
+    /// Whether the section has a `ServerName` of its own (else it takes the main server's).
+    var hasServerName = false
 
     func listens(on port: Int) -> Bool { ports.contains { $0 == nil || $0 == port } }
 
@@ -39,20 +41,39 @@ enum VirtualHosts {
     /// (`holds`: whether a conditional section's contents are read with these `Define`s, nil for
     /// other sections); Apache never creates one in a false `<IfModule>`/`<IfDefine>`. `defines`
     /// follows the file's `Define`/`UnDefine` lines in reading order, as Apache's do.
+    /// A section without a `ServerName` is named after the main server's (the last one in the
+    /// file, as ap_fixup_virtual_hosts fills it in after reading): name-based matching sees it
+    /// (recorded: vhost-nameless-section-takes-main-servername).
     static func sections(in nodes: [ConfigNode], defines: inout Set<String>,
                          holds: (SectionNode, Set<String>) -> Bool?) -> [VirtualHostSection] {
+        var mainName: String? = nil
+        var found = collect(nodes, defines: &defines, holds: holds, mainName: &mainName)
+        if let mainName {
+            for i in found.indices where !found[i].hasServerName { found[i].names.insert(mainName, at: 0) }
+        }
+        return found
+    }
+
+    private static func collect(_ nodes: [ConfigNode], defines: inout Set<String>, holds: (SectionNode, Set<String>) -> Bool?,
+                                mainName: inout String?) -> [VirtualHostSection] {
         var found: [VirtualHostSection] = []
         for node in nodes {
             switch node {
+            case .directive(let d) where d.key == "servername":
+                if let name = d.words.first?.value { mainName = Site.parseServerName(name).host }
             case .directive(let d) where d.key == "define":
                 if let name = d.words.first?.value { defines.insert(name) }
             case .directive(let d) where d.key == "undefine":
                 if let name = d.words.first?.value { defines.remove(name) }
             case .section(let s) where s.name.lowercased() == "virtualhost":
-                found.append(VirtualHostSection(openRange: s.openRange, ports: s.arguments.map { port(of: $0.value) },
-                                                names: names(in: s.children)))
+                var section = VirtualHostSection(openRange: s.openRange, ports: s.arguments.map { port(of: $0.value) },
+                                                 names: names(in: s.children))
+                section.hasServerName = s.children.contains {
+                    if case .directive(let d) = $0 { return d.key == "servername" } else { return false }
+                }
+                found.append(section)
             case .section(let s) where holds(s, defines) != false:
-                found += sections(in: s.children, defines: &defines, holds: holds)
+                found += collect(s.children, defines: &defines, holds: holds, mainName: &mainName)
             default: break
             }
         }
