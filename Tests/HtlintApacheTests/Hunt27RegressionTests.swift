@@ -126,4 +126,22 @@ struct Hunt27RegressionTests {
         let r = Origin(site: bare).respond(to: OriginRequest(target: "/a.html", headers: [HTTPHeader("Host", "shop.example")], tls: true))
         #expect(header("X-V", r) == "tls-www")
     }
+
+    /// fixtures/apache/vhost-canonical-name-physical-port-without-servername-port: under
+    /// UseCanonicalName On, a ServerName without a port leaves r->server->port 0, and
+    /// UseCanonicalPhysicalPort On then takes the connection's port before the scheme's default.
+    @Test func canonicalNameWithPhysicalPort() {
+        let vhost = ["ServerName https://shop.example", "UseCanonicalName On", "UseCanonicalPhysicalPort On"]
+        let access = [("/", "RewriteEngine On\nRewriteRule ^ - [E=P:%{SERVER_NAME}:%{SERVER_PORT}]\nHeader always set X-E \"%{P}e\"\n")]
+        let files = ["/dir/index.html", "/a.html"]
+        let plain = respond("/dir", vhost: vhost, access: access, files: files)
+        #expect(plain.status == 301)
+        #expect(plain.location == "https://shop.example:80/dir/")
+        #expect(header("X-E", plain) == "shop.example:80")
+        let tls = respond("/dir", vhost: vhost, access: access, files: files, tls: true)
+        #expect(tls.location == "https://shop.example/dir/")
+        #expect(header("X-E", tls) == "shop.example:443")
+        // Without UseCanonicalPhysicalPort the scheme's default port is taken.
+        #expect(respond("/dir", vhost: Array(vhost.dropLast()), access: access, files: files).location == "https://shop.example/dir/")
+    }
 }

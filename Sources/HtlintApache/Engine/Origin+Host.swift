@@ -12,12 +12,15 @@ extension Origin {
     /// internal redirect copies it, a subrequest does not), so a subrequest has the server's port.
     func serverNameAndPort(_ chain: RequestChain, subrequest: Bool = false) -> (host: String, port: Int) {
         let defaultPort = scheme(chain) == "https" ? 443 : 80
-        if site.useCanonicalName {
-            return (site.serverHostName, site.canonicalPort ?? defaultPort)
-        }
-        // UseCanonicalPhysicalPort On: without a Host port, the port the connection came to
-        // (443 for TLS, else 80, where the simulated Apache listens) before ServerName's.
+        // UseCanonicalPhysicalPort On: the port the connection came to (443 for TLS, else 80,
+        // where the simulated Apache listens) before the scheme's default.
         let connectionPort = chain.request.tls ? 443 : 80
+        if site.useCanonicalName {
+            // ServerName's port first; without one the connection's under UseCanonicalPhysicalPort
+            // (recorded: vhost-canonical-name-physical-port-without-servername-port).
+            return (site.serverHostName, site.canonicalPort ?? (site.useCanonicalPhysicalPort ? connectionPort : defaultPort))
+        }
+        // Without a Host port, the connection's port before ServerName's.
         let fallbackPort = site.useCanonicalPhysicalPort ? connectionPort : site.canonicalPort ?? defaultPort
         if let hostHeader = chain.request.header("Host"), !hostHeader.isEmpty {
             let (host, port) = splitHostHeader(hostHeader)
