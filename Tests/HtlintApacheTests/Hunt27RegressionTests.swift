@@ -144,4 +144,22 @@ struct Hunt27RegressionTests {
         // Without UseCanonicalPhysicalPort the scheme's default port is taken.
         #expect(respond("/dir", vhost: Array(vhost.dropLast()), access: access, files: files).location == "https://shop.example/dir/")
     }
+
+    /// fixtures/apache/rewrite-script-uri-index-subrequest-port: the server hook rebuilds SCRIPT_URI
+    /// in the index subrequest from the main request's SCRIPT_URL and the subrequest's own port
+    /// (the scheme's default), which the fast redirect keeps; a file keeps the Host header's port.
+    @Test func scriptURIInIndexSubrequest() {
+        let vhost = ["RewriteEngine On", "RewriteRule ^/nothing$ - [L]"]
+        let access = [("/", "RewriteEngine On\nRewriteRule ^ - [E=SU:%{ENV:SCRIPT_URI}]\n"
+                       + "Header always set X-E \"%{SU}e|%{SCRIPT_URI}e|%{SCRIPT_URL}e\"\n")]
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for f in ["/index.html", "/a.html"] { fs.addFile(f) }
+        for (dir, text) in access { fs.addAccessFile(dir, displayPath: "/var/www/html/.htaccess", text: text) }
+        let origin = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: vhost))
+        func xe(_ target: String) -> String? {
+            header("X-E", origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "shop.example:8080")])))
+        }
+        #expect(xe("/") == "http://shop.example/|http://shop.example/|/")
+        #expect(xe("/a.html") == "http://shop.example:8080/a.html|http://shop.example:8080/a.html|/a.html")
+    }
 }

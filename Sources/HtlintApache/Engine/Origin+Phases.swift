@@ -299,10 +299,11 @@ extension Origin {
         }
         // A subrequest (mod_dir's index look-up, -U) takes its main request's values instead,
         // which its environment already holds: SCRIPT_URL stays the URL the client asked for.
-        if serverRewrite != nil, !r.isSubrequest || r.env["SCRIPT_URL"] == nil {
-            let scriptURL = r.env["REDIRECT_SCRIPT_URL"] ?? r.uri
-            r.env["SCRIPT_URL"] = scriptURL
-            r.env["SCRIPT_URI"] = fullyQualify(scriptURL, chain)
+        // SCRIPT_URI is built afresh there, with the subrequest's own port (the scheme's default,
+        // not the Host header's: recorded rewrite-script-uri-index-subrequest-port).
+        if serverRewrite != nil {
+            if !r.isSubrequest || r.env["SCRIPT_URL"] == nil { r.env["SCRIPT_URL"] = r.env["REDIRECT_SCRIPT_URL"] ?? r.uri }
+            r.env["SCRIPT_URI"] = fullyQualify(r.env["SCRIPT_URL"] ?? r.uri, chain, subrequest: r.isSubrequest)
         }
         if let rw = serverRewrite, rw.rules.isEmpty {
             declinedFilename = r.uri
