@@ -1,0 +1,43 @@
+import Testing
+import HtlintDiagnostics
+@testable import HtlintApache
+
+/// Disagreements found by differential round 28 (generated nested `.htaccess` files, flags,
+/// internal recursion, sections in the virtual host); every expected value was recorded from
+/// Apache 2.4 (the fixtures named on each test).
+struct Hunt28RegressionTests {
+    func respond(_ target: String, vhost: [String], access: [(String, String)], files: [String]) -> OriginResponse {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for f in files { fs.addFile(f) }
+        for (dir, text) in access {
+            fs.addAccessFile(dir, displayPath: "/var/www/html\(dir == "/" ? "" : dir)/.htaccess", text: text)
+        }
+        let origin = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: vhost))
+        return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "shop.example")]))
+    }
+
+    /// fixtures/apache/errordoc-location-answers-server-rule-status: the location walk runs before
+    /// translate_name, so a `<Location>`'s ErrorDocument answers a server rule's [F]; a
+    /// `<Directory>`'s is not merged yet, and a broken `.htaccess` leaves only the server's.
+    @Test func locationErrorDocumentBeforeDirectoryWalk() {
+        let vhost = ["RewriteEngine On", "RewriteRule ^/(.*)\\.html$ - [F]",
+                     "<Location /sub/deeper>", "ErrorDocument 403 /sub/err.txt", "</Location>",
+                     "<Directory ${DOCROOT}/other>", "ErrorDocument 403 /sub/err.txt", "</Directory>",
+                     "<Location /broken>", "ErrorDocument 500 /sub/err.txt", "</Location>"]
+        let files = ["/sub/deeper/x.html", "/sub/deeper/x.txt", "/sub/err.txt", "/other/o.html", "/broken/x.txt"]
+        let access = [("/broken", "BogusDirective on\n")]
+        let located = respond("/sub/deeper/x.html?a=1", vhost: vhost, access: access, files: files)
+        #expect(located.status == 403)
+        #expect(located.served == "/sub/err.txt")
+        #expect(located.final.uri == "/sub/err.txt")
+        #expect(located.final.query == "")
+        let directory = respond("/other/o.html", vhost: vhost, access: access, files: files)
+        #expect(directory.status == 403)
+        #expect(directory.served == nil)
+        #expect(directory.final.uri == "/other/o.html")
+        let broken = respond("/broken/x.txt", vhost: vhost, access: access, files: files)
+        #expect(broken.status == 500)
+        #expect(broken.served == nil)
+        #expect(broken.final.uri == "/broken/x.txt")
+    }
+}
