@@ -40,4 +40,18 @@ struct Hunt28RegressionTests {
         #expect(broken.served == nil)
         #expect(broken.final.uri == "/broken/x.txt")
     }
+
+    /// fixtures/apache/rewrite-base-location-root-eats-a-slash: the RewriteBase hack on a
+    /// redirect matches `<Location />`'s empty directory followed by a slash, so with
+    /// `RewriteBase /` one leading slash of `//a.html` goes; without a base both stay.
+    @Test func locationRootBaseDropsOneSlash() {
+        let vhost = ["<Location />", "RewriteEngine On", "RewriteBase /", "RewriteRule ^(.*)/$ /%{REQUEST_URI} [R=302,L]",
+                     "RewriteRule /x$ //a.html [R,L]", "RewriteRule /y$ ///a.html [R,L]", "</Location>",
+                     "<Location /nb>", "RewriteEngine On", "RewriteRule x$ //a.html [R,L]", "</Location>"]
+        let files = ["/a.html", "/sub/page.html"]
+        #expect(respond("/x", vhost: vhost, access: [], files: files).location == "http://shop.example/a.html")
+        #expect(respond("/y?q=1", vhost: vhost, access: [], files: files).location == "http://shop.example//a.html?q=1")
+        #expect(respond("/sub/", vhost: vhost, access: [], files: files).location == "http://shop.example/sub/")
+        #expect(respond("/nb/x", vhost: vhost, access: [], files: files).location == "http://shop.example//a.html")
+    }
 }
