@@ -54,4 +54,22 @@ struct Hunt28RegressionTests {
         #expect(respond("/sub/", vhost: vhost, access: [], files: files).location == "http://shop.example/sub/")
         #expect(respond("/nb/x", vhost: vhost, access: [], files: files).location == "http://shop.example//a.html")
     }
+
+    /// fixtures/apache/alias-rewrite-base-outside-directory-context-prefix: with a RewriteBase, a
+    /// filesystem result outside the directory but under an Alias's directory takes the Alias's
+    /// URL prefix (checked before the document root is stripped); reached without the Alias the
+    /// document root and its slash go, and `sub/page.html` is a 400.
+    @Test func aliasContextPrefixBeforeDocumentRootStrip() {
+        let vhost = ["Alias /al ${DOCROOT}/sub", "<Directory ${DOCROOT}/sub/deeper>", "RewriteEngine On",
+                     "RewriteBase /sub/", "RewriteRule ^x\\.html$ /var/www/html/sub/page.html [L]", "</Directory>"]
+        let files = ["/sub/page.html", "/sub/deeper/x.html"]
+        let aliased = respond("/al/deeper/x.html", vhost: vhost, access: [], files: files)
+        #expect(aliased.status == 200)
+        #expect(aliased.served == "/sub/page.html")
+        #expect(aliased.final.uri == "/al/page.html")
+        let plain = respond("/sub/deeper/x.html", vhost: vhost, access: [], files: files)
+        #expect(plain.status == 400)
+        #expect(plain.served == nil)
+        #expect(plain.final.uri == "sub/page.html")
+    }
 }

@@ -108,14 +108,16 @@ extension Origin {
         }
         let root = site.documentRoot
         if rw.base == nil, f.utf8.starts(with: (root + "/").utf8) { return dropLeadingBytes(f, root.utf8.count) }
-        // With a RewriteBase, a filesystem path outside the directory but under the document
-        // root loses the root and its slash: `a/y.html`, not a path, so 400 (recorded:
-        // fixtures/apache/rewrite-base-absolute-path-outside-directory).
-        if rw.base != nil, f.utf8.starts(with: (root + "/").utf8) { return dropLeadingBytes(f, root.utf8.count + 1) }
+        // An Alias's context comes first: its document root is replaced by its URL prefix
+        // (hunt 28: fixtures/apache/alias-rewrite-base-outside-directory-context-prefix).
         if !rw.options.contains("ignorecontextinfo"), !r.contextPrefix.isEmpty, f.hasPrefix(r.contextDocumentRoot + "/") {
             let prefix = r.contextPrefix.hasSuffix("/") ? String(r.contextPrefix.dropLast()) : r.contextPrefix
             return prefix + "/" + f.dropFirst(r.contextDocumentRoot.count + 1)
         }
+        // With a RewriteBase, a filesystem path outside the directory but under the document
+        // root loses the root and its slash: `a/y.html`, not a path, so 400 (recorded:
+        // fixtures/apache/rewrite-base-absolute-path-outside-directory).
+        if rw.base != nil, f.utf8.starts(with: (root + "/").utf8) { return dropLeadingBytes(f, root.utf8.count + 1) }
         return f
     }
 }
