@@ -428,7 +428,15 @@ public final class Origin: @unchecked Sendable {
             guard let expression else { return text }
             return expression.evaluate(ExpressionContext(origin: self, record: record, chain: chain), [])
         }
+        // Before the directory walk r->per_dir_config is what the location and if walks merged
+        // ahead of translate_name: a `<Location>`'s ErrorDocument answers a server rule's [F].
         let server = { evaluated(vhost.errorDocuments[status], vhost.errorDocumentExpressions[status]) }
+        let beforeWalk = { () -> String? in
+            if let pre = self.preTranslateConfig(record, chain), let text = pre.errorDocuments[status] {
+                return evaluated(text, pre.errorDocumentExpressions[status])
+            }
+            return server()
+        }
         // Past map_to_storage the request's own configuration holds: <Files>, <Location> and
         // <If> merged over the walk (ap_response_code_string reads r->per_dir_config).
         if let config = record.config {
@@ -436,12 +444,12 @@ public final class Origin: @unchecked Sendable {
             return evaluated(text, config.errorDocumentExpressions[status])
         }
         // A rewrite to a URL keeps the walk's per-directory configuration (r->per_dir_config).
-        guard let filename = record.filename, filename.hasPrefix("/") else { return server() }
+        guard let filename = record.filename, filename.hasPrefix("/") else { return beforeWalk() }
         let walk = directoryWalk(filename)
         // A failed walk never installs its per-directory configuration: only the virtual host's
         // ErrorDocument applies, not one from a parent `.htaccess` read before the broken one.
         if walk.fatal != nil { return server() }
-        guard let text = walk.config.errorDocuments[status] else { return server() }
+        guard let text = walk.config.errorDocuments[status] else { return beforeWalk() }
         return evaluated(text, walk.config.errorDocumentExpressions[status])
     }
 }

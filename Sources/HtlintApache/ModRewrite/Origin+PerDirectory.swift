@@ -87,12 +87,15 @@ extension Origin {
         let (prefix, path) = splitAbsoluteURL(url)
         // subst_prefix_path compares the path after its `/` with the directory as written: a
         // filesystem directory without its leading `/`, the `*If/` of an <If> section whole.
-        let dirNoLead = directory.hasPrefix("/") ? dropLeadingBytes(directory, 1) : directory
+        // It drops the directory's own trailing `/` and wants one after the match, so the empty
+        // match of `<Location />` takes a second slash: `//sub/` becomes `/sub/`.
+        var match = directory.hasPrefix("/") ? dropLeadingBytes(directory, 1) : directory
+        if match.utf8.last == UInt8(ascii: "/") { match = String(match.utf8.dropLast())! }
         let tail = dropLeadingBytes(path, min(1, path.utf8.count))
-        guard !dirNoLead.isEmpty, tail.utf8.starts(with: dirNoLead.utf8) else { return url }
+        guard tail.utf8.starts(with: match.utf8), tail.utf8.dropFirst(match.utf8.count).first == UInt8(ascii: "/") else { return url }
         var b = dropLeadingBytes(base, min(1, base.utf8.count))
         if !b.isEmpty && b.utf8.last != UInt8(ascii: "/") { b += "/" }
-        return prefix + "/" + b + dropLeadingBytes(tail, dirNoLead.utf8.count)
+        return prefix + "/" + b + dropLeadingBytes(tail, match.utf8.count + 1)
     }
 
     /// The URL of the internal redirect for a local per-directory result (apache-semantics §4.11).
@@ -105,14 +108,16 @@ extension Origin {
         }
         let root = site.documentRoot
         if rw.base == nil, f.utf8.starts(with: (root + "/").utf8) { return dropLeadingBytes(f, root.utf8.count) }
-        // With a RewriteBase, a filesystem path outside the directory but under the document
-        // root loses the root and its slash: `a/y.html`, not a path, so 400 (recorded:
-        // fixtures/apache/rewrite-base-absolute-path-outside-directory).
-        if rw.base != nil, f.utf8.starts(with: (root + "/").utf8) { return dropLeadingBytes(f, root.utf8.count + 1) }
+        // An Alias's context comes first: its document root is replaced by its URL prefix
+        // (hunt 28: fixtures/apache/alias-rewrite-base-outside-directory-context-prefix).
         if !rw.options.contains("ignorecontextinfo"), !r.contextPrefix.isEmpty, f.hasPrefix(r.contextDocumentRoot + "/") {
             let prefix = r.contextPrefix.hasSuffix("/") ? String(r.contextPrefix.dropLast()) : r.contextPrefix
             return prefix + "/" + f.dropFirst(r.contextDocumentRoot.count + 1)
         }
+        // With a RewriteBase, a filesystem path outside the directory but under the document
+        // root loses the root and its slash: `a/y.html`, not a path, so 400 (recorded:
+        // fixtures/apache/rewrite-base-absolute-path-outside-directory).
+        if rw.base != nil, f.utf8.starts(with: (root + "/").utf8) { return dropLeadingBytes(f, root.utf8.count + 1) }
         return f
     }
 }
