@@ -31,7 +31,8 @@ public struct LineReader: Sequence {
             guard i < bytes.count else { return nil }
             let firstLine = physicalLine
             var joined: [UInt8] = []
-            var offsets: [Int] = []
+            // Where each physical line's kept bytes start, in `joined` and in the file.
+            var segments: [(lineStart: Int, fileStart: Int)] = []
             var endOffset = i
             var readLength = 0
             while true {
@@ -43,8 +44,8 @@ public struct LineReader: Sequence {
                 let keepEnd = continues ? contentEnd - 1 : contentEnd
                 // Apache reads the whole physical line (CR included) after what it joined so far.
                 readLength = Swift.max(readLength, joined.count + (j - i))
+                if keepEnd > i { segments.append((joined.count, i)) }
                 joined.append(contentsOf: bytes[i..<keepEnd])
-                offsets.append(contentsOf: i..<keepEnd)
                 endOffset = keepEnd
                 i = j < bytes.count ? j + 1 : j
                 if j < bytes.count { physicalLine += 1 }
@@ -54,9 +55,14 @@ public struct LineReader: Sequence {
             var lo = 0, hi = joined.count
             while lo < hi, isConfigSpace(joined[lo]) { lo += 1 }
             while hi > lo, isConfigSpace(joined[hi - 1]) { hi -= 1 }
-            let trimmedEnd = hi > lo ? offsets[hi - 1] + 1 : (lo < offsets.count ? offsets[lo] : endOffset)
-            return LogicalLine(bytes: Array(joined[lo..<hi]), offsets: Array(offsets[lo..<hi]),
-                               endOffset: trimmedEnd, line: firstLine, file: path, readLength: readLength)
+            func offset(_ k: Int) -> Int {
+                let s = segments.last { $0.lineStart <= k }!
+                return s.fileStart + (k - s.lineStart)
+            }
+            let trimmedEnd = hi > lo ? offset(hi - 1) + 1 : (lo < joined.count ? offset(lo) : endOffset)
+            let runs = segments.filter { $0.lineStart > lo && $0.lineStart < hi }.map { ($0.lineStart - lo, $0.fileStart) }
+            return LogicalLine(bytes: Array(joined[lo..<hi]), firstFileStart: hi > lo ? offset(lo) : trimmedEnd,
+                               laterRuns: runs, endOffset: trimmedEnd, line: firstLine, file: path, readLength: readLength)
         }
     }
 }

@@ -50,6 +50,19 @@ public struct LogicalLine: Sendable {
         self.readLength = readLength ?? bytes.count
     }
 
+    /// A line whose byte offsets are already known as runs (`laterRuns` ascending, each past
+    /// line byte 0): what the line reader makes without an offset per byte.
+    init(bytes: [UInt8], firstFileStart: Int, laterRuns: [(lineStart: Int, fileStart: Int)], endOffset: Int, line: Int,
+         file: String, readLength: Int) {
+        self.bytes = bytes
+        self.firstFileStart = firstFileStart
+        self.laterRuns = laterRuns
+        self.endOffset = endOffset
+        self.line = line
+        self.file = file
+        self.readLength = readLength
+    }
+
     /// The whole line as text.
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 

@@ -38,6 +38,10 @@ struct PatternShape: Equatable {
 
     static func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c + 32 : c }
 
+    static func lower(_ bytes: inout [UInt8]) {
+        for i in bytes.indices { bytes[i] = lower(bytes[i]) }
+    }
+
     /// One element of the top-level sequence.
     fileprivate enum Atom {
         enum Count { case one, optional, oneOrMore }
@@ -63,11 +67,12 @@ struct PatternShape: Equatable {
     /// also matches before a final newline and the endings are not known.
     init(pattern: String, caseless: Bool, dollarEndOnly: Bool = true) {
         let p = Array(pattern.utf8)
-        if p == Array("^$".utf8) { emptyOnly = dollarEndOnly; return }
+        if p.count == 2, p[0] == UInt8(ascii: "^"), p[1] == UInt8(ascii: "$") { emptyOnly = dollarEndOnly; return }
         guard let atoms = PatternShape.atoms(p) else { return }
         func fold(_ c: UInt8) -> UInt8 { caseless ? PatternShape.lower(c) : c }
         // Prefix: literals right after a leading `^`.
         if case .start? = atoms.first {
+            prefix.reserveCapacity(atoms.count)
             for atom in atoms.dropFirst() {
                 guard case .literal(let b, let n) = atom, n != .optional else { break }
                 prefix.append(fold(b))
@@ -79,6 +84,7 @@ struct PatternShape: Equatable {
         while i < atoms.count {
             guard case .literal(_, let n) = atoms[i], n != .optional else { i += 1; continue }
             var run: [UInt8] = []
+            run.reserveCapacity(atoms.count - i)
             var j = i
             while j < atoms.count, case .literal(let b, let m) = atoms[j], m != .optional {
                 run.append(fold(b))
@@ -88,8 +94,12 @@ struct PatternShape: Equatable {
             literalRuns.append(run)
             i = j
         }
-        words = PatternShape.boundedWords(atoms).map { $0.map(fold) }
-        if dollarEndOnly { suffixes = PatternShape.suffixes(atoms).map { $0.map(fold) } }
+        words = PatternShape.boundedWords(atoms)
+        if dollarEndOnly { suffixes = PatternShape.suffixes(atoms) }
+        if caseless {
+            for k in words.indices { PatternShape.lower(&words[k]) }
+            for k in suffixes.indices { PatternShape.lower(&suffixes[k]) }
+        }
     }
 
     /// Complete words: a run of mandatory word-byte literals with a boundary on each side.
@@ -99,6 +109,7 @@ struct PatternShape: Equatable {
         while i < atoms.count {
             guard case .literal(let b, .one) = atoms[i], isWordByte(b) else { i += 1; continue }
             var word: [UInt8] = []
+            word.reserveCapacity(atoms.count - i)
             var j = i
             while j < atoms.count, case .literal(let c, .one) = atoms[j], isWordByte(c) {
                 word.append(c)
@@ -148,21 +159,28 @@ struct PatternShape: Equatable {
             optionalTail = b
             k -= 1
         }
+        // Read backwards, then turned around once.
         var run: [UInt8] = []
+        run.reserveCapacity(k + 2)
         while k >= 0, case .literal(let b, let n) = atoms[k], n != .optional {
             // `a+` still ends with `a`, but nothing before it is adjacent for sure.
             if n == .oneOrMore && !run.isEmpty { break }
-            run.insert(b, at: 0)
+            run.append(b)
             k -= 1
             if n == .oneOrMore { break }
         }
         guard !run.isEmpty else { return [] }
-        return optionalTail.map { [run, run + [$0]] } ?? [run]
+        run.reverse()
+        guard let tail = optionalTail else { return [run] }
+        var longer = run
+        longer.append(tail)
+        return [run, longer]
     }
 
     /// The top-level atoms, or nil when the pattern uses something the reader does not model.
     private static func atoms(_ p: [UInt8]) -> [Atom]? {
         var out: [Atom] = []
+        out.reserveCapacity(p.count)
         var i = 0
         while i < p.count {
             let c = p[i]
@@ -239,8 +257,10 @@ struct PatternShape: Equatable {
             i += 2
         }
         var depth = 1
-        var alternatives: [[UInt8]] = []
+        // Every alternative so far ends (starts) closed; `current` is the one being read.
+        var left = true, right = true
         var current: [UInt8] = []
+        current.reserveCapacity(p.count - i)
         while i < p.count {
             let c = p[i]
             if c == UInt8(ascii: "\\") {
@@ -248,7 +268,7 @@ struct PatternShape: Equatable {
                 // Same rule as at the top level: only one-character escapes are understood.
                 let e = p[i + 1]
                 if PatternShape.isAlphanumeric(e) && !PatternShape.isOneByteClass(e) { return nil }
-                if depth == 1 { current += [c, p[i + 1]] }
+                if depth == 1 { current.append(c); current.append(e) }
                 i += 2
                 continue
             }
@@ -265,15 +285,13 @@ struct PatternShape: Equatable {
             if c == UInt8(ascii: ")") {
                 depth -= 1
                 if depth == 0 {
-                    alternatives.append(current)
-                    let left = alternatives.allSatisfy(endsClosed)
-                    let right = alternatives.allSatisfy(startsClosed)
-                    return (i, left, right)
+                    return (i, left && endsClosed(current), right && startsClosed(current))
                 }
             }
             if c == UInt8(ascii: "|"), depth == 1 {
-                alternatives.append(current)
-                current = []
+                left = left && endsClosed(current)
+                right = right && startsClosed(current)
+                current.removeAll(keepingCapacity: true)
             } else if depth >= 1 {
                 current.append(c)
             }

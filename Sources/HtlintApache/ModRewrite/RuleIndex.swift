@@ -139,16 +139,27 @@ struct RuleIndex: Sendable {
         // How many rules contain each literal run, and offer each key (the cost of keying a
         // rule on it).
         var allFacts = FactTable()
-        var runCount: [UInt64: Int32] = [:]
-        var offered: [UInt64: Int32] = [:]
+        // Fingerprints never take IntTable's one unusable key (their low three bits are not 7).
+        var runCount = IntTable(), offered = IntTable()
         var inChain = false
+        var counted: [UInt64] = []   // a rule's distinct fingerprints (a handful: no Set)
         for (i, rule) in rules.enumerated() {
             let chained = inChain || rule.flags.chain
             inChain = rule.flags.chain
             let (runs, options) = RuleIndex.facts(rule, chained: chained)
             allFacts.add(runs: runs, options: options)
-            for run in Set(allFacts.runs(of: i).map(\.fingerprint)) { runCount[run, default: 0] += 1 }
-            for key in Set(options.joined().map(\.fingerprint)) { offered[key, default: 0] += 1 }
+            counted.removeAll(keepingCapacity: true)
+            for run in allFacts.runs(of: i) where !counted.contains(run.fingerprint) {
+                counted.append(run.fingerprint)
+                runCount[run.fingerprint] = (runCount[run.fingerprint] ?? 0) + 1
+            }
+            counted.removeAll(keepingCapacity: true)
+            for group in options {
+                for key in group where !counted.contains(key.fingerprint) {
+                    counted.append(key.fingerprint)
+                    offered[key.fingerprint] = (offered[key.fingerprint] ?? 0) + 1
+                }
+            }
         }
         var always: [Int32] = []
         var prefixes = PrefixTable(), caselessPrefixes = PrefixTable()
