@@ -113,7 +113,10 @@ struct ReplaySummary {
     var loops = 0, recursions = 0, offsite = 0, tooMany = 0, notFound = 0
     var statuses: [Int: Int] = [:]
     var chainLengths: [Int: Int] = [:]
-    var fired: [SourceRange: Int] = [:]
+    /// Uses per directive, once `foldFired` has run.
+    private var fired: [SourceRange: Int] = [:]
+    /// Chains' fired directives with uses not yet in `fired` (each listed once).
+    private var unfolded: [FiredRules] = []
 
     init(site: Site) { self.site = site }
 
@@ -129,7 +132,21 @@ struct ReplaySummary {
         statuses[r.finalStatus, default: 0] += 1
         if r.finalStatus == 404 { notFound += 1 }
         chainLengths[r.redirects, default: 0] += 1
-        for range in r.firedRules { fired[range, default: 0] += 1 }
+        guard !r.fired.ranges.isEmpty else { return }
+        r.fired.unfoldedUses += 1
+        if r.fired.unfoldedUses == 1 {
+            unfolded.append(r.fired)
+            // Bounded: the boxes of a long log's distinct chains are not all kept.
+            if unfolded.count >= 4096 { foldFired() }
+        }
+    }
+
+    private mutating func foldFired() {
+        for box in unfolded {
+            for range in box.ranges { fired[range, default: 0] += box.unfoldedUses }
+            box.unfoldedUses = 0
+        }
+        unfolded.removeAll(keepingCapacity: true)
     }
 
     func location(_ range: SourceRange) -> String {
@@ -139,7 +156,8 @@ struct ReplaySummary {
         return range.file
     }
 
-    func render(top: Int) -> String {
+    mutating func render(top: Int) -> String {
+        foldFired()
         func pct(_ n: Int) -> String { total == 0 ? "0%" : String(format: "%.1f%%", Double(n) * 100 / Double(total)) }
         var s = "requests: \(total)" + (skipped > 0 ? " (\(skipped) unreadable line\(skipped == 1 ? "" : "s") skipped)" : "") + "\n"
         s += "verdicts: final \(total - loops - offsite - tooMany), loop \(loops), internal recursion \(recursions), offsite \(offsite), too many redirects \(tooMany)\n"

@@ -106,15 +106,28 @@ struct ReplayTally: Sendable {
     /// Some hop answered 500 because internal redirects passed `LimitInternalRecursion`.
     var recursionLimitExceeded: Bool
     /// Directives that matched, over all hops in order.
-    var firedRules: [SourceRange]
+    var fired: FiredRules
 
     init(_ r: ChainResult) {
         outcome = r.outcome
         finalStatus = r.finalStatus
         redirects = r.hops.filter { (300...399).contains($0.status) }.count
         recursionLimitExceeded = r.hops.contains { $0.origin?.recursionLimitExceeded == true }
-        firedRules = r.hops.flatMap { $0.origin?.firedRules ?? [] }
+        fired = FiredRules(r.hops.flatMap { $0.origin?.firedRules ?? [] })
     }
+}
+
+/// The directives one chain fired, shared by every replayed request that reuses the chain's
+/// cached tally. The summary counts uses on the box and folds them into its per-directive
+/// counts in bulk, so a cache hit hashes no source ranges (that was a third of a cached
+/// replay's cost outside the simulation).
+final class FiredRules: @unchecked Sendable {
+    let ranges: [SourceRange]
+    /// Uses the summary has not folded in yet. Only the summary touches it, on the one thread
+    /// that takes the answers in input order; the workers only create the box.
+    var unfoldedUses = 0
+
+    init(_ ranges: [SourceRange]) { self.ranges = ranges }
 }
 
 /// What a JSON line shows of a chain: the tally, and per hop the URL, status and Location, and

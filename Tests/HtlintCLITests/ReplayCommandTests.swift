@@ -98,6 +98,30 @@ struct ReplayCommandTests {
         #expect(run(Self.fixture).stdout == reference)
     }
 
+    /// Cached chains count their fired directives on a shared box that the summary folds in
+    /// bulk (every 4,096 distinct chains and at the end): 4,500 distinct requests, each asked
+    /// twice, count exactly as 9,000 fresh simulations do.
+    @Test func firedRuleCountsSurviveTheBulkFold() throws {
+        let urls = try String(contentsOfFile: packageRoot + "/fixtures/diff/urls.txt", encoding: .utf8)
+            .split(separator: "\n").filter { $0.hasPrefix("/") }
+        try #require(urls.count == 9)
+        // Each of the 9 paths 500 times with distinct queries, then the same 4,500 again.
+        let lines = (0..<9_000).map { i in "\(urls[i % 4_500 % 9])?visit=\(i % 4_500)" }
+        let path = try Self.scratch("log.txt", lines.joined(separator: "\n"))
+        let args = ["replay", "--docroot", "fixtures/diff/new", "--host", "example.org", "--urls", path]
+        let reference = run(args + ["--no-cache", "--jobs", "1"]).stdout
+        #expect(reference.contains("requests: 9000"))
+        // The 11-line fixture's counts (6, 3, 2 over its 9 paths), each path now asked 1,000 times.
+        #expect(reference.contains("""
+            rules that fired most:
+              6000  fixtures/diff/new/.htaccess:16
+              3000  fixtures/diff/new/.htaccess:8
+              2000  fixtures/diff/new/.htaccess:11
+
+            """))
+        #expect(run(args).stdout == reference)
+    }
+
     /// Lines that cross the reader's 64 KiB chunks, CRLF endings, and a last line without one.
     @Test func linesAcrossReadChunks() throws {
         let lines = (0..<12_000).map { "https://example.org/page-\($0)?q=" + String(repeating: "x", count: $0 % 97) }

@@ -4,18 +4,22 @@ import Foundation
 /// With a `limit`, it keeps the first `limit` keys and ignores later ones, so memory stays
 /// bounded however many distinct keys come.
 public final class LockedCache<Value>: @unchecked Sendable {
-    private var values: [String: Value] = [:]
-    private let lock = NSLock()
+    // Inlinable, so a client module's cache (replay's answers) is specialised for its value
+    // type instead of copying values through generic witnesses on every look-up.
+    @usableFromInline var values: [String: Value] = [:]
+    @usableFromInline let lock = NSLock()
     public let limit: Int
 
     public init(limit: Int = .max) { self.limit = limit }
 
+    @inlinable
     public func get(_ key: String) -> Value? {
         lock.lock()
         defer { lock.unlock() }
         return values[key]
     }
 
+    @inlinable
     public func set(_ key: String, _ value: Value) {
         lock.lock()
         if values.count < limit { values[key] = value }
@@ -23,16 +27,30 @@ public final class LockedCache<Value>: @unchecked Sendable {
     }
 }
 
-/// Results filled by index from several threads (each slot by one), read once all are done.
+/// Results filled by index from several threads (each slot by exactly one), read once all are
+/// done. The slots are raw memory allocated once: distinct threads writing distinct elements
+/// of it do not race, where writes into one shared `Array` would (its uniqueness check and
+/// copy-on-write touch the whole buffer), so no lock is taken per result.
 public final class ConcurrentSlots<Value>: @unchecked Sendable {
-    public private(set) var values: [Value]
-    private let lock = NSLock()
+    @usableFromInline let slots: UnsafeMutableBufferPointer<Value>
 
-    public init(repeating value: Value, count: Int) { values = Array(repeating: value, count: count) }
-
-    public func set(_ i: Int, _ value: Value) {
-        lock.lock()
-        values[i] = value
-        lock.unlock()
+    public init(repeating value: Value, count: Int) {
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: value)
     }
+
+    deinit {
+        slots.deinitialize()
+        slots.deallocate()
+    }
+
+    /// Slot `i` (`0 <= i < count`); call from the one thread that owns the slot.
+    @inlinable
+    public func set(_ i: Int, _ value: Value) {
+        precondition(i >= 0 && i < slots.count, "slot out of range")
+        slots[i] = value
+    }
+
+    /// Every slot, once the threads that fill them have finished.
+    public var values: [Value] { Array(slots) }
 }

@@ -68,8 +68,9 @@ public struct Linter: Sendable {
             }
         }
         var found: [Diagnostic] = []
+        let perRule = slots.values
         for (i, rule) in active.enumerated() {
-            for var d in slots.values[i] {
+            for var d in perRule[i] {
                 if let s = configuration.severities[d.code] ?? configuration.severities[rule.description.name] {
                     d.severity = s
                 }
