@@ -26,8 +26,14 @@ public func percentEscape(_ s: String, keep: Set<UInt8>) -> String {
     return String(decoding: out, as: UTF8.self)
 }
 
-/// Apache's path escaper (`ap_escape_path_segment` semantics used for redirects).
+/// Apache's path escaper (`ap_os_escape_path`, as `ap_escape_uri` uses it for redirects).
 public func escapePath(_ s: String) -> String { percentEscape(s, keep: pathSafeBytes) }
+
+/// Bytes `ap_escape_path_segment` leaves alone: the path's set without `;` and `/`.
+let pathSegmentSafeBytes: Set<UInt8> = pathSafeBytes.subtracting([UInt8(ascii: ";"), UInt8(ascii: "/")])
+
+/// Apache's segment escaper (`ap_escape_path_segment`: mod_negotiation's Content-Location).
+public func escapePathSegment(_ s: String) -> String { percentEscape(s, keep: pathSegmentSafeBytes) }
 
 func hexValue(_ c: UInt8) -> UInt8? {
     switch c {

@@ -116,10 +116,28 @@ public struct SiteFileSystem: Sendable {
     public func entryNames(in directory: String) -> [String] { children[directory] ?? [] }
 
     /// The node at `path` without following a final symbolic link (lstat).
-    public func lstat(_ path: String) -> Node? { walk(path, followFinal: false).flatMap { nodes[$0] } }
+    public func lstat(_ path: String) -> Node? {
+        if case .some(let known) = plainLookup(path, followFinal: false) { return known }
+        return walk(path, followFinal: false).flatMap { nodes[$0] }
+    }
 
     /// The node at `path`, following symbolic links (stat), bounded against cycles.
-    public func stat(_ path: String) -> Node? { resolve(path).flatMap { nodes[$0] } }
+    public func stat(_ path: String) -> Node? {
+        if case .some(let known) = plainLookup(path, followFinal: true) { return known }
+        return resolve(path).flatMap { nodes[$0] }
+    }
+
+    /// `walk`'s fast path answered with the node itself (one hash look-up where `walk` and
+    /// the node's look-up took two; every request stats several paths): `.some(nil)` is
+    /// "nothing there", `nil` means the walk must run.
+    private func plainLookup(_ path: String, followFinal: Bool) -> Node?? {
+        guard SiteFileSystem.isPlain(path) else { return nil }
+        if let n = nodes[path] {
+            if case .symlink = n, followFinal { return nil }
+            return .some(n)
+        }
+        return hasSymlinks ? nil : .some(nil)
+    }
 
     /// The path `path` leads to after following symbolic links: nil when nothing is there, a
     /// link dangles, or links go round more than 8 times.

@@ -126,7 +126,7 @@ extension Origin {
         }
         if let best {
             chain.note(.note, "MultiViews: \(base) is negotiated to \(best.name)")
-            if transparent { r.contentLocation = escapePath(best.name) }
+            if transparent { r.contentLocation = escapePathSegment(best.name) }
             return .variant(best.name)
         }
         if !variantTypes.isEmpty {
