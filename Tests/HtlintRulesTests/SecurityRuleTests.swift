@@ -82,6 +82,12 @@ struct SecurityRuleTests {
         }
         #expect(isIPLiteral("127.0.0.1") && isIPLiteral("[::1]") && !isIPLiteral("example.com"))
         #expect(urlHost("https://user@203.0.113.5:8443/x") == "203.0.113.5")
+        #expect(urlHost("HTTP://Shop.Example.COM?q=a@b") == "shop.example.com")
+        #expect(urlHost("https://[2001:DB8::1]:8443/x") == "[2001:db8::1]")
+        #expect(urlHost("https://[2001:db8::1/x") == nil)
+        #expect(urlHost("http:///x") == "")
+        #expect(urlHost("hxxp://example.com/") == nil)
+        #expect(urlHost("/path/http://example.com") == nil)
     }
 
     @Test func forwardedSchemeWithoutHTTPSRedirectIsNotReported() {

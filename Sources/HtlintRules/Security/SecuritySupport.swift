@@ -41,16 +41,29 @@ extension LintFile {
 
 /// The host of an absolute `http(s)://` URL, lower-cased (brackets kept for IPv6), or nil.
 func urlHost(_ url: String) -> String? {
-    // Most targets are paths: decide on the first byte before copying anything.
-    guard let first = url.utf8.first, first == UInt8(ascii: "h") || first == UInt8(ascii: "H") else { return nil }
-    let lower = url.lowercased()
-    guard let scheme = ["http://", "https://"].first(where: lower.hasPrefix) else { return nil }
-    var rest = Substring(lower.dropFirst(scheme.count))
-    if let at = rest.firstIndex(where: { "/?#".contains($0) }) { rest = rest[..<at] }
-    if let user = rest.lastIndex(of: "@") { rest = rest[rest.index(after: user)...] }
-    if rest.hasPrefix("[") { return rest.firstIndex(of: "]").map { String(rest[...$0]) } }
-    if let colon = rest.firstIndex(of: ":") { rest = rest[..<colon] }
-    return String(rest)
+    // Every rule's target passes here (a 100,000-rule map's lint): read bytes, copy only the host.
+    var url = url
+    return url.withUTF8 { b -> String? in
+        func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
+        func hasScheme(_ scheme: StaticString) -> Bool {
+            scheme.withUTF8Buffer { s in s.count <= b.count && s.indices.allSatisfy { lower(b[$0]) == s[$0] } }
+        }
+        guard let first = b.first, lower(first) == UInt8(ascii: "h") else { return nil }
+        let start = hasScheme("http://") ? 7 : hasScheme("https://") ? 8 : -1
+        guard start >= 0 else { return nil }
+        var end = start
+        while end < b.count, b[end] != UInt8(ascii: "/"), b[end] != UInt8(ascii: "?"), b[end] != UInt8(ascii: "#") { end += 1 }
+        var hostStart = start
+        if let at = b[start..<end].lastIndex(of: UInt8(ascii: "@")) { hostStart = at + 1 }
+        var hostEnd = end
+        if hostStart < end, b[hostStart] == UInt8(ascii: "[") {
+            guard let close = b[hostStart..<end].firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            hostEnd = close + 1
+        } else if let colon = b[hostStart..<end].firstIndex(of: UInt8(ascii: ":")) {
+            hostEnd = colon
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: b[hostStart..<hostEnd]), as: UTF8.self).lowercased()
+    }
 }
 
 /// Whether a host is an IPv4 literal (`203.0.113.5`) or a bracketed IPv6 literal.
