@@ -69,6 +69,7 @@ public enum Tokenizer {
     public static func rewrite(_ line: LogicalLine, from start: Int) -> (words: [Word], rest: Range<Int>?) {
         let b = line.bytes
         var words: [Word] = []
+        words.reserveCapacity(3)
         var i = start
         while words.count < 3 {
             while i < b.count, isConfigSpace(b[i]) { i += 1 }

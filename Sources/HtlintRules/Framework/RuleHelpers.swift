@@ -50,9 +50,10 @@ extension RewriteCondition {
 }
 
 /// True when a regex pattern matches every input (`^(.*)$`, `.*`, `^`, `(.*)`).
-func isCatchAll(_ pattern: String) -> Bool {
-    ["^(.*)$", "(.*)", ".*", "^.*$", "^(.*)", "^", "^/?(.*)$", "^/?(.*)", "(.*)$", "^(.+)$", "^(.*)/?$"].contains(pattern)
-}
+func isCatchAll(_ pattern: String) -> Bool { catchAllPatterns.contains(pattern) }
+
+/// One hash look-up per rule (rules ask this of every rule of a 100,000-rule map).
+private let catchAllPatterns: Set<String> = ["^(.*)$", "(.*)", ".*", "^.*$", "^(.*)", "^", "^/?(.*)$", "^/?(.*)", "(.*)$", "^(.+)$", "^(.*)/?$"]
 
 extension LintFile {
     /// A fix-it that writes `line` on its own line before `range`, with the same indentation.
