@@ -5,6 +5,13 @@ import Foundation
 /// transparently (magic bytes 1f 8b), so replaying a large access log does not load it whole.
 final class LineSource {
     private let handle: FileHandle
+    /// As errors name it (`<stdin>` for `-`).
+    private let shownPath: String
+    /// Lines returned so far, for the position in an error.
+    private var linesRead = 0
+    /// A gzip member has begun and its end has not been seen: running out of input now means
+    /// the file was cut short (a log copied while it was written), not that it ended.
+    private var memberOpen = false
     private var stream = z_stream()
     private var gzip = false
     private var pending: [UInt8] = []
@@ -16,6 +23,7 @@ final class LineSource {
     private var started = false
 
     init(path: String) throws {
+        shownPath = path == "-" ? "<stdin>" : path
         if path == "-" {
             handle = FileHandle.standardInput
         } else {
@@ -37,6 +45,7 @@ final class LineSource {
                 let end = nl > start && decoded[nl - 1] == 0x0D ? nl - 1 : nl
                 let line = String(decoding: decoded[start..<end], as: UTF8.self)
                 start = nl + 1
+                linesRead += 1
                 return line
             }
             if atEnd {
@@ -44,6 +53,7 @@ final class LineSource {
                 let line = String(decoding: decoded[start...], as: UTF8.self)
                 decoded = []
                 start = 0
+                linesRead += 1
                 return line
             }
             // Drop the lines already returned before reading more.
@@ -52,6 +62,13 @@ final class LineSource {
             try fill()
         }
     }
+
+    private func truncated() -> CLIError {
+        CLIError.usage("'\(shownPath)': gzip data ends early after line \(linesRead + lineEnds()); the file is truncated")
+    }
+
+    /// Complete lines decoded but not returned yet: the error's position counts them as read.
+    private func lineEnds() -> Int { decoded[start...].reduce(0) { $1 == 0x0A ? $0 + 1 : $0 } }
 
     private func fill() throws {
         let chunk = [UInt8](handle.readData(ofLength: 1 << 16))
@@ -65,7 +82,11 @@ final class LineSource {
                 }
             }
         }
-        if chunk.isEmpty && (!gzip || pending.isEmpty) { atEnd = true; return }
+        if chunk.isEmpty && (!gzip || pending.isEmpty) {
+            if memberOpen { throw truncated() }
+            atEnd = true
+            return
+        }
         guard gzip else { decoded += chunk; return }
         pending += chunk
         var output = [UInt8](repeating: 0, count: 1 << 17)
@@ -84,16 +105,19 @@ final class LineSource {
             pending.removeFirst(consumed)
             let produced = output.count - Int(stream.avail_out)
             decoded += output[0..<produced]
+            if consumed > 0 || produced > 0 { memberOpen = true }
             switch status {
             case Z_OK:
                 if produced == output.count { continue }
             case Z_BUF_ERROR:
-                if chunk.isEmpty { atEnd = true }
+                // zlib wants more input; with none left the member cannot be finished.
+                if chunk.isEmpty { throw truncated() }
             case Z_STREAM_END:
+                memberOpen = false
                 // Concatenated gzip members (logrotate) continue after a reset.
                 if pending.isEmpty && chunk.isEmpty { atEnd = true } else { inflateReset(&stream); if !pending.isEmpty { continue } }
             default:
-                throw CLIError.usage("corrupt gzip data")
+                throw CLIError.usage("'\(shownPath)': corrupt gzip data after line \(linesRead + lineEnds())")
             }
             return
         }

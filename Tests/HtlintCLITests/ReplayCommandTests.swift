@@ -159,6 +159,41 @@ struct ReplayCommandTests {
         #expect(zipped.stdout == o.stdout)
     }
 
+    /// A gzip log cut short (copied while it was written) or damaged is an error naming the file
+    /// and how far it read, never a shorter replay that looks complete.
+    @Test func truncatedOrCorruptGzipIsAnError() throws {
+        let lines = (0..<3_000).map { "/blog/post-\($0)" }.joined(separator: "\n") + "\n"
+        let path = try Self.scratch("big.log", lines)
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gzip.arguments = ["-k", path]
+        try gzip.run()
+        gzip.waitUntilExit()
+        let whole = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path + ".gz")))
+        let args = ["replay", "--docroot", "fixtures/diff/new", "--host", "example.org", "--urls"]
+        #expect(run(args + [path + ".gz"]).stdout.hasPrefix("requests: 3000\n"))
+
+        let cut = path + ".cut.gz"
+        try Data(whole.prefix(whole.count / 2)).write(to: URL(fileURLWithPath: cut))
+        let truncated = run(args + [cut])
+        #expect(truncated.status == .failure)
+        #expect(truncated.stdout.isEmpty)
+        #expect(truncated.stderr.hasPrefix("htlint: '\(cut)': gzip data ends early after line "))
+        #expect(truncated.stderr.hasSuffix("; the file is truncated\n"))
+        // Without its 8-byte trailer (CRC and length) the data is all there but unverified.
+        let trailerless = path + ".notrailer.gz"
+        try Data(whole.dropLast(8)).write(to: URL(fileURLWithPath: trailerless))
+        #expect(run(args + [trailerless]).stderr == "htlint: '\(trailerless)': gzip data ends early after line 3000; the file is truncated\n")
+
+        var damaged = whole
+        damaged[whole.count / 2] ^= 0xFF
+        let bad = path + ".bad.gz"
+        try Data(damaged).write(to: URL(fileURLWithPath: bad))
+        let corrupt = run(args + [bad])
+        #expect(corrupt.status == .failure)
+        #expect(corrupt.stderr.hasPrefix("htlint: '\(bad)': corrupt gzip data after line "))
+    }
+
     @Test func aLoopFailsTheRun() throws {
         let dir = NSTemporaryDirectory() + "htlint-replay-loop-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
