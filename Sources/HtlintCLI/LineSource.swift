@@ -12,6 +12,14 @@ final class LineSource {
     /// A gzip member has begun and its end has not been seen: running out of input now means
     /// the file was cut short (a log copied while it was written), not that it ended.
     private var memberOpen = false
+    /// Inside a line longer than `maxLineBytes`, dropping its bytes up to its end.
+    private var discarding = false
+
+    /// No request line is this long (Apache refuses one over 8,190 bytes): past it a line is
+    /// returned as `overlong` (unreadable, so counted as skipped) without being kept, and one
+    /// endless line cannot fill memory.
+    static let maxLineBytes = 1 << 20
+    static let overlong = "\u{1}(line longer than 1 MiB)"
     private var stream = z_stream()
     private var gzip = false
     private var pending: [UInt8] = []
@@ -42,13 +50,25 @@ final class LineSource {
     func nextLine() throws -> String? {
         while true {
             if let nl = decoded[start...].firstIndex(of: 0x0A) {
+                linesRead += 1
+                if discarding {
+                    discarding = false
+                    start = nl + 1
+                    return LineSource.overlong
+                }
                 let end = nl > start && decoded[nl - 1] == 0x0D ? nl - 1 : nl
                 let line = String(decoding: decoded[start..<end], as: UTF8.self)
                 start = nl + 1
-                linesRead += 1
                 return line
             }
             if atEnd {
+                if discarding {
+                    discarding = false
+                    decoded = []
+                    start = 0
+                    linesRead += 1
+                    return LineSource.overlong
+                }
                 guard start < decoded.count else { return nil }
                 let line = String(decoding: decoded[start...], as: UTF8.self)
                 decoded = []
@@ -59,6 +79,10 @@ final class LineSource {
             // Drop the lines already returned before reading more.
             decoded.removeSubrange(..<start)
             start = 0
+            if decoded.count > LineSource.maxLineBytes {
+                discarding = true
+                decoded.removeAll(keepingCapacity: true)
+            }
             try fill()
         }
     }

@@ -194,6 +194,18 @@ struct ReplayCommandTests {
         #expect(corrupt.stderr.hasPrefix("htlint: '\(bad)': corrupt gzip data after line "))
     }
 
+    /// A line past 1 MiB is skipped as unreadable without being kept (memory stays bounded),
+    /// and the lines after it are read as usual, also when the file ends inside it.
+    @Test func overlongLinesAreSkipped() throws {
+        let long = "/" + String(repeating: "a", count: 3 << 20)
+        let path = try Self.scratch("long.log", "/first\n\(long)\n/team.html\n\(long)")
+        let o = run(["replay", "--docroot", "fixtures/diff/new", "--host", "example.org", "--urls", path, "--jsonl"])
+        let urls = o.stdout.split(separator: "\n").map { $0.split(separator: ",")[0] }
+        #expect(urls == [#"{"url":"https://example.org/first""#, #"{"url":"https://example.org/team.html""#])
+        let summary = run(["replay", "--docroot", "fixtures/diff/new", "--host", "example.org", "--urls", path])
+        #expect(summary.stdout.hasPrefix("requests: 2 (2 unreadable lines skipped)\n"))
+    }
+
     @Test func aLoopFailsTheRun() throws {
         let dir = NSTemporaryDirectory() + "htlint-replay-loop-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
