@@ -63,6 +63,14 @@ struct SiteFile {
         s.docroot = try r.string(yaml, "docroot").map(resolve)
         s.host = try r.string(yaml, "host")
         s.aliases = try r.strings(yaml, "aliases")
+        if let host = s.host, let problem = SiteOptions.hostNameProblem(host) {
+            throw r.error(yaml["host"]!, "host expects a host name, got '\(host)': \(problem)")
+        }
+        for (i, alias) in (s.aliases ?? []).enumerated() {
+            if let problem = SiteOptions.hostNameProblem(alias) {
+                throw r.error(yaml["aliases"]?.array?[i] ?? yaml["aliases"]!, "aliases expects host names, got '\(alias)': \(problem)")
+            }
+        }
         s.vhost = try r.string(yaml, "vhost").map(resolve)
         s.vhostLines = try r.strings(yaml, "vhost-lines").map { $0.flatMap { $0.split(separator: "\n").map(String.init) } }
         s.modules = try r.strings(yaml, "modules")

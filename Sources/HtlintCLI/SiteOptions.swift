@@ -57,11 +57,26 @@ struct SiteOptions {
     /// Flags given explicitly (they override the site file).
     private var given: Set<String>
 
+    /// Why `name` cannot be a `ServerName`/`ServerAlias` the simulated requests carry in
+    /// `Host` (a host, an optional `:port`, or a bracketed IPv6 address), or nil when it can.
+    static func hostNameProblem(_ name: String) -> String? {
+        if name.isEmpty { return "it is empty" }
+        if name.contains("://") { return "give the host without a scheme" }
+        for b in name.utf8 {
+            if b <= 0x20 || b == 0x7F { return "it contains a space or control character" }
+            if "/?#@\\\"<>{}|^`".utf8.contains(b) { return "'\(Character(Unicode.Scalar(b)))' cannot appear in a host name" }
+        }
+        return nil
+    }
+
     init(_ a: Arguments) throws(CLIError) {
         given = Set(a.values.keys).union(a.flags)
         docroot = a.value("--docroot") ?? "."
         host = a.value("--host")
         aliases = a.all("--alias")
+        for (flag, name) in (host.map { [("--host", $0)] } ?? []) + aliases.map({ ("--alias", $0) }) {
+            if let problem = SiteOptions.hostNameProblem(name) { throw .usage("\(flag) expects a host name, got '\(name)': \(problem)") }
+        }
         let edgeName = a.value("--edge") ?? "none"
         guard var layers = LayerNames.layers(edgeName) else {
             throw .usage("unknown edge '\(edgeName)'; expected one of: \(LayerNames.all.joined(separator: ", "))")

@@ -1,7 +1,7 @@
 import Foundation
 import HtlintTestSupport
 import Testing
-import HtlintCLI
+@testable import HtlintCLI
 
 /// The command line, run as a function; output snapshotted in Golden/.
 struct CLITests {
@@ -105,6 +105,28 @@ struct CLITests {
         let o = run(["simulate", "--edge", "akamai-magic", "http://example.org/"])
         #expect(o.status == .failure)
         #expect(o.stderr.hasPrefix("htlint: unknown edge 'akamai-magic'"))
+    }
+
+    /// A host name that no `Host` header could carry is refused where it is given, on the
+    /// command line or in a site file (with its line), instead of simulating requests that
+    /// can only go offsite.
+    @Test func malformedHostNamesAreUsageErrors() throws {
+        let spaced = run(["simulate", "--host", "exa mple.org", "http://example.org/"])
+        #expect(spaced.status == .failure)
+        #expect(spaced.stderr == "htlint: --host expects a host name, got 'exa mple.org': it contains a space or control character\n")
+        #expect(run(["replay", "--host", "https://example.org", "--urls", "-"]).stderr
+            == "htlint: --host expects a host name, got 'https://example.org': give the host without a scheme\n")
+        #expect(run(["simulate", "--alias", "a/b", "http://example.org/"]).stderr
+            == "htlint: --alias expects a host name, got 'a/b': '/' cannot appear in a host name\n")
+        for fine in ["example.org", "example.org:8080", "[2001:db8::1]", "*.example.org", "localhost"] {
+            #expect(SiteOptions.hostNameProblem(fine) == nil, "\(fine)")
+        }
+        let dir = NSTemporaryDirectory() + "htlint-site-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try "host: example.org\naliases:\n  - www.example.org\n  - \"\"\n".write(toFile: dir + "/site.yml", atomically: true, encoding: .utf8)
+        let site = run(["simulate", "--site", dir + "/site.yml", "http://example.org/"])
+        #expect(site.status == .failure)
+        #expect(site.stderr == "htlint: \(dir)/site.yml:4: aliases expects host names, got '': it is empty\n")
     }
 
     /// `conformance` finds cases below the directory it is given; a directory without any is an error.
