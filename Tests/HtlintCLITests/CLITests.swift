@@ -145,6 +145,30 @@ struct CLITests {
         #expect(run(["conformance", "--frobnicate", parent.path]).status == .failure)
     }
 
+    /// A case without its recording, or with fewer results than requests, is a disagreement
+    /// that says why — not a case that agrees because nothing was compared.
+    @Test func conformanceRefusesCasesWithoutTheirRecording() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("htlint-conformance-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let unrecorded = parent.appendingPathComponent("unrecorded"), short = parent.appendingPathComponent("short")
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "fixtures/apache/dirslash-default", toPath: unrecorded.path)
+        try FileManager.default.removeItem(at: unrecorded.appendingPathComponent("expected.json"))
+        try FileManager.default.copyItem(atPath: "fixtures/apache/dirslash-default", toPath: short.path)
+        let expected = short.appendingPathComponent("expected.json")
+        var recording = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: expected)) as? [String: Any])
+        recording["results"] = Array(try #require(recording["results"] as? [Any]).prefix(2))
+        try JSONSerialization.data(withJSONObject: recording).write(to: expected)
+        let o = run(["conformance", parent.path])
+        #expect(o.status == .findings)
+        #expect(o.stdout == """
+              \(short.path): invalid case '\(expected.path)': 2 recorded results for 5 requests in case.json; record the case again
+              \(unrecorded.path): cannot read '\(unrecorded.path)/expected.json': missing; record the case with `python3 tools/apache-oracle/oracle.py record DIR`
+            0/2 cases agree; 0/0 requests agree
+
+            """)
+    }
+
     @Test func versionAndHelp() throws {
         #expect(run(["--version"]).stdout == "htlint \(CLI.version)\n")
         let help = run(["--help"])

@@ -49,7 +49,11 @@ public struct ConformanceCase {
             return obj
         }
         let c = try json("case.json")
-        let e = (try? json("expected.json")) ?? [:]
+        // A case without its recording has nothing to agree with: not counting it as agreeing.
+        let e: [String: Any]
+        do { e = try json("expected.json") } catch LoadError.unreadable(let path, _) {
+            throw LoadError.unreadable(path, "missing; record the case with `python3 tools/apache-oracle/oracle.py record DIR`")
+        }
         guard let host = c["host"] as? String else { throw LoadError.invalid(directory, "no host") }
         let edgeName = c["edge"] as? String ?? "none"
         guard var edge = Edge(name: edgeName) else { throw LoadError.invalid(directory, "unknown edge '\(edgeName)'") }
@@ -76,13 +80,18 @@ public struct ConformanceCase {
                 requests.append(Request(url: url, method: (o["method"] as? String ?? "GET").uppercased(), headers: headers))
             }
         }
+        let results = e["results"] as? [[String: Any]] ?? []
+        guard results.count == requests.count else {
+            throw LoadError.invalid(directory + "/expected.json",
+                                    "\(results.count) recorded results for \(requests.count) requests in case.json; record the case again")
+        }
         return ConformanceCase(
             name: (directory as NSString).lastPathComponent, description: c["description"] as? String ?? "",
             host: host, aliases: c["aliases"] as? [String] ?? [], edge: edge,
             vhost: c["vhost"] as? [String] ?? [], vhostHTTP: c["vhost_http"] as? [String] ?? [],
             vhostHTTPS: c["vhost_https"] as? [String] ?? [], siteConf: c["site_conf"] as? [String], modules: c["modules"] as? [String] ?? [],
             requests: requests, recordHeaders: c["record_headers"] as? [String] ?? [],
-            expected: e["results"] as? [[String: Any]] ?? [], siteDirectory: directory + "/site")
+            expected: results, siteDirectory: directory + "/site")
     }
 
     /// The modules the recordings' server loaded (conformance README).
