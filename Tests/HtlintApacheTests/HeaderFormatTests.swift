@@ -34,6 +34,17 @@ struct HeaderFormatTests {
         #expect(get("/x.html", tls: false).combinedHeader("X-E") == nil)
     }
 
+    /// `%{X-In}i` is not a request header in mod_headers but the idle share (`i=…`, its
+    /// argument ignored), so Apache's `Header always setifempty` finds a value already set and
+    /// the merged answer is `z, i=50` (recorded with real Apache, whose numbers vary: htlint
+    /// writes stand-ins in the same shape).
+    @Test func timeLoadAndWorkerFormatsHaveApachesShape() {
+        #expect(respond("Header set X-L \"%l|%{x}b|%i|%{y}D|%t\"").combinedHeader("X-L")
+            == "l=0.00/0.00/0.00|b=100|i=0|D=0|t=0")
+        let merged = respond("Header set X-B \"%{X-In}i\"\nHeader always setifempty X-B \"z\"")
+        #expect(merged.combinedHeader("X-B") == "z, i=0")
+    }
+
     @Test func percentAndUnsetEnvironment() {
         #expect(respond("Header set X-P \"100%% [%{NOPE}e]\"").combinedHeader("X-P") == "100% [(null)]")
     }

@@ -272,8 +272,11 @@ extension Origin {
     }
 
     /// mod_headers format strings: `%{VAR}e` (environment, `(null)` when unset), `%{VAR}s`
-    /// (mod_ssl's ssl_var_lookup), `%%`; worker counts, load and times (`%i %b %l %t %D`) are not
-    /// simulated and left empty.
+    /// (mod_ssl's ssl_var_lookup), `%%`. Times, load and worker shares (`%t %D %l %i %b`, any
+    /// `{arg}` ignored) change with every request: they come out as fixed stand-ins in Apache's
+    /// shape (`t=0`, `D=0`, `l=0.00/0.00/0.00`, `i=0`, `b=100`, the one worker busy), so a
+    /// value is non-empty where Apache's is and `merge`, `setifempty` and `edit` see what they
+    /// would.
     func formatHeaderValue(_ v: String, _ r: RequestRecord, _ chain: RequestChain) -> String {
         guard v.contains("%"), case .success(let pieces) = parseHeaderFormat(v) else { return v }
         var out = ""
@@ -285,6 +288,11 @@ extension Origin {
             case .tag("s", let name):
                 let v = sslVariable(name, r, chain)
                 out += v.isEmpty ? "(null)" : v
+            case .tag("t", _): out += "t=0"
+            case .tag("D", _): out += "D=0"
+            case .tag("l", _): out += "l=0.00/0.00/0.00"
+            case .tag("i", _): out += "i=0"
+            case .tag("b", _): out += "b=100"
             case .tag: continue
             }
         }
