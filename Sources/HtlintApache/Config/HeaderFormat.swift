@@ -1,5 +1,5 @@
 /// A mod_headers value format (`Header set X "…"`), split the way parse_format_string does.
-enum HeaderFormatPiece: Equatable {
+public enum HeaderFormatPiece: Equatable, Sendable {
     case literal(String)
     /// `%{arg}c` or `%c`: one of the tags mod_headers registers (D t e s l i b).
     case tag(Character, arg: String)
@@ -7,7 +7,7 @@ enum HeaderFormatPiece: Equatable {
 
 /// The pieces of a header value format, or Apache's error text for an unknown tag (which
 /// fails the configuration: `Unrecognized header format %q`).
-func parseHeaderFormat(_ format: String) -> Result<[HeaderFormatPiece], HeaderFormatError> {
+public func parseHeaderFormat(_ format: String) -> Result<[HeaderFormatPiece], HeaderFormatError> {
     var pieces: [HeaderFormatPiece] = []
     var text = ""
     var s = format[...]
@@ -38,6 +38,6 @@ func parseHeaderFormat(_ format: String) -> Result<[HeaderFormatPiece], HeaderFo
     return .success(pieces)
 }
 
-struct HeaderFormatError: Error, Equatable {
-    let message: String
+public struct HeaderFormatError: Error, Equatable {
+    public let message: String
 }

@@ -18,6 +18,7 @@ public let builtInRules: [any LintRule] = (readErrorRules + [
     MultiViewsBeforeRewrites(),
     HeaderEditCrashesApache(),
     CaptureAfterExpressionCondition(),
+    HeaderFormatArgumentIgnored(),
     RedirectLoop(),
     InternalRecursion(),
     HTTPSDowngrade(),
