@@ -62,9 +62,9 @@ extension Origin {
             r.config = .vhostDefaults(site)
             return .final(status: 403, location: nil)
         }
-        let regexSubject = site.vhost.block.server?.directoryMatches.isEmpty ?? true
-            ? walk.filename : directoryMatchSubject(r, walk)
-        applySections(&walk, record: r, chain: chain, regexSubject: regexSubject)
+        let (regexSubject, walked) = site.vhost.block.server?.directoryMatches.isEmpty ?? true
+            ? (walk.filename, true) : directoryMatchSubject(r, walk)
+        applySections(&walk, record: r, chain: chain, regexSubject: regexSubject, matchEnvironment: walked)
         r.config = walk.config
         r.configIdentity = configurationIdentity(walk)
         if !r.isSubrequest { applySetEnvIf(walk.config.setEnvIf, r, chain) }  // header_parser
@@ -452,8 +452,9 @@ extension Origin {
 
     /// What `<DirectoryMatch>` patterns are matched against: the walked filename, unless
     /// directory_walk finds its cache "familiar" (an existing file in, or the very directory,
-    /// that the previous or main request's walk cached) and reuses that walk's result.
-    func directoryMatchSubject(_ r: RequestRecord, _ walk: WalkResult) -> String {
+    /// that the previous or main request's walk cached) and reuses that walk's result, running
+    /// no regex (`walked` false: no `MATCH_` variables are set).
+    func directoryMatchSubject(_ r: RequestRecord, _ walk: WalkResult) -> (subject: String, walked: Bool) {
         let f = walk.filename
         let isDirectory = site.files.isDirectory(f)
         let directory: String
@@ -464,10 +465,10 @@ extension Origin {
         }
         if let cache = r.walkCache, cache.directory == directory,
            isDirectory ? walk.pathInfo.isEmpty : site.files.isFile(f) {
-            return cache.filename
+            return (cache.filename, false)
         }
         r.walkCache = (directory, f)
-        return f
+        return (f, true)
     }
 
     /// The server configuration's `<FilesMatch "^\.ht">` body.

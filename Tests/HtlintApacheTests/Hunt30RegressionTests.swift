@@ -1,0 +1,46 @@
+import Testing
+import HtlintDiagnostics
+@testable import HtlintApache
+
+/// Disagreements found by differential round 30; every expected value was recorded from
+/// Apache 2.4 (the fixtures named on each test).
+struct Hunt30RegressionTests {
+    func respond(_ target: String, vhost: [String], access: [(String, String)], files: [String]) -> OriginResponse {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for f in files { fs.addFile(f) }
+        for (dir, text) in access {
+            fs.addAccessFile(dir, displayPath: "/var/www/html\(dir == "/" ? "" : dir)/.htaccess", text: text)
+        }
+        let origin = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: vhost))
+        return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "shop.example")]))
+    }
+
+    /// fixtures/apache/section-regex-named-groups-match-env: a matching regex section's named
+    /// groups become `MATCH_<NAME>` variables (of the string its walk matched); a group that took
+    /// no part sets none, a later group of the same name wins; server rules see the location
+    /// walk's, and an internal redirect carries them as `REDIRECT_MATCH_…`.
+    @Test func regexSectionNamedGroupsSetMatchVariables() {
+        let vhost = ["RewriteEngine On", "RewriteCond %{ENV:MATCH_FIRST} ^srv$",
+                     "RewriteRule ^/srv/(.*) /a.html?s=%{ENV:MATCH_SECOND} [R=302,L]",
+                     "<LocationMatch \"^/(?<first>[^/]+)/(?<second>[^/]+)(?:/(?<third>x))?|^/(?<first>zz)\">",
+                     "Header always set X-Loc \"%{MATCH_FIRST}e|%{MATCH_SECOND}e|%{MATCH_THIRD}e|%{REDIRECT_MATCH_FIRST}e\"",
+                     "</LocationMatch>",
+                     "<DirectoryMatch \"^/var/www/html/(?<dname>[a-z]+)\">", "Header set X-Dir \"%{MATCH_DNAME}e\"", "</DirectoryMatch>",
+                     "<FilesMatch \"^(?<base>[a-z]+)\\.(?<ext>html|txt)$\">", "Header set X-File \"%{MATCH_BASE}e|%{MATCH_EXT}e\"",
+                     "</FilesMatch>"]
+        let files = ["/a.html", "/blog/post.html", "/other/page.html"]
+        let access = [("/blog", "RewriteEngine On\nRewriteRule ^re$ /other/page.html [L]\n")]
+        let server = respond("/srv/two", vhost: vhost, access: access, files: files)
+        #expect(server.status == 302)
+        #expect(server.location == "http://shop.example/a.html?s=two")
+        #expect(server.header("X-Loc") == "srv|two|(null)|(null)")
+        #expect(respond("/zz", vhost: vhost, access: access, files: files).header("X-Loc") == "zz|(null)|(null)|(null)")
+        let page = respond("/a.html", vhost: vhost, access: access, files: files)
+        #expect(page.header("X-Dir") == "a")
+        #expect(page.header("X-File") == "a|html")
+        let redirected = respond("/blog/re", vhost: vhost, access: access, files: files)
+        #expect(redirected.served == "/other/page.html")
+        #expect(redirected.header("X-Loc") == "other|page.html|(null)|blog")
+        #expect(redirected.header("X-Dir") == "other")
+    }
+}
