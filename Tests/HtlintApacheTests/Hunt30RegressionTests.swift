@@ -43,4 +43,36 @@ struct Hunt30RegressionTests {
         #expect(redirected.header("X-Loc") == "other|page.html|(null)|blog")
         #expect(redirected.header("X-Dir") == "other")
     }
+
+    /// fixtures/apache/alias-location-one-argument-alias: a one-argument `Alias` in `<Location>`
+    /// maps the whole URL to its expression target, before the server's `Alias`; with
+    /// `AliasPreservePath On` the rest after the `<Location>` path is appended, which a
+    /// `<LocationMatch>` ignores; `ScriptAlias` forces cgi-script (served as is without mod_cgi).
+    @Test func locationAliasOneArgument() {
+        let vhost = ["Alias /srv ${DOCROOT}/sub/in",
+                     "<Location /ap>", "Alias ${DOCROOT}/sub", "AliasPreservePath On", "</Location>",
+                     "<Location /srv>", "Alias ${DOCROOT}/sub", "AliasPreservePath On", "</Location>",
+                     "<Location /ex>", "Alias \"${DOCROOT}/sub/%{QUERY_STRING}\"", "</Location>",
+                     "<LocationMatch ^/lm>", "Alias ${DOCROOT}/sub", "AliasPreservePath On", "</LocationMatch>",
+                     "<Location /sc>", "ScriptAlias ${DOCROOT}/sub/page.html", "</Location>",
+                     "<Location /pl>", "Alias ${DOCROOT}/sub/page.html", "</Location>"]
+        let files = ["/sub/page.html", "/sub/in/index.html", "/a.html"]
+        let preserved = respond("/ap/page.html", vhost: vhost, access: [], files: files)
+        #expect(preserved.status == 200)
+        #expect(preserved.served == "/sub/page.html")
+        let missing = respond("/ap/x/y", vhost: vhost, access: [], files: files)
+        #expect(missing.status == 404)
+        #expect(missing.final.filename == "/sub/x")
+        #expect(respond("/srv/page.html", vhost: vhost, access: [], files: files).served == "/sub/page.html")
+        #expect(respond("/ex?page.html", vhost: vhost, access: [], files: files).served == "/sub/page.html")
+        let matched = respond("/lm/page.html", vhost: vhost, access: [], files: files)
+        #expect(matched.status == 301)
+        #expect(matched.location == "http://shop.example/lm/page.html/")
+        let script = respond("/sc", vhost: vhost, access: [], files: files)
+        #expect(script.served == "/sub/page.html")
+        #expect(script.final.handler == "cgi-script")
+        let whole = respond("/pl/more?q=1", vhost: vhost, access: [], files: files)
+        #expect(whole.status == 200)
+        #expect(whole.served == "/sub/page.html")
+    }
 }

@@ -35,6 +35,17 @@ public struct AliasRedirect: Sendable {
     public var line: Int
 }
 
+/// `Alias target` inside `<Location>` (mod_alias's try_alias): every request the section covers
+/// maps to the ap_expr string `target`.
+public struct LocationAlias: Sendable {
+    public var target: ExprWord
+    /// `cgi-script` for `ScriptAlias`.
+    public var handler: String?
+    /// The `<Location>` path, whose length `AliasPreservePath` strips from the URI; nil for
+    /// `<LocationMatch>`, where the path is not kept.
+    public var locationPath: String? = nil
+}
+
 /// A `Header` directive, enough to know what it sets and when.
 public struct HeaderDirective: Sendable {
     /// `always` (error and redirect responses too) or the default `onsuccess`.
@@ -267,6 +278,10 @@ public struct ConfigBlock: Sendable {
     public var rewrite: RewriteSettings? = nil
     public var redirects: [AliasRedirect] = []
     public var redirectRelative: Bool? = nil
+    /// A one-argument `Alias`/`ScriptAlias` of a `<Location>` section.
+    public var locationAlias: LocationAlias? = nil
+    /// `AliasPreservePath`.
+    public var aliasPreservePath: Bool? = nil
     public var directorySlash: Bool? = nil
     /// `DirectoryIndexRedirect`: the status mod_dir answers a found index with (0 for Off).
     public var directoryIndexRedirect: Int? = nil

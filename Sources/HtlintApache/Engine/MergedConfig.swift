@@ -74,6 +74,8 @@ struct MergedConfig {
     var redirects: [AliasRedirect] = []
     var redirectExpression: AliasRedirect?
     var redirectRelative = false
+    var locationAlias: LocationAlias?
+    var aliasPreservePath = false
     var directorySlash = true
     var directoryIndexRedirect = 0
     var indexCharset: String?
@@ -178,6 +180,8 @@ struct MergedConfig {
             redirects = listed + redirects
         }
         if let r = block.redirectRelative { redirectRelative = r }
+        if let a = block.locationAlias { locationAlias = a }
+        if let p = block.aliasPreservePath { aliasPreservePath = p }
         if let s = block.directorySlash { directorySlash = s }
         if let s = block.directoryIndexRedirect { directoryIndexRedirect = s }
         if let c = block.indexCharset { indexCharset = c }

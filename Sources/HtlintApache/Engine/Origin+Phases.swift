@@ -370,6 +370,20 @@ extension Origin {
             r.filename = declinedFilename
             return decided
         }
+        // try_alias: a `<Location>`'s one-argument Alias comes before the server's list.
+        if let alias = preTranslate?.locationAlias {
+            var found = alias.target.evaluate(ExpressionContext(origin: self, record: r, chain: chain), [])
+                .replacingOccurrences(of: "${DOCROOT}", with: site.mountedRoot)
+            // AliasPreservePath keeps what follows the `<Location>` path (not for <LocationMatch>).
+            if preTranslate?.aliasPreservePath == true, let path = alias.locationPath, r.uri.hasPrefix(path) {
+                found += r.uri.dropFirst(path.count)
+            }
+            // ap_server_root_relative: a relative target is under the ServerRoot.
+            r.filename = found.hasPrefix("/") ? found : "/etc/apache2/" + found
+            if let h = alias.handler { r.handler = h; r.scriptAliased = true }
+            chain.note(.alias, "\(alias.handler == nil ? "Alias" : "ScriptAlias") in <Location> → \(r.filename!)")
+            return nil
+        }
         for alias in site.vhost.block.server?.aliases ?? [] {
             if let regex = alias.regex {
                 guard let m = regex.firstMatch(in: r.uri) else { continue }
