@@ -75,4 +75,19 @@ struct Hunt30RegressionTests {
         #expect(whole.status == 200)
         #expect(whole.served == "/sub/page.html")
     }
+
+    /// fixtures/apache/dirindex-check-handler-skips-index: with `DirectoryCheckHandler On` a
+    /// directory under `SetHandler` is redirected to its slash but gets no index (404).
+    @Test func directoryCheckHandlerSkipsTheIndex() {
+        let access = [("/sub", "DirectoryCheckHandler On\nSetHandler foo-handler\n"), ("/d2", "DirectoryCheckHandler On\n")]
+        let files = ["/sub/index.html", "/d2/index.html"]
+        let slash = respond("/sub", vhost: [], access: access, files: files)
+        #expect(slash.status == 301)
+        #expect(slash.location == "http://shop.example/sub/")
+        let directory = respond("/sub/", vhost: [], access: access, files: files)
+        #expect(directory.status == 404)
+        #expect(directory.served == nil)
+        #expect(directory.final.handler == "foo-handler")
+        #expect(respond("/d2/", vhost: [], access: access, files: files).served == "/d2/index.html")
+    }
 }

@@ -283,6 +283,8 @@ public struct ConfigBlock: Sendable {
     /// `AliasPreservePath`.
     public var aliasPreservePath: Bool? = nil
     public var directorySlash: Bool? = nil
+    /// `DirectoryCheckHandler`: mod_dir leaves a directory with another handler alone.
+    public var directoryCheckHandler: Bool? = nil
     /// `DirectoryIndexRedirect`: the status mod_dir answers a found index with (0 for Off).
     public var directoryIndexRedirect: Int? = nil
     /// `IndexOptions Charset=…`: the charset of mod_autoindex's listing.

@@ -77,6 +77,7 @@ struct MergedConfig {
     var locationAlias: LocationAlias?
     var aliasPreservePath = false
     var directorySlash = true
+    var directoryCheckHandler = false
     var directoryIndexRedirect = 0
     var indexCharset: String?
     var directoryIndex: [String]
@@ -183,6 +184,7 @@ struct MergedConfig {
         if let a = block.locationAlias { locationAlias = a }
         if let p = block.aliasPreservePath { aliasPreservePath = p }
         if let s = block.directorySlash { directorySlash = s }
+        if let c = block.directoryCheckHandler { directoryCheckHandler = c }
         if let s = block.directoryIndexRedirect { directoryIndexRedirect = s }
         if let c = block.indexCharset { indexCharset = c }
         if let i = block.directoryIndex { directoryIndex = i }
