@@ -90,4 +90,34 @@ struct Hunt30RegressionTests {
         #expect(directory.final.handler == "foo-handler")
         #expect(respond("/d2/", vhost: [], access: access, files: files).served == "/d2/index.html")
     }
+
+    /// fixtures/apache/access-limitrequestbody-413: a POST body over `LimitRequestBody` turns the
+    /// answer into 413 when it is first read or discarded (by the handler, or by ap_die for a
+    /// 403, 404 or redirect); a 500 stays, and ErrorDocument 413 applies.
+    @Test func requestBodyOverTheLimitIs413() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for f in ["/a.html", "/den/x.html", "/e13/p.html", "/z/x.html", "/brk/x.html"] { fs.addFile(f) }
+        let access = [("/", "LimitRequestBody 4\n"), ("/den", "Require all denied\n"), ("/brk", "Bogus on\n"),
+                      ("/e13", "ErrorDocument 413 /e13/p.html\n"), ("/z", "LimitRequestBody 0\n")]
+        for (dir, text) in access {
+            fs.addAccessFile(dir, displayPath: "/var/www/html\(dir == "/" ? "" : dir)/.htaccess", text: text)
+        }
+        let origin = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: ["Redirect 302 /old /a.html"]))
+        func post(_ target: String) -> OriginResponse {
+            origin.respond(to: OriginRequest(method: "POST", target: target,
+                                             headers: [HTTPHeader("Host", "shop.example"), HTTPHeader("Content-Length", "8")]))
+        }
+        #expect(post("/a.html").status == 413)
+        #expect(post("/a.html").served == nil)
+        #expect(post("/den/x.html").status == 413)
+        #expect(post("/missing").status == 413)
+        #expect(post("/brk/x.html").status == 500)
+        #expect(post("/old").status == 302)
+        #expect(post("/z/x.html").served == "/z/x.html")
+        let page = post("/e13/x.html")
+        #expect(page.status == 413)
+        #expect(page.served == "/e13/p.html")
+        let get = origin.respond(to: OriginRequest(target: "/a.html", headers: [HTTPHeader("Host", "shop.example")]))
+        #expect(get.served == "/a.html")
+    }
 }

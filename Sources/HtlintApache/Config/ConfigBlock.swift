@@ -303,6 +303,8 @@ public struct ConfigBlock: Sendable {
     /// expressions (core parses every value so; a plain one evaluates to itself).
     public var errorDocumentExpressions: [Int: ExprWord] = [:]
     public var acceptPathInfo: Bool? = nil
+    /// `LimitRequestBody` in bytes (0: no limit).
+    public var limitRequestBody: Int? = nil
     /// mod_speling's `CheckSpelling`/`CheckCaseOnly`/`CheckBasenameMatch` (nil: none here).
     public var speling: SpelingConfig? = nil
     /// mod_expires' `ExpiresActive`/`ExpiresDefault`/`ExpiresByType` (nil: none here).

@@ -91,6 +91,7 @@ struct MergedConfig {
     var errorDocuments: [Int: String] = [:]
     var errorDocumentExpressions: [Int: ExprWord] = [:]
     var acceptPathInfo: Bool?
+    var limitRequestBody = 0
     var speling: SpelingConfig?
     var expires: ExpiresConfig?
     var allowMethods: Set<String>?
@@ -227,6 +228,7 @@ struct MergedConfig {
         errorDocuments.merge(block.errorDocuments) { _, new in new }
         for code in block.errorDocuments.keys { errorDocumentExpressions[code] = block.errorDocumentExpressions[code] }
         if let a = block.acceptPathInfo { acceptPathInfo = a }
+        if let l = block.limitRequestBody { limitRequestBody = l }
         // mod_speling has no merge function: the deepest object with any of its directives
         // replaces the whole configuration (recorded: negotiation-speling-config-replaced).
         if let s = block.speling { speling = s }
