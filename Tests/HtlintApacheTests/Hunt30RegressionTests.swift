@@ -120,4 +120,30 @@ struct Hunt30RegressionTests {
         let get = origin.respond(to: OriginRequest(target: "/a.html", headers: [HTTPHeader("Host", "shop.example")]))
         #expect(get.served == "/a.html")
     }
+
+    /// fixtures/apache/negotiation-multiviewsmatch-handlers-any: under `MultiviewsMatch Handlers`
+    /// an AddHandler extension makes a variant with the CGI magic type, which only the appended
+    /// q=0.001 Accept range takes (a typed variant wins); under the default it is no variant.
+    @Test func multiviewsMatchHandlersMakesScriptVariants() {
+        let htaccess = "Options +MultiViews\nAddHandler my-handler .php\n"
+        let files = [("/h/run.php", 0), ("/h/both.php", 0), ("/h/both.html", 26), ("/f/run.php", 0)]
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for (path, size) in files { fs.addFile(path, size: size) }
+        fs.addAccessFile("/", file: SourceFile(path: ".htaccess", bytes: Array(htaccess.utf8)))
+        fs.addAccessFile("/h", file: SourceFile(path: "h/.htaccess", bytes: Array("MultiviewsMatch Handlers\n".utf8)))
+        var modules = ModuleSet.standard
+        modules.insert("negotiation")
+        let o = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: [], modules: modules))
+        func get(_ target: String, _ headers: [HTTPHeader] = []) -> OriginResponse {
+            o.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "shop.example")] + headers))
+        }
+        let script = get("/h/run")
+        #expect(script.status == 200)
+        #expect(script.served == "/h/run.php")
+        #expect(script.header("Content-Type") == "application/x-httpd-cgi")
+        #expect(script.final.handler == "my-handler")
+        #expect(get("/h/both").served == "/h/both.html")
+        #expect(get("/h/both", [HTTPHeader("Accept", "application/x-httpd-cgi, text/html;q=0.5")]).served == "/h/both.php")
+        #expect(get("/f/run").status == 404)
+    }
 }

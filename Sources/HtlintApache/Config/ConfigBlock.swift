@@ -258,6 +258,8 @@ public struct MimeDirectives: Sendable {
     public var defaultLanguage: String? = nil
     /// `ForceType` (`none` turns an inherited one off).
     public var forceType: String? = nil
+    /// `MultiviewsMatch` options of one object (lower-cased); the last object that sets it counts.
+    public var multiviewsMatch: Set<String>? = nil
     /// `AddHandler` / `RemoveHandler` (nil handler), the same way as the types.
     public var handlers: [(ext: String, handler: String?)] = []
     /// `SetHandler` (`none`: no override, an inherited one off).

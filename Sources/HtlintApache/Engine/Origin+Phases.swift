@@ -93,6 +93,11 @@ extension Origin {
             r.filename = walk.filename
             r.config = walk.config
             r.configIdentity = configurationIdentity(walk)
+            // A script variant (a handler, no type) goes out with the CGI magic type it was chosen as.
+            if MimeTypes.type(forPath: walk.filename, config: walk.config.mime) == nil,
+               walk.config.mime?.handler(forPath: walk.filename) != nil {
+                r.forcedType = MimeTypes.cgiMagicType
+            }
             // The look-up ran its fixups too (its redirects skipped in a subrequest) in their
             // order: mod_rewrite's (which sees neither SetEnv nor HTTPS yet: recorded
             // negotiation-variant-lookup-rewrite-before-env), mod_env's, mod_ssl's; the fast
