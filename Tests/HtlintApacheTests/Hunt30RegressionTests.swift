@@ -146,4 +146,27 @@ struct Hunt30RegressionTests {
         #expect(get("/h/both", [HTTPHeader("Accept", "application/x-httpd-cgi, text/html;q=0.5")]).served == "/h/both.php")
         #expect(get("/f/run").status == 404)
     }
+
+    /// fixtures/apache/negotiation-multiviewsmatch-handlers-any: under `MultiviewsMatch Any` a
+    /// `<FilesMatch>`'s SetHandler makes `login.php` a script variant (Debian's PHP set-up);
+    /// `Handlers` reads AddHandler extensions only.
+    @Test func multiviewsMatchAnyTakesSetHandlerVariants() {
+        let files = "<FilesMatch \"\\.php$\">\nSetHandler my-handler\n</FilesMatch>\n"
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/s/login.php")
+        fs.addFile("/s2/login.php")
+        fs.addAccessFile("/", file: SourceFile(path: ".htaccess", bytes: Array("Options +MultiViews\n".utf8)))
+        fs.addAccessFile("/s", file: SourceFile(path: "s/.htaccess", bytes: Array(("MultiviewsMatch Any\n" + files).utf8)))
+        fs.addAccessFile("/s2", file: SourceFile(path: "s2/.htaccess", bytes: Array(("MultiviewsMatch Handlers\n" + files).utf8)))
+        var modules = ModuleSet.standard
+        modules.insert("negotiation")
+        let o = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: [], modules: modules))
+        func get(_ target: String) -> OriginResponse {
+            o.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "shop.example")]))
+        }
+        let any = get("/s/login")
+        #expect(any.served == "/s/login.php")
+        #expect(any.header("Content-Type") == "application/x-httpd-cgi")
+        #expect(get("/s2/login").status == 404)
+    }
 }

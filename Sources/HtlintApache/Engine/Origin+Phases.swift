@@ -95,7 +95,7 @@ extension Origin {
             r.configIdentity = configurationIdentity(walk)
             // A script variant (a handler, no type) goes out with the CGI magic type it was chosen as.
             if MimeTypes.type(forPath: walk.filename, config: walk.config.mime) == nil,
-               walk.config.mime?.handler(forPath: walk.filename) != nil {
+               walk.config.mime?.handler(forPath: walk.filename) != nil || walk.config.mime?.setHandler != nil {
                 r.forcedType = MimeTypes.cgiMagicType
             }
             // The look-up ran its fixups too (its redirects skipped in a subrequest) in their

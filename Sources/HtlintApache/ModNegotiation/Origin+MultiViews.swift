@@ -71,10 +71,10 @@ extension Origin {
             guard matching.contains("any") || extensions.allSatisfy({ ext in
                 MimeTypes.knows(ext, config: mime) || (matching.contains("handlers") && mime?.handlers[ext].flatMap { $0 } != nil)
             }) else { continue }
-            // A variant without a type is a script when it has a handler (CGI magic type); one
-            // with neither cannot be negotiated.
+            // A variant without a type is a script when its look-up has a handler (AddHandler, or
+            // SetHandler: a `<FilesMatch "\.php$">` one under `Any`); one with neither cannot be negotiated.
             let handlerOnly = MimeTypes.type(forPath: name, config: mime) == nil
-            if handlerOnly, mime?.handler(forPath: name) == nil { continue }
+            if handlerOnly, mime?.handler(forPath: name) == nil, mime?.setHandler == nil { continue }
             // The look-up runs the fixups too: mod_rewrite refuses it where the engine is on
             // without FollowSymLinks (AH00670, 403), and the variant is not available.
             if let rw = walk.config.rewrite, rw.engine, !chain.endSeen,
