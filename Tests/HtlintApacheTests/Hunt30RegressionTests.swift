@@ -121,6 +121,28 @@ struct Hunt30RegressionTests {
         #expect(get.served == "/a.html")
     }
 
+    /// fixtures/apache/access-limitrequestbody-location-and-if: a translate_name answer (server
+    /// `Redirect`, server rule `[R]`) reads the limit of the location walk's configuration.
+    @Test func requestBodyLimitOfTheLocationWalk() {
+        let vhost = ["<Location /old>", "LimitRequestBody 3", "</Location>", "Redirect 302 /old /a.html",
+                     "RewriteEngine On", "RewriteRule ^/rw$ /a.html [R=302,L]", "<Location /rw>", "LimitRequestBody 3", "</Location>",
+                     "<Directory ${DOCROOT}/sub>", "LimitRequestBody 2", "</Directory>",
+                     "<If \"%{QUERY_STRING} == 'big'\">", "LimitRequestBody 100", "</If>"]
+        func post(_ target: String) -> OriginResponse {
+            var fs = SiteFileSystem(root: "/var/www/html")
+            fs.addFile("/a.html")
+            fs.addFile("/sub/page.html")
+            let origin = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: vhost))
+            return origin.respond(to: OriginRequest(method: "POST", target: target,
+                                                    headers: [HTTPHeader("Host", "shop.example"), HTTPHeader("Content-Length", "8")]))
+        }
+        #expect(post("/old").status == 413)
+        #expect(post("/old").location == nil)
+        #expect(post("/rw").status == 413)
+        #expect(post("/sub/page.html").status == 413)
+        #expect(post("/sub/page.html?big").served == "/sub/page.html")
+    }
+
     /// fixtures/apache/negotiation-multiviewsmatch-handlers-any: under `MultiviewsMatch Handlers`
     /// an AddHandler extension makes a variant with the CGI magic type, which only the appended
     /// q=0.001 Accept range takes (a typed variant wins); under the default it is no variant.

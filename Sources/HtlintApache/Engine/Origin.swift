@@ -85,9 +85,11 @@ public final class Origin: @unchecked Sendable {
         var bodyRead = false
         func bodyTooLarge(_ status: Int) -> Bool {
             defer { bodyRead = true }
-            guard !bodyRead, let limit = record.config?.limitRequestBody, limit > 0,
-                  let length = request.header("Content-Length").flatMap({ Int($0) }), length > limit,
+            guard !bodyRead, let length = request.header("Content-Length").flatMap({ Int($0) }), length > 0,
                   ![400, 408, 411, 413, 414, 500, 501, 503].contains(status) else { return false }
+            // A translate_name answer has the location and if walks' configuration.
+            let limit = (record.config ?? record.preTranslate ?? .vhostDefaults(site)).limitRequestBody
+            guard limit > 0, length > limit else { return false }
             chain.note(.status, "413: the request body (\(length) bytes) is over LimitRequestBody \(limit)")
             return true
         }
