@@ -76,6 +76,17 @@ struct Hunt30RegressionTests {
         #expect(whole.served == "/sub/page.html")
     }
 
+    /// fixtures/apache/alias-location-one-argument-alias: only the AliasPreservePath form sets the
+    /// context (CONTEXT_PREFIX the `<Location>` path, CONTEXT_DOCUMENT_ROOT the evaluated target).
+    @Test func locationAliasContextOnlyWithPreservePath() {
+        let vhost = ["<Location /ap>", "Alias ${DOCROOT}/sub", "AliasPreservePath On", "</Location>",
+                     "<Location /pl>", "Alias ${DOCROOT}/sub/page.html", "</Location>",
+                     "Header always set X-C \"expr=%{CONTEXT_PREFIX}|%{CONTEXT_DOCUMENT_ROOT}\""]
+        let files = ["/sub/page.html"]
+        #expect(respond("/ap/page.html", vhost: vhost, access: [], files: files).header("X-C") == "/ap|/var/www/html/sub")
+        #expect(respond("/pl", vhost: vhost, access: [], files: files).header("X-C") == "|/var/www/html")
+    }
+
     /// fixtures/apache/dirindex-check-handler-skips-index: with `DirectoryCheckHandler On` a
     /// directory under `SetHandler` is redirected to its slash but gets no index (404).
     @Test func directoryCheckHandlerSkipsTheIndex() {

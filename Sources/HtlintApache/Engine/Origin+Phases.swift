@@ -381,6 +381,9 @@ extension Origin {
                 .replacingOccurrences(of: "${DOCROOT}", with: site.mountedRoot)
             // AliasPreservePath keeps what follows the `<Location>` path (not for <LocationMatch>).
             if preTranslate?.aliasPreservePath == true, let path = alias.locationPath, r.uri.hasPrefix(path) {
+                // Only then is the context set: the `<Location>` path and the target as evaluated.
+                r.contextPrefix = path
+                r.contextDocumentRoot = found
                 found += r.uri.dropFirst(path.count)
             }
             // ap_server_root_relative: a relative target is under the ServerRoot.
