@@ -202,4 +202,20 @@ struct Hunt30RegressionTests {
         #expect(any.header("Content-Type") == "application/x-httpd-cgi")
         #expect(get("/s2/login").status == 404)
     }
+
+    /// fixtures/apache/header-content-type-mime-use-path-info: with `ModMimeUsePathInfo On`
+    /// mod_mime reads the filename with the path info appended for the type and the handler.
+    @Test func mimeUsePathInfoTypesByThePathInfo() {
+        let vhost = ["<Directory ${DOCROOT}/sub>", "ModMimeUsePathInfo On", "AcceptPathInfo On",
+                     "AddHandler my-handler .css", "</Directory>"]
+        let files = ["/sub/p.php", "/sub/d.txt"]
+        let php = respond("/sub/p.php/x.html", vhost: vhost, access: [], files: files)
+        #expect(php.served == "/sub/p.php")
+        #expect(php.header("Content-Type") == "text/html")
+        let css = respond("/sub/d.txt/y.css", vhost: vhost, access: [], files: files)
+        #expect(css.header("Content-Type") == "text/css")
+        #expect(css.final.handler == "my-handler")
+        #expect(respond("/sub/d.txt/noext", vhost: vhost, access: [], files: files).header("Content-Type") == nil)
+        #expect(respond("/sub/d.txt", vhost: vhost, access: [], files: files).header("Content-Type") == "text/plain")
+    }
 }

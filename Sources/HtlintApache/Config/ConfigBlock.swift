@@ -258,6 +258,8 @@ public struct MimeDirectives: Sendable {
     public var defaultLanguage: String? = nil
     /// `ForceType` (`none` turns an inherited one off).
     public var forceType: String? = nil
+    /// `ModMimeUsePathInfo`: mod_mime types the filename with the path info appended.
+    public var usePathInfo: Bool? = nil
     /// `MultiviewsMatch` options of one object (lower-cased); the last object that sets it counts.
     public var multiviewsMatch: Set<String>? = nil
     /// `AddHandler` / `RemoveHandler` (nil handler), the same way as the types.

@@ -79,6 +79,9 @@ extension ConfigReader {
                 return
             }
             block.editMime { $0.languagePriority = ($0.languagePriority ?? []) + words.map(\.value) }
+        case "ModMimeUsePathInfo":
+            guard let on = flag(line) else { return }
+            block.editMime { $0.usePathInfo = on }
         case "MultiviewsMatch":
             guard !words.isEmpty else {
                 error(ConfigCode.badArguments, "MultiviewsMatch requires at least one argument, NegotiatedOnly (default), Handlers and/or Filters, or Any", d.argumentsRange)

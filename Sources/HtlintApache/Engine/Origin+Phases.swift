@@ -114,7 +114,7 @@ extension Origin {
         // cms-addhandler-php-html-skips-fallback, alias-scriptalias-addhandler-replaces-handler).
         if isDirectory(walk.filename) {
             if r.handler == nil { r.handler = "httpd/unix-directory" }
-        } else if let mime = walk.config.mime, let h = mime.handler(forPath: walk.filename) {
+        } else if let mime = walk.config.mime, let h = mime.handler(forPath: mimeName(walk.filename, r, mime)) {
             r.handler = h
         }
         // fixups: core_override_type (REALLY_FIRST) puts `SetHandler` over it.
@@ -491,6 +491,12 @@ extension Origin {
         }
         r.walkCache = (directory, f)
         return (f, true)
+    }
+
+    /// The name mod_mime types: with `ModMimeUsePathInfo On` the path info is part of it
+    /// (`/p.php/x.html` is text/html, `/d.txt/noext` has no type).
+    func mimeName(_ filename: String, _ r: RequestRecord, _ mime: MimeConfig?) -> String {
+        mime?.usePathInfo == true && !r.pathInfo.isEmpty ? filename + r.pathInfo : filename
     }
 
     /// The server configuration's `<FilesMatch "^\.ht">` body.

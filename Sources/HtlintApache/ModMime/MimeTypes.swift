@@ -66,6 +66,7 @@ struct MimeConfig {
     /// `ForceLanguagePriority` (Prefer when unset).
     var preferLanguagePriority = true
     var fallbackLanguagePriority = false
+    var usePathInfo = false
     /// `MultiviewsMatch` (lower-cased options); empty: NegotiatedOnly.
     var multiviewsMatch: Set<String> = []
 
@@ -78,6 +79,7 @@ struct MimeConfig {
         for (ext, handler) in m.handlers { handlers[ext] = .some(handler) }
         if let p = m.languagePriority { languagePriority = p }
         if let o = m.multiviewsMatch { multiviewsMatch = o }
+        if let u = m.usePathInfo { usePathInfo = u }
         if let f = m.forceLanguagePriority { (preferLanguagePriority, fallbackLanguagePriority) = f }
         if let f = m.forceType { forceType = f == "none" ? nil : f }
         if let h = m.setHandler { setHandler = h == "none" ? nil : h }
