@@ -24,6 +24,8 @@ public final class Regex: @unchecked Sendable {
     public let options: RegexOptions
     /// Number of capturing groups in the pattern, as reported by `PCRE2_INFO_CAPTURECOUNT`.
     public let captureCount: Int
+    /// The named groups as (group number, name), by number: what Apache's ap_regname reads.
+    public let namedGroups: [(group: Int, name: String)]
     /// Whether PCRE2's JIT has compiled the pattern (it does on the `hotSearches`-th search);
     /// `false` means the interpreter is used (pattern not hot yet, JIT unavailable on this
     /// platform, declined by the JIT, or switched off). Informational only.
@@ -97,6 +99,7 @@ public final class Regex: @unchecked Sendable {
             self.options = options
             self.compileOptions = compileOptions
             self.captureCount = 0
+            self.namedGroups = []
             self.jitState = Atomic(0)
             return
         }
@@ -113,6 +116,7 @@ public final class Regex: @unchecked Sendable {
         self.options = options
         self.compileOptions = compileOptions
         self.captureCount = Int(groups)
+        self.namedGroups = Regex.namedGroups(compiled)
         if jit && Regex.isJITAvailable {
             pcre2_code_free_8(compiled)
             self.jitState = Atomic(0)
@@ -155,6 +159,28 @@ public final class Regex: @unchecked Sendable {
             }
             return true
         }
+    }
+
+    /// PCRE2's name table: entries of a two-byte group number and a NUL-terminated name.
+    private static func namedGroups(_ code: OpaquePointer) -> [(group: Int, name: String)] {
+        var count: UInt32 = 0
+        _ = pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_NAMECOUNT), &count)
+        guard count > 0 else { return [] }
+        var entrySize: UInt32 = 0
+        var table: UnsafePointer<UInt8>? = nil
+        _ = pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_NAMEENTRYSIZE), &entrySize)
+        _ = pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_NAMETABLE), &table)
+        guard let table else { return [] }
+        var out: [(group: Int, name: String)] = []
+        for i in 0..<Int(count) {
+            let entry = table + i * Int(entrySize)
+            let group = Int(entry[0]) << 8 | Int(entry[1])
+            var bytes: [UInt8] = []
+            var k = 2
+            while k < Int(entrySize), entry[k] != 0 { bytes.append(entry[k]); k += 1 }
+            out.append((group, String(decoding: bytes, as: UTF8.self)))
+        }
+        return out.sorted { $0.group < $1.group }
     }
 
     private static func isASCIIAlphanumeric(_ c: UInt8) -> Bool {

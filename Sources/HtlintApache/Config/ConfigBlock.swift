@@ -35,6 +35,17 @@ public struct AliasRedirect: Sendable {
     public var line: Int
 }
 
+/// `Alias target` inside `<Location>` (mod_alias's try_alias): every request the section covers
+/// maps to the ap_expr string `target`.
+public struct LocationAlias: Sendable {
+    public var target: ExprWord
+    /// `cgi-script` for `ScriptAlias`.
+    public var handler: String?
+    /// The `<Location>` path, whose length `AliasPreservePath` strips from the URI; nil for
+    /// `<LocationMatch>`, where the path is not kept.
+    public var locationPath: String? = nil
+}
+
 /// A `Header` directive, enough to know what it sets and when.
 public struct HeaderDirective: Sendable {
     /// `always` (error and redirect responses too) or the default `onsuccess`.
@@ -247,6 +258,10 @@ public struct MimeDirectives: Sendable {
     public var defaultLanguage: String? = nil
     /// `ForceType` (`none` turns an inherited one off).
     public var forceType: String? = nil
+    /// `ModMimeUsePathInfo`: mod_mime types the filename with the path info appended.
+    public var usePathInfo: Bool? = nil
+    /// `MultiviewsMatch` options of one object (lower-cased); the last object that sets it counts.
+    public var multiviewsMatch: Set<String>? = nil
     /// `AddHandler` / `RemoveHandler` (nil handler), the same way as the types.
     public var handlers: [(ext: String, handler: String?)] = []
     /// `SetHandler` (`none`: no override, an inherited one off).
@@ -267,7 +282,13 @@ public struct ConfigBlock: Sendable {
     public var rewrite: RewriteSettings? = nil
     public var redirects: [AliasRedirect] = []
     public var redirectRelative: Bool? = nil
+    /// A one-argument `Alias`/`ScriptAlias` of a `<Location>` section.
+    public var locationAlias: LocationAlias? = nil
+    /// `AliasPreservePath`.
+    public var aliasPreservePath: Bool? = nil
     public var directorySlash: Bool? = nil
+    /// `DirectoryCheckHandler`: mod_dir leaves a directory with another handler alone.
+    public var directoryCheckHandler: Bool? = nil
     /// `DirectoryIndexRedirect`: the status mod_dir answers a found index with (0 for Off).
     public var directoryIndexRedirect: Int? = nil
     /// `IndexOptions Charset=…`: the charset of mod_autoindex's listing.
@@ -286,6 +307,8 @@ public struct ConfigBlock: Sendable {
     /// expressions (core parses every value so; a plain one evaluates to itself).
     public var errorDocumentExpressions: [Int: ExprWord] = [:]
     public var acceptPathInfo: Bool? = nil
+    /// `LimitRequestBody` in bytes (0: no limit).
+    public var limitRequestBody: Int? = nil
     /// mod_speling's `CheckSpelling`/`CheckCaseOnly`/`CheckBasenameMatch` (nil: none here).
     public var speling: SpelingConfig? = nil
     /// mod_expires' `ExpiresActive`/`ExpiresDefault`/`ExpiresByType` (nil: none here).

@@ -11,6 +11,21 @@ extension ConfigReader {
         case "RedirectRelative":
             guard let on = flag(line) else { return }
             block.redirectRelative = on
+        case "Alias" where words.count == 1, "ScriptAlias" where words.count == 1:
+            // The one-argument form names what the enclosing `<Location>` maps to, as an ap_expr string.
+            guard let section = sectionNames.last?.lowercased(), section == "location" || section == "locationmatch" else {
+                error(ConfigCode.badArguments, "\(info.name) must have two arguments when used globally", d.argumentsRange)
+                return
+            }
+            do {
+                let target = try ApExpression.parsingString(words[0].value, restricted: false)
+                block.locationAlias = LocationAlias(target: target, handler: info.name == "ScriptAlias" ? "cgi-script" : nil)
+            } catch {
+                self.error(ConfigCode.badArguments, "Cannot parse alias expression '\(words[0].value)': \(error.message)", words[0].range)
+            }
+        case "AliasPreservePath":
+            guard let on = flag(line) else { return }
+            block.aliasPreservePath = on
         case "Alias", "AliasMatch", "ScriptAlias", "ScriptAliasMatch":
             guard arity(line, 2...2, "\(info.name) takes two arguments, a fakename and a realname") else { return }
             var regex: Regex? = nil

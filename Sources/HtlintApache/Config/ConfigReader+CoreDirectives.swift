@@ -44,6 +44,15 @@ extension ConfigReader {
             case "default": block.acceptPathInfo = nil
             default: error(ConfigCode.badArguments, "AcceptPathInfo must be set to on, off, or default", words[0].range)
             }
+        case "LimitRequestBody":
+            guard arity(line, 1...1, "LimitRequestBody takes one argument") else { return }
+            let w = words[0].value
+            let digits = w.hasPrefix("-") || w.hasPrefix("+") ? w.dropFirst() : Substring(w)
+            guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let n = Int(w) else {
+                error(ConfigCode.badArguments, "LimitRequestBody argument is not parsable.", words[0].range); return
+            }
+            guard n >= 0 else { error(ConfigCode.badArguments, "LimitRequestBody requires a non-negative integer.", words[0].range); return }
+            block.limitRequestBody = n
         case "SetOutputFilter":
             guard arity(line, 1...1, "SetOutputFilter takes one argument, filter (or ; delimited list of filters) to be run on the request content") else { return }
             block.outputFilters = ConfigReader.filterNames(words[0].value)

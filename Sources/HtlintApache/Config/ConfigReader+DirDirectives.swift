@@ -9,6 +9,9 @@ extension ConfigReader {
         case "DirectorySlash":
             guard let on = flag(line) else { return }
             block.directorySlash = on
+        case "DirectoryCheckHandler":
+            guard let on = flag(line) else { return }
+            block.directoryCheckHandler = on
         case "DirectoryIndexRedirect":
             guard arity(line, 1...1, "DirectoryIndexRedirect takes one argument, On, Off, or a 3xx status code.") else { return }
             let w = words[0]

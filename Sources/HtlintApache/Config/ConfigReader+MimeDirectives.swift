@@ -79,6 +79,29 @@ extension ConfigReader {
                 return
             }
             block.editMime { $0.languagePriority = ($0.languagePriority ?? []) + words.map(\.value) }
+        case "ModMimeUsePathInfo":
+            guard let on = flag(line) else { return }
+            block.editMime { $0.usePathInfo = on }
+        case "MultiviewsMatch":
+            guard !words.isEmpty else {
+                error(ConfigCode.badArguments, "MultiviewsMatch requires at least one argument, NegotiatedOnly (default), Handlers and/or Filters, or Any", d.argumentsRange)
+                return
+            }
+            var options: Set<String> = []
+            for w in words {
+                let o = w.value.lowercased()
+                let clash: [String: (Set<String>, String)] = [
+                    "any": (["negotiatedonly", "filters", "handlers"], "Any is incompatible with NegotiatedOnly, Filters or Handlers"),
+                    "negotiatedonly": (["any", "filters", "handlers"], "NegotiatedOnly is incompatible with Any, Filters or Handlers"),
+                    "filters": (["any", "negotiatedonly"], "Filters is incompatible with Any or NegotiatedOnly"),
+                    "handlers": (["any", "negotiatedonly"], "Handlers is incompatible with Any or NegotiatedOnly")]
+                guard let (others, message) = clash[o] else {
+                    error(ConfigCode.badArguments, "Unrecognized option '\(w.value)'", w.range); return
+                }
+                guard options.isDisjoint(with: others) else { error(ConfigCode.badArguments, message, w.range); return }
+                options.insert(o)
+            }
+            block.editMime { $0.multiviewsMatch = options }
         case "DefaultLanguage":
             guard arity(line, 1...1, "DefaultLanguage takes one argument, language to use for documents with no other language file extension") else { return }
             block.editMime { $0.defaultLanguage = words[0].value }

@@ -200,6 +200,7 @@ extension ConfigReader {
                 if let matcher = locationMatcher(s, regex: key == "locationmatch") {
                     var inner = ConfigBlock()
                     readObject(s.children, into: &inner, methods: nil, inSection: s.name)
+                    if case .prefix(let path) = matcher { inner.locationAlias?.locationPath = path }
                     block.server?.locations.append(LocationBlock(matcher: matcher, block: inner))
                 }
             } else {

@@ -74,7 +74,10 @@ struct MergedConfig {
     var redirects: [AliasRedirect] = []
     var redirectExpression: AliasRedirect?
     var redirectRelative = false
+    var locationAlias: LocationAlias?
+    var aliasPreservePath = false
     var directorySlash = true
+    var directoryCheckHandler = false
     var directoryIndexRedirect = 0
     var indexCharset: String?
     var directoryIndex: [String]
@@ -88,6 +91,7 @@ struct MergedConfig {
     var errorDocuments: [Int: String] = [:]
     var errorDocumentExpressions: [Int: ExprWord] = [:]
     var acceptPathInfo: Bool?
+    var limitRequestBody = 0
     var speling: SpelingConfig?
     var expires: ExpiresConfig?
     var allowMethods: Set<String>?
@@ -178,7 +182,10 @@ struct MergedConfig {
             redirects = listed + redirects
         }
         if let r = block.redirectRelative { redirectRelative = r }
+        if let a = block.locationAlias { locationAlias = a }
+        if let p = block.aliasPreservePath { aliasPreservePath = p }
         if let s = block.directorySlash { directorySlash = s }
+        if let c = block.directoryCheckHandler { directoryCheckHandler = c }
         if let s = block.directoryIndexRedirect { directoryIndexRedirect = s }
         if let c = block.indexCharset { indexCharset = c }
         if let i = block.directoryIndex { directoryIndex = i }
@@ -221,6 +228,7 @@ struct MergedConfig {
         errorDocuments.merge(block.errorDocuments) { _, new in new }
         for code in block.errorDocuments.keys { errorDocumentExpressions[code] = block.errorDocumentExpressions[code] }
         if let a = block.acceptPathInfo { acceptPathInfo = a }
+        if let l = block.limitRequestBody { limitRequestBody = l }
         // mod_speling has no merge function: the deepest object with any of its directives
         // replaces the whole configuration (recorded: negotiation-speling-config-replaced).
         if let s = block.speling { speling = s }

@@ -35,7 +35,7 @@ extension Origin {
             : r.method == "OPTIONS" && r.handler == "httpd/unix-directory" ? r.forcedType ?? config?.mime?.forceType ?? "httpd/unix-directory"
             // mod_autoindex names its listing's type itself, over ForceType; so do mod_status and mod_info.
             : r.generatedType ?? (r.listed ? MimeTypes.listingType(charset: config?.indexCharset)
-                : r.forcedType ?? r.filename.flatMap { MimeTypes.type(forPath: $0, config: config?.mime) })
+                : r.forcedType ?? r.filename.flatMap { MimeTypes.type(forPath: mimeName($0, r, config?.mime), config: config?.mime) })
         var context = ExpressionContext(origin: self, record: r, chain: chain, status: status, contentType: contentType)
         // mod_expires' filter runs before mod_headers' one, on the table the answer goes out with
         // (for an answer Apache writes, the moved error table `Header always` cannot reach).

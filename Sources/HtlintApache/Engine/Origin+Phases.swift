@@ -62,9 +62,9 @@ extension Origin {
             r.config = .vhostDefaults(site)
             return .final(status: 403, location: nil)
         }
-        let regexSubject = site.vhost.block.server?.directoryMatches.isEmpty ?? true
-            ? walk.filename : directoryMatchSubject(r, walk)
-        applySections(&walk, record: r, chain: chain, regexSubject: regexSubject)
+        let (regexSubject, walked) = site.vhost.block.server?.directoryMatches.isEmpty ?? true
+            ? (walk.filename, true) : directoryMatchSubject(r, walk)
+        applySections(&walk, record: r, chain: chain, regexSubject: regexSubject, matchEnvironment: walked)
         r.config = walk.config
         r.configIdentity = configurationIdentity(walk)
         if !r.isSubrequest { applySetEnvIf(walk.config.setEnvIf, r, chain) }  // header_parser
@@ -93,6 +93,11 @@ extension Origin {
             r.filename = walk.filename
             r.config = walk.config
             r.configIdentity = configurationIdentity(walk)
+            // A script variant (a handler, no type) goes out with the CGI magic type it was chosen as.
+            if MimeTypes.type(forPath: walk.filename, config: walk.config.mime) == nil,
+               walk.config.mime?.handler(forPath: walk.filename) != nil || walk.config.mime?.setHandler != nil {
+                r.forcedType = MimeTypes.cgiMagicType
+            }
             // The look-up ran its fixups too (its redirects skipped in a subrequest) in their
             // order: mod_rewrite's (which sees neither SetEnv nor HTTPS yet: recorded
             // negotiation-variant-lookup-rewrite-before-env), mod_env's, mod_ssl's; the fast
@@ -109,7 +114,7 @@ extension Origin {
         // cms-addhandler-php-html-skips-fallback, alias-scriptalias-addhandler-replaces-handler).
         if isDirectory(walk.filename) {
             if r.handler == nil { r.handler = "httpd/unix-directory" }
-        } else if let mime = walk.config.mime, let h = mime.handler(forPath: walk.filename) {
+        } else if let mime = walk.config.mime, let h = mime.handler(forPath: mimeName(walk.filename, r, mime)) {
             r.handler = h
         }
         // fixups: core_override_type (REALLY_FIRST) puts `SetHandler` over it.
@@ -370,6 +375,23 @@ extension Origin {
             r.filename = declinedFilename
             return decided
         }
+        // try_alias: a `<Location>`'s one-argument Alias comes before the server's list.
+        if let alias = preTranslate?.locationAlias {
+            var found = alias.target.evaluate(ExpressionContext(origin: self, record: r, chain: chain), [])
+                .replacingOccurrences(of: "${DOCROOT}", with: site.mountedRoot)
+            // AliasPreservePath keeps what follows the `<Location>` path (not for <LocationMatch>).
+            if preTranslate?.aliasPreservePath == true, let path = alias.locationPath, r.uri.hasPrefix(path) {
+                // Only then is the context set: the `<Location>` path and the target as evaluated.
+                r.contextPrefix = path
+                r.contextDocumentRoot = found
+                found += r.uri.dropFirst(path.count)
+            }
+            // ap_server_root_relative: a relative target is under the ServerRoot.
+            r.filename = found.hasPrefix("/") ? found : "/etc/apache2/" + found
+            if let h = alias.handler { r.handler = h; r.scriptAliased = true }
+            chain.note(.alias, "\(alias.handler == nil ? "Alias" : "ScriptAlias") in <Location> → \(r.filename!)")
+            return nil
+        }
         for alias in site.vhost.block.server?.aliases ?? [] {
             if let regex = alias.regex {
                 guard let m = regex.firstMatch(in: r.uri) else { continue }
@@ -452,8 +474,9 @@ extension Origin {
 
     /// What `<DirectoryMatch>` patterns are matched against: the walked filename, unless
     /// directory_walk finds its cache "familiar" (an existing file in, or the very directory,
-    /// that the previous or main request's walk cached) and reuses that walk's result.
-    func directoryMatchSubject(_ r: RequestRecord, _ walk: WalkResult) -> String {
+    /// that the previous or main request's walk cached) and reuses that walk's result, running
+    /// no regex (`walked` false: no `MATCH_` variables are set).
+    func directoryMatchSubject(_ r: RequestRecord, _ walk: WalkResult) -> (subject: String, walked: Bool) {
         let f = walk.filename
         let isDirectory = site.files.isDirectory(f)
         let directory: String
@@ -464,10 +487,16 @@ extension Origin {
         }
         if let cache = r.walkCache, cache.directory == directory,
            isDirectory ? walk.pathInfo.isEmpty : site.files.isFile(f) {
-            return cache.filename
+            return (cache.filename, false)
         }
         r.walkCache = (directory, f)
-        return f
+        return (f, true)
+    }
+
+    /// The name mod_mime types: with `ModMimeUsePathInfo On` the path info is part of it
+    /// (`/p.php/x.html` is text/html, `/d.txt/noext` has no type).
+    func mimeName(_ filename: String, _ r: RequestRecord, _ mime: MimeConfig?) -> String {
+        mime?.usePathInfo == true && !r.pathInfo.isEmpty ? filename + r.pathInfo : filename
     }
 
     /// The server configuration's `<FilesMatch "^\.ht">` body.

@@ -1,4 +1,5 @@
 import HtlintDiagnostics
+import HtlintRegex
 
 extension Origin {
     /// Walks from the document root down to `filename`, reading `.htaccess` at every existing
@@ -196,9 +197,11 @@ extension Origin {
 
     /// Merges `<Files>`, then the virtual host's `<Location>`, then `<If>` sections over the
     /// directory walk: Apache's order (core docs, "How the sections are merged").
+    /// `matchEnvironment: false` when directory_walk reused its cache (no regex was run).
     func applySections(_ walk: inout WalkResult, record: RequestRecord, chain: RequestChain,
-                       regexSubject: String? = nil) {
+                       regexSubject: String? = nil, matchEnvironment: Bool = true) {
         let locations = matchingLocations(record.uri)
+        setLocationMatchEnvironment(locations, record)
         let directoryMatches = site.vhost.block.server?.directoryMatches ?? []
         // Most sites have none: skip the work.
         guard !walk.sections.isEmpty || !locations.isEmpty || !directoryMatches.isEmpty else { return }
@@ -207,6 +210,7 @@ extension Origin {
         // <DirectoryMatch>: after the walk's sections and .htaccess files, before <Files>.
         for (k, section) in directoryMatches.enumerated() {
             guard case .regex(let regex) = section.matcher, regex.matches(regexSubject ?? walk.filename) else { continue }
+            if matchEnvironment { setMatchEnvironment(regex, walk.filename, record) }
             walk.config.merge(section.block, directory: rewriteDirectory(section.matcher), key: "dirmatch#\(k)", defaultEngine: defaultEngine)
             if !section.block.files.isEmpty || !section.block.ifChains.isEmpty {
                 walk.sections.append(SectionSource(key: "dirmatch#\(k)", block: section.block))
@@ -223,7 +227,9 @@ extension Origin {
                 let hit: Bool
                 switch files.matcher {
                 case .wildcard(let pattern): hit = wildcardMatch(pattern, base)
-                case .regex(let regex): hit = regex.matches(base)
+                case .regex(let regex):
+                    hit = regex.matches(base)
+                    if hit { setMatchEnvironment(regex, base, record) }
                 }
                 if hit {
                     filesMatched.append((files.block, filesRewriteDirectory(files.matcher), "files:\(source.key)#\(k)"))
@@ -282,6 +288,23 @@ extension Origin {
         }
     }
 
+    /// core's section walks put a matching regex section's named groups into the environment,
+    /// as `MATCH_` and the name in upper case, from the string the walk matched (r->uri, r->filename
+    /// or its last component), in group order; a group that took no part sets nothing.
+    func setMatchEnvironment(_ regex: Regex, _ subject: String, _ r: RequestRecord) {
+        guard !regex.namedGroups.isEmpty, let m = regex.firstMatch(in: subject) else { return }
+        for (group, name) in regex.namedGroups {
+            guard group < m.captureBytes.count, m.captureBytes[group] != nil else { continue }
+            r.setEnvValue("MATCH_" + asciiUppercased(name), m[group])
+        }
+    }
+
+    private func setLocationMatchEnvironment(_ locations: [(Int, LocationBlock)], _ r: RequestRecord) {
+        for (_, location) in locations {
+            if case .regex(let regex) = location.matcher { setMatchEnvironment(regex, r.uri, r) }
+        }
+    }
+
     typealias WalkMatch = (block: ConfigBlock, directory: String, key: String)
 
     /// Merges the objects one walk matched, in order: mod_rewrite's part as the walk does it
@@ -327,6 +350,7 @@ extension Origin {
     /// virtual host's `<Location>` blocks and `<If>` sections over the server defaults.
     func preTranslateConfig(_ r: RequestRecord, _ chain: RequestChain) -> MergedConfig? {
         let locations = matchingLocations(r.uri)
+        setLocationMatchEnvironment(locations, r)
         let ifBlocks = (site.vhost.block.ifChains.isEmpty ? [] : [site.vhost.block]) + locations.map(\.1.block)
         guard !ifBlocks.isEmpty else { return nil }
         var config = MergedConfig.vhostDefaults(site)

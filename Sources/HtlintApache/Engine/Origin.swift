@@ -79,6 +79,20 @@ public final class Origin: @unchecked Sendable {
         var errorDocumentLocation: String? = nil
         /// A 2xx a hook answered ([R=200], `Redirect 226`): ap_die sends Apache's canned page.
         var cannedSuccess = false
+        /// The request body is read (or discarded) once: by the handler, or by ap_die for an
+        /// answer a hook gave. A body over the configuration's LimitRequestBody makes that a
+        /// 413 (HTTP_IN's error), unless the answer closes the connection anyway.
+        var bodyRead = false
+        func bodyTooLarge(_ status: Int) -> Bool {
+            defer { bodyRead = true }
+            guard !bodyRead, let length = request.header("Content-Length").flatMap({ Int($0) }), length > 0,
+                  ![400, 408, 411, 413, 414, 500, 501, 503].contains(status) else { return false }
+            // A translate_name answer has the location and if walks' configuration.
+            let limit = (record.config ?? record.preTranslate ?? .vhostDefaults(site)).limitRequestBody
+            guard limit > 0, length > limit else { return false }
+            chain.note(.status, "413: the request body (\(length) bytes) is over LimitRequestBody \(limit)")
+            return true
+        }
         /// ErrorDocument with a local path: an internal redirect that keeps the error status.
         func redirectToErrorDocument(_ doc: String, status s: Int, location: String? = nil) {
             chain.note(.internalRedirect, "ErrorDocument \(s) → \(doc)")
@@ -122,7 +136,8 @@ public final class Origin: @unchecked Sendable {
             }
             if originalState == nil { originalState = state(of: record) }
             switch result {
-            case .final(let s, let loc):
+            case .final(var s, var loc):
+                if bodyTooLarge(s) { (s, loc) = (413, nil) }
                 record.status = s
                 if let first = errorDocumentStatus, !record.answeredByRewrite {
                     // A recursive error (ap_die_r): the first error goes out canned, without the
@@ -169,7 +184,7 @@ public final class Origin: @unchecked Sendable {
                     }
                 }
             case .serve:
-                var (s, file) = serve(record, chain: chain)
+                var (s, file) = bodyTooLarge(200) ? (413, nil) : serve(record, chain: chain)
                 if s != 200, carried != 200 {
                     chain.note(.status, "\(carried): the status set by [R] without [L] answers the failing internal redirect (\(s))")
                     status = firstCarried

@@ -20,6 +20,13 @@ extension Origin {
                 return .final(status: 301, location: location)
             }
             if r.stagedRedirect != nil { return nil }
+            // DirectoryCheckHandler On: a directory given another handler (`SetHandler`) gets no
+            // index look-up; the slash redirect above still comes first (recorded:
+            // dirindex-check-handler-skips-index).
+            if config.directoryCheckHandler, let h = r.handler, h != "httpd/unix-directory" {
+                chain.note(.directoryIndex, "DirectoryCheckHandler On: the handler \(h) keeps mod_dir from the index")
+                return nil
+            }
             // A candidate answering other than 200/404 (a 403 from `<Files>`…) is remembered and
             // returned when no candidate is served, rather than a listing or a 404 (mod_dir).
             var failed: Int? = nil

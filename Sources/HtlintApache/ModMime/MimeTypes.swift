@@ -66,6 +66,9 @@ struct MimeConfig {
     /// `ForceLanguagePriority` (Prefer when unset).
     var preferLanguagePriority = true
     var fallbackLanguagePriority = false
+    var usePathInfo = false
+    /// `MultiviewsMatch` (lower-cased options); empty: NegotiatedOnly.
+    var multiviewsMatch: Set<String> = []
 
     mutating func merge(_ m: MimeDirectives) {
         for (ext, type) in m.types { types[ext] = .some(type) }
@@ -75,6 +78,8 @@ struct MimeConfig {
         if let l = m.defaultLanguage { defaultLanguage = l }
         for (ext, handler) in m.handlers { handlers[ext] = .some(handler) }
         if let p = m.languagePriority { languagePriority = p }
+        if let o = m.multiviewsMatch { multiviewsMatch = o }
+        if let u = m.usePathInfo { usePathInfo = u }
         if let f = m.forceLanguagePriority { (preferLanguagePriority, fallbackLanguagePriority) = f }
         if let f = m.forceType { forceType = f == "none" ? nil : f }
         if let h = m.setHandler { setHandler = h == "none" ? nil : h }
@@ -149,6 +154,9 @@ extension MimeTypes {
     /// Whether mod_mime recognises `ext` (lower case) in a directory with `config`: an `AddLanguage`
     /// language, an `AddCharset` charset, an `AddEncoding` coding, or a type (an `AddType` there
     /// adds one, a `RemoveType` takes the table's away).
+    /// The type mod_negotiation gives a variant that has a handler but no type.
+    static let cgiMagicType = "application/x-httpd-cgi"
+
     static func knows(_ ext: String, config: MimeConfig?) -> Bool {
         if let mapped = config?.languages[ext], mapped != nil { return true }
         if let mapped = config?.charsets[ext], mapped != nil { return true }

@@ -84,8 +84,11 @@ struct AcceptList {
     /// variant's, so `text/html;level=1` does not take an HTML file), 0 if none. Without any q
     /// below 1 a `major/*` match is worth 0.02 and a `*/*` match 0.01.
     func quality(of type: String) -> Double {
-        guard present else { return 1 }
         let t = type.lowercased()
+        // maybe_add_default_accepts appends the CGI magic type at q 0.001 after the header's
+        // ranges: a script variant matches it exactly, unless the header names the type first.
+        if t == MimeTypes.cgiMagicType { return ranges.first { $0.type == t }?.quality ?? 0.001 }
+        guard present else { return 1 }
         let level: Double = t == "text/html" ? 2 : 0
         var stars = 0
         var q = 0.0

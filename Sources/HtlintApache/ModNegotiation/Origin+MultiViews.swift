@@ -65,7 +65,16 @@ extension Origin {
                 for (code, message) in zip(lookup.errorCodes, lookup.errors) { chain.errorCodes.append(code); chain.errors.append(message) }
                 continue
             }
-            guard extensions.allSatisfy({ MimeTypes.knows($0, config: mime) }) else { continue }
+            // MultiviewsMatch (the variant's directory): `Handlers` also takes an extension that
+            // names an AddHandler handler, `Any` every extension.
+            let matching = mime?.multiviewsMatch ?? []
+            guard matching.contains("any") || extensions.allSatisfy({ ext in
+                MimeTypes.knows(ext, config: mime) || (matching.contains("handlers") && mime?.handlers[ext].flatMap { $0 } != nil)
+            }) else { continue }
+            // A variant without a type is a script when its look-up has a handler (AddHandler, or
+            // SetHandler: a `<FilesMatch "\.php$">` one under `Any`); one with neither cannot be negotiated.
+            let handlerOnly = MimeTypes.type(forPath: name, config: mime) == nil
+            if handlerOnly, mime?.handler(forPath: name) == nil, mime?.setHandler == nil { continue }
             // The look-up runs the fixups too: mod_rewrite refuses it where the engine is on
             // without FollowSymLinks (AH00670, 403), and the variant is not available.
             if let rw = walk.config.rewrite, rw.engine, !chain.endSeen,
@@ -78,7 +87,7 @@ extension Origin {
             if walk.config.rewrite?.engine == true || !walk.config.redirects.isEmpty {
                 if variantLookup(r, walk, filename: path, uri: Origin.variantURI(r, name), chain).1 != nil { continue }
             }
-            let type = MimeTypes.type(forPath: name, config: mime) ?? ""
+            let type = MimeTypes.type(forPath: name, config: mime) ?? MimeTypes.cgiMagicType
             variantTypes.insert(type)
             let (media, charset) = Origin.mediaTypeAndCharset(type)
             mediaTypes.insert(media)
