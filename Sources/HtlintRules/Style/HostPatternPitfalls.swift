@@ -2,16 +2,16 @@ import HtlintApache
 import HtlintDiagnostics
 
 /// Host conditions: `%{HTTP_HOST}` is the raw `Host` header (any case, may carry a port).
-private func hostConditions(_ context: LintContext) -> [(LintFile, RewriteCondition)] {
-    // A loop, not nested flatMaps: a 100,000-rule map made an array per rule and copied the
-    // file for every condition.
-    var found: [(LintFile, RewriteCondition)] = []
+private func hostConditions(_ context: LintContext) -> [RewriteCondition] {
+    // A loop, not nested flatMaps: a 100,000-rule map made an array per rule (and the file,
+    // a large value, was copied beside every condition).
+    var found: [RewriteCondition] = []
     for file in context.files {
         for rule in file.rules {
             for c in rule.conditions {
                 guard case .regex = c.test else { continue }
                 let variables = c.variables
-                if variables == ["HTTP_HOST"] || variables == ["SERVER_NAME"] { found.append((file, c)) }
+                if variables == ["HTTP_HOST"] || variables == ["SERVER_NAME"] { found.append(c) }
             }
         }
     }
@@ -35,7 +35,7 @@ struct UnescapedDotInHost: LintRule {
                         Example("RewriteCond %{HTTP_HOST} ^(.*)$ [NC]\nRewriteRule ^ https://%1/ [R=301,L]")])
 
     func check(_ context: LintContext) -> [Diagnostic] {
-        hostConditions(context).compactMap { file, c in
+        hostConditions(context).compactMap { c in
             let p = Array(patternText(c).utf8)
             for i in p.indices where p[i] == UInt8(ascii: ".") {
                 let escaped = i > 0 && p[i - 1] == UInt8(ascii: "\\")
@@ -62,7 +62,7 @@ struct UnanchoredHostPattern: LintRule {
                         Example("RewriteCond %{HTTP_HOST} !^www\\. [NC]\nRewriteRule ^ https://www.%{HTTP_HOST}/ [R=301,L]")])
 
     func check(_ context: LintContext) -> [Diagnostic] {
-        hostConditions(context).compactMap { file, c in
+        hostConditions(context).compactMap { c in
             let p = patternText(c)
             guard !p.hasPrefix("^"), !p.hasSuffix("$"), p.contains(where: { $0.isLetter }), !p.hasPrefix("(") else { return nil }
             return finding("`\(p)` is not anchored: it also matches hosts that merely contain it", at: c.range)
@@ -82,7 +82,7 @@ struct HostPatternWithoutNoCase: LintRule {
                         Example("RewriteCond %{HTTP_HOST} ^(.+)$\nRewriteRule ^ https://%1/ [R=301,L]")])
 
     func check(_ context: LintContext) -> [Diagnostic] {
-        hostConditions(context).compactMap { file, c in
+        hostConditions(context).compactMap { c in
             guard !c.noCase, patternText(c).contains(where: { $0.isLetter && $0.isLowercase }) else { return nil }
             return finding("host comparison without `[NC]`: an upper-case `Host` header does not match", at: c.range)
         }
