@@ -14,13 +14,10 @@ enum ByteRangeOutcome: Equatable {
     static func evaluate(_ header: String?, length: Int, maxRanges: Int?) -> ByteRangeOutcome {
         guard let header, length > 0, maxRanges != 0, header.utf8.count >= 6,
               header.prefix(6).lowercased() == "bytes=" else { return .whole }
-        // apr_strtoff: strtol's leading blanks and sign, then digits to the end.
+        // Digits only: a blank (`bytes= 0-3`, `0-3, 5-6`) or a sign drops the header (recorded).
         func number(_ s: Substring) -> Int? {
-            var t = s.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0B}" || $0 == "\u{0C}" }
-            var negative = false
-            if let c = t.first, c == "+" || c == "-" { negative = c == "-"; t = t.dropFirst() }
-            guard !t.isEmpty, t.allSatisfy({ $0.isASCII && $0.isNumber }), let v = Int(t.prefix(18)) else { return nil }
-            return negative ? -v : v
+            guard !s.isEmpty, s.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            return Int(s.prefix(18))
         }
         var ranges: [ClosedRange<Int>] = []
         var unsatisfiable = false
