@@ -309,6 +309,8 @@ public struct ConfigBlock: Sendable {
     public var acceptPathInfo: Bool? = nil
     /// `LimitRequestBody` in bytes (0: no limit).
     public var limitRequestBody: Int? = nil
+    /// `MaxRanges`: 0 for `none`, nil for `unlimited` inside `.some`; the outer nil: not set here.
+    public var maxRanges: Int?? = nil
     /// mod_speling's `CheckSpelling`/`CheckCaseOnly`/`CheckBasenameMatch` (nil: none here).
     public var speling: SpelingConfig? = nil
     /// mod_expires' `ExpiresActive`/`ExpiresDefault`/`ExpiresByType` (nil: none here).

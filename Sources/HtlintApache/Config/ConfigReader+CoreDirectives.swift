@@ -53,6 +53,21 @@ extension ConfigReader {
             }
             guard n >= 0 else { error(ConfigCode.badArguments, "LimitRequestBody requires a non-negative integer.", words[0].range); return }
             block.limitRequestBody = n
+        case "MaxRanges":
+            guard arity(line, 1...1, "MaxRanges takes one argument") else { return }
+            let w = words[0].value
+            switch w.lowercased() {
+            case "none": block.maxRanges = .some(0)
+            case "default": block.maxRanges = .some(200)
+            case "unlimited": block.maxRanges = .some(nil)
+            default:
+                // atoi: leading digits count, the rest is ignored; zero or less is refused.
+                let digits = w.drop { $0 == " " || $0 == "\t" }.prefix { $0.isASCII && $0.isNumber }
+                guard let n = Int(digits.prefix(18)), n > 0 else {
+                    error(ConfigCode.badArguments, "MaxRanges requires 'none', 'default', 'unlimited' or a positive integer", words[0].range); return
+                }
+                block.maxRanges = .some(n)
+            }
         case "SetOutputFilter":
             guard arity(line, 1...1, "SetOutputFilter takes one argument, filter (or ; delimited list of filters) to be run on the request content") else { return }
             block.outputFilters = ConfigReader.filterNames(words[0].value)

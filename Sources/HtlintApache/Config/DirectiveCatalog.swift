@@ -54,7 +54,7 @@ public enum DirectiveCatalog {
         list += entries("core", .any, ["LimitRequestBody", "LimitXMLRequestBody", "ServerSignature",
                                         "RLimitCPU", "RLimitMEM", "RLimitNPROC"])
         // RSRC_CONF|ACCESS_CONF (server and <Directory>, never `.htaccess`): "… not allowed here".
-        list += entries("core", .configOnly, ["Define", "UnDefine", "LogLevel"])
+        list += entries("core", .configOnly, ["Define", "UnDefine", "LogLevel", "MaxRanges"])
         list += entries("core", .serverOnly, [
             "ServerName", "ServerAlias", "ServerAdmin", "DocumentRoot", "UseCanonicalName", "UseCanonicalPhysicalPort",
             "LimitInternalRecursion", "AllowOverride", "AllowOverrideList", "AccessFileName", "Listen",

@@ -92,6 +92,8 @@ struct MergedConfig {
     var errorDocumentExpressions: [Int: ExprWord] = [:]
     var acceptPathInfo: Bool?
     var limitRequestBody = 0
+    /// `MaxRanges` (nil: unlimited); AP_DEFAULT_MAX_RANGES is 200.
+    var maxRanges: Int? = 200
     var speling: SpelingConfig?
     var expires: ExpiresConfig?
     var allowMethods: Set<String>?
@@ -229,6 +231,7 @@ struct MergedConfig {
         for code in block.errorDocuments.keys { errorDocumentExpressions[code] = block.errorDocumentExpressions[code] }
         if let a = block.acceptPathInfo { acceptPathInfo = a }
         if let l = block.limitRequestBody { limitRequestBody = l }
+        if let m = block.maxRanges { maxRanges = m }
         // mod_speling has no merge function: the deepest object with any of its directives
         // replaces the whole configuration (recorded: negotiation-speling-config-replaced).
         if let s = block.speling { speling = s }

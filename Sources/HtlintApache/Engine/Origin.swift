@@ -304,6 +304,28 @@ public final class Origin: @unchecked Sendable {
         // [L] left on the request.
         // A 204 has no body: whatever page was meant goes out empty.
         if status == 204 { served = nil }
+        // The byte-range filter on a file the default handler sends with 200: a satisfiable
+        // `Range` makes it 206 (part of the body), one past the end 416 (an error page).
+        var contentRange: String? = nil
+        if status == 200, loggedStatus == nil, served != nil, let f = record.filename,
+           case .file(let size)? = site.files.stat(f.hasSuffix("/") ? String(f.dropLast()) : f) {
+            // Not the old Request-Range (recorded). An If-Range must equal the ETag or
+            // Last-Modified, which htlint does not know: taken as not matching (whole body).
+            let header = request.header("If-Range") == nil ? request.header("Range") : nil
+            let maxRanges = (record.config ?? .vhostDefaults(site)).maxRanges
+            switch ByteRangeOutcome.evaluate(header, length: size, maxRanges: maxRanges) {
+            case .whole: break
+            case .partial(let ranges):
+                chain.note(.status, "206: the Range header asks for part of the file")
+                (status, sentStatus, final.status, served) = (206, 206, 206, nil)
+                if redirects == 0 { original.status = 206 }
+                if ranges.count == 1 { contentRange = "bytes \(ranges[0].lowerBound)-\(ranges[0].upperBound)/\(size)" }
+            case .unsatisfiable:
+                chain.note(.status, "416: every range of the Range header starts past the end of the file")
+                (status, sentStatus, final.status, served) = (416, 416, 416, nil)
+                if redirects == 0 { original.status = 416 }
+            }
+        }
         let servedErrorPage = served != nil
         let headerRecord = loggedStatus != nil ? (runStartRecord ?? errorOrigin ?? record) : record
         // One error table serves the whole chain: a recursive error's Vary has the later requests' tokens.
@@ -313,6 +335,7 @@ public final class Origin: @unchecked Sendable {
             ? chain.cookies + [HTTPHeader("Content-Type", "message/http")]
             : responseHeaders(headerRecord, status: status, location: location, servedErrorPage: servedErrorPage,
                               canned: cannedSuccess && !servedErrorPage, chain: chain)
+        if let contentRange { headers.append(HTTPHeader("Content-Range", contentRange)) }
         if let bad = headerRefusedByFilter(headers) {
             // The filter clears both header tables (mod_rewrite's cookies too) and answers with
             // ap_die(500): the canned page (an ErrorDocument 500 is not modelled here).
