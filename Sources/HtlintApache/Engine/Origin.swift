@@ -307,11 +307,12 @@ public final class Origin: @unchecked Sendable {
         // The byte-range filter on a file the default handler sends with 200: a satisfiable
         // `Range` makes it 206 (part of the body), one past the end 416 (an error page).
         var contentRange: String? = nil
-        if status == 200, loggedStatus == nil, served != nil, let f = record.filename,
+        // Not the old Request-Range (recorded). An If-Range must equal the ETag or
+        // Last-Modified, which htlint does not know: taken as not matching (whole body).
+        // The header first: most requests have none, and then no file is looked at.
+        if status == 200, loggedStatus == nil, served != nil, request.header("If-Range") == nil,
+           let header = request.header("Range"), let f = record.filename,
            case .file(let size)? = site.files.stat(f.hasSuffix("/") ? String(f.dropLast()) : f) {
-            // Not the old Request-Range (recorded). An If-Range must equal the ETag or
-            // Last-Modified, which htlint does not know: taken as not matching (whole body).
-            let header = request.header("If-Range") == nil ? request.header("Range") : nil
             let maxRanges = (record.config ?? .vhostDefaults(site)).maxRanges
             switch ByteRangeOutcome.evaluate(header, length: size, maxRanges: maxRanges) {
             case .whole: break
