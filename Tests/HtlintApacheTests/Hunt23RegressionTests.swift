@@ -6,16 +6,6 @@ import HtlintDiagnostics
 /// sections with `.htaccess` files at two levels); every expected value was recorded from
 /// Apache 2.4 (the fixtures named on each test).
 struct Hunt23RegressionTests {
-    func respond(_ target: String, vhost: [String], access: [(String, String)], files: [String]) -> OriginResponse {
-        var fs = SiteFileSystem(root: "/var/www/html")
-        for f in files { fs.addFile(f) }
-        for (dir, text) in access {
-            fs.addAccessFile(dir, displayPath: "/var/www/html\(dir == "/" ? "" : dir)/.htaccess", text: text)
-        }
-        let origin = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: vhost))
-        return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "shop.example")]))
-    }
-
     /// fixtures/apache/rewrite-base-vhost-mergebase-drops-merged-base: the `.htaccess` files
     /// merge among themselves before the virtual host's defaults; sub's own RewriteBase is
     /// merged there without MergeBase, so the vhost's MergeBase drops it and the document root

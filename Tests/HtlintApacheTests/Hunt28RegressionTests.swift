@@ -6,16 +6,6 @@ import HtlintDiagnostics
 /// internal recursion, sections in the virtual host); every expected value was recorded from
 /// Apache 2.4 (the fixtures named on each test).
 struct Hunt28RegressionTests {
-    func respond(_ target: String, vhost: [String], access: [(String, String)], files: [String]) -> OriginResponse {
-        var fs = SiteFileSystem(root: "/var/www/html")
-        for f in files { fs.addFile(f) }
-        for (dir, text) in access {
-            fs.addAccessFile(dir, displayPath: "/var/www/html\(dir == "/" ? "" : dir)/.htaccess", text: text)
-        }
-        let origin = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: vhost))
-        return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "shop.example")]))
-    }
-
     /// fixtures/apache/errordoc-location-answers-server-rule-status: the location walk runs before
     /// translate_name, so a `<Location>`'s ErrorDocument answers a server rule's [F]; a
     /// `<Directory>`'s is not merged yet, and a broken `.htaccess` leaves only the server's.

@@ -5,16 +5,6 @@ import HtlintDiagnostics
 /// Disagreements found by differential round 30; every expected value was recorded from
 /// Apache 2.4 (the fixtures named on each test).
 struct Hunt30RegressionTests {
-    func respond(_ target: String, vhost: [String], access: [(String, String)], files: [String]) -> OriginResponse {
-        var fs = SiteFileSystem(root: "/var/www/html")
-        for f in files { fs.addFile(f) }
-        for (dir, text) in access {
-            fs.addAccessFile(dir, displayPath: "/var/www/html\(dir == "/" ? "" : dir)/.htaccess", text: text)
-        }
-        let origin = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: vhost))
-        return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "shop.example")]))
-    }
-
     /// fixtures/apache/section-regex-named-groups-match-env: a matching regex section's named
     /// groups become `MATCH_<NAME>` variables (of the string its walk matched); a group that took
     /// no part sets none, a later group of the same name wins; server rules see the location
