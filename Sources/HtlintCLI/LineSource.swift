@@ -102,7 +102,7 @@ final class LineSource {
                 gzip = true
                 // 15 + 32: zlib or gzip header, detected automatically.
                 guard inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-                    throw CLIError.usage("cannot initialise zlib")
+                    throw CLIError.usage("'\(shownPath)': cannot initialise zlib to read its gzip data")
                 }
             }
         }

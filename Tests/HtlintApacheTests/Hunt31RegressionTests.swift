@@ -5,18 +5,6 @@ import HtlintDiagnostics
 /// Disagreements found by differential round 31; every expected value was recorded from
 /// Apache 2.4 (the fixtures named on each test).
 struct Hunt31RegressionTests {
-    func respond(_ target: String, method: String = "GET", headers: [HTTPHeader] = [], vhost: [String],
-                 access: [(String, String)], files: [(String, Int)]) -> OriginResponse {
-        var fs = SiteFileSystem(root: "/var/www/html")
-        for (f, size) in files { fs.addFile(f, size: size) }
-        for (dir, text) in access {
-            fs.addAccessFile(dir, displayPath: "/var/www/html\(dir == "/" ? "" : dir)/.htaccess", text: text)
-        }
-        let origin = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: vhost))
-        return origin.respond(to: OriginRequest(method: method, target: target,
-                                                headers: [HTTPHeader("Host", "shop.example")] + headers))
-    }
-
     /// fixtures/apache/header-range-partial-and-maxranges: the byte-range filter answers a
     /// satisfiable `Range` on a static file with 206 and `Content-Range` (overlapping ranges
     /// merged), 416 when every range starts past the end, and the whole file (200) for a
@@ -28,7 +16,7 @@ struct Hunt31RegressionTests {
         func get(_ target: String, _ range: String, method: String = "GET", ifRange: String? = nil) -> OriginResponse {
             var h = [HTTPHeader("Range", range)]
             if let ifRange { h.append(HTTPHeader("If-Range", ifRange)) }
-            return respond(target, method: method, headers: h, vhost: vhost, access: [], files: files)
+            return respond(target, method: method, vhost: vhost, sizedFiles: files, headers: h)
         }
         let first = get("/x.html", "bytes=0-3")
         #expect(first.status == 206)

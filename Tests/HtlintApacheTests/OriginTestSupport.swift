@@ -1,11 +1,13 @@
 import HtlintDiagnostics
 @testable import HtlintApache
 
-/// A site under /var/www/html from a few files, `.htaccess` texts and vhost lines, answering one request.
+/// A site under /var/www/html from a few files (`sizedFiles` when the size matters), `.htaccess`
+/// texts and vhost lines, answering one request.
 func respond(_ target: String, method: String = "GET", vhost: [String] = [], access: [(String, String)] = [],
-             files: [String] = [], headers: [HTTPHeader] = []) -> OriginResponse {
+             files: [String] = [], sizedFiles: [(String, Int)] = [], headers: [HTTPHeader] = []) -> OriginResponse {
     var fs = SiteFileSystem(root: "/var/www/html")
     for f in files { fs.addFile(f) }
+    for (f, size) in sizedFiles { fs.addFile(f, size: size) }
     for (dir, text) in access {
         fs.addAccessFile(dir, displayPath: "/var/www/html\(dir == "/" ? "" : dir)/.htaccess", text: text)
     }

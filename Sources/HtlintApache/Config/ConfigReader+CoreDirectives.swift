@@ -58,7 +58,7 @@ extension ConfigReader {
             let w = words[0].value
             switch w.lowercased() {
             case "none": block.maxRanges = .some(0)
-            case "default": block.maxRanges = .some(200)
+            case "default": block.maxRanges = .some(MergedConfig.defaultMaxRanges)
             case "unlimited": block.maxRanges = .some(nil)
             default:
                 // atoi: leading digits count, the rest is ignored; zero or less is refused.

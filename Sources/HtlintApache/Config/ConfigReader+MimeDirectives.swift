@@ -87,14 +87,15 @@ extension ConfigReader {
                 error(ConfigCode.badArguments, "MultiviewsMatch requires at least one argument, NegotiatedOnly (default), Handlers and/or Filters, or Any", d.argumentsRange)
                 return
             }
+            // Each option with the ones it cannot be combined with, and Apache's message.
+            let clash: [String: (Set<String>, String)] = [
+                "any": (["negotiatedonly", "filters", "handlers"], "Any is incompatible with NegotiatedOnly, Filters or Handlers"),
+                "negotiatedonly": (["any", "filters", "handlers"], "NegotiatedOnly is incompatible with Any, Filters or Handlers"),
+                "filters": (["any", "negotiatedonly"], "Filters is incompatible with Any or NegotiatedOnly"),
+                "handlers": (["any", "negotiatedonly"], "Handlers is incompatible with Any or NegotiatedOnly")]
             var options: Set<String> = []
             for w in words {
                 let o = w.value.lowercased()
-                let clash: [String: (Set<String>, String)] = [
-                    "any": (["negotiatedonly", "filters", "handlers"], "Any is incompatible with NegotiatedOnly, Filters or Handlers"),
-                    "negotiatedonly": (["any", "filters", "handlers"], "NegotiatedOnly is incompatible with Any, Filters or Handlers"),
-                    "filters": (["any", "negotiatedonly"], "Filters is incompatible with Any or NegotiatedOnly"),
-                    "handlers": (["any", "negotiatedonly"], "Handlers is incompatible with Any or NegotiatedOnly")]
                 guard let (others, message) = clash[o] else {
                     error(ConfigCode.badArguments, "Unrecognized option '\(w.value)'", w.range); return
                 }

@@ -92,8 +92,10 @@ struct MergedConfig {
     var errorDocumentExpressions: [Int: ExprWord] = [:]
     var acceptPathInfo: Bool?
     var limitRequestBody = 0
-    /// `MaxRanges` (nil: unlimited); AP_DEFAULT_MAX_RANGES is 200.
-    var maxRanges: Int? = 200
+    /// `MaxRanges` (nil: unlimited).
+    var maxRanges: Int? = MergedConfig.defaultMaxRanges
+    /// AP_DEFAULT_MAX_RANGES: `MaxRanges default`, and the value when none is set.
+    static let defaultMaxRanges = 200
     var speling: SpelingConfig?
     var expires: ExpiresConfig?
     var allowMethods: Set<String>?

@@ -151,12 +151,12 @@ extension MimeConfig {
 }
 
 extension MimeTypes {
-    /// Whether mod_mime recognises `ext` (lower case) in a directory with `config`: an `AddLanguage`
-    /// language, an `AddCharset` charset, an `AddEncoding` coding, or a type (an `AddType` there
-    /// adds one, a `RemoveType` takes the table's away).
     /// The type mod_negotiation gives a variant that has a handler but no type.
     static let cgiMagicType = "application/x-httpd-cgi"
 
+    /// Whether mod_mime recognises `ext` (lower case) in a directory with `config`: an `AddLanguage`
+    /// language, an `AddCharset` charset, an `AddEncoding` coding, or a type (an `AddType` there
+    /// adds one, a `RemoveType` takes the table's away).
     static func knows(_ ext: String, config: MimeConfig?) -> Bool {
         if let mapped = config?.languages[ext], mapped != nil { return true }
         if let mapped = config?.charsets[ext], mapped != nil { return true }

@@ -49,6 +49,18 @@ extension RewriteCondition {
     }
 }
 
+extension ConfigBlock {
+    /// `Header` and `RequestHeader` lines of a configuration, sections included.
+    var allHeaderDirectives: [HeaderDirective] {
+        var out = headers + requestHeaders
+        for f in files { out += f.block.allHeaderDirectives }
+        for chain in ifChains { for branch in chain.branches { out += branch.block.allHeaderDirectives } }
+        for d in server?.directories ?? [] { out += d.block.allHeaderDirectives }
+        for l in (server?.locations ?? []) + (server?.directoryMatches ?? []) { out += l.block.allHeaderDirectives }
+        return out
+    }
+}
+
 /// True when a regex pattern matches every input (`^(.*)$`, `.*`, `^`, `(.*)`).
 func isCatchAll(_ pattern: String) -> Bool { catchAllPatterns.contains(pattern) }
 

@@ -27,7 +27,7 @@ struct HeaderEditCrashesApache: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         context.files.flatMap { file in
-            Self.edits(file.config.block).compactMap { h -> Diagnostic? in
+            file.config.block.allHeaderDirectives.compactMap { h -> Diagnostic? in
                 guard h.action == "edit*", let regex = h.editPattern,
                       let value = Self.samples.first(where: { Self.meetsEmptyMatch(regex, $0) }) else { return nil }
                 let example = value.isEmpty ? "an empty value" : "`\(value)`"
@@ -42,15 +42,5 @@ struct HeaderEditCrashesApache: LintRule {
     /// finds it (mod_headers' process_regexp searches what follows each match).
     static func meetsEmptyMatch(_ regex: Regex, _ value: String) -> Bool {
         Origin.editHeaderValue(value, regex, "", all: true) == nil
-    }
-
-    /// `Header` and `RequestHeader` lines of a configuration, sections included.
-    static func edits(_ b: ConfigBlock) -> [HeaderDirective] {
-        var out = b.headers + b.requestHeaders
-        for f in b.files { out += edits(f.block) }
-        for chain in b.ifChains { for branch in chain.branches { out += edits(branch.block) } }
-        for d in b.server?.directories ?? [] { out += edits(d.block) }
-        for l in (b.server?.locations ?? []) + (b.server?.directoryMatches ?? []) { out += edits(l.block) }
-        return out
     }
 }

@@ -25,11 +25,11 @@ struct HeaderFormatArgumentIgnored: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         context.files.flatMap { file in
-            HeaderEditCrashesApache.edits(file.config.block).compactMap { h -> Diagnostic? in
+            file.config.block.allHeaderDirectives.compactMap { h -> Diagnostic? in
                 guard h.valueExpression == nil, h.action != "unset", h.action != "echo",
                       case .success(let pieces) = parseHeaderFormat(h.value) else { return nil }
                 for case .tag(let tag, let arg) in pieces where !arg.isEmpty && tag != "e" && tag != "s" {
-                    let meaning = Self.meanings[tag] ?? "not a header"
+                    let meaning = Self.meaning(of: tag)
                     let hint = tag == "i" ? "; to copy the header write \"expr=%{req:\(arg)}\"" : ""
                     return finding("`%{\(arg)}\(tag)` in `\(h.name)` is not the request header `\(arg)`: mod_headers ignores "
                                    + "`{\(arg)}` and writes \(meaning)\(hint)", at: h.range)
@@ -39,10 +39,15 @@ struct HeaderFormatArgumentIgnored: LintRule {
         }
     }
 
-    /// What mod_headers writes for each tag that takes no argument.
-    private static let meanings: [Character: String] = [
-        "i": "the idle-worker share (`i=50`)", "b": "the busy-worker share (`b=50`)",
-        "l": "the load average (`l=0.10/0.20/0.30`)", "t": "the request time (`t=…` in microseconds)",
-        "D": "the time taken so far (`D=…` in microseconds)",
-    ]
+    /// What mod_headers writes for a tag that takes no argument (`parseHeaderFormat` admits
+    /// only D t e s l i b, and `e`/`s` read theirs).
+    private static func meaning(of tag: Character) -> String {
+        switch tag {
+        case "i": "the idle-worker share (`i=50`)"
+        case "b": "the busy-worker share (`b=50`)"
+        case "l": "the load average (`l=0.10/0.20/0.30`)"
+        case "t": "the request time (`t=…` in microseconds)"
+        default: "the time taken so far (`D=…` in microseconds)"
+        }
+    }
 }
