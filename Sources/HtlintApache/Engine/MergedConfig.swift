@@ -68,192 +68,240 @@ struct RewriteOverride {
 }
 
 /// The per-directory configuration of one request after the directory walk, `<Files>` and `<If>`.
+///
+/// Every walk result, cached walk and request record holds one, and most are never changed
+/// after the walk: the fields live in one shared box that a copy only retains, and the first
+/// change to a shared copy duplicates the box (copy on write). Fields read as `config.name`.
+@dynamicMemberLookup
 struct MergedConfig {
-    var rewrite: EffectiveRewrite?
-    /// Deepest configuration first (mod_alias merge order, apache-semantics §8.3).
-    var redirects: [AliasRedirect] = []
-    var redirectExpression: AliasRedirect?
-    var redirectRelative = false
-    var locationAlias: LocationAlias?
-    var aliasPreservePath = false
-    var directorySlash = true
-    var directoryCheckHandler = false
-    var directoryIndexRedirect = 0
-    var indexCharset: String?
-    var directoryIndex: [String]
-    var fallbackResource: String?
-    var options: Set<String> = ["followsymlinks"]
-    var headers: [HeaderDirective] = []
-    var requestHeaders: [HeaderDirective] = []
-    var setEnvIf: [SetEnvIfDirective] = []
-    /// Access directives of the deepest configuration that has any.
-    var access: [AccessDirective] = []
-    var errorDocuments: [Int: String] = [:]
-    var errorDocumentExpressions: [Int: ExprWord] = [:]
-    var acceptPathInfo: Bool?
-    var limitRequestBody = 0
-    /// `MaxRanges` (nil: unlimited).
-    var maxRanges: Int? = MergedConfig.defaultMaxRanges
-    /// AP_DEFAULT_MAX_RANGES: `MaxRanges default`, and the value when none is set.
-    static let defaultMaxRanges = 200
-    var speling: SpelingConfig?
-    var expires: ExpiresConfig?
-    var allowMethods: Set<String>?
-    var actions: [String: ActionTarget] = [:]
-    var methodScripts: [String: String] = [:]
-    var outputFilters: [String]?
-    var outputFiltersByExtension: [String: [String]] = [:]
-    var outputFiltersByType: [String: [String]] = [:]
-    var authType: String?
-    var authName: String?
-    var sslRequired = false
-    var setEnv: [(String, String)] = []
-    /// Per-directory content types (nil: no mime line anywhere, Debian's mime.types only).
-    var mime: MimeConfig? = nil
-    /// The configuration objects merged, in order. Apache's walk caches hand an internal
-    /// redirect that matches the same objects the very same merged configuration.
-    var objectKeys: [String] = []
+    private final class Box: @unchecked Sendable {
+        // Only ever changed through a uniquely referenced box (`fieldsForChange`).
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+    private var box: Box
 
     init(directoryIndex: [String]) {
-        self.directoryIndex = directoryIndex
+        box = Box(Fields(directoryIndex: directoryIndex))
     }
 
-    /// ap_directory_walk merges the `<Directory>` sections and `.htaccess` files among themselves
-    /// and only then onto the virtual host's defaults, where its `RewriteOptions` apply when no
-    /// object below set any. Under MergeBase that last merge keeps the base only if `baseurl_set`
-    /// (fixtures/apache/rewrite-base-vhost-mergebase-drops-merged-base,
-    /// rewrite-base-mergebase-dropped-after-plain-merge).
+    /// AP_DEFAULT_MAX_RANGES: `MaxRanges default`, and the value when none is set.
+    static let defaultMaxRanges = 200
+
+    subscript<T>(dynamicMember field: WritableKeyPath<Fields, T>) -> T {
+        get { box.fields[keyPath: field] }
+        _modify {
+            makeBoxUnique()
+            yield &box.fields[keyPath: field]
+        }
+    }
+
+    private mutating func makeBoxUnique() {
+        if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
+    }
+
     mutating func mergeRewriteOntoVhost(options vhostOptions: Set<String>?) {
-        guard var rw = rewrite else { return }
-        if !rw.optionsSet, let vhostOptions {
-            rw.options = vhostOptions
-            rw.optionsSet = true
-        }
-        if !rw.options.contains("mergebase") {
-            rw.baseSet = false
-        } else if !rw.baseSet {
-            rw.base = nil
-        }
-        rewrite = rw
+        makeBoxUnique()
+        box.fields.mergeRewriteOntoVhost(options: vhostOptions)
     }
 
-    /// config_perdir_merge with what is here as the base and `o` as the overrides.
     mutating func mergeRewrite(_ o: RewriteOverride, defaultEngine: Bool) {
-        let parent = rewrite
-        let engine = o.engine ?? parent?.engine ?? defaultEngine
-        let options = o.options ?? parent?.options ?? []
-        let parentOptions = parent?.options ?? []
-        var rules = o.rules
-        var ruleKey = o.key
-        // config_perdir_merge: a configuration without RewriteOptions keeps its parent's
-        // options, so an inherited `Inherit`/`InheritBefore` merges the parent's rules again.
-        if let parent {
-            let ignore = options.contains("ignoreinherit")
-            if options.contains("inherit") || (parentOptions.contains("inheritdown") && !ignore) {
-                rules = rules + parent.rules
-                ruleKey = o.key + "+" + parent.key
-            } else if options.contains("inheritbefore") || (parentOptions.contains("inheritdownbefore") && !ignore) {
-                rules = parent.rules + rules
-                ruleKey = parent.key + "+" + o.key
-            }
-        }
-        var base = o.base
-        // The first object is taken as it is (baseurl_set iff it has a RewriteBase).
-        var baseSet = o.baseSet
-        if let parent {
-            if options.contains("mergebase") {
-                if !o.baseSet { base = parent.base }
-                baseSet = baseSet || parent.baseSet
-            } else {
-                baseSet = false
-            }
-        }
-        rewrite = EffectiveRewrite(engine: engine, options: options, base: base,
-                                   optionsSet: o.options != nil || (parent?.optionsSet ?? false), baseSet: baseSet,
-                                   rules: rules, directory: o.directory, key: o.directory + "|" + ruleKey)
+        makeBoxUnique()
+        box.fields.mergeRewrite(o, defaultEngine: defaultEngine)
     }
 
-    /// Merges `block` (a configuration object for `directory`) over what is here.
     mutating func merge(_ block: ConfigBlock, directory: String, key: String, defaultEngine: Bool) {
-        objectKeys.append(key)
-        if let rw = block.rewrite {
-            mergeRewrite(RewriteOverride(rw, directory: directory, key: key), defaultEngine: defaultEngine)
+        makeBoxUnique()
+        box.fields.merge(block, directory: directory, key: key, defaultEngine: defaultEngine)
+    }
+}
+
+extension MergedConfig {
+    struct Fields {
+        var rewrite: EffectiveRewrite?
+        /// Deepest configuration first (mod_alias merge order, apache-semantics §8.3).
+        var redirects: [AliasRedirect] = []
+        var redirectExpression: AliasRedirect?
+        var redirectRelative = false
+        var locationAlias: LocationAlias?
+        var aliasPreservePath = false
+        var directorySlash = true
+        var directoryCheckHandler = false
+        var directoryIndexRedirect = 0
+        var indexCharset: String?
+        var directoryIndex: [String]
+        var fallbackResource: String?
+        var options: Set<String> = ["followsymlinks"]
+        var headers: [HeaderDirective] = []
+        var requestHeaders: [HeaderDirective] = []
+        var setEnvIf: [SetEnvIfDirective] = []
+        /// Access directives of the deepest configuration that has any.
+        var access: [AccessDirective] = []
+        var errorDocuments: [Int: String] = [:]
+        var errorDocumentExpressions: [Int: ExprWord] = [:]
+        var acceptPathInfo: Bool?
+        var limitRequestBody = 0
+        /// `MaxRanges` (nil: unlimited).
+        var maxRanges: Int? = MergedConfig.defaultMaxRanges
+        var speling: SpelingConfig?
+        var expires: ExpiresConfig?
+        var allowMethods: Set<String>?
+        var actions: [String: ActionTarget] = [:]
+        var methodScripts: [String: String] = [:]
+        var outputFilters: [String]?
+        var outputFiltersByExtension: [String: [String]] = [:]
+        var outputFiltersByType: [String: [String]] = [:]
+        var authType: String?
+        var authName: String?
+        var sslRequired = false
+        var setEnv: [(String, String)] = []
+        /// Per-directory content types (nil: no mime line anywhere, Debian's mime.types only).
+        var mime: MimeConfig? = nil
+        /// The configuration objects merged, in order. Apache's walk caches hand an internal
+        /// redirect that matches the same objects the very same merged configuration.
+        var objectKeys: [String] = []
+
+        init(directoryIndex: [String]) {
+            self.directoryIndex = directoryIndex
         }
-        if !block.redirects.isEmpty {
-            let everything = block.redirects.filter { if case .everything = $0.matcher { true } else { false } }
-            let listed = block.redirects.filter { if case .everything = $0.matcher { false } else { true } }
-            if let last = everything.last { redirectExpression = last }
-            redirects = listed + redirects
-        }
-        if let r = block.redirectRelative { redirectRelative = r }
-        if let a = block.locationAlias { locationAlias = a }
-        if let p = block.aliasPreservePath { aliasPreservePath = p }
-        if let s = block.directorySlash { directorySlash = s }
-        if let c = block.directoryCheckHandler { directoryCheckHandler = c }
-        if let s = block.directoryIndexRedirect { directoryIndexRedirect = s }
-        if let c = block.indexCharset { indexCharset = c }
-        if let i = block.directoryIndex { directoryIndex = i }
-        if let f = block.fallbackResource { fallbackResource = f.lowercased() == "disabled" ? nil : f }
-        for o in block.options {
-            if let replace = o.replace {
-                options = replace.contains("all") ? ["indexes", "includes", "followsymlinks", "execcgi"] : replace
-                if replace.contains("none") { options = [] }
+
+        /// ap_directory_walk merges the `<Directory>` sections and `.htaccess` files among themselves
+        /// and only then onto the virtual host's defaults, where its `RewriteOptions` apply when no
+        /// object below set any. Under MergeBase that last merge keeps the base only if `baseurl_set`
+        /// (fixtures/apache/rewrite-base-vhost-mergebase-drops-merged-base,
+        /// rewrite-base-mergebase-dropped-after-plain-merge).
+        mutating func mergeRewriteOntoVhost(options vhostOptions: Set<String>?) {
+            guard var rw = rewrite else { return }
+            if !rw.optionsSet, let vhostOptions {
+                rw.options = vhostOptions
+                rw.optionsSet = true
             }
-            options.formUnion(o.add)
-            options.subtract(o.remove)
-            if o.add.contains("all") { options.formUnion(["indexes", "includes", "followsymlinks", "execcgi"]) }
-        }
-        // `early` headers are applied before the directory walk: never from here.
-        headers += block.headers.filter { !$0.early }
-        if !block.requestHeaders.isEmpty { requestHeaders += block.requestHeaders.filter { !$0.early } }
-        setEnvIf += block.setEnvIf
-        // mod_access_compat (Order/Allow/Deny/Satisfy) and mod_authz_core (Require) are separate
-        // modules: a configuration without any line of one keeps the enclosing one's lines of it,
-        // so `Require all granted` below does not lift an inherited `Deny from all`.
-        if !block.access.isEmpty {
-            let compat = block.access.contains { !$0.isAuthorization }
-                ? block.access.filter { !$0.isAuthorization } : access.filter { !$0.isAuthorization }
-            let inherited = access.filter(\.isAuthorization)
-            var authz = block.access.filter(\.isAuthorization)
-            if authz.isEmpty {
-                authz = inherited
-            } else if let logic = block.authMerging {
-                // `AuthMerging And|Or`: both sets of lines, each an implicit `<RequireAny>`, in
-                // a `<RequireAll>`/`<RequireAny>` (merge_authz_core_dir_config). With no line
-                // above, the parent is the server's `Require all granted` for the document root
-                // (recorded: access-authmerging-or-server-grant).
-                let parent = inherited.isEmpty ? [AccessDirective.require(negated: false, kind: "all", values: ["granted"], methods: nil)] : inherited
-                authz = [.requireSection(logic: logic, children: [.requireSection(logic: .any, children: parent, methods: nil),
-                                                                  .requireSection(logic: .any, children: authz, methods: nil)],
-                                         methods: nil)]
+            if !rw.options.contains("mergebase") {
+                rw.baseSet = false
+            } else if !rw.baseSet {
+                rw.base = nil
             }
-            access = compat + authz
+            rewrite = rw
         }
-        errorDocuments.merge(block.errorDocuments) { _, new in new }
-        for code in block.errorDocuments.keys { errorDocumentExpressions[code] = block.errorDocumentExpressions[code] }
-        if let a = block.acceptPathInfo { acceptPathInfo = a }
-        if let l = block.limitRequestBody { limitRequestBody = l }
-        if let m = block.maxRanges { maxRanges = m }
-        // mod_speling has no merge function: the deepest object with any of its directives
-        // replaces the whole configuration (recorded: negotiation-speling-config-replaced).
-        if let s = block.speling { speling = s }
-        if let m = block.allowMethods { allowMethods = m }
-        // mod_actions' merge: the child's entries overlay the parent's.
-        actions.merge(block.actions) { _, new in new }
-        methodScripts.merge(block.methodScripts) { _, new in new }
-        if let f = block.outputFilters { outputFilters = f }
-        outputFiltersByExtension.merge(block.outputFiltersByExtension) { _, new in new }
-        outputFiltersByType.merge(block.outputFiltersByType) { old, new in old + new }
-        if let e = block.expires { expires = expires.map { e.merged(over: $0) } ?? e }
-        if let t = block.authType { authType = t }
-        if let n = block.authName { authName = n }
-        if block.sslRequired { sslRequired = true }
-        if let m = block.mime { (mime = mime ?? MimeConfig()); mime!.merge(m) }
-        // mod_env's merge: the parent's variables less this block's `UnsetEnv`, then its `SetEnv`.
-        setEnv.removeAll { v in block.unsetEnv.contains { equalsIgnoringASCIICase($0, v.0) } }
-        for (name, value) in block.setEnv {
-            setEnv.removeAll { equalsIgnoringASCIICase($0.0, name) }
-            setEnv.append((name, value))
+
+        /// config_perdir_merge with what is here as the base and `o` as the overrides.
+        mutating func mergeRewrite(_ o: RewriteOverride, defaultEngine: Bool) {
+            let parent = rewrite
+            let engine = o.engine ?? parent?.engine ?? defaultEngine
+            let options = o.options ?? parent?.options ?? []
+            let parentOptions = parent?.options ?? []
+            var rules = o.rules
+            var ruleKey = o.key
+            // config_perdir_merge: a configuration without RewriteOptions keeps its parent's
+            // options, so an inherited `Inherit`/`InheritBefore` merges the parent's rules again.
+            if let parent {
+                let ignore = options.contains("ignoreinherit")
+                if options.contains("inherit") || (parentOptions.contains("inheritdown") && !ignore) {
+                    rules = rules + parent.rules
+                    ruleKey = o.key + "+" + parent.key
+                } else if options.contains("inheritbefore") || (parentOptions.contains("inheritdownbefore") && !ignore) {
+                    rules = parent.rules + rules
+                    ruleKey = parent.key + "+" + o.key
+                }
+            }
+            var base = o.base
+            // The first object is taken as it is (baseurl_set iff it has a RewriteBase).
+            var baseSet = o.baseSet
+            if let parent {
+                if options.contains("mergebase") {
+                    if !o.baseSet { base = parent.base }
+                    baseSet = baseSet || parent.baseSet
+                } else {
+                    baseSet = false
+                }
+            }
+            rewrite = EffectiveRewrite(engine: engine, options: options, base: base,
+                                       optionsSet: o.options != nil || (parent?.optionsSet ?? false), baseSet: baseSet,
+                                       rules: rules, directory: o.directory, key: o.directory + "|" + ruleKey)
+        }
+
+        /// Merges `block` (a configuration object for `directory`) over what is here.
+        mutating func merge(_ block: ConfigBlock, directory: String, key: String, defaultEngine: Bool) {
+            objectKeys.append(key)
+            if let rw = block.rewrite {
+                mergeRewrite(RewriteOverride(rw, directory: directory, key: key), defaultEngine: defaultEngine)
+            }
+            if !block.redirects.isEmpty {
+                let everything = block.redirects.filter { if case .everything = $0.matcher { true } else { false } }
+                let listed = block.redirects.filter { if case .everything = $0.matcher { false } else { true } }
+                if let last = everything.last { redirectExpression = last }
+                redirects = listed + redirects
+            }
+            if let r = block.redirectRelative { redirectRelative = r }
+            if let a = block.locationAlias { locationAlias = a }
+            if let p = block.aliasPreservePath { aliasPreservePath = p }
+            if let s = block.directorySlash { directorySlash = s }
+            if let c = block.directoryCheckHandler { directoryCheckHandler = c }
+            if let s = block.directoryIndexRedirect { directoryIndexRedirect = s }
+            if let c = block.indexCharset { indexCharset = c }
+            if let i = block.directoryIndex { directoryIndex = i }
+            if let f = block.fallbackResource { fallbackResource = f.lowercased() == "disabled" ? nil : f }
+            for o in block.options {
+                if let replace = o.replace {
+                    options = replace.contains("all") ? ["indexes", "includes", "followsymlinks", "execcgi"] : replace
+                    if replace.contains("none") { options = [] }
+                }
+                options.formUnion(o.add)
+                options.subtract(o.remove)
+                if o.add.contains("all") { options.formUnion(["indexes", "includes", "followsymlinks", "execcgi"]) }
+            }
+            // `early` headers are applied before the directory walk: never from here.
+            headers += block.headers.filter { !$0.early }
+            if !block.requestHeaders.isEmpty { requestHeaders += block.requestHeaders.filter { !$0.early } }
+            setEnvIf += block.setEnvIf
+            // mod_access_compat (Order/Allow/Deny/Satisfy) and mod_authz_core (Require) are separate
+            // modules: a configuration without any line of one keeps the enclosing one's lines of it,
+            // so `Require all granted` below does not lift an inherited `Deny from all`.
+            if !block.access.isEmpty {
+                let compat = block.access.contains { !$0.isAuthorization }
+                    ? block.access.filter { !$0.isAuthorization } : access.filter { !$0.isAuthorization }
+                let inherited = access.filter(\.isAuthorization)
+                var authz = block.access.filter(\.isAuthorization)
+                if authz.isEmpty {
+                    authz = inherited
+                } else if let logic = block.authMerging {
+                    // `AuthMerging And|Or`: both sets of lines, each an implicit `<RequireAny>`, in
+                    // a `<RequireAll>`/`<RequireAny>` (merge_authz_core_dir_config). With no line
+                    // above, the parent is the server's `Require all granted` for the document root
+                    // (recorded: access-authmerging-or-server-grant).
+                    let parent = inherited.isEmpty ? [AccessDirective.require(negated: false, kind: "all", values: ["granted"], methods: nil)] : inherited
+                    authz = [.requireSection(logic: logic, children: [.requireSection(logic: .any, children: parent, methods: nil),
+                                                                      .requireSection(logic: .any, children: authz, methods: nil)],
+                                             methods: nil)]
+                }
+                access = compat + authz
+            }
+            errorDocuments.merge(block.errorDocuments) { _, new in new }
+            for code in block.errorDocuments.keys { errorDocumentExpressions[code] = block.errorDocumentExpressions[code] }
+            if let a = block.acceptPathInfo { acceptPathInfo = a }
+            if let l = block.limitRequestBody { limitRequestBody = l }
+            if let m = block.maxRanges { maxRanges = m }
+            // mod_speling has no merge function: the deepest object with any of its directives
+            // replaces the whole configuration (recorded: negotiation-speling-config-replaced).
+            if let s = block.speling { speling = s }
+            if let m = block.allowMethods { allowMethods = m }
+            // mod_actions' merge: the child's entries overlay the parent's.
+            actions.merge(block.actions) { _, new in new }
+            methodScripts.merge(block.methodScripts) { _, new in new }
+            if let f = block.outputFilters { outputFilters = f }
+            outputFiltersByExtension.merge(block.outputFiltersByExtension) { _, new in new }
+            outputFiltersByType.merge(block.outputFiltersByType) { old, new in old + new }
+            if let e = block.expires { expires = expires.map { e.merged(over: $0) } ?? e }
+            if let t = block.authType { authType = t }
+            if let n = block.authName { authName = n }
+            if block.sslRequired { sslRequired = true }
+            if let m = block.mime { (mime = mime ?? MimeConfig()); mime!.merge(m) }
+            // mod_env's merge: the parent's variables less this block's `UnsetEnv`, then its `SetEnv`.
+            setEnv.removeAll { v in block.unsetEnv.contains { equalsIgnoringASCIICase($0, v.0) } }
+            for (name, value) in block.setEnv {
+                setEnv.removeAll { equalsIgnoringASCIICase($0.0, name) }
+                setEnv.append((name, value))
+            }
         }
     }
 }

@@ -286,7 +286,9 @@ extension Origin {
     /// translate_name: server-context rewrite, then server `Redirect`, `Alias`, DocumentRoot
     /// (apache-semantics §4.5, §8.5). Sets `r.filename`; returns a result when the response is decided.
     func translateName(_ r: RequestRecord, _ chain: RequestChain) -> PassResult? {
-        let vhost = site.vhost.block
+        // Only the rewrite part of the virtual host is read here (binding the whole block would
+        // copy it on every pass).
+        let vhostRewrite = site.vhost.block.rewrite
         // What `%f` logs if a server `Redirect` answers: mod_rewrite's hook leaves the URI in
         // r->filename when its rules decline; without server rules it stays unset.
         var declinedFilename: String? = nil
@@ -298,8 +300,8 @@ extension Origin {
         let preTranslate = preTranslateConfig(r, chain)
         r.preTranslate = preTranslate
         r.preTranslateWalked = true
-        let engineOn = preTranslate?.rewrite?.engine ?? vhost.rewrite?.engine ?? false
-        let serverRewrite = vhost.rewrite.flatMap {
+        let engineOn = preTranslate?.rewrite?.engine ?? vhostRewrite?.engine ?? false
+        let serverRewrite = vhostRewrite.flatMap {
             engineOn && $0.serverHookRuns && !chain.endSeen && r.uri.hasPrefix("/") ? $0 : nil
         }
         // A subrequest (mod_dir's index look-up, -U) takes its main request's values instead,

@@ -145,8 +145,9 @@ extension Origin {
 
     /// The virtual host's own `<Files>`/`<If>` sections: they come first in Apache's merged lists.
     var vhostSections: [SectionSource] {
-        let block = site.vhost.block
-        return block.files.isEmpty && block.ifChains.isEmpty ? [] : [SectionSource(key: "vhost", block: block)]
+        // Tested in place: binding the block first would copy all of it on every walk.
+        guard !site.vhost.block.files.isEmpty || !site.vhost.block.ifChains.isEmpty else { return [] }
+        return [SectionSource(key: "vhost", block: site.vhost.block)]
     }
 
     /// The configuration merged from the document root down to `deepest` (an existing directory):

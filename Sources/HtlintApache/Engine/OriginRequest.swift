@@ -31,7 +31,9 @@ public struct OriginRequest: Sendable, Hashable {
 
     /// First header with this name, case-insensitively.
     public func header(_ name: String) -> String? {
-        headers.first { equalsIgnoringASCIICase($0.name, name) }?.value
+        // Indexed, not `first(where:)`: that copies every header it looks at (read per variable).
+        for i in headers.indices where equalsIgnoringASCIICase(headers[i].name, name) { return headers[i].value }
+        return nil
     }
 }
 
@@ -202,7 +204,8 @@ public struct OriginResponse: Sendable {
     }
 
     public func header(_ name: String) -> String? {
-        headers.last { equalsIgnoringASCIICase($0.name, name) }?.value
+        for i in headers.indices.reversed() where equalsIgnoringASCIICase(headers[i].name, name) { return headers[i].value }
+        return nil
     }
 
     /// Every line of this header joined with ", ", as a client reads repeated lines (and as

@@ -12,18 +12,51 @@ public struct SiteFileSystem: Sendable {
         case symlink(target: String)
     }
 
-    public private(set) var nodes: [String: Node] = [:]
+    /// The tree is read through `Site` on every file test, and a struct of dictionaries read
+    /// from a class property is copied field by field each time: the fields live in one box
+    /// that a copy only retains, duplicated before a shared copy changes (copy on write).
+    private final class Storage: @unchecked Sendable {
+        // Only ever changed through a uniquely referenced box (`changing`).
+        var nodes: [String: Node] = [:]
+        var children: [String: [String]] = [:]
+        var hasSymlinks = false
+        var accessFiles: [String: SourceFile] = [:]
+        var texts: [String: SourceFile] = [:]
+        var loadedFrom: (directory: String, display: String?)? = nil
+
+        init() {}
+
+        init(copying other: Storage) {
+            nodes = other.nodes
+            children = other.children
+            hasSymlinks = other.hasSymlinks
+            accessFiles = other.accessFiles
+            texts = other.texts
+            loadedFrom = other.loadedFrom
+        }
+    }
+    private var storage = Storage()
+
+    /// The box, made unique first: every change goes through here.
+    private var changing: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+            return storage
+        }
+    }
+
+    public var nodes: [String: Node] { storage.nodes }
     /// Names in each directory (a path without trailing slash), for listing one.
-    private var children: [String: [String]] = [:]
+    private var children: [String: [String]] { storage.children }
     /// Whether any node is a symbolic link: without one, a plain path is found by a lookup alone.
-    public private(set) var hasSymlinks = false
+    public var hasSymlinks: Bool { storage.hasSymlinks }
     /// `.htaccess` text by directory path (with trailing slash).
-    public private(set) var accessFiles: [String: SourceFile] = [:]
+    public var accessFiles: [String: SourceFile] { storage.accessFiles }
     /// Texts of other files added in memory (`addTextFile`), by absolute path.
-    private var texts: [String: SourceFile] = [:]
+    private var texts: [String: SourceFile] { storage.texts }
     /// The real directory `load` read, and the display prefix: files that were not read then
     /// (another `AccessFileName`) are read from there on demand.
-    private var loadedFrom: (directory: String, display: String?)? = nil
+    private var loadedFrom: (directory: String, display: String?)? { storage.loadedFrom }
     public let root: String
 
     public init(root: String) {
@@ -34,9 +67,9 @@ public struct SiteFileSystem: Sendable {
 
     /// Records a node, and its name in its parent's listing when it is new.
     private mutating func setNode(_ path: String, _ node: Node) {
-        guard nodes.updateValue(node, forKey: path) == nil, let slash = path.lastIndex(ofByte: UInt8(ascii: "/")), path != "/" else { return }
+        guard changing.nodes.updateValue(node, forKey: path) == nil, let slash = path.lastIndex(ofByte: UInt8(ascii: "/")), path != "/" else { return }
         let parent = slash == path.startIndex ? "/" : String(path[..<slash])
-        children[parent, default: []].append(String(path[path.utf8.index(after: slash)...]))
+        changing.children[parent, default: []].append(String(path[path.utf8.index(after: slash)...]))
     }
 
     static func normalize(_ path: String) -> String {
@@ -63,7 +96,7 @@ public struct SiteFileSystem: Sendable {
         let path = root + SiteFileSystem.normalize(relative)
         addParents(of: path)
         setNode(path, .symlink(target: target))
-        hasSymlinks = true
+        changing.hasSymlinks = true
     }
 
     /// Registers a `.htaccess` for the directory `relativeDirectory` (`/` or `/sub`).
@@ -76,13 +109,13 @@ public struct SiteFileSystem: Sendable {
         let key = SiteFileSystem.normalize(root + SiteFileSystem.normalize(relativeDirectory)) + "/"
         addParents(of: key + ".htaccess")
         setNode(key + ".htaccess", .file(size: file.bytes.count))
-        accessFiles[key == "//" ? "/" : key] = file
+        changing.accessFiles[key == "//" ? "/" : key] = file
     }
 
     /// Adds a file with its text (for `AccessFileName` other than `.htaccess`).
     public mutating func addTextFile(_ relative: String, displayPath: String, text: String) {
         addFile(relative, size: text.utf8.count)
-        texts[root + SiteFileSystem.normalize(relative)] = SourceFile(path: displayPath, text: text)
+        changing.texts[root + SiteFileSystem.normalize(relative)] = SourceFile(path: displayPath, text: text)
     }
 
     /// The configuration file `name` in `directory` (absolute, trailing slash), if it is a file:
@@ -245,7 +278,7 @@ public struct SiteFileSystem: Sendable {
                             displayPrefix: String? = nil) throws -> SiteFileSystem {
         var fs = SiteFileSystem(root: root)
         let base = URL(fileURLWithPath: directory).standardizedFileURL.path
-        fs.loadedFrom = (base, displayPrefix)
+        fs.changing.loadedFrom = (base, displayPrefix)
         func shown(_ relative: String) -> String { (displayPrefix.map { $0 + relative }) ?? base + relative }
         // POSIX directory reads and lstat: FileManager's enumerator and attribute dictionaries
         // cost some 200,000 instructions per file (a 2,000-file docroot took 90 ms to load).
