@@ -39,7 +39,7 @@ public struct AllowedOverrides: Sendable, Equatable {
     /// any class at all. `AllowOverrideList` names are allowed whatever their class.
     public func permits(_ category: OverrideCategory, name: String) -> Bool {
         switch category {
-        case .serverOnly, .configOnly: return false
+        case .serverOnly, .globalOnly, .configOnly: return false
         case .any: if !categories.isEmpty { return true }
         default: if categories.contains(category) { return true }
         }

@@ -17,4 +17,6 @@ public enum ConfigCode {
     public static let badSection = "HT116"
     /// Directive accepted by Apache but ignored or suspicious (warning level).
     public static let ignored = "HT117"
+    /// An `Error` directive that is read: Apache stops with its message.
+    public static let errorDirective = "HT118"
 }

@@ -5,6 +5,16 @@ extension ConfigReader {
     mutating func coreDirective(_ line: DirectiveLine, into block: inout ConfigBlock) {
         let d = line.node, words = line.words
         switch line.info.name {
+        case "Error":
+            // generate_message: the raw line, less one pair of surrounding quotes, is the error
+            // (recorded: `.htaccess: boom` with 500; the server refuses to start).
+            var message = Substring(d.rawArguments)
+            if let q = message.first, q == "\"" || q == "'" {
+                if message.count > 1, message.last == q { message.removeLast() }
+                message.removeFirst()
+            }
+            error(ConfigCode.errorDirective, d.rawArguments.isEmpty ? "The Error directive was used with no message." : String(message),
+                  d.nameRange)
         case "Options":
             if let o = parseOptions(d, words) { block.options.append(o) }
         case "DefaultType":

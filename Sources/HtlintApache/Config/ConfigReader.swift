@@ -37,6 +37,13 @@ public struct ConfigReader {
     var rewriteDirectivesRead = 0
     /// `ServerName` lines read so far: whether the selected section names itself.
     var serverNamesRead = 0
+    /// The lines outside any section are a `<VirtualHost>`'s (a case's or `--vhost-line`'s
+    /// lines), not the main server's.
+    var topLevelIsVirtualHost = false
+    /// Inside a `<VirtualHost>`, written or implied: main-server-only directives are refused.
+    var readingVirtualHost: Bool {
+        topLevelIsVirtualHost || sectionNames.contains { $0.lowercased() == "virtualhost" }
+    }
 
     public init(context: ConfigContext, modules: ModuleSet = .standard, defines: Set<String> = [],
                 variables: [String: String] = [:], processEnvironment: [String: String] = [:],
@@ -67,11 +74,13 @@ public struct ConfigReader {
                             defines: Set<String> = [], variables: [String: String] = [:],
                             processEnvironment: [String: String] = [:], overrides: AllowedOverrides? = nil,
                             fileExists: @escaping (String) -> Bool = ConfigReader.systemFileExists,
-                            virtualHost: VirtualHostChoice? = nil, serverDirectoryIndex: [String]? = nil) -> ConfigFile {
+                            virtualHost: VirtualHostChoice? = nil, serverDirectoryIndex: [String]? = nil,
+                            topLevelIsVirtualHost: Bool = false) -> ConfigFile {
         func once(_ expand: ((LogicalLine) -> LogicalLine?)?) -> ConfigFile {
             read(tree: Parser.parse(file, context: context, expand: expand), context: context, modules: modules,
                  defines: defines, variables: variables, processEnvironment: processEnvironment, overrides: overrides,
-                 fileExists: fileExists, virtualHost: virtualHost, serverDirectoryIndex: serverDirectoryIndex)
+                 fileExists: fileExists, virtualHost: virtualHost, serverDirectoryIndex: serverDirectoryIndex,
+                 topLevelIsVirtualHost: topLevelIsVirtualHost)
         }
         let first = once(nil)
         // A byte scan: a copy of a large file as a String (and Foundation's search) cost more
@@ -88,10 +97,12 @@ public struct ConfigReader {
                             defines: Set<String> = [], variables: [String: String] = [:],
                             processEnvironment: [String: String] = [:], overrides: AllowedOverrides? = nil,
                             fileExists: @escaping (String) -> Bool = ConfigReader.systemFileExists,
-                            virtualHost: VirtualHostChoice? = nil, serverDirectoryIndex: [String]? = nil) -> ConfigFile {
+                            virtualHost: VirtualHostChoice? = nil, serverDirectoryIndex: [String]? = nil,
+                            topLevelIsVirtualHost: Bool = false) -> ConfigFile {
         let file = tree.file
         var reader = ConfigReader(context: context, modules: modules, defines: defines, variables: variables,
                                   processEnvironment: processEnvironment, overrides: overrides, fileExists: fileExists)
+        reader.topLevelIsVirtualHost = topLevelIsVirtualHost && context == .server
         var sectionDefines = defines
         let virtualHosts = context == .server ? VirtualHosts.sections(in: tree.nodes, defines: &sectionDefines) {
             ConfigReader.conditionHolds($0, modules: modules, defines: $1, fileExists: fileExists)
@@ -187,8 +198,12 @@ public struct ConfigReader {
                   d.nameRange)
             return
         }
-        if context == .htaccess, info.category == .serverOnly || info.category == .configOnly {
+        if context == .htaccess, [.serverOnly, .globalOnly, .configOnly].contains(info.category) {
             error(ConfigCode.notAllowedHere, "\(info.name) not allowed here", d.nameRange)
+            return
+        }
+        if info.category == .globalOnly, readingVirtualHost {
+            error(ConfigCode.notAllowedHere, "\(info.name) cannot occur within <VirtualHost> section", d.nameRange)
             return
         }
         guard overrideAllows([info.category], name: info.name, d.nameRange) else { return }
@@ -210,7 +225,7 @@ public struct ConfigReader {
         case "filter": filterDirective(line, into: &block)
         case "actions": actionsDirective(line, into: &block)
         case "authz_core", "authn_core", "access_compat", "ssl": accessDirective(line, into: &block, methods: methods)
-        case "core" where info.category != .serverOnly: coreDirective(line, into: &block)
+        case "core" where info.category != .serverOnly && info.category != .globalOnly: coreDirective(line, into: &block)
         case "core", "remoteip": serverDirective(line, into: &block)
         default: break   // Known to Apache, accepted, not simulated.
         }

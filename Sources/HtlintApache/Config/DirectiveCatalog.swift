@@ -4,6 +4,9 @@ public enum OverrideCategory: String, Sendable {
     case limit = "Limit", any = "All"
     /// Never allowed in `.htaccess` (server configuration only).
     case serverOnly
+    /// The main server's configuration only (GLOBAL_ONLY): Apache refuses to start when one
+    /// stands inside `<VirtualHost>` ("… cannot occur within <VirtualHost> section").
+    case globalOnly
     /// Server configuration and `<Directory>`-type sections (RSRC_CONF|ACCESS_CONF), never
     /// `.htaccess`; read like the per-directory directives of its module.
     case configOnly
@@ -54,15 +57,38 @@ public enum DirectiveCatalog {
         list += entries("core", .any, ["LimitRequestBody", "LimitXMLRequestBody", "ServerSignature",
                                         "RLimitCPU", "RLimitMEM", "RLimitNPROC"])
         // RSRC_CONF|ACCESS_CONF (server and <Directory>, never `.htaccess`): "… not allowed here".
-        list += entries("core", .configOnly, ["Define", "UnDefine", "LogLevel", "MaxRanges"])
+        list += entries("core", .configOnly, ["Define", "UnDefine", "LogLevel", "MaxRanges", "MaxRangeOverlaps", "MaxRangeReversals"])
         list += entries("core", .serverOnly, [
             "ServerName", "ServerAlias", "ServerAdmin", "DocumentRoot", "UseCanonicalName", "UseCanonicalPhysicalPort",
-            "LimitInternalRecursion", "AllowOverride", "AllowOverrideList", "AccessFileName", "Listen",
-            "ServerRoot", "LoadModule", "Include", "IncludeOptional", "ErrorLog", "KeepAlive", "Timeout",
-            "HostnameLookups", "ServerTokens", "TraceEnable", "MergeSlashes", "AllowEncodedSlashes",
-            "LimitRequestLine", "LimitRequestFields", "LimitRequestFieldsize", "RegexDefaultOptions", "Protocols", "Mutex", "PidFile",
-            "User", "Group", "LogFormat", "CustomLog", "TransferLog", "ScriptLog",
+            "LimitInternalRecursion", "AllowOverride", "AllowOverrideList", "AccessFileName",
+            "ServerRoot", "LoadModule", "Include", "IncludeOptional", "ErrorLog", "ErrorLogFormat", "KeepAlive", "Timeout",
+            "KeepAliveTimeout", "MaxKeepAliveRequests", "HostnameLookups", "TraceEnable", "MergeSlashes", "AllowEncodedSlashes",
+            "LimitRequestLine", "LimitRequestFields", "LimitRequestFieldsize", "Protocols", "ProtocolsHonorOrder",
+            "HttpProtocolOptions", "MergeTrailers", "StrictHostCheck", "ServerPath", "DefaultRuntimeDir",
+            "ReadBufferSize", "FlushMaxThreshold", "FlushMaxPipelined", "NameVirtualHost", "Protocol",
         ])
+        list += entries("log_config", .serverOnly, ["LogFormat", "CustomLog", "TransferLog", "BufferedLogs"])
+        list += entries("log_config", .globalOnly, ["GlobalLog"])
+        list += entries("logio", .any, ["LogIOTrackTTFB"])
+        list += entries("so", .serverOnly, ["LoadFile"])
+        list += entries("unixd", .globalOnly, ["ChrootDir", "Suexec"])
+        list += entries("watchdog", .globalOnly, ["WatchdogInterval"])
+        // GLOBAL_ONLY, core and the MPM's (prefork, as recorded) — each refused inside a
+        // <VirtualHost> with "… cannot occur within <VirtualHost> section" (recorded with
+        // `apache2 -t`; tests in ServerContextTests).
+        list += entries("core", .globalOnly, [
+            "Listen", "ListenBacklog", "ListenCoresBucketsRatio", "ReceiveBufferSize", "SendBufferSize", "AcceptFilter",
+            "ServerTokens", "RegexDefaultOptions", "RegisterHttpMethod", "Mutex", "PidFile", "User", "Group",
+            "ExtendedStatus", "SeeRequestTail", "ScoreBoardFile", "MaxMemFree", "CoreDumpDirectory", "GracefulShutdownTimeout",
+            "StartServers", "ServerLimit", "MaxRequestWorkers", "MaxClients", "MaxConnectionsPerChild", "MaxRequestsPerChild",
+        ])
+        // Each MPM's own: Debian's stock server runs event, the recordings prefork.
+        list += entries("mpm_prefork", .globalOnly, ["MinSpareServers", "MaxSpareServers"])
+        list += entries("mpm_event", .globalOnly, ["ThreadsPerChild", "ThreadLimit", "MinSpareThreads", "MaxSpareThreads",
+                                                   "AsyncRequestWorkerFactor"])
+        // `Error "message"` stops reading with that message wherever it is read (OR_ALL).
+        list += entries("core", .any, ["Error"])
+        list += entries("cgi", .serverOnly, ["ScriptLog", "ScriptLogLength", "ScriptLogBuffer"])
         list += entries("authz_core", .authConfig, ["Require", "AuthMerging", "AuthzSendForbiddenOnFailure"])
         // AuthType and AuthName moved from core to mod_authn_core in 2.4.
         list += entries("authn_core", .authConfig, ["AuthName", "AuthType"])
@@ -101,7 +127,6 @@ public enum DirectiveCatalog {
                                                  "CookieStyle", "CookieSameSite", "CookieHttpOnly", "CookieSecure"])
         list += entries("userdir", .serverOnly, ["UserDir"])
         list += entries("mime_magic", .serverOnly, ["MimeMagicFile"])
-        list += entries("status", .serverOnly, ["ExtendedStatus", "SeeRequestTail"])
         list += entries("negotiation", .serverOnly, ["CacheNegotiatedDocs"])
         list += entries("request", .configOnly, ["KeptBodySize"])
         list += entries("allowmethods", .configOnly, ["AllowMethods"])

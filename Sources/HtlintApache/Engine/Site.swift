@@ -63,7 +63,9 @@ public final class Site: @unchecked Sendable {
         // `${NAME}`: a Define'd variable, else the httpd process environment (apache-semantics §2.5).
         let vhost = ConfigReader.read(source, context: .server, modules: modules, variables: processEnvironment,
                                       processEnvironment: processEnvironment, fileExists: fileExists, virtualHost: virtualHost,
-                                      serverDirectoryIndex: directoryIndex)
+                                      serverDirectoryIndex: directoryIndex,
+                                      // Lines (a case's `vhost`) stand inside the site's <VirtualHost>; a file is a whole configuration.
+                                      topLevelIsVirtualHost: vhostFile == nil)
         self.vhost = vhost
         let server = vhost.block.server ?? ServerSettings()
         self.documentRoot = server.documentRoot.map(SiteFileSystem.normalize) ?? mountedRoot

@@ -117,4 +117,11 @@ let readErrorRules: [any LintRule] = [
         severity: .error,
         triggering: [Example("↓<Files \"wp-config.php\">\nRequire all denied")],
         nonTriggering: [Example("<Files \"wp-config.php\">\nRequire all denied\n</Files>")])),
+    ReadErrorRule(description: RuleDescription(
+        id: "HT118", name: "error-directive", family: .syntax,
+        summary: "an `Error` directive outside a section that skips it",
+        rationale: "`Error \"message\"` makes Apache stop reading with that message: the server does not start, or the `.htaccess` answers 500. It belongs inside a section that is false on a correct server, such as `<IfModule !mod_rewrite.c>`. \(fiveHundred)",
+        severity: .error,
+        triggering: [Example("↓Error \"mod_rewrite is required\"")],
+        nonTriggering: [Example("<IfModule !mod_rewrite.c>\nError \"mod_rewrite is required\"\n</IfModule>")])),
 ]

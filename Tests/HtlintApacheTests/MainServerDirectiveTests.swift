@@ -1,0 +1,85 @@
+import Testing
+import HtlintDiagnostics
+import HtlintSyntax
+@testable import HtlintApache
+
+/// Where server directives may stand, as `apache2 -t` (Apache 2.4, prefork) answered for each:
+/// main-server-only (GLOBAL_ONLY) ones stop the server inside `<VirtualHost>`, core and MPM
+/// directives of a stock apache2.conf are known, and `Error` stops reading with its own message.
+struct MainServerDirectiveTests {
+    private func errors(_ text: String, context: ConfigContext = .server) -> [String] {
+        ConfigReader.read(SourceFile(path: "site.conf", text: text), context: context).diagnostics
+            .filter { $0.severity == .error }.map(\.message)
+    }
+
+    private func insideVirtualHost(_ line: String) -> String {
+        "<VirtualHost *:80>\nServerName example.org\n\(line)\n</VirtualHost>"
+    }
+
+    @Test("refused inside <VirtualHost>, accepted in the main server", arguments: [
+        "ServerTokens Prod", "RegexDefaultOptions +ICASE", "Listen 8081", "Mutex default", "PidFile /tmp/x.pid",
+        "User www-data", "Group www-data", "ExtendedStatus On", "StartServers 2", "MaxRequestWorkers 10",
+        "MaxConnectionsPerChild 0", "GracefulShutdownTimeout 5", "RegisterHttpMethod FOO", "AcceptFilter http none",
+        "GlobalLog /tmp/x.log common", "ChrootDir /tmp", "WatchdogInterval 5", "ThreadsPerChild 25",
+    ])
+    func mainServerOnly(_ line: String) {
+        let name = String(line.split(separator: " ")[0])
+        #expect(errors(insideVirtualHost(line)) == ["\(name) cannot occur within <VirtualHost> section"])
+        #expect(errors(line + "\n" + insideVirtualHost("")) == [])
+    }
+
+    @Test("accepted inside <VirtualHost>", arguments: [
+        "KeepAliveTimeout 5", "MaxKeepAliveRequests 100", "HttpProtocolOptions Unsafe", "ProtocolsHonorOrder On",
+        "MergeTrailers off", "StrictHostCheck off", "ReadBufferSize 8192", "ErrorLogFormat \"%M\"", "MaxRangeOverlaps 10",
+        "TraceEnable Off", "ServerSignature Off", "NameVirtualHost *:80", "Protocol http", "BufferedLogs On",
+        "LoadFile /usr/lib/x86_64-linux-gnu/libz.so.1", "LogIOTrackTTFB On",
+    ])
+    func virtualHostLevel(_ line: String) {
+        #expect(errors(insideVirtualHost(line)) == [])
+    }
+
+    /// A case's (or a site file's) vhost lines are the inside of the site's `<VirtualHost>`.
+    @Test func vhostLinesAreInsideTheVirtualHost() {
+        let site = Site(serverName: "example.org", files: SiteFileSystem(root: "/var/www/html"),
+                        vhostLines: ["ServerTokens Prod", "KeepAliveTimeout 5"])
+        #expect(site.vhost.diagnostics.filter { $0.severity == .error }.map(\.message)
+                == ["ServerTokens cannot occur within <VirtualHost> section"])
+    }
+
+    @Test func mainServerDirectivesAreNotAllowedInHtaccess() {
+        #expect(errors("ServerTokens Prod", context: .htaccess) == ["ServerTokens not allowed here"])
+        #expect(errors("MaxRangeOverlaps 10", context: .htaccess) == ["MaxRangeOverlaps not allowed here"])
+    }
+
+    /// Recorded: `.htaccess: boom` (500); without a message Apache names the problem itself.
+    @Test func errorDirectiveStopsWithItsMessage() {
+        #expect(errors("Error \"mod_rewrite is required\"", context: .htaccess) == ["mod_rewrite is required"])
+        #expect(errors("Error 'single'", context: .htaccess) == ["single"])
+        #expect(errors("Error boom", context: .htaccess) == ["boom"])
+        #expect(errors("Error", context: .htaccess) == ["The Error directive was used with no message."])
+        #expect(errors("<IfModule !mod_rewrite.c>\nError \"need rewrite\"\n</IfModule>", context: .htaccess) == [])
+        #expect(errors(insideVirtualHost("Error \"stop\"")) == ["stop"])
+    }
+
+    /// mod_logio is compiled in, and its one directive is allowed everywhere (recorded: 200).
+    @Test func logioDirectiveIsAllowedInHtaccess() {
+        #expect(errors("LogIOTrackTTFB On", context: .htaccess) == [])
+    }
+
+    /// Each MPM has its own: prefork (the recordings' server) knows no thread directives.
+    @Test func mpmDirectivesFollowTheLoadedMPM() {
+        let prefork = ModuleSet(ModuleSet.builtIn.union(["mpm_prefork"]))
+        let read = { (text: String, modules: ModuleSet) in
+            ConfigReader.read(SourceFile(path: "site.conf", text: text), context: .server, modules: modules).diagnostics.map(\.message)
+        }
+        #expect(read("MinSpareServers 2", prefork) == [])
+        #expect(read("ThreadsPerChild 25", prefork)
+                == ["Invalid command 'ThreadsPerChild', perhaps misspelled or defined by a module not included in the server configuration"])
+        #expect(read("ThreadsPerChild 25", .standard) == [])
+    }
+
+    /// mod_cgi is not among the loaded modules: its `ScriptLog` is unknown, as in Apache.
+    @Test func scriptLogNeedsModCGI() {
+        #expect(errors("ScriptLog /tmp/x") == ["Invalid command 'ScriptLog', perhaps misspelled or defined by a module not included in the server configuration"])
+    }
+}
