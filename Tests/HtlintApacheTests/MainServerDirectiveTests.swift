@@ -21,6 +21,7 @@ struct MainServerDirectiveTests {
         "User www-data", "Group www-data", "ExtendedStatus On", "StartServers 2", "MaxRequestWorkers 10",
         "MaxConnectionsPerChild 0", "GracefulShutdownTimeout 5", "RegisterHttpMethod FOO", "AcceptFilter http none",
         "GlobalLog /tmp/x.log common", "ChrootDir /tmp", "WatchdogInterval 5", "ThreadsPerChild 25",
+        "SSLSessionCache none", "SSLRandomSeed startup builtin", "SSLPassPhraseDialog builtin", "SSLStaplingCache none",
     ])
     func mainServerOnly(_ line: String) {
         let name = String(line.split(separator: " ")[0])
@@ -32,10 +33,20 @@ struct MainServerDirectiveTests {
         "KeepAliveTimeout 5", "MaxKeepAliveRequests 100", "HttpProtocolOptions Unsafe", "ProtocolsHonorOrder On",
         "MergeTrailers off", "StrictHostCheck off", "ReadBufferSize 8192", "ErrorLogFormat \"%M\"", "MaxRangeOverlaps 10",
         "TraceEnable Off", "ServerSignature Off", "NameVirtualHost *:80", "Protocol http", "BufferedLogs On",
-        "LoadFile /usr/lib/x86_64-linux-gnu/libz.so.1", "LogIOTrackTTFB On",
+        "LoadFile /usr/lib/x86_64-linux-gnu/libz.so.1", "LogIOTrackTTFB On", "RequestReadTimeout header=20-40,MinRate=500",
+        // mod_ssl: server directives, and the AuthConfig-class ones that are SSL_CMD_ALL.
+        "SSLHonorCipherOrder on", "SSLSessionTickets off", "SSLCompression off", "SSLUseStapling off", "SSLProxyEngine on",
+        "SSLOpenSSLConfCmd Options -SessionTicket", "SSLCipherSuite HIGH:!aNULL", "SSLVerifyClient none", "SSLVerifyDepth 2",
+        "SSLUserName SSL_CLIENT_S_DN_CN",
     ])
     func virtualHostLevel(_ line: String) {
         #expect(errors(insideVirtualHost(line)) == [])
+    }
+
+    /// Directory-only (AuthConfig) directives stay refused at virtual-host level.
+    @Test func directoryOnlySSLDirectivesAreRefusedInTheVirtualHost() {
+        #expect(errors(insideVirtualHost("SSLRenegBufferSize 1000")) == ["SSLRenegBufferSize not allowed in <VirtualHost> context"])
+        #expect(errors(insideVirtualHost("SSLRequireSSL")) == ["SSLRequireSSL not allowed in <VirtualHost> context"])
     }
 
     /// A case's (or a site file's) vhost lines are the inside of the site's `<VirtualHost>`.

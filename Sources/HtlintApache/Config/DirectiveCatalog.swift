@@ -138,7 +138,25 @@ public enum DirectiveCatalog {
         list += entries("ssl", .authConfig, ["SSLRequireSSL", "SSLRequire", "SSLRenegBufferSize", "SSLUserName",
                                              "SSLCipherSuite", "SSLVerifyClient", "SSLVerifyDepth"])
         list += entries("ssl", .options, ["SSLOptions"])
-        list += entries("ssl", .serverOnly, ["SSLEngine", "SSLCertificateFile", "SSLCertificateKeyFile", "SSLProtocol"])
+        list += entries("ssl", .serverOnly, [
+            "SSLEngine", "SSLCertificateFile", "SSLCertificateKeyFile", "SSLCertificateChainFile", "SSLProtocol",
+            "SSLCACertificateFile", "SSLCACertificatePath", "SSLCADNRequestFile", "SSLCADNRequestPath",
+            "SSLCARevocationCheck", "SSLCARevocationFile", "SSLCARevocationPath", "SSLCompression", "SSLHonorCipherOrder",
+            "SSLInsecureRenegotiation", "SSLOpenSSLConfCmd", "SSLSessionCacheTimeout", "SSLSessionTicketKeyFile",
+            "SSLSessionTickets", "SSLStrictSNIVHostCheck", "SSLSRPUnknownUserSeed", "SSLSRPVerifierFile",
+            "SSLOCSPEnable", "SSLOCSPDefaultResponder", "SSLOCSPOverrideResponder", "SSLOCSPResponderTimeout",
+            "SSLOCSPResponseMaxAge", "SSLOCSPResponseTimeSkew", "SSLOCSPUseRequestNonce",
+            "SSLUseStapling", "SSLStaplingErrorCacheTimeout", "SSLStaplingFakeTryLater", "SSLStaplingForceURL",
+            "SSLStaplingResponderTimeout", "SSLStaplingResponseMaxAge", "SSLStaplingResponseTimeSkew",
+            "SSLStaplingReturnResponderErrors", "SSLStaplingStandardCacheTimeout",
+            "SSLProxyEngine", "SSLProxyVerify", "SSLProxyVerifyDepth", "SSLProxyCheckPeerCN", "SSLProxyCheckPeerName",
+            "SSLProxyCheckPeerExpire", "SSLProxyProtocol", "SSLProxyCipherSuite", "SSLProxyCACertificateFile",
+            "SSLProxyCACertificatePath", "SSLProxyCARevocationCheck", "SSLProxyCARevocationFile", "SSLProxyCARevocationPath",
+            "SSLProxyMachineCertificateFile", "SSLProxyMachineCertificatePath", "SSLProxyMachineCertificateChainFile",
+        ])
+        list += entries("ssl", .globalOnly, ["SSLCryptoDevice", "SSLFIPS", "SSLPassPhraseDialog", "SSLRandomSeed",
+                                             "SSLSessionCache", "SSLStaplingCache"])
+        list += entries("reqtimeout", .serverOnly, ["RequestReadTimeout"])
         list += entries("remoteip", .serverOnly, ["RemoteIPHeader", "RemoteIPInternalProxy", "RemoteIPTrustedProxy"])
         list += entries("proxy", .serverOnly, ["ProxyPass", "ProxyPassReverse", "ProxyPreserveHost", "ProxyRequests"])
         list += entries("version", .any, [])
