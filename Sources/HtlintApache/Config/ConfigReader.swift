@@ -198,7 +198,7 @@ public struct ConfigReader {
                   d.nameRange)
             return
         }
-        if context == .htaccess, [.serverOnly, .globalOnly, .configOnly].contains(info.category) {
+        if context == .htaccess, info.category == .serverOnly || info.category == .globalOnly || info.category == .configOnly {
             error(ConfigCode.notAllowedHere, "\(info.name) not allowed here", d.nameRange)
             return
         }

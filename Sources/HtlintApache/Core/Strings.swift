@@ -43,6 +43,15 @@ public func equalsIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
     return Array(a.utf8).withUnsafeBufferPointer { x in Array(b.utf8).withUnsafeBufferPointer { y in same(x, y) } }
 }
 
+/// Whether `s` starts with `prefix` ignoring ASCII case, without building a lower-cased copy
+/// (lint rules ask this of every rule's substitution).
+@inlinable
+public func hasPrefixIgnoringASCIICase(_ s: String, _ prefix: String) -> Bool {
+    let n = prefix.utf8.count
+    guard s.utf8.count >= n else { return false }
+    return equalsIgnoringASCIICase(String(s.utf8.prefix(n)) ?? "", prefix)
+}
+
 /// The non-empty `/`-separated segments of a path, split on bytes (a `Character` split pays for
 /// grapheme breaking on every byte).
 @inlinable

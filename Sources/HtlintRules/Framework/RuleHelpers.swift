@@ -8,8 +8,9 @@ extension RewriteRule {
     var stopsPass: Bool { flags.last || flags.end || flags.passThrough || flags.proxy || flags.statusOverride != nil }
     /// The substitution is an absolute URL.
     var targetsURL: Bool {
-        let s = rawSubstitution.lowercased()
-        return s.hasPrefix("http://") || s.hasPrefix("https://") || s.hasPrefix("%{request_scheme}://")
+        let s = rawSubstitution
+        return hasPrefixIgnoringASCIICase(s, "http://") || hasPrefixIgnoringASCIICase(s, "https://")
+            || hasPrefixIgnoringASCIICase(s, "%{request_scheme}://")
     }
     /// Numbers of `$N` used in the substitution and conditions.
     var usedCaptures: Set<Int> {

@@ -100,9 +100,9 @@ struct ForwardedSchemeOnlyTest: LintRule {
     /// reported at the condition).
     static func redirectsToHTTPS(_ block: ConfigBlock) -> Bool {
         block.redirects.contains { r in
-            (300...399).contains(r.status) && r.target?.lowercased().hasPrefix("https://") == true
+            (300...399).contains(r.status) && r.target.map { hasPrefixIgnoringASCIICase($0, "https://") } == true
         } || (block.rewrite?.rules ?? []).contains { rule in
-            (rule.redirects || (rule.targetsURL && !rule.flags.proxy)) && rule.rawSubstitution.lowercased().hasPrefix("https://")
+            (rule.redirects || (rule.targetsURL && !rule.flags.proxy)) && hasPrefixIgnoringASCIICase(rule.rawSubstitution, "https://")
                 && !rule.conditions.contains { $0.variables.contains(where: ForwardedHeaders.isForwarded(variable:)) }
         }
     }
@@ -110,7 +110,7 @@ struct ForwardedSchemeOnlyTest: LintRule {
     private func rewriteFindings(_ context: LintContext) -> [Diagnostic] {
         context.files.flatMap(\.rules).flatMap { rule -> [Diagnostic] in
             guard rule.redirects || (rule.targetsURL && !rule.flags.proxy),
-                  rule.rawSubstitution.lowercased().hasPrefix("https://") else { return [] }
+                  hasPrefixIgnoringASCIICase(rule.rawSubstitution, "https://") else { return [] }
             let conditions = rule.conditions
             let forwarded = conditions.filter { $0.variables.contains(where: ForwardedHeaders.isForwarded(variable:)) }
             // The connection's own scheme protects only in an [OR] group (AND-ed, the forged

@@ -1,3 +1,4 @@
+import HtlintApache
 import HtlintDiagnostics
 
 /// A redirect whose destination host comes from the request.
@@ -34,8 +35,9 @@ struct OpenRedirect: LintRule {
             var afterScheme = false
             // Skip a literal scheme (`https://`): what follows is the host.
             if case .literal(let s)? = parts.first {
-                let lower = s.lowercased()
-                if lower == "http://" || lower == "https://" || lower == "//" { parts = parts.dropFirst(); afterScheme = true }
+                if equalsIgnoringASCIICase(s, "http://") || equalsIgnoringASCIICase(s, "https://") || s == "//" {
+                    parts = parts.dropFirst(); afterScheme = true
+                }
                 else { return nil }   // literal host or path: the destination is fixed
             }
             guard let first = parts.first else { return nil }
