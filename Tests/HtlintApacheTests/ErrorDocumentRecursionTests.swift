@@ -32,3 +32,17 @@ struct HtFilesOverrideTests {
         #expect(r.status == 200)
     }
 }
+
+// fixtures/apache/errordoc-url-after-fallback-recursion-limit: a FallbackResource look-up past
+// the internal-redirect limit fails with 500; a full-URL ErrorDocument needs no internal
+// redirect, so ap_die still answers 302 to it.
+struct ErrorDocumentURLAfterRecursionLimitTests {
+    @Test func fallbackPastTheLimitRedirectsToTheURL() {
+        let htaccess = "ErrorDocument 500 https://shop.example/e500\nRewriteEngine On\n"
+            + "RewriteCond %{REQUEST_URI} !^/blog/\nRewriteRule ^(.*)$ /blog/$1 [L]\nFallbackResource /index.html\n"
+        let r = respond("/legacy", access: [("/", htaccess)], files: ["/index.html", "/blog/post.html"])
+        #expect(r.recursionLimitExceeded)
+        #expect(r.status == 302)
+        #expect(r.location == "https://shop.example/e500")
+    }
+}

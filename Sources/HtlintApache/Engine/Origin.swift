@@ -165,20 +165,21 @@ public final class Origin: @unchecked Sendable {
                 cannedSuccess = true
                 // ap_die looks up an ErrorDocument for every status a hook answers, redirects included.
                 if s != 200, let doc = errorDocument(for: s, record: record, chain: chain) {
-                    if redirects >= site.limitInternalRecursion {
-                        if doc.hasPrefix("/") {
-                            // An ErrorDocument page answered by a rewrite ([F]) again and again:
-                            // the 11th redirect fails (AH00124); ap_die then finds the chain's
-                            // statuses set and sends the first error canned, %>s logs 500.
-                            record.setEnvValue("REQUEST_METHOD", record.method)
-                            chain.logRecursionLimit(site.limitInternalRecursion)
-                            status = firstErrorStatus ?? s
-                            loggedStatus = 500
-                        }
+                    if doc.hasPrefix("/"), redirects >= site.limitInternalRecursion {
+                        // An ErrorDocument page answered by a rewrite ([F]) again and again:
+                        // the 11th redirect fails (AH00124); ap_die then finds the chain's
+                        // statuses set and sends the first error canned, %>s logs 500.
+                        record.setEnvValue("REQUEST_METHOD", record.method)
+                        chain.logRecursionLimit(site.limitInternalRecursion)
+                        status = firstErrorStatus ?? s
+                        loggedStatus = 500
                     } else if doc.hasPrefix("/") {
                         redirectToErrorDocument(doc, status: s, location: loc)
                         continue
                     } else if doc.contains("://") {
+                        // No internal redirect, so the limit does not matter: a 500 from a
+                        // FallbackResource look-up past it still sends the client to the URL
+                        // (recorded: errordoc-url-after-fallback-recursion-limit).
                         status = 302
                         location = doc
                     }
