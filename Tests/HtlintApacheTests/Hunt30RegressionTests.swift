@@ -170,6 +170,30 @@ struct Hunt30RegressionTests {
         #expect(get("/f/run").status == 404)
     }
 
+    /// fixtures/apache/negotiation-script-variant-preferred-with-args-post-or-path-info: a query
+    /// (even empty), path info or a POST makes handle_multi add the CGI magic range at q 2, so
+    /// the script variant wins; an Accept naming the type keeps its own quality.
+    @Test func scriptVariantPreferredWithArgumentsPathInfoOrPost() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/h/both.php", size: 0)
+        fs.addFile("/h/both.html", size: 26)
+        fs.addAccessFile("/h", file: SourceFile(path: "h/.htaccess",
+                                                bytes: Array("MultiviewsMatch Handlers\nAddHandler my-handler .php\nOptions +MultiViews\n".utf8)))
+        var modules = ModuleSet.standard
+        modules.insert("negotiation")
+        let o = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: [], modules: modules))
+        func send(_ target: String, _ method: String = "GET", _ headers: [HTTPHeader] = []) -> OriginResponse {
+            o.respond(to: OriginRequest(method: method, target: target, headers: [HTTPHeader("Host", "shop.example")] + headers))
+        }
+        #expect(send("/h/both").served == "/h/both.html")
+        #expect(send("/h/both?a=1").served == "/h/both.php")
+        #expect(send("/h/both?").served == "/h/both.php")
+        #expect(send("/h/both", "POST").served == "/h/both.php")
+        #expect(send("/h/both/x").final.uri == "/h/both.php/x")
+        #expect(send("/h/both?q", "GET", [HTTPHeader("Accept", "text/html, application/x-httpd-cgi;q=0.5")]).served == "/h/both.html")
+        #expect(AcceptList(nil).quality(of: "application/x-httpd-cgi", preferScripts: true) == 2)
+    }
+
     /// fixtures/apache/negotiation-multiviewsmatch-handlers-any: under `MultiviewsMatch Any` a
     /// `<FilesMatch>`'s SetHandler makes `login.php` a script variant (Debian's PHP set-up);
     /// `Handlers` reads AddHandler extensions only.
