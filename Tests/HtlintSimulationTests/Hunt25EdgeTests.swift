@@ -27,3 +27,24 @@ struct Hunt25EdgeTests {
         }
     }
 }
+
+/// fixtures/apache/header-edge-drops-underscore-request-header-names: the recordings' nginx
+/// passes no request header whose name holds `_` or `.`; `X-Token` reaches Apache.
+struct EdgeInvalidHeaderNameTests {
+    @Test func nginxEdgeDropsUnderscoreAndDotHeaderNames() {
+        var edge = Edge(name: "flexible")!
+        edge.dropsInvalidHeaderNames = true
+        let request = HopRequest(scheme: "http", port: 80, host: "example.org", method: "GET", target: "/x.html",
+                                 headers: [HTTPHeader("Host", "example.org"), HTTPHeader("Query_String", "preview=1"),
+                                           HTTPHeader("X.Dot", "b"), HTTPHeader("X-Token", "c")])
+        guard case .forward(let next, _) = edge.receive(request) else {
+            Issue.record("the request was answered by the edge")
+            return
+        }
+        let names = next.headers.map(\.name)
+        #expect(!names.contains("Query_String"))
+        #expect(!names.contains("X.Dot"))
+        #expect(names.contains("X-Token"))
+        #expect(names.contains("Host"))
+    }
+}

@@ -49,6 +49,11 @@ public struct Edge: Sendable, Hashable {
     /// before Always Use HTTPS, as the recordings' nginx does (https-edge-refuses-trace,
     /// https-edge-refuses-connect).
     public var rejectsTrace = false
+    /// nginx's defaults (`ignore_invalid_headers on`, `underscores_in_headers off`): a request
+    /// header whose name holds anything but letters, digits and `-` (`X_Token`, `Query_String`)
+    /// is not passed to the origin, as the recordings' nginx does
+    /// (header-edge-drops-underscore-request-header-names).
+    public var dropsInvalidHeaderNames = false
     /// The address Apache listens on behind this edge (`%{SERVER_ADDR}`), when not the default
     /// 127.0.0.1: the recordings' Apache is on 127.0.0.2 while their nginx holds 127.0.0.1.
     public var originServerAddress: String? = nil
@@ -126,6 +131,13 @@ public struct Edge: Sendable, Hashable {
         return nil
     }
 
+    /// A header name nginx's parser accepts without `underscores_in_headers`.
+    static func isValidNginxHeaderName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D
+        }
+    }
+
     /// Headers the edge adds toward the origin (§2.6): the visitor's scheme twice, and its address.
     public func forwardedHeaders(scheme: String) -> [HTTPHeader] {
         guard isProxy else { return [] }
@@ -179,6 +191,7 @@ extension Edge: Layer {
         var next = request
         // `Connection` is hop-by-hop: a proxy never passes the visitor's on.
         next.headers.removeAll { equalsIgnoringASCIICase($0.name, "connection") }
+        if dropsInvalidHeaderNames { next.headers.removeAll { !Edge.isValidNginxHeaderName($0.name) } }
         let (scheme, port) = originConnection(scheme: request.scheme, port: request.port)
         next.scheme = scheme
         next.port = port
