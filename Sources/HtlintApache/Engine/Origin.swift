@@ -109,6 +109,7 @@ public final class Origin: @unchecked Sendable {
             next.0.env = renamedEnvironment(record, status: s)
             next.0.previousConfigIdentity = record.configIdentity
             next.0.walkCache = record.walkCache
+            next.0.previousIfMatches = record.ifMatches
             next.0.wwwAuthenticate = record.wwwAuthenticate
             next.0.negotiationVary = record.negotiationVary
             next.0.contentLocation = record.contentLocation
@@ -278,6 +279,7 @@ public final class Origin: @unchecked Sendable {
                 next.0.ifVary = record.ifVary
                 next.0.previousConfigIdentity = record.configIdentity
                 next.0.walkCache = record.walkCache
+                next.0.previousIfMatches = record.ifMatches
                 record = next.0
                 early = next.1
                 continue
