@@ -170,6 +170,31 @@ struct Hunt30RegressionTests {
         #expect(get("/f/run").status == 404)
     }
 
+    /// fixtures/apache/errordoc-413-not-for-hook-answers: a hook's answer to a POST whose body is
+    /// over LimitRequestBody is a canned 413 (no ErrorDocument 413) unless its own status has a
+    /// local ErrorDocument: that page's handler then fails and the hook's status goes out.
+    @Test func bodyTooLargeAfterHookAnswer() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for f in ["/a.html", "/p413.html", "/p403.html", "/plain/x.html", "/den/x.html"] { fs.addFile(f) }
+        fs.addAccessFile("/", file: SourceFile(path: ".htaccess", bytes: Array("LimitRequestBody 4\nErrorDocument 413 /p413.html\n".utf8)))
+        fs.addAccessFile("/plain", file: SourceFile(path: "plain/.htaccess", bytes: Array("Require all denied\n".utf8)))
+        fs.addAccessFile("/den", file: SourceFile(path: "den/.htaccess", bytes: Array("Require all denied\nErrorDocument 403 /p403.html\n".utf8)))
+        let o = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: []))
+        func post(_ target: String) -> OriginResponse {
+            o.respond(to: OriginRequest(method: "POST", target: target,
+                                        headers: [HTTPHeader("Host", "shop.example"), HTTPHeader("Content-Length", "8")]))
+        }
+        let served = post("/a.html")
+        #expect(served.status == 413)
+        #expect(served.served == "/p413.html")
+        let plain = post("/plain/x.html")
+        #expect(plain.status == 413)
+        #expect(plain.served == nil)
+        let den = post("/den/x.html")
+        #expect(den.status == 403)
+        #expect(den.final.status == 413)
+    }
+
     /// fixtures/apache/negotiation-script-variant-preferred-with-args-post-or-path-info: a query
     /// (even empty), path info or a POST makes handle_multi add the CGI magic range at q 2, so
     /// the script variant wins; an Accept naming the type keeps its own quality.

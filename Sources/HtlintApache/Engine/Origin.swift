@@ -138,7 +138,15 @@ public final class Origin: @unchecked Sendable {
             if originalState == nil { originalState = state(of: record) }
             switch result {
             case .final(var s, var loc):
-                if bodyTooLarge(s) { (s, loc) = (413, nil) }
+                // ap_die looks up the ErrorDocument of the hook's own status before it discards the
+                // body: a local page is redirected to first (its handler then finds the body too
+                // large: a recursive error, the hook's status goes out), otherwise the 413 is sent
+                // canned, without ErrorDocument 413 (recorded: errordoc-413-not-for-hook-answers).
+                let pageFirst = s != 200 && errorDocumentStatus == nil && redirects < site.limitInternalRecursion
+                    && !bodyRead && request.header("Content-Length").flatMap({ Int($0) }).map({ $0 > 0 }) == true
+                    && errorDocument(for: s, record: record, chain: chain)?.hasPrefix("/") == true
+                let discardFailed = !pageFirst && bodyTooLarge(s)
+                if discardFailed { (s, loc) = (413, nil) }
                 record.status = s
                 if let first = errorDocumentStatus, !record.answeredByRewrite {
                     // A recursive error (ap_die_r): the first error goes out canned, without the
@@ -165,7 +173,7 @@ public final class Origin: @unchecked Sendable {
                 location = loc
                 cannedSuccess = true
                 // ap_die looks up an ErrorDocument for every status a hook answers, redirects included.
-                if s != 200, let doc = errorDocument(for: s, record: record, chain: chain) {
+                if s != 200, !discardFailed, let doc = errorDocument(for: s, record: record, chain: chain) {
                     if doc.hasPrefix("/"), redirects >= site.limitInternalRecursion {
                         // An ErrorDocument page answered by a rewrite ([F]) again and again:
                         // the 11th redirect fails (AH00124); ap_die then finds the chain's
