@@ -48,3 +48,25 @@ struct EdgeInvalidHeaderNameTests {
         #expect(names.contains("Host"))
     }
 }
+
+/// fixtures/apache/https-edge-refuses-invalid-host: nginx answers 400 for a Host with `..`,
+/// `/`, a blank or no name, before TRACE's 405; other odd hosts reach the origin.
+struct EdgeInvalidHostTests {
+    @Test func nginxValidatesTheHostHeader() {
+        for host in ["a..b", "shop.example:8..0", "bad host", "x/y", ":80", "."] {
+            #expect(!Edge.nginxAcceptsHost(host), "\(host)")
+        }
+        for host in ["shop.example.", ".shop.example", "shop.example:", "[::g]", "[::1]:80"] {
+            #expect(Edge.nginxAcceptsHost(host), "\(host)")
+        }
+        var edge = Edge(name: "flexible")!
+        edge.rejectsInvalidHost = true
+        edge.rejectsTrace = true
+        let trace = HopRequest(scheme: "https", port: 443, host: "bad host", method: "TRACE", target: "/a.html", headers: [])
+        guard case .answer(let r) = edge.receive(trace) else {
+            Issue.record("the request was passed on")
+            return
+        }
+        #expect(r.status == 400)
+    }
+}
