@@ -175,9 +175,11 @@ struct Hunt30RegressionTests {
     /// local ErrorDocument: that page's handler then fails and the hook's status goes out.
     @Test func bodyTooLargeAfterHookAnswer() {
         var fs = SiteFileSystem(root: "/var/www/html")
-        for f in ["/a.html", "/p413.html", "/p403.html", "/plain/x.html", "/den/x.html"] { fs.addFile(f) }
+        for f in ["/a.html", "/p413.html", "/p403.html", "/plain/x.html", "/den/x.html", "/rw2/page.html"] { fs.addFile(f) }
         fs.addAccessFile("/", file: SourceFile(path: ".htaccess", bytes: Array("LimitRequestBody 4\nErrorDocument 413 /p413.html\n".utf8)))
         fs.addAccessFile("/plain", file: SourceFile(path: "plain/.htaccess", bytes: Array("Require all denied\n".utf8)))
+        fs.addAccessFile("/rw2", file: SourceFile(path: "rw2/.htaccess", bytes: Array(
+            "RewriteEngine On\nRewriteRule ^r$ /a.html [R,L]\nRewriteRule ^page\\.html$ /a.html?from=page [R=301,L]\nErrorDocument 302 /rw2/page.html\n".utf8)))
         fs.addAccessFile("/den", file: SourceFile(path: "den/.htaccess", bytes: Array("Require all denied\nErrorDocument 403 /p403.html\n".utf8)))
         let o = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: []))
         func post(_ target: String) -> OriginResponse {
@@ -193,6 +195,10 @@ struct Hunt30RegressionTests {
         let den = post("/den/x.html")
         #expect(den.status == 403)
         #expect(den.final.status == 413)
+        // The page's own [R] finds the body too large: the first 302 goes out with its Location.
+        let redirected = post("/rw2/r?a=1")
+        #expect(redirected.status == 302)
+        #expect(redirected.location == "http://shop.example/a.html?a=1")
     }
 
     /// fixtures/apache/negotiation-script-variant-preferred-with-args-post-or-path-info: a query

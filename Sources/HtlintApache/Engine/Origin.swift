@@ -148,6 +148,14 @@ public final class Origin: @unchecked Sendable {
                 let discardFailed = !pageFirst && bodyTooLarge(s)
                 if discardFailed { (s, loc) = (413, nil) }
                 record.status = s
+                if discardFailed, let first = errorDocumentStatus {
+                    // The ErrorDocument page's own answer (a rewrite [R]) finds the body too large:
+                    // a recursive error, the first status goes out with its own Location.
+                    status = runStart ?? first
+                    location = errorDocumentLocation
+                    loggedStatus = s
+                    break
+                }
                 if let first = errorDocumentStatus, !record.answeredByRewrite {
                     // A recursive error (ap_die_r): the first error goes out canned, without the
                     // failing ErrorDocument request's Location. r_1st_err walks back over every
