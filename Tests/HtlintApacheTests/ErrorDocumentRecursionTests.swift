@@ -46,3 +46,29 @@ struct ErrorDocumentURLAfterRecursionLimitTests {
         #expect(r.location == "https://shop.example/e500")
     }
 }
+
+// fixtures/apache/errordoc-401-full-url-ignored: a full-URL ErrorDocument 401 is ignored when
+// read, so the parent's local page stays; a value with a blank is text, never a URL.
+struct ErrorDocument401URLTests {
+    @Test func fullURLFor401IsIgnoredAndTextWithSchemeIsNoURL() {
+        #expect(ConfigReader.isFullURL("https://shop.example/login"))
+        #expect(ConfigReader.isFullURL("mailto:x"))
+        #expect(!ConfigReader.isFullURL("http://not-a-url here"))
+        #expect(!ConfigReader.isFullURL("/e401.html"))
+        let auth = "AuthType Basic\nAuthName \"U\"\nAuthUserFile /var/www/html/.htpasswd\nRequire valid-user\n"
+        var modules = ModuleSet.standard
+        for m in ["auth_basic", "authn_core", "authn_file", "authz_user"] { modules.insert(m) }
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for f in ["/e401.html", "/u/x.html", "/k/x.html"] { fs.addFile(f) }
+        fs.addAccessFile("/", displayPath: "/var/www/html/.htaccess", text: "ErrorDocument 401 /e401.html\n")
+        fs.addAccessFile("/u", displayPath: "/var/www/html/u/.htaccess", text: auth + "ErrorDocument 401 https://shop.example/login\n")
+        fs.addAccessFile("/k", displayPath: "/var/www/html/k/.htaccess", text: auth + "ErrorDocument 401 \"http://not-a-url here\"\n")
+        let o = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: [], modules: modules))
+        let u = respond(o, "/u/x.html")
+        #expect(u.status == 401)
+        #expect(u.served == "/e401.html")
+        let k = respond(o, "/k/x.html")
+        #expect(k.status == 401)
+        #expect(k.location == nil)
+    }
+}

@@ -193,7 +193,7 @@ public final class Origin: @unchecked Sendable {
                     } else if doc.hasPrefix("/") {
                         redirectToErrorDocument(doc, status: s, location: loc)
                         continue
-                    } else if doc.contains("://") {
+                    } else if ConfigReader.isFullURL(doc) {
                         // No internal redirect, so the limit does not matter: a 500 from a
                         // FallbackResource look-up past it still sends the client to the URL
                         // (recorded: errordoc-url-after-fallback-recursion-limit).
@@ -231,7 +231,7 @@ public final class Origin: @unchecked Sendable {
                         chain.note(.status, "500: ErrorDocument \(s) \(doc) would be internal redirect #\(redirects + 1) (AH00124)")
                         status = 500
                         served = nil
-                    } else if doc.contains("://") {
+                    } else if ConfigReader.isFullURL(doc) {
                         // A full URL: the client is sent there with a 302 (core docs, ErrorDocument).
                         status = 302
                         location = doc
@@ -408,7 +408,7 @@ public final class Origin: @unchecked Sendable {
             record.setEnvValue("REQUEST_METHOD", record.method)
             chain.logRecursionLimit(site.limitInternalRecursion)
         }
-        return doc.contains("://") ? doc : nil
+        return ConfigReader.isFullURL(doc) ? doc : nil
     }
 
     /// REDIRECT_ renaming across an internal redirect (apache-semantics §1.3).
