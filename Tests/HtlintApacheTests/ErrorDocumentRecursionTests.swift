@@ -72,3 +72,18 @@ struct ErrorDocument401URLTests {
         #expect(k.location == nil)
     }
 }
+
+// fixtures/apache/rewrite-flags-cookie-control-character-header-always: the 500 that replaces
+// a response with a control character in a header (AH02430) keeps `Header always` lines only.
+struct RefusedHeaderFilterTests {
+    @Test func headerAlwaysSurvivesTheRefusedHeader500() {
+        let htaccess = "Header always set X-Robots-Tag noindex\nHeader set X-On yes\nRewriteEngine On\n"
+            + "RewriteRule ^c/(.*)$ - [CO=v:$1:shop.example]\n"
+        let r = respond("/c/a%0Ab", access: [("/", htaccess)], files: ["/page.html"])
+        #expect(r.status == 500)
+        #expect(r.errorCodes.contains("AH02430"))
+        #expect(header(r, "X-Robots-Tag") == "noindex")
+        #expect(header(r, "X-On") == nil)
+        #expect(header(r, "Set-Cookie") == nil)
+    }
+}

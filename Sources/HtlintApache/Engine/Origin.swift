@@ -365,7 +365,10 @@ public final class Origin: @unchecked Sendable {
             (status, sentStatus, location, served) = (500, 500, nil, nil)
             final.status = 500
             if redirects == 0 { original.status = 500 }
-            headers = [HTTPHeader("Content-Type", MimeTypes.errorPageType)]
+            // mod_headers' error filter runs again on that 500: `Header always` lines are sent
+            // (recorded: rewrite-flags-cookie-control-character-header-always).
+            let again = responseHeaders(headerRecord, status: 500, chain: chain)
+            headers = headerRefusedByFilter(again) == nil ? again : [HTTPHeader("Content-Type", MimeTypes.errorPageType)]
         }
         // The Location the client sees: every Location line sent (a `Header` one too, on any
         // status), joined as one header's values.
