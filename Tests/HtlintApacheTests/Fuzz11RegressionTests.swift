@@ -200,6 +200,32 @@ struct Fuzz11RegressionTests {
         #expect(respond(h, "/dir/index.html?a=1").header("X-A") == "inner")
     }
 
+    /// section-nested-if-skipped-after-internal-redirect: an internal redirect (ErrorDocument,
+    /// rewrite) to the same configuration with the same top-level matches reuses r->prev's
+    /// if-walk cache, so the nested <If>/<Else> are skipped.
+    @Test func nestedIfSectionsSkippedAfterInternalRedirect() {
+        let h = """
+        <If "%{REMOTE_ADDR} == '127.0.0.1'">
+        <If "%{QUERY_STRING} == 'a=1'">
+        Header always set X-A inner
+        </If>
+        <Else>
+        Header always set X-A inner-else
+        </Else>
+        Header always set X-B outer
+        </If>
+        ErrorDocument 404 /page.html?x=1
+        RewriteEngine On
+        RewriteRule ^front$ page.html [L]
+
+        """
+        let missing = respond(h, "/missing"), front = respond(h, "/front?a=1")
+        #expect(missing.status == 404)
+        #expect(missing.header("X-A") == nil && missing.header("X-B") == "outer")
+        #expect(front.header("X-A") == nil && front.header("X-B") == "outer")
+        #expect(respond(h, "/page.html?x=1").header("X-A") == "inner-else")
+    }
+
     /// rewrite-cond-expr-content-type: a per-directory `RewriteCond expr` runs after mod_mime.
     @Test func contentTypeInPerDirectoryExpression() {
         let h = """

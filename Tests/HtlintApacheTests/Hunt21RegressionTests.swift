@@ -189,3 +189,18 @@ extension Hunt21RegressionTests {
         #expect(secret.errorCodes == ["AH01630", "AH00687"])
     }
 }
+
+extension Hunt21RegressionTests {
+    /// fixtures/apache/negotiation-variant-lookup-is-get: the variant's look-up is a GET whatever
+    /// the request's method, so a POST adopts the look-up's rewrite to doc.php that its own
+    /// `%{REQUEST_METHOD} POST` rule would have skipped.
+    @Test func variantLookupIsAGet() {
+        let o = site("Options +MultiViews\nRewriteEngine On\nRewriteCond %{REQUEST_METHOD} POST\nRewriteRule ^ - [L]\n"
+                     + "RewriteRule ^(.*)\\.html$ $1.php [L]\n",
+                     files: [("/doc.html", 0), ("/doc.php", 0)], modules: ["negotiation"])
+        let post = respond(o, "/doc", method: "POST")
+        #expect(post.status == 200)
+        #expect(post.served == "/doc.php")
+        #expect(respond(o, "/doc.html", method: "POST").served == "/doc.html")
+    }
+}

@@ -28,6 +28,20 @@ struct Hunt22RegressionTests {
         #expect(bad.errorCodes == Array(repeating: "AH10244", count: 5))
     }
 
+    /// fixtures/apache/rewrite-cond-la-f-path-info-trailing-slash: the file look-up keeps a
+    /// trailing slash (apr_filepath_merge): in the path info and in a directory's filename.
+    @Test func fileLookAheadKeepsTheTrailingSlash() {
+        let o = site("""
+            RewriteEngine On
+            RewriteCond %{LA-F:PATH_INFO}|%{LA-F:REQUEST_FILENAME} ^(.*)$
+            RewriteRule ^(old|a\\.html|dir) /b.html?v=%1 [R,L,NE]
+
+            """, files: [("/a.html", 0), ("/b.html", 0), ("/dir/x.html", 0)])
+        #expect(respond(o, "/old/x/").location == "http://shop.example/b.html?v=/x/|/var/www/html/old")
+        #expect(respond(o, "/a.html/").location == "http://shop.example/b.html?v=/|/var/www/html/a.html")
+        #expect(respond(o, "/dir/").location == "http://shop.example/b.html?v=|/var/www/html/dir/")
+    }
+
     /// fixtures/apache/rewrite-cond-la-u-rewritebase: per directory LA-U looks up the match input
     /// behind the RewriteBase, so a condition that looks itself up stops at the first nested
     /// look-up (same URI) instead of nesting to the subrequest limit.

@@ -170,6 +170,61 @@ struct Hunt30RegressionTests {
         #expect(get("/f/run").status == 404)
     }
 
+    /// fixtures/apache/errordoc-413-not-for-hook-answers: a hook's answer to a POST whose body is
+    /// over LimitRequestBody is a canned 413 (no ErrorDocument 413) unless its own status has a
+    /// local ErrorDocument: that page's handler then fails and the hook's status goes out.
+    @Test func bodyTooLargeAfterHookAnswer() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for f in ["/a.html", "/p413.html", "/p403.html", "/plain/x.html", "/den/x.html", "/rw2/page.html"] { fs.addFile(f) }
+        fs.addAccessFile("/", file: SourceFile(path: ".htaccess", bytes: Array("LimitRequestBody 4\nErrorDocument 413 /p413.html\n".utf8)))
+        fs.addAccessFile("/plain", file: SourceFile(path: "plain/.htaccess", bytes: Array("Require all denied\n".utf8)))
+        fs.addAccessFile("/rw2", file: SourceFile(path: "rw2/.htaccess", bytes: Array(
+            "RewriteEngine On\nRewriteRule ^r$ /a.html [R,L]\nRewriteRule ^page\\.html$ /a.html?from=page [R=301,L]\nErrorDocument 302 /rw2/page.html\n".utf8)))
+        fs.addAccessFile("/den", file: SourceFile(path: "den/.htaccess", bytes: Array("Require all denied\nErrorDocument 403 /p403.html\n".utf8)))
+        let o = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: []))
+        func post(_ target: String) -> OriginResponse {
+            o.respond(to: OriginRequest(method: "POST", target: target,
+                                        headers: [HTTPHeader("Host", "shop.example"), HTTPHeader("Content-Length", "8")]))
+        }
+        let served = post("/a.html")
+        #expect(served.status == 413)
+        #expect(served.served == "/p413.html")
+        let plain = post("/plain/x.html")
+        #expect(plain.status == 413)
+        #expect(plain.served == nil)
+        let den = post("/den/x.html")
+        #expect(den.status == 403)
+        #expect(den.final.status == 413)
+        // The page's own [R] finds the body too large: the first 302 goes out with its Location.
+        let redirected = post("/rw2/r?a=1")
+        #expect(redirected.status == 302)
+        #expect(redirected.location == "http://shop.example/a.html?a=1")
+    }
+
+    /// fixtures/apache/negotiation-script-variant-preferred-with-args-post-or-path-info: a query
+    /// (even empty), path info or a POST makes handle_multi add the CGI magic range at q 2, so
+    /// the script variant wins; an Accept naming the type keeps its own quality.
+    @Test func scriptVariantPreferredWithArgumentsPathInfoOrPost() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/h/both.php", size: 0)
+        fs.addFile("/h/both.html", size: 26)
+        fs.addAccessFile("/h", file: SourceFile(path: "h/.htaccess",
+                                                bytes: Array("MultiviewsMatch Handlers\nAddHandler my-handler .php\nOptions +MultiViews\n".utf8)))
+        var modules = ModuleSet.standard
+        modules.insert("negotiation")
+        let o = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: [], modules: modules))
+        func send(_ target: String, _ method: String = "GET", _ headers: [HTTPHeader] = []) -> OriginResponse {
+            o.respond(to: OriginRequest(method: method, target: target, headers: [HTTPHeader("Host", "shop.example")] + headers))
+        }
+        #expect(send("/h/both").served == "/h/both.html")
+        #expect(send("/h/both?a=1").served == "/h/both.php")
+        #expect(send("/h/both?").served == "/h/both.php")
+        #expect(send("/h/both", "POST").served == "/h/both.php")
+        #expect(send("/h/both/x").final.uri == "/h/both.php/x")
+        #expect(send("/h/both?q", "GET", [HTTPHeader("Accept", "text/html, application/x-httpd-cgi;q=0.5")]).served == "/h/both.html")
+        #expect(AcceptList(nil).quality(of: "application/x-httpd-cgi", preferScripts: true) == 2)
+    }
+
     /// fixtures/apache/negotiation-multiviewsmatch-handlers-any: under `MultiviewsMatch Any` a
     /// `<FilesMatch>`'s SetHandler makes `login.php` a script variant (Debian's PHP set-up);
     /// `Handlers` reads AddHandler extensions only.

@@ -2,6 +2,16 @@ import HtlintSyntax
 
 /// core's per-directory directives (`Options`, `ErrorDocument`, `ForceType`, `Define`, …).
 extension ConfigReader {
+    /// set_error_document's REMOTE_PATH: no blank, not a local path, and ap_is_url (a scheme
+    /// of letters, digits, `+`, `-`, `.` before a `:`).
+    static func isFullURL(_ value: String) -> Bool {
+        guard !value.contains(" "), !value.hasPrefix("/"), let colon = value.firstIndex(of: ":"),
+              colon != value.startIndex else { return false }
+        return value[..<colon].utf8.allSatisfy { c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2B || c == 0x2D || c == 0x2E
+        }
+    }
+
     mutating func coreDirective(_ line: DirectiveLine, into block: inout ConfigBlock) {
         let d = line.node, words = line.words
         switch line.info.name {
@@ -36,6 +46,10 @@ extension ConfigReader {
             guard let code = Int(words[0].value), StatusLines.known(code) else {
                 error(ConfigCode.badArguments, "Unsupported HTTP response code \(words[0].value)", words[0].range); return
             }
+            // core ignores a full URL for 401 (AH00113: the client would never see the
+            // challenge); an earlier or inherited ErrorDocument 401 stays (recorded:
+            // errordoc-401-full-url-ignored).
+            if code == 401, ConfigReader.isFullURL(words[1].value) { return }
             block.errorDocuments[code] = words[1].value
             block.errorDocumentExpressions[code] = nil
             if words[1].value.contains("%{") {

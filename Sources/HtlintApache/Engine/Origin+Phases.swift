@@ -170,10 +170,12 @@ extension Origin {
 
     /// A MultiViews variant's look-up (ap_sub_req_lookup_dirent) through its fixups: mod_rewrite's
     /// per-directory rules, then mod_alias's `Redirect`s. A status decided there (`[F]`, a
-    /// `Redirect`) makes the variant unavailable.
+    /// `Redirect`) makes the variant unavailable. Like every subrequest it is a GET
+    /// (ap_set_sub_req_protocol): a POST's `%{REQUEST_METHOD} POST` condition fails there
+    /// (recorded: negotiation-variant-lookup-is-get).
     func variantLookup(_ r: RequestRecord, _ walk: WalkResult, filename: String, uri: String,
                        _ chain: RequestChain) -> (RequestRecord, PassResult?) {
-        let sub = RequestRecord(method: r.method, uri: uri, query: r.query, isSubrequest: true, documentRoot: site.documentRoot)
+        let sub = RequestRecord(method: "GET", uri: uri, query: r.query, isSubrequest: true, documentRoot: site.documentRoot)
         sub.mainURI = r.uri
         sub.env = r.env
         sub.envShadowed = r.envShadowed

@@ -282,8 +282,12 @@ extension Origin {
         let keys = config.objectKeys + ["<If>"] + level.map(\.key)
         mergeWalkMatches(level, into: &config, defaultEngine: defaultEngine)
         if topLevelWalk { record.ifMatches = keys }
-        let cached = topLevelWalk && record.isSubrequest && record.mainIfMatches == keys
-            && record.mainURI.map { directoryPart($0) == directoryPart(record.uri) } == true
+        // An internal redirect (an ErrorDocument page, a rewrite) inherits r->prev's cache the
+        // same way: the same configuration and top-level matches skip the nested sections
+        // (recorded: section-nested-if-skipped-after-internal-redirect).
+        let cached = topLevelWalk && (record.isSubrequest
+            ? record.mainIfMatches == keys && record.mainURI.map { directoryPart($0) == directoryPart(record.uri) } == true
+            : record.previousIfMatches == keys)
         if !matched.isEmpty, !cached {
             applyIfChains(matched, to: &config, record: record, chain: chain)
         }

@@ -109,6 +109,7 @@ public final class Origin: @unchecked Sendable {
             next.0.env = renamedEnvironment(record, status: s)
             next.0.previousConfigIdentity = record.configIdentity
             next.0.walkCache = record.walkCache
+            next.0.previousIfMatches = record.ifMatches
             next.0.wwwAuthenticate = record.wwwAuthenticate
             next.0.negotiationVary = record.negotiationVary
             next.0.contentLocation = record.contentLocation
@@ -137,8 +138,24 @@ public final class Origin: @unchecked Sendable {
             if originalState == nil { originalState = state(of: record) }
             switch result {
             case .final(var s, var loc):
-                if bodyTooLarge(s) { (s, loc) = (413, nil) }
+                // ap_die looks up the ErrorDocument of the hook's own status before it discards the
+                // body: a local page is redirected to first (its handler then finds the body too
+                // large: a recursive error, the hook's status goes out), otherwise the 413 is sent
+                // canned, without ErrorDocument 413 (recorded: errordoc-413-not-for-hook-answers).
+                let pageFirst = s != 200 && errorDocumentStatus == nil && redirects < site.limitInternalRecursion
+                    && !bodyRead && request.header("Content-Length").flatMap({ Int($0) }).map({ $0 > 0 }) == true
+                    && errorDocument(for: s, record: record, chain: chain)?.hasPrefix("/") == true
+                let discardFailed = !pageFirst && bodyTooLarge(s)
+                if discardFailed { (s, loc) = (413, nil) }
                 record.status = s
+                if discardFailed, let first = errorDocumentStatus {
+                    // The ErrorDocument page's own answer (a rewrite [R]) finds the body too large:
+                    // a recursive error, the first status goes out with its own Location.
+                    status = runStart ?? first
+                    location = errorDocumentLocation
+                    loggedStatus = s
+                    break
+                }
                 if let first = errorDocumentStatus, !record.answeredByRewrite {
                     // A recursive error (ap_die_r): the first error goes out canned, without the
                     // failing ErrorDocument request's Location. r_1st_err walks back over every
@@ -164,21 +181,22 @@ public final class Origin: @unchecked Sendable {
                 location = loc
                 cannedSuccess = true
                 // ap_die looks up an ErrorDocument for every status a hook answers, redirects included.
-                if s != 200, let doc = errorDocument(for: s, record: record, chain: chain) {
-                    if redirects >= site.limitInternalRecursion {
-                        if doc.hasPrefix("/") {
-                            // An ErrorDocument page answered by a rewrite ([F]) again and again:
-                            // the 11th redirect fails (AH00124); ap_die then finds the chain's
-                            // statuses set and sends the first error canned, %>s logs 500.
-                            record.setEnvValue("REQUEST_METHOD", record.method)
-                            chain.logRecursionLimit(site.limitInternalRecursion)
-                            status = firstErrorStatus ?? s
-                            loggedStatus = 500
-                        }
+                if s != 200, !discardFailed, let doc = errorDocument(for: s, record: record, chain: chain) {
+                    if doc.hasPrefix("/"), redirects >= site.limitInternalRecursion {
+                        // An ErrorDocument page answered by a rewrite ([F]) again and again:
+                        // the 11th redirect fails (AH00124); ap_die then finds the chain's
+                        // statuses set and sends the first error canned, %>s logs 500.
+                        record.setEnvValue("REQUEST_METHOD", record.method)
+                        chain.logRecursionLimit(site.limitInternalRecursion)
+                        status = firstErrorStatus ?? s
+                        loggedStatus = 500
                     } else if doc.hasPrefix("/") {
                         redirectToErrorDocument(doc, status: s, location: loc)
                         continue
-                    } else if doc.contains("://") {
+                    } else if ConfigReader.isFullURL(doc) {
+                        // No internal redirect, so the limit does not matter: a 500 from a
+                        // FallbackResource look-up past it still sends the client to the URL
+                        // (recorded: errordoc-url-after-fallback-recursion-limit).
                         status = 302
                         location = doc
                     }
@@ -213,7 +231,7 @@ public final class Origin: @unchecked Sendable {
                         chain.note(.status, "500: ErrorDocument \(s) \(doc) would be internal redirect #\(redirects + 1) (AH00124)")
                         status = 500
                         served = nil
-                    } else if doc.contains("://") {
+                    } else if ConfigReader.isFullURL(doc) {
                         // A full URL: the client is sent there with a 302 (core docs, ErrorDocument).
                         status = 302
                         location = doc
@@ -277,6 +295,7 @@ public final class Origin: @unchecked Sendable {
                 next.0.ifVary = record.ifVary
                 next.0.previousConfigIdentity = record.configIdentity
                 next.0.walkCache = record.walkCache
+                next.0.previousIfMatches = record.ifMatches
                 record = next.0
                 early = next.1
                 continue
@@ -346,7 +365,10 @@ public final class Origin: @unchecked Sendable {
             (status, sentStatus, location, served) = (500, 500, nil, nil)
             final.status = 500
             if redirects == 0 { original.status = 500 }
-            headers = [HTTPHeader("Content-Type", MimeTypes.errorPageType)]
+            // mod_headers' error filter runs again on that 500: `Header always` lines are sent
+            // (recorded: rewrite-flags-cookie-control-character-header-always).
+            let again = responseHeaders(headerRecord, status: 500, chain: chain)
+            headers = headerRefusedByFilter(again) == nil ? again : [HTTPHeader("Content-Type", MimeTypes.errorPageType)]
         }
         // The Location the client sees: every Location line sent (a `Header` one too, on any
         // status), joined as one header's values.
@@ -389,7 +411,7 @@ public final class Origin: @unchecked Sendable {
             record.setEnvValue("REQUEST_METHOD", record.method)
             chain.logRecursionLimit(site.limitInternalRecursion)
         }
-        return doc.contains("://") ? doc : nil
+        return ConfigReader.isFullURL(doc) ? doc : nil
     }
 
     /// REDIRECT_ renaming across an internal redirect (apache-semantics §1.3).

@@ -51,6 +51,8 @@ final class RequestRecord {
     /// subrequest: ap_if_walk's cache compares them.
     var ifMatches: [String] = []
     var mainIfMatches: [String]?
+    /// The same for the request this one was internally redirected from (r->prev's cache).
+    var previousIfMatches: [String]?
     /// Alias/userdir context (`CONTEXT_PREFIX`, `CONTEXT_DOCUMENT_ROOT`).
     var contextPrefix = ""
     var contextDocumentRoot: String

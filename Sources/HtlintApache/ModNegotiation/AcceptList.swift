@@ -83,11 +83,14 @@ struct AcceptList {
     /// (`*/*`, `major/*`, the type itself — which must also have a level at least the
     /// variant's, so `text/html;level=1` does not take an HTML file), 0 if none. Without any q
     /// below 1 a `major/*` match is worth 0.02 and a `*/*` match 0.01.
-    func quality(of type: String) -> Double {
+    /// `preferScripts`: handle_multi's request has a query, path info or a method other than
+    /// GET/HEAD, so the appended CGI magic range is worth 2 (recorded:
+    /// negotiation-script-variant-preferred-with-args-post-or-path-info).
+    func quality(of type: String, preferScripts: Bool = false) -> Double {
         let t = type.lowercased()
         // maybe_add_default_accepts appends the CGI magic type at q 0.001 after the header's
         // ranges: a script variant matches it exactly, unless the header names the type first.
-        if t == MimeTypes.cgiMagicType { return ranges.first { $0.type == t }?.quality ?? 0.001 }
+        if t == MimeTypes.cgiMagicType { return ranges.first { $0.type == t }?.quality ?? (preferScripts ? 2 : 0.001) }
         guard present else { return 1 }
         let level: Double = t == "text/html" ? 2 : 0
         var stars = 0

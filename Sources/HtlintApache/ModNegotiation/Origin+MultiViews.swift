@@ -30,6 +30,9 @@ extension Origin {
         let accept = AcceptList(chain.request.header("Accept"))
         // Transparent negotiation (RFC 2295) is for GET and HEAD without path info only.
         let transparent = (r.method == "GET" || r.method == "HEAD") && r.pathInfo.isEmpty
+        // handle_multi "dramatically" prefers scripts for a request with arguments, path info or
+        // a body-carrying method: the script variant outranks any typed one.
+        let preferScripts = (r.method != "GET" && r.method != "HEAD") || r.query != nil || !r.pathInfo.isEmpty
         var variantTypes: Set<String> = []
         // set_neg_headers compares the variants' media types and charset parameters apart.
         var mediaTypes: Set<String> = [], charsets: Set<String> = []
@@ -95,7 +98,7 @@ extension Origin {
             let languages = mime?.languages(forPath: name) ?? []
             languageSets.insert(languages.joined(separator: ","))
             if !languages.isEmpty { anyLanguage = true }
-            let quality = accept.quality(of: type)
+            let quality = accept.quality(of: type, preferScripts: preferScripts)
             guard quality > 0 else { continue }
             candidates.append((name, quality, size, charset, languages))
         }

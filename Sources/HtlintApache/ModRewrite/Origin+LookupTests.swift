@@ -25,7 +25,10 @@ extension Origin {
     private func fileSubrequest(_ input: String, _ r: RequestRecord, _ chain: RequestChain) -> (RequestRecord, PassResult)? {
         let base = r.filename.flatMap { $0.hasPrefix("/") ? directoryOf($0) : nil } ?? site.documentRoot + "/"
         let merged = input.hasPrefix("/") ? input : base + input
-        let path = SiteFileSystem.normalize(merged)
+        // apr_filepath_merge keeps a trailing slash: in the filename of a directory, in the path
+        // info past a missing name or a plain file (`old/x/` gives PATH_INFO `/x/`; recorded:
+        // rewrite-cond-la-f-path-info-trailing-slash).
+        let path = merged
         if let uri = fileLookupURI(merged, base: base, r) { return subrequest(uri, chain, parent: r, file: path) }
         // Elsewhere the path itself is parsed as the URI and unescaped, so a bad escape in it
         // fails the look-up (400, AH10244), and the URI is left empty (recorded:

@@ -65,6 +65,10 @@ public struct ConformanceCase {
         edge.rejectsMalformedPaths = true
         // And TRACE and CONNECT (405).
         edge.rejectsTrace = true
+        // It passes no request header whose name holds `_` or another odd byte.
+        edge.dropsInvalidHeaderNames = true
+        // And one whose Host header it finds invalid (400).
+        edge.rejectsInvalidHost = true
         // Behind it, Apache listens on 127.0.0.2 (oracle.py), which %{SERVER_ADDR} reports.
         edge.originServerAddress = "127.0.0.2"
         // Its TLS to Apache (full modes) is TLSv1.2 (nginx 1.22.1's proxy_ssl_protocols).

@@ -49,6 +49,15 @@ public struct Edge: Sendable, Hashable {
     /// before Always Use HTTPS, as the recordings' nginx does (https-edge-refuses-trace,
     /// https-edge-refuses-connect).
     public var rejectsTrace = false
+    /// nginx's defaults (`ignore_invalid_headers on`, `underscores_in_headers off`): a request
+    /// header whose name holds anything but letters, digits and `-` (`X_Token`, `Query_String`)
+    /// is not passed to the origin, as the recordings' nginx does
+    /// (header-edge-drops-underscore-request-header-names).
+    public var dropsInvalidHeaderNames = false
+    /// nginx's Host check (ngx_http_validate_host): a Host header with `..`, `/`, a control
+    /// byte or blank, or no name before the port is answered 400 by the edge itself, after the
+    /// request-line check and before TRACE's 405 (recorded: https-edge-refuses-invalid-host).
+    public var rejectsInvalidHost = false
     /// The address Apache listens on behind this edge (`%{SERVER_ADDR}`), when not the default
     /// 127.0.0.1: the recordings' Apache is on 127.0.0.2 while their nginx holds 127.0.0.1.
     public var originServerAddress: String? = nil
@@ -126,6 +135,38 @@ public struct Edge: Sendable, Hashable {
         return nil
     }
 
+    /// ngx_http_validate_host: no `..` anywhere, no `/`, blank or control byte, and a name
+    /// (up to the port's `:`, or the `[…]` literal) that is not empty once a trailing dot is dropped.
+    static func nginxAcceptsHost(_ host: String) -> Bool {
+        let bytes = Array(host.utf8)
+        var dotPosition = bytes.count, hostLength = bytes.count
+        var inLiteral = false, inRest = false
+        for (i, c) in bytes.enumerated() {
+            switch c {
+            case UInt8(ascii: "."):
+                if dotPosition == i - 1 { return false }
+                dotPosition = i
+            case UInt8(ascii: ":"):
+                if !inLiteral && !inRest { hostLength = i; inRest = true }
+            case UInt8(ascii: "["):
+                if i == 0 { inLiteral = true }
+            case UInt8(ascii: "]"):
+                if inLiteral { hostLength = i + 1; inLiteral = false; inRest = true }
+            default:
+                if c == UInt8(ascii: "/") || c <= 0x20 || c == 0x7F { return false }
+            }
+        }
+        if dotPosition == hostLength - 1 { hostLength -= 1 }
+        return hostLength > 0
+    }
+
+    /// A header name nginx's parser accepts without `underscores_in_headers`.
+    static func isValidNginxHeaderName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D
+        }
+    }
+
     /// Headers the edge adds toward the origin (§2.6): the visitor's scheme twice, and its address.
     public func forwardedHeaders(scheme: String) -> [HTTPHeader] {
         guard isProxy else { return [] }
@@ -167,6 +208,10 @@ extension Edge: Layer {
             return .answer(HopResponse(status: 400, answerer: .edge, producer: label,
                                        reason: "the proxy refuses the request line (malformed escape, %00 or .. above /)"))
         }
+        if rejectsInvalidHost, !Edge.nginxAcceptsHost(request.host) {
+            return .answer(HopResponse(status: 400, answerer: .edge, producer: label,
+                                       reason: "the proxy refuses the Host header (.., /, a blank or control byte, or no name)"))
+        }
         if rejectsTrace, request.method == "TRACE" || request.method == "CONNECT" {
             return .answer(HopResponse(status: 405, answerer: .edge, producer: label, reason: "the proxy refuses \(request.method)"))
         }
@@ -179,6 +224,7 @@ extension Edge: Layer {
         var next = request
         // `Connection` is hop-by-hop: a proxy never passes the visitor's on.
         next.headers.removeAll { equalsIgnoringASCIICase($0.name, "connection") }
+        if dropsInvalidHeaderNames { next.headers.removeAll { !Edge.isValidNginxHeaderName($0.name) } }
         let (scheme, port) = originConnection(scheme: request.scheme, port: request.port)
         next.scheme = scheme
         next.port = port
