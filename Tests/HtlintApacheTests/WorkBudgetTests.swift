@@ -87,8 +87,8 @@ struct WorkBudgetTests {
         let response = origin(lines.joined(separator: "\n") + "\n", budget: 20_000, files: [path])
             .respond(to: OriginRequest(target: path, headers: [HTTPHeader("Host", "example.org")]))
         #expect(response.status == 500)
-        // 8 units per evaluation of the 4,000-byte path (1 + 4000 / 512): the budget stops it
-        // after 2,500 evaluations, in the 41st round.
+        // 2 units per evaluation of the 4,000-byte path (1 + 4000 / 2048): the budget stops it
+        // after 10,000 evaluations, in the 164th round.
         #expect(response.errors.contains { $0.contains("htlint stopped after 20000 units") })
     }
 }

@@ -150,11 +150,13 @@ extension Origin {
         return full.hasPrefix(d) ? dropLeadingBytes(full, d.utf8.count) : full
     }
 
-    /// Work units one rule or condition evaluation costs: one, plus one per 512 bytes of its
-    /// input. Apache's own bound on a growing `[N]` loop (the 16,380-byte URI limit)
-    /// costs about 280,000 units, inside the budget; a short evaluation costs about as much
-    /// time as 512 bytes of copying.
-    static func evaluationCost(_ input: String) -> Int { 1 + input.utf8.count / 512 }
+    /// Work units one rule or condition evaluation costs: one, plus one per 2,048 bytes of its
+    /// input. Apache's own bound on a growing `[N]` loop (the 16,380-byte URI limit) costs
+    /// about 82,000 units per rule that reads the growing path, so a rule set with several
+    /// such rules still reaches it within the budget (recorded:
+    /// recursion-next-growing-uri-length-limit-several-rules); a short evaluation costs about
+    /// as much time as 2 KB of copying.
+    static func evaluationCost(_ input: String) -> Int { 1 + input.utf8.count / 2048 }
 
     /// Work units a query string or environment value written by a rule costs: one per 64
     /// bytes (copying it is the work; short ones cost nothing).
