@@ -42,6 +42,18 @@ struct RewriteLookupConditionTests {
         #expect(respond("/f/none.html", access: [("/", access)], files: files).final.query == "?no")
     }
 
+    @Test func directoryWithItsSlashRunsItsOwnRulesInTheLookup() {
+        // fixtures/apache/rewrite-cond-lookup-file-directory-slash-runs-rules: with DirectorySlash
+        // Off mod_dir lets the look-up of `guarded/` through, but its [F] rule answers 403.
+        let access = Self.rules("%{DOCUMENT_ROOT}/$1/ -F", "^f/(.*)$")
+        let files = ["/show.html", "/guarded/x.html", "/open/x.html"]
+        let dirs = [("/guarded", "DirectorySlash Off\nRewriteEngine On\nRewriteRule ^$ - [F]"), ("/open", "DirectorySlash Off")]
+        #expect(respond("/f/guarded", access: [("/", access)] + dirs, files: files).final.query == "?no")
+        #expect(respond("/f/open", access: [("/", access)] + dirs, files: files).final.query == "?yes")
+        #expect(Origin.fileLookupPath("/var/www/html/open//") == "/var/www/html/open/")
+        #expect(Origin.fileLookupPath("/var/www/html/open") == "/var/www/html/open")
+    }
+
     @Test func lookupOfTheSameURIDoesNotNest() {
         // Inside the subrequest for /x the condition is false (subreq_ok), so no AH00125.
         let r = respond("/x", access: [("/", Self.rules("%{REQUEST_URI} -U", "^x$"))], files: ["/show.html"])
