@@ -326,7 +326,10 @@ extension Origin {
             if let t = result.type { r.forcedType = t }
             if let h = result.handler { r.rewriteHandler = h }
             if result.changed, let f = r.filename {
-                if let bad = badQuery(r, chain, external: absoluteURLScheme(f) != nil && !result.noEscape, code: "AH10410") {
+                // `passthrough:http://…` is no absolute URL: its query is checked as well
+                // (recorded: rewrite-flags-pt-absolute-url-query-space).
+                let escapedLater = absoluteURLScheme(f) != nil && !result.passThrough && !result.noEscape
+                if let bad = badQuery(r, chain, external: escapedLater, code: "AH10410") {
                     // The rule had already written [PT]'s `passthrough:` prefix (%f logs it).
                     if result.passThrough { r.filename = "passthrough:" + f }
                     return bad
