@@ -17,4 +17,21 @@ struct Hunt32RegressionTests {
         #expect(get("/x%20y").errorCodes == ["AH10411"])
         #expect(get("/xy").status == 400)
     }
+
+    /// fixtures/apache/recursion-limit-r-without-l-in-last-pass: ap_die(500) sends the status of the
+    /// first request of the run of non-OK ones; [R] without [L] in the failing pass itself is 500.
+    @Test func recursionLimitAfterRWithoutLInTheLastPass() {
+        let access = [("/", """
+            RewriteEngine On
+            RewriteCond %{QUERY_STRING} =early [OR]
+            RewriteCond %{ENV:REDIRECT_REDIRECT_STATUS} =200
+            RewriteRule ^ /elsewhere.html [R=301]
+            RewriteRule ^(.*)$ /x$1 [L]
+
+            """)]
+        let late = respond("/start", vhost: ["LimitInternalRecursion 2"], access: access)
+        #expect(late.status == 500)
+        #expect(late.errorCodes == ["AH00124"])
+        #expect(respond("/start?early", vhost: ["LimitInternalRecursion 2"], access: access).status == 301)
+    }
 }
