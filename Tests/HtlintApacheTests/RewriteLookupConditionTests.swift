@@ -52,6 +52,16 @@ struct RewriteLookupConditionTests {
         #expect(respond("/f/open", access: [("/", access)] + dirs, files: files).final.query == "?yes")
         #expect(Origin.fileLookupPath("/var/www/html/open//") == "/var/www/html/open/")
         #expect(Origin.fileLookupPath("/var/www/html/open") == "/var/www/html/open")
+        // fixtures/apache/rewrite-cond-lookup-file-double-slash-same-directory
+        #expect(Origin.fileLookupPath("/var/www/html//index.html") == "/var/www/html/index.html")
+        #expect(Origin.fileLookupPath("/var/www/html/none/./../sub/index.html") == "/var/www/html/sub/index.html")
+    }
+
+    @Test func doubleSlashAfterADirectoryIsTheFileBesideIt() {
+        // fixtures/apache/rewrite-cond-lookup-file-double-slash-same-directory
+        let access = "RewriteEngine On\nRewriteCond %{REQUEST_FILENAME}/index.html -F\nRewriteRule ^(.*)$ /show.html?dir=$1 [L]\n"
+        let r = respond("/sub/", access: [("/", access)], files: ["/show.html", "/sub/index.html"])
+        #expect(r.final.query == "?dir=sub/")
     }
 
     @Test func lookupOfTheSameURIDoesNotNest() {

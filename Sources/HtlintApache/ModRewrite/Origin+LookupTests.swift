@@ -26,19 +26,26 @@ extension Origin {
         let base = r.filename.flatMap { $0.hasPrefix("/") ? directoryOf($0) : nil } ?? site.documentRoot + "/"
         let merged = input.hasPrefix("/") ? input : base + input
         let path = Origin.fileLookupPath(merged)
-        if let uri = fileLookupURI(merged, base: base, r) { return subrequest(uri, chain, parent: r, file: path) }
+        if let uri = fileLookupURI(path, base: base, r) { return subrequest(uri, chain, parent: r, file: path) }
         // Elsewhere the path itself is parsed as the URI and unescaped, so a bad escape in it
         // fails the look-up (400, AH10244), and the URI is left empty (recorded:
         // rewrite-cond-la-f-path-info-bad-escape).
         return subrequest(input, chain, parent: r, file: path, uri: "")
     }
 
-    /// The look-up's filename: a trailing slash is kept (one, however many were written), so a
-    /// directory named with it is not "the directory without its slash" and its own
-    /// `.htaccess` rules run in the look-up (recorded: rewrite-cond-lookup-file-directory-slash-runs-rules).
+    /// The look-up's filename as apr_filepath_merge leaves it: `//` and `.` dropped, `..` taken
+    /// back lexically, a trailing slash kept (one), so a directory named with it is not "the
+    /// directory without its slash" and its own `.htaccess` rules run in the look-up
+    /// (recorded: rewrite-cond-lookup-file-directory-slash-runs-rules). `%{REQUEST_FILENAME}/x`
+    /// on a directory is thereby a file beside the current one (recorded:
+    /// rewrite-cond-lookup-file-double-slash-same-directory).
     static func fileLookupPath(_ merged: String) -> String {
-        let path = SiteFileSystem.normalize(merged)
-        return path != merged && path != "/" ? path + "/" : path
+        var parts: [Substring] = []
+        for c in merged.split(separator: "/") where c != "." {
+            if c == ".." { _ = parts.popLast() } else { parts.append(c) }
+        }
+        let path = "/" + parts.joined(separator: "/")
+        return merged.hasSuffix("/") && path != "/" ? path + "/" : path
     }
 
     /// The look-up's URI when the file is named beside the current one: the current URI's
