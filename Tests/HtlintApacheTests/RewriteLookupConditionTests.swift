@@ -64,6 +64,14 @@ struct RewriteLookupConditionTests {
         #expect(r.final.query == "?dir=sub/")
     }
 
+    @Test func relativeLookupEscapesTheDirectoryAgain() {
+        // fixtures/apache/rewrite-cond-lookup-uri-relative-escaped-directory: `/c%25d/` is
+        // `/c%d/` decoded; the look-up's URL is `/c%25d/a.html`, no bad escape.
+        let vhost = ["RewriteEngine On", "RewriteCond ../a.html -U", "RewriteRule ^/s/(.*)/x$ /show.html?server=$1 [L]"]
+        let r = respond("/s/c%25d/x", vhost: vhost, files: ["/show.html"])
+        #expect(r.final.query == "?server=c%d")
+    }
+
     @Test func lookupOfTheSameURIDoesNotNest() {
         // Inside the subrequest for /x the condition is false (subreq_ok), so no AH00125.
         let r = respond("/x", access: [("/", Self.rules("%{REQUEST_URI} -U", "^x$"))], files: ["/show.html"])

@@ -6,9 +6,11 @@ extension Origin {
         return status(of: result) < 400
     }
 
-    /// ap_sub_req_lookup_uri: a relative URL is resolved against the directory of the current URI.
+    /// ap_sub_req_lookup_uri: a relative URL is resolved against the directory of the current URI,
+    /// which is escaped again first: `%` in it is no bad escape (recorded:
+    /// rewrite-cond-lookup-uri-relative-escaped-directory).
     private func uriSubrequest(_ input: String, _ r: RequestRecord, _ chain: RequestChain) -> (RequestRecord, PassResult)? {
-        let url = input.hasPrefix("/") ? input : directoryOf(r.uri) + input
+        let url = input.hasPrefix("/") ? input : escapePath(directoryOf(r.uri)) + input
         return subrequest(url, chain, parent: r)
     }
 
