@@ -34,4 +34,17 @@ struct Hunt32RegressionTests {
         #expect(late.errorCodes == ["AH00124"])
         #expect(respond("/start?early", vhost: ["LimitInternalRecursion 2"], access: access).status == 301)
     }
+
+    /// fixtures/apache/alias-target-longer-than-path-max: an Alias mapping to 4095 bytes or more
+    /// does not apply; core's translate refuses the long URI (403, AH00127).
+    @Test func aliasTargetLongerThanPathMax() {
+        #expect(!Origin.aliasTargetTooLong(String(repeating: "a", count: 4094)))
+        #expect(Origin.aliasTargetTooLong(String(repeating: "a", count: 4095)))
+        let vhost = ["Alias /al \"${DOCROOT}/new\""]
+        let long = "/al" + String(repeating: "/x", count: 2100) + "/x.html"
+        let r = respond(long, vhost: vhost, files: ["/new/x.html"])
+        #expect(r.status == 403)
+        #expect(r.errorCodes == ["AH00127"])
+        #expect(respond("/al/x.html", vhost: vhost, files: ["/new/x.html"]).status == 200)
+    }
 }
