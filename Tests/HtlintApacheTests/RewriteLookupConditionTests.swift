@@ -42,6 +42,36 @@ struct RewriteLookupConditionTests {
         #expect(respond("/f/none.html", access: [("/", access)], files: files).final.query == "?no")
     }
 
+    @Test func directoryWithItsSlashRunsItsOwnRulesInTheLookup() {
+        // fixtures/apache/rewrite-cond-lookup-file-directory-slash-runs-rules: with DirectorySlash
+        // Off mod_dir lets the look-up of `guarded/` through, but its [F] rule answers 403.
+        let access = Self.rules("%{DOCUMENT_ROOT}/$1/ -F", "^f/(.*)$")
+        let files = ["/show.html", "/guarded/x.html", "/open/x.html"]
+        let dirs = [("/guarded", "DirectorySlash Off\nRewriteEngine On\nRewriteRule ^$ - [F]"), ("/open", "DirectorySlash Off")]
+        #expect(respond("/f/guarded", access: [("/", access)] + dirs, files: files).final.query == "?no")
+        #expect(respond("/f/open", access: [("/", access)] + dirs, files: files).final.query == "?yes")
+        #expect(Origin.fileLookupPath("/var/www/html/open//") == "/var/www/html/open/")
+        #expect(Origin.fileLookupPath("/var/www/html/open") == "/var/www/html/open")
+        // fixtures/apache/rewrite-cond-lookup-file-double-slash-same-directory
+        #expect(Origin.fileLookupPath("/var/www/html//index.html") == "/var/www/html/index.html")
+        #expect(Origin.fileLookupPath("/var/www/html/none/./../sub/index.html") == "/var/www/html/sub/index.html")
+    }
+
+    @Test func doubleSlashAfterADirectoryIsTheFileBesideIt() {
+        // fixtures/apache/rewrite-cond-lookup-file-double-slash-same-directory
+        let access = "RewriteEngine On\nRewriteCond %{REQUEST_FILENAME}/index.html -F\nRewriteRule ^(.*)$ /show.html?dir=$1 [L]\n"
+        let r = respond("/sub/", access: [("/", access)], files: ["/show.html", "/sub/index.html"])
+        #expect(r.final.query == "?dir=sub/")
+    }
+
+    @Test func relativeLookupEscapesTheDirectoryAgain() {
+        // fixtures/apache/rewrite-cond-lookup-uri-relative-escaped-directory: `/c%25d/` is
+        // `/c%d/` decoded; the look-up's URL is `/c%25d/a.html`, no bad escape.
+        let vhost = ["RewriteEngine On", "RewriteCond ../a.html -U", "RewriteRule ^/s/(.*)/x$ /show.html?server=$1 [L]"]
+        let r = respond("/s/c%25d/x", vhost: vhost, files: ["/show.html"])
+        #expect(r.final.query == "?server=c%d")
+    }
+
     @Test func lookupOfTheSameURIDoesNotNest() {
         // Inside the subrequest for /x the condition is false (subreq_ok), so no AH00125.
         let r = respond("/x", access: [("/", Self.rules("%{REQUEST_URI} -U", "^x$"))], files: ["/show.html"])

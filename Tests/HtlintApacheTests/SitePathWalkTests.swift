@@ -19,6 +19,20 @@ struct SitePathWalkTests {
         #expect(fs.isDirectory("/var/www/html/blog/"))
     }
 
+    /// fixtures/apache/rewrite-cond-system-paths-cleaned-up: paths outside the site are cleaned
+    /// up the same way before they are looked up among the system's directories and files.
+    @Test func systemPathsAreCleanedUpToo() {
+        #expect(Site.systemNode("//") == .directory)
+        #expect(Site.systemNode("/etc/") == .directory)
+        #expect(Site.systemNode("/tmp/../") == .directory)
+        #expect(Site.systemNode("/etc//passwd") == .file)
+        #expect(Site.systemNode("/etc/../etc/passwd") == .file)
+        #expect(Site.systemNode("/usr/sbin/apache2") == .executable)
+        #expect(Site.systemNode("/etc/passwd/") == nil)
+        #expect(Site.systemNode("/etc/passwd/..") == nil)
+        #expect(Site.systemNode("/nothere/") == nil)
+    }
+
     @Test func aFileFollowedByASlashIsNothing() {
         #expect(!fs.isFile("/var/www/html/blog/index.php/"))
         #expect(fs.stat("/var/www/html/blog/index.php/.") == nil)

@@ -330,7 +330,10 @@ extension Origin {
             if let t = result.type { r.forcedType = t }
             if let h = result.handler { r.rewriteHandler = h }
             if result.changed, let f = r.filename {
-                if let bad = badQuery(r, chain, external: absoluteURLScheme(f) != nil && !result.noEscape, code: "AH10410") {
+                // `passthrough:http://…` is no absolute URL: its query is checked as well
+                // (recorded: rewrite-flags-pt-absolute-url-query-space).
+                let escapedLater = absoluteURLScheme(f) != nil && !result.passThrough && !result.noEscape
+                if let bad = badQuery(r, chain, external: escapedLater, code: "AH10410") {
                     // The rule had already written [PT]'s `passthrough:` prefix (%f logs it).
                     if result.passThrough { r.filename = "passthrough:" + f }
                     return bad
@@ -401,7 +404,9 @@ extension Origin {
                 guard let m = regex.firstMatch(in: r.uri) else { continue }
                 // AliasMatch sets no context (CONTEXT_DOCUMENT_ROOT stays the document root).
                 let written = alias.path.replacingOccurrences(of: "${DOCROOT}", with: site.mountedRoot)
-                r.filename = Origin.substituteGroups(written, m)
+                let found = Origin.substituteGroups(written, m)
+                guard !Origin.aliasTargetTooLong(found) else { continue }
+                r.filename = found
                 if let h = alias.handler { r.handler = h; r.scriptAliased = true }
                 chain.note(.alias, "\(alias.handler == nil ? "AliasMatch" : "ScriptAliasMatch") \(alias.url) → \(r.filename!)")
                 return nil
@@ -410,6 +415,7 @@ extension Origin {
                 // The target is used as written: `Alias /assets/ /srv/ext/` maps /assets/a.css to /srv/ext/a.css.
                 let written = alias.path.replacingOccurrences(of: "${DOCROOT}", with: site.mountedRoot)
                 let target = SiteFileSystem.normalize(written)
+                guard !Origin.aliasTargetTooLong(written + rest) else { continue }
                 r.filename = written + rest
                 r.contextPrefix = alias.url
                 r.contextDocumentRoot = target
@@ -421,6 +427,12 @@ extension Origin {
         }
         return coreTranslate(r.uri, r, chain, failedFilename: declinedFilename)
     }
+
+    /// try_alias_list passes the mapped path through ap_server_root_relative, whose
+    /// apr_filepath_merge fails for APR_PATH_MAX (4096) bytes with the NUL: the Alias then does
+    /// not apply, and core's translate answers 403 AH00127 for the long URI (recorded:
+    /// alias-target-longer-than-path-max).
+    static func aliasTargetTooLong(_ found: String) -> Bool { found.utf8.count + 1 >= 4096 }
 
     /// ap_core_translate: `path` (the URI, or a server rule's result that is no filesystem path)
     /// less its leading slashes, merged onto the document root by apr_filepath_merge with

@@ -221,15 +221,16 @@ struct ExpressionContext: ExpressionEnvironment {
         let fs = origin.site.files
         // Paths outside the site are stat'ed on the real system: `/` and the top-level
         // directories exist there, and every directory has its search (x) bits.
-        let systemDirectory = path == "/" || Site.systemDirectories.contains(path)
-        let systemFile = !systemDirectory && Site.systemFiles.contains(path)
+        let system = Site.systemNode(path)
+        let systemDirectory = system == .directory
+        let systemFile = system == .file || system == .executable
         switch op {
         case "f", "s":
             if systemFile { return true }
             if case .file(let size)? = fs.stat(path) { return op == "f" || size > 0 } else { return false }
         case "d": return fs.isDirectory(path) || systemDirectory
         // op_file_xbit stats with APR_FINFO_LINK: a symbolic link has every permission bit.
-        case "x": if case .symlink? = fs.lstat(path) { return true } else { return fs.isDirectory(path) || systemDirectory }
+        case "x": if case .symlink? = fs.lstat(path) { return true } else { return fs.isDirectory(path) || systemDirectory || system == .executable }
         case "e": return fs.stat(path) != nil || systemDirectory || systemFile
         case "L", "h": if case .symlink? = fs.lstat(path) { return true } else { return false }
         default: return false

@@ -262,10 +262,15 @@ public final class Origin: @unchecked Sendable {
                            let url = redirectAfterRecursionLimit(doc, record, chain) {
                             (status, location, record.status) = (302, url, 302)
                         }
-                    } else {
+                    } else if let first = runStart {
                         // ap_die(500) on a request whose status is not OK: a recursive error.
-                        status = runStart ?? record.status
+                        status = first
                         loggedStatus = 500
+                    } else {
+                        // The status was set in this very pass ([R] without [L]): r_1st_err is this
+                        // request, whose status ap_die has just made 500, and that goes out
+                        // (recorded: recursion-limit-r-without-l-in-last-pass).
+                        record.status = 500
                     }
                     break
                 }

@@ -193,11 +193,40 @@ public final class Site: @unchecked Sendable {
         return allowed
     }
 
-    /// Top-level directories of a Debian system, for the server-context filesystem-path test.
+    /// Directories of a Debian system with apache2: the top-level ones for the server-context
+    /// filesystem-path test, and a few below for file tests (`-d /usr/share`).
     public static let systemDirectories: Set<String> = [
         "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib64", "/media", "/mnt", "/opt", "/proc", "/root",
         "/run", "/sbin", "/srv", "/sys", "/tmp", "/usr", "/var",
+        "/etc/apache2", "/usr/bin", "/usr/lib", "/usr/lib/cgi-bin", "/usr/local", "/usr/sbin", "/usr/share",
+        "/usr/share/doc", "/var/cache", "/var/lib", "/var/log", "/var/tmp", "/var/www",
     ]
+
+    /// What a path outside the site is on that system, after the kernel's clean-up: `//` and `.`
+    /// are skipped, `..` climbs, a trailing slash wants a directory. So `//` and `/etc/` are
+    /// directories and `/etc//passwd` a file (recorded: rewrite-cond-system-paths-cleaned-up).
+    public enum SystemNode: Equatable { case directory, file, executable }
+
+    public static func systemNode(_ path: String) -> SystemNode? {
+        guard path.hasPrefix("/") else { return nil }
+        var resolved: [Substring] = []
+        var wantsDirectory = false
+        for c in path.split(separator: "/", omittingEmptySubsequences: false) {
+            if c.isEmpty || c == "." { wantsDirectory = !resolved.isEmpty; continue }
+            // The kernel climbs only out of a directory (`/etc/passwd/..` is ENOTDIR).
+            let here = "/" + resolved.joined(separator: "/")
+            guard here == "/" || systemDirectories.contains(here) else { return nil }
+            if c == ".." { _ = resolved.popLast(); wantsDirectory = true; continue }
+            resolved.append(c)
+            wantsDirectory = false
+        }
+        let cleaned = "/" + resolved.joined(separator: "/")
+        if cleaned == "/" || systemDirectories.contains(cleaned) { return .directory }
+        guard !wantsDirectory, systemFiles.contains(cleaned) else { return nil }
+        return systemExecutables.contains(cleaned) ? .executable : .file
+    }
+
+    private static let systemExecutables: Set<String> = ["/usr/sbin/apache2"]
 
     /// Regular files of a Debian system with apache2 that expressions may test (`-f /etc/passwd`).
     public static let systemFiles: Set<String> = [

@@ -6,9 +6,11 @@ extension Origin {
         return status(of: result) < 400
     }
 
-    /// ap_sub_req_lookup_uri: a relative URL is resolved against the directory of the current URI.
+    /// ap_sub_req_lookup_uri: a relative URL is resolved against the directory of the current URI,
+    /// which is escaped again first: `%` in it is no bad escape (recorded:
+    /// rewrite-cond-lookup-uri-relative-escaped-directory).
     private func uriSubrequest(_ input: String, _ r: RequestRecord, _ chain: RequestChain) -> (RequestRecord, PassResult)? {
-        let url = input.hasPrefix("/") ? input : directoryOf(r.uri) + input
+        let url = input.hasPrefix("/") ? input : escapePath(directoryOf(r.uri)) + input
         return subrequest(url, chain, parent: r)
     }
 
@@ -28,12 +30,27 @@ extension Origin {
         // apr_filepath_merge keeps a trailing slash: in the filename of a directory, in the path
         // info past a missing name or a plain file (`old/x/` gives PATH_INFO `/x/`; recorded:
         // rewrite-cond-la-f-path-info-trailing-slash).
-        let path = merged
-        if let uri = fileLookupURI(merged, base: base, r) { return subrequest(uri, chain, parent: r, file: path) }
+        let path = Origin.fileLookupPath(merged)
+        if let uri = fileLookupURI(path, base: base, r) { return subrequest(uri, chain, parent: r, file: path) }
         // Elsewhere the path itself is parsed as the URI and unescaped, so a bad escape in it
         // fails the look-up (400, AH10244), and the URI is left empty (recorded:
         // rewrite-cond-la-f-path-info-bad-escape).
         return subrequest(input, chain, parent: r, file: path, uri: "")
+    }
+
+    /// The look-up's filename as apr_filepath_merge leaves it: `//` and `.` dropped, `..` taken
+    /// back lexically, a trailing slash kept (one), so a directory named with it is not "the
+    /// directory without its slash" and its own `.htaccess` rules run in the look-up
+    /// (recorded: rewrite-cond-lookup-file-directory-slash-runs-rules). `%{REQUEST_FILENAME}/x`
+    /// on a directory is thereby a file beside the current one (recorded:
+    /// rewrite-cond-lookup-file-double-slash-same-directory).
+    static func fileLookupPath(_ merged: String) -> String {
+        var parts: [Substring] = []
+        for c in merged.split(separator: "/") where c != "." {
+            if c == ".." { _ = parts.popLast() } else { parts.append(c) }
+        }
+        let path = "/" + parts.joined(separator: "/")
+        return merged.hasSuffix("/") && path != "/" ? path + "/" : path
     }
 
     /// The look-up's URI when the file is named beside the current one: the current URI's

@@ -38,15 +38,18 @@ extension Origin {
             return nil
         }
         let external = absoluteURLScheme(f) != nil && !f.hasPrefix("proxy:")
-        if external && result.passThrough {
-            // [PT] makes it `passthrough:http://…`, which is no URL; stripped again it is no path.
-            chain.note(.status, "400: [PT] on the absolute URL `\(f)` (not a path)", range: result.lastRule?.range)
-            return .final(status: 400, location: nil)
-        }
-        if let bad = badQuery(r, chain, external: external && !result.noEscape, code: "AH10411") {
+        // [PT] makes an absolute URL `passthrough:http://…`, no URL to escape later, so its
+        // query is checked too: a space there is 403 before the 400 below (recorded:
+        // rewrite-flags-pt-absolute-url-query-space).
+        if let bad = badQuery(r, chain, external: external && !result.passThrough && !result.noEscape, code: "AH10411") {
             // The rule had already written [PT]'s `passthrough:` prefix (%f logs it).
             if result.passThrough { r.filename = "passthrough:" + f }
             return bad
+        }
+        if external && result.passThrough {
+            // `passthrough:http://…` is no URL; stripped again it is no path.
+            chain.note(.status, "400: [PT] on the absolute URL `\(f)` (not a path)", range: result.lastRule?.range)
+            return .final(status: 400, location: nil)
         }
         if f.hasPrefix("proxy:") {
             chain.log("AH10160", "error", "attempt to make remote request from mod_rewrite without proxy enabled: \(f)")

@@ -451,13 +451,15 @@ extension Origin {
         switch op {
         case "d":
             // A URL-path left by a rewrite is stat'ed as is: `/` and `/etc` are directories there.
-            return fs.isDirectory(path) || path == "/" || Site.systemDirectories.contains(path)
-        case "f": return fs.isFile(path)
-        case "s": if case .file(let size)? = fs.stat(path) { return size > 0 } else { return false }
+            return fs.isDirectory(path) || Site.systemNode(path) == .directory
+        case "f": return fs.isFile(path) || [.file, .executable].contains(Site.systemNode(path))
+        case "s":
+            if case .file(let size)? = fs.stat(path) { return size > 0 }
+            return [.file, .executable].contains(Site.systemNode(path))
         case "l", "L", "h": if case .symlink? = fs.lstat(path) { return true } else { return false }
         // apr_stat follows links; the site's files have no execute bits, directories have
         // their search bits (recorded: rewrite-cond-x-directory).
-        case "x": return fs.isDirectory(path) || path == "/" || Site.systemDirectories.contains(path)
+        case "x": return fs.isDirectory(path) || [.directory, .executable].contains(Site.systemNode(path))
         case "F": return lookupFile(path, r, chain)
         case "U": return lookupURI(path, r, chain)
         default: return false
