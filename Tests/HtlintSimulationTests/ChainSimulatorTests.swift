@@ -90,6 +90,20 @@ struct ChainSimulatorTests {
         #expect(upgraded.outcome == .final)
     }
 
+    /// nginx's defaults drop a request header whose name holds `_`: the origin never sees it.
+    @Test func nginxDropsUnderscoredRequestHeaders() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/index.html")
+        fs.addAccessFile("/", displayPath: ".htaccess", text: "RewriteEngine On\nRewriteCond %{HTTP:X_Token} =secret\nRewriteRule ^ - [F]")
+        let site = Site(serverName: "example.org", aliases: [], files: fs)
+        let direct = ChainSimulator(origin: Origin(site: site), edge: Edge(mode: .none))
+        #expect(direct.run("http://example.org/index.html", headers: [HTTPHeader("X_Token", "secret")]).statuses == [403])
+        let behindNginx = ChainSimulator(origin: Origin(site: site), layers: [NginxProxy(httpServer: .proxy)])
+        let result = behindNginx.run("http://example.org/index.html", headers: [HTTPHeader("X_Token", "secret")])
+        #expect(result.statuses == [200])
+        #expect(result.hops[0].path.contains { $0.notes.contains { $0.contains("nginx does not pass X_Token") } })
+    }
+
     @Test func postBecomesGetAfter302() {
         let s = simulator("RewriteEngine On\nRewriteRule ^form$ /index.html [R=302,L]")
         let r = s.run("http://example.org/form", method: "POST")

@@ -115,6 +115,14 @@ public struct NginxProxy: Layer, Hashable {
         next.scheme = upstreamScheme
         next.port = upstreamPort
         var notes = ["proxy_pass \(upstreamScheme)://\(proxyHost): the origin is reached over \(upstreamScheme)"]
+        // nginx's defaults (`ignore_invalid_headers on`, `underscores_in_headers off`) pass no
+        // header whose name holds `_` (recorded behind the oracle's nginx:
+        // header-edge-drops-underscore-request-header-names).
+        let dropped = next.headers.filter { !Edge.isValidNginxHeaderName($0.name) }.map(\.name)
+        if !dropped.isEmpty {
+            next.headers.removeAll { !Edge.isValidNginxHeaderName($0.name) }
+            notes.append("nginx does not pass \(dropped.joined(separator: ", ")) (a name with `_` or another odd byte; underscores_in_headers off)")
+        }
         switch hostHeader {
         case .proxyHost:
             next.host = proxyHost
