@@ -178,10 +178,8 @@ struct Fuzz11RegressionTests {
         #expect(r.header("X-C") == "vpagew")
     }
 
-    /// section-if-nested-in-if: a nested <If> is evaluated when its outer one holds, but not in
-    /// a DirectoryIndex subrequest (it reuses the parent's if-walk cache, nested sections skipped).
-    @Test func nestedIfSections() {
-        let h = """
+    /// An `<If>` holding an `<If>`/`<Else>` pair (the shape of both nested-section fixtures).
+    static let nestedIf = """
         <If "%{REMOTE_ADDR} == '127.0.0.1'">
         <If "%{QUERY_STRING} == 'a=1'">
         Header always set X-A inner
@@ -193,6 +191,11 @@ struct Fuzz11RegressionTests {
         </If>
 
         """
+
+    /// section-if-nested-in-if: a nested <If> is evaluated when its outer one holds, but not in
+    /// a DirectoryIndex subrequest (it reuses the parent's if-walk cache, nested sections skipped).
+    @Test func nestedIfSections() {
+        let h = Self.nestedIf
         let a = respond(h, "/page.html?a=1"), b = respond(h, "/page.html"), d = respond(h, "/dir/?a=1")
         #expect(a.header("X-A") == "inner" && a.header("X-B") == "outer")
         #expect(b.header("X-A") == "inner-else")
@@ -204,16 +207,7 @@ struct Fuzz11RegressionTests {
     /// rewrite) to the same configuration with the same top-level matches reuses r->prev's
     /// if-walk cache, so the nested <If>/<Else> are skipped.
     @Test func nestedIfSectionsSkippedAfterInternalRedirect() {
-        let h = """
-        <If "%{REMOTE_ADDR} == '127.0.0.1'">
-        <If "%{QUERY_STRING} == 'a=1'">
-        Header always set X-A inner
-        </If>
-        <Else>
-        Header always set X-A inner-else
-        </Else>
-        Header always set X-B outer
-        </If>
+        let h = Self.nestedIf + """
         ErrorDocument 404 /page.html?x=1
         RewriteEngine On
         RewriteRule ^front$ page.html [L]
