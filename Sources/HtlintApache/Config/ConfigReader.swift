@@ -37,7 +37,7 @@ public struct ConfigReader {
     var rewriteDirectivesRead = 0
     /// `ServerName` lines read so far: whether the selected section names itself.
     var serverNamesRead = 0
-    /// The lines outside any section are a `<VirtualHost>`'s (a case's or `--vhost-line`'s
+    /// The lines outside any section are a `<VirtualHost>`'s (a case's `vhost`, a site file's `vhost-lines`
     /// lines), not the main server's.
     var topLevelIsVirtualHost = false
     /// Inside a `<VirtualHost>`, written or implied: main-server-only directives are refused.

@@ -75,7 +75,7 @@ struct RewriteOverride {
 @dynamicMemberLookup
 struct MergedConfig {
     private final class Box: @unchecked Sendable {
-        // Only ever changed through a uniquely referenced box (`fieldsForChange`).
+        // Only ever changed once `makeBoxUnique` made it this copy's own.
         var fields: Fields
         init(_ fields: Fields) { self.fields = fields }
     }
@@ -99,6 +99,8 @@ struct MergedConfig {
     private mutating func makeBoxUnique() {
         if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
     }
+
+    // The merges themselves are `Fields`' (below); these make the box this copy's own first.
 
     mutating func mergeRewriteOntoVhost(options vhostOptions: Set<String>?) {
         makeBoxUnique()
