@@ -37,8 +37,8 @@ public struct ConfigReader {
     var rewriteDirectivesRead = 0
     /// `ServerName` lines read so far: whether the selected section names itself.
     var serverNamesRead = 0
-    /// The lines outside any section are a `<VirtualHost>`'s (a case's `vhost`, a site file's `vhost-lines`
-    /// lines), not the main server's.
+    /// The lines outside any section are a `<VirtualHost>`'s (a case's `vhost` lines, a site
+    /// file's `vhost-lines`), not the main server's.
     var topLevelIsVirtualHost = false
     /// Inside a `<VirtualHost>`, written or implied: main-server-only directives are refused.
     var readingVirtualHost: Bool {
