@@ -33,6 +33,14 @@ struct SitePathWalkTests {
         #expect(Site.systemNode("/nothere/") == nil)
     }
 
+    /// The origin skips the system walk inside its mounted root; the answer must not change.
+    @Test(arguments: ["/var/www/html", "/var/www/html/", "/var/www/html/x", "/var/www/html//", "/var/www/html/./x",
+                      "/var/www/html/../../etc/passwd", "/var/www/html/..", "/var/www/htmlx", "/var/www/", "/etc//passwd", "//"])
+    func systemLookupInsideTheRootAgreesWithTheWalk(_ path: String) {
+        let origin = Origin(site: Site(serverName: "example.org", files: SiteFileSystem(root: "/var/www/html")))
+        #expect(origin.systemNode(path) == Site.systemNode(path))
+    }
+
     @Test func aFileFollowedByASlashIsNothing() {
         #expect(!fs.isFile("/var/www/html/blog/index.php/"))
         #expect(fs.stat("/var/www/html/blog/index.php/.") == nil)

@@ -221,7 +221,7 @@ struct ExpressionContext: ExpressionEnvironment {
         let fs = origin.site.files
         // Paths outside the site are stat'ed on the real system: `/` and the top-level
         // directories exist there, and every directory has its search (x) bits.
-        let system = Site.systemNode(path)
+        let system = origin.systemNode(path)
         let systemDirectory = system == .directory
         let systemFile = system == .file || system == .executable
         switch op {

@@ -481,7 +481,12 @@ public final class Origin: @unchecked Sendable {
     func relativeToRoot(_ path: String) -> String {
         let root = site.mountedRoot
         if path == root { return "/" }
-        if path.hasPrefix(root + "/") { return String(path.dropFirst(root.count)) }
+        // `root + "/"` as a byte prefix, without building it (every logged state asks).
+        let n = root.utf8.count
+        if path.utf8.count > n, path.utf8.starts(with: root.utf8),
+           path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: n)] == UInt8(ascii: "/") {
+            return dropLeadingBytes(path, n)
+        }
         return path
     }
 

@@ -165,7 +165,13 @@ final class RequestChain {
     init(request: OriginRequest, tracing: Bool = true) {
         self.request = request
         self.tracing = tracing
-        self.theRequest = "\(request.method) \(request.target) HTTP/1.1"
+        // Appended, not interpolated: one chain per origin request.
+        var line = request.method
+        line.reserveCapacity(request.method.utf8.count + request.target.utf8.count + 10)
+        line += " "
+        line += request.target
+        line += " HTTP/1.1"
+        self.theRequest = line
     }
 
     /// Records a trace event; the detail is only built when tracing. Raw bytes of a path that

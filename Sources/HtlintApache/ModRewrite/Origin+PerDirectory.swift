@@ -10,7 +10,9 @@ extension Origin {
     func perDirectoryRewrite(_ r: RequestRecord, _ walk: WalkResult, _ chain: RequestChain) -> PassResult? {
         guard let rw = walk.config.rewrite, rw.engine, !chain.endSeen else { return nil }
         let d = rw.directory
-        if let f = r.filename, f + "/" == d, !rw.options.contains("allownoslash") {
+        // `f + "/" == d`, compared in place (this runs on every pass).
+        if let f = r.filename, d.utf8.count == f.utf8.count + 1, d.utf8.last == UInt8(ascii: "/"), d.utf8.starts(with: f.utf8),
+           !rw.options.contains("allownoslash") {
             chain.note(.note, "rules of \(relativeToRoot(d)) skipped for the directory without its slash")
             return nil
         }

@@ -451,19 +451,31 @@ extension Origin {
         switch op {
         case "d":
             // A URL-path left by a rewrite is stat'ed as is: `/` and `/etc` are directories there.
-            return fs.isDirectory(path) || Site.systemNode(path) == .directory
-        case "f": return fs.isFile(path) || [.file, .executable].contains(Site.systemNode(path))
+            return fs.isDirectory(path) || systemNode(path) == .directory
+        case "f": return fs.isFile(path) || [.file, .executable].contains(systemNode(path))
         case "s":
             if case .file(let size)? = fs.stat(path) { return size > 0 }
-            return [.file, .executable].contains(Site.systemNode(path))
+            return [.file, .executable].contains(systemNode(path))
         case "l", "L", "h": if case .symlink? = fs.lstat(path) { return true } else { return false }
         // apr_stat follows links; the site's files have no execute bits, directories have
         // their search bits (recorded: rewrite-cond-x-directory).
-        case "x": return fs.isDirectory(path) || [.directory, .executable].contains(Site.systemNode(path))
+        case "x": return fs.isDirectory(path) || [.directory, .executable].contains(systemNode(path))
         case "F": return lookupFile(path, r, chain)
         case "U": return lookupURI(path, r, chain)
         default: return false
         }
+    }
+
+    /// `Site.systemNode`, answered without its walk for a path inside the mounted root: the
+    /// kernel's walk reaches the root, which is no system directory, and then finds nothing of
+    /// the system — exactly nil, and every front controller's `!-f` asks.
+    func systemNode(_ path: String) -> Site.SystemNode? {
+        let root = site.mountedRoot
+        if path.hasBytePrefix(root), root != "/", !Site.systemDirectories.contains(root), !Site.systemFiles.contains(root) {
+            let next = path.utf8.dropFirst(root.utf8.count).first
+            if next == nil || next == UInt8(ascii: "/") { return nil }
+        }
+        return Site.systemNode(path)
     }
 
     /// `Wdy, DD-Mon-YYYY HH:MM:SS GMT`, `minutes` from now.

@@ -202,7 +202,7 @@ public struct ChainSimulator: Sendable {
     /// layers stored (layers-and-mixed-content §16 L14, L27).
     public func run(_ start: String, method: String = "GET", headers: [HTTPHeader] = [], caches: inout CacheState) -> ChainResult {
         var hops: [Hop] = []
-        var seen: [String: Int] = [:]
+        var seen: [HopState: Int] = [:]
         var current = start
         var method = method.uppercased()
         var first = true
@@ -228,7 +228,7 @@ public struct ChainSimulator: Sendable {
                 url = upgraded
                 current = upgraded.text
             }
-            let state = "\(recordingClient ? "" : method) \(url.identity) \(hsts.digest) \(caches.digest)"
+            let state = HopState(method: recordingClient ? "" : method, url: url.identity, hsts: hsts.digest, caches: caches.digest)
             if let index = seen[state] { return result(.loop, loopStart: index) }
             if hops.count >= maxHops { return result(.tooManyHops) }
             seen[state] = hops.count
@@ -255,4 +255,13 @@ public struct ChainSimulator: Sendable {
             current = next
         }
     }
+}
+
+/// What makes a hop the same as an earlier one (a loop): the request, and the browser's HSTS
+/// and the layers' cache state it meets. A key of its own, not one interpolated string per hop.
+private struct HopState: Hashable {
+    let method: String
+    let url: String
+    let hsts: String
+    let caches: String
 }

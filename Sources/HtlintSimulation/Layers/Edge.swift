@@ -172,7 +172,13 @@ public struct Edge: Sendable, Hashable {
         guard isProxy else { return [] }
         var h = [HTTPHeader("X-Forwarded-Proto", scheme), HTTPHeader("X-Forwarded-For", "127.0.0.1")]
         if mode != .terminatingProxy {
-            h.append(HTTPHeader("CF-Visitor", "{\"scheme\":\"\(scheme)\"}"))
+            // The two usual values as literals: this runs on every hop through the edge.
+            let visitor = switch scheme {
+            case "https": #"{"scheme":"https"}"#
+            case "http": #"{"scheme":"http"}"#
+            default: "{\"scheme\":\"\(scheme)\"}"
+            }
+            h.append(HTTPHeader("CF-Visitor", visitor))
             h.append(HTTPHeader("CF-Connecting-IP", "127.0.0.1"))
         }
         return h
