@@ -122,6 +122,19 @@ struct Hunt30RegressionTests {
         #expect(get.served == "/a.html")
     }
 
+    /// fixtures/apache/errordoc-page-redirect-body-too-large-keeps-location: the 403's
+    /// ErrorDocument page redirects ([R]) and then finds the body too large: the 403 goes out
+    /// with the page's Location.
+    @Test func deniedPageRedirectKeepsItsLocationWhenTheBodyIsTooLarge() {
+        let access = [("/", "LimitRequestBody 4\n"),
+                      ("/rr", "<Files \"x.html\">\nRequire all denied\n</Files>\nErrorDocument 403 /rr/page.html\n"
+                        + "RewriteEngine On\nRewriteRule ^page\\.html$ /a.html [R=301,L]\n")]
+        let r = respond("/rr/x.html", method: "POST", access: access, files: ["/rr/x.html", "/rr/page.html", "/a.html"],
+                        headers: [HTTPHeader("Content-Length", "8")])
+        #expect(r.status == 403)
+        #expect(r.location == "http://shop.example/a.html")
+    }
+
     /// fixtures/apache/access-limitrequestbody-location-and-if: a translate_name answer (server
     /// `Redirect`, server rule `[R]`) reads the limit of the location walk's configuration.
     @Test func requestBodyLimitOfTheLocationWalk() {

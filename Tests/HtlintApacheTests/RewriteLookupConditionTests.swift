@@ -78,4 +78,21 @@ struct RewriteLookupConditionTests {
         #expect(r.final.query == "?yes")
         #expect(r.errorCodes.isEmpty)
     }
+
+    @Test func lookupsPastTheNestingLimitOnlyFailTheirCondition() {
+        // fixtures/apache/rewrite-cond-lookup-nesting-limit-fails-condition: each look-up runs
+        // the rules again, ten levels deep; the 6,144 look-ups past the limit fail (AH00125)
+        // without costing work, so the budget lasts and Apache's 404 for b.php is reached.
+        let access = """
+            RewriteEngine On
+            RewriteCond %{DOCUMENT_ROOT}/blog/ -U
+            RewriteCond %{DOCUMENT_ROOT}/blog/ -F
+            RewriteRule ^(.*)$ - [G,NC,QSD]
+            RewriteCond /blog/ !-U [OR]
+            RewriteRule ^(.*)$ b.php?from=%{REQUEST_URI} [QSD]
+            """
+        let r = respond("/user/abc", access: [("/", access)], files: ["/index.html"])
+        #expect(r.status == 404)
+        #expect(r.errorCodes.count == 6144 && r.errorCodes.allSatisfy { $0 == "AH00125" })
+    }
 }

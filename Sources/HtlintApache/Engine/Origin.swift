@@ -77,6 +77,8 @@ public final class Origin: @unchecked Sendable {
         /// A redirect's Location, which internal_internal_redirect copies into the ErrorDocument
         /// request when the status is a 3xx (ErrorDocument 301 /page.html).
         var errorDocumentLocation: String? = nil
+        /// The ErrorDocument page's redirect Location, sent with a recursive error's status.
+        var pageLocationOnError: String? = nil
         /// A 2xx a hook answered ([R=200], `Redirect 226`): ap_die sends Apache's canned page.
         var cannedSuccess = false
         /// The request body is read (or discarded) once: by the handler, or by ap_die for an
@@ -146,13 +148,17 @@ public final class Origin: @unchecked Sendable {
                     && !bodyRead && request.header("Content-Length").flatMap({ Int($0) }).map({ $0 > 0 }) == true
                     && errorDocument(for: s, record: record, chain: chain)?.hasPrefix("/") == true
                 let discardFailed = !pageFirst && bodyTooLarge(s)
+                let answeredLocation = loc
                 if discardFailed { (s, loc) = (413, nil) }
                 record.status = s
                 if discardFailed, let first = errorDocumentStatus {
                     // The ErrorDocument page's own answer (a rewrite [R]) finds the body too large:
-                    // a recursive error, the first status goes out with its own Location.
+                    // a recursive error, the first status goes out with its own Location, or
+                    // else with the page's, even on a 403 (recorded:
+                    // errordoc-page-redirect-body-too-large-keeps-location).
                     status = runStart ?? first
                     location = errorDocumentLocation
+                    if location == nil { pageLocationOnError = answeredLocation }
                     loggedStatus = s
                     break
                 }
@@ -361,6 +367,7 @@ public final class Origin: @unchecked Sendable {
             : responseHeaders(headerRecord, status: status, location: location, servedErrorPage: servedErrorPage,
                               canned: cannedSuccess && !servedErrorPage, chain: chain)
         if let contentRange { headers.append(HTTPHeader("Content-Range", contentRange)) }
+        if let pageLocationOnError { headers.append(HTTPHeader("Location", pageLocationOnError)) }
         if let bad = headerRefusedByFilter(headers) {
             // The filter clears both header tables (mod_rewrite's cookies too) and answers with
             // ap_die(500): the canned page (an ErrorDocument 500 is not modelled here).

@@ -173,11 +173,15 @@ extension Origin {
     /// starts at that path.
     func subrequest(_ url: String, _ chain: RequestChain, parent: RequestRecord?,
                     file: String? = nil, uri: String? = nil) -> (RequestRecord, PassResult)? {
-        guard spend(Origin.subrequestCost, chain, range: nil) else { return nil }
+        // A subrequest past the nesting limit runs nothing, so it costs nothing: look-up
+        // conditions that nest make a tree whose leaves are mostly such failures (each only
+        // fails its condition), and charging them spent the budget before Apache's answer
+        // (recorded: rewrite-cond-lookup-nesting-limit-fails-condition, 6,144 AH00125).
         if chain.subrequestDepth >= site.limitSubrequestNesting {
             chain.log("AH00125", "error", "Request exceeded the limit of \(site.limitSubrequestNesting) subrequest nesting levels due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
             return nil
         }
+        guard spend(Origin.subrequestCost, chain, range: nil) else { return nil }
         if chain.redirectDepth >= site.limitInternalRecursion {
             // ap_is_recursion_limit_exceeded counts the main request's internal redirects too:
             // a subrequest of the 10th redirected request fails with 500 (AH00124).
