@@ -62,6 +62,24 @@ struct WorkBudgetTests {
         #expect(response.errors.contains { $0.contains("htlint stopped after 500000 units of work") })
     }
 
+    /// A budget that runs out inside a look-up subrequest only fails that look-up's condition;
+    /// the request must still end in htlint's 500 with its note, not in an answer that looks
+    /// normal (hunt round 34: this tree of look-ups answered 404 unrewritten, where Apache,
+    /// walking all of it, rewrites to /xblogy first).
+    @Test func budgetSpentInsideALookUpEndsTheRequest() {
+        let htaccess = """
+        RewriteEngine On
+        RewriteCond %{LA-U:REQUEST_FILENAME} -U
+        RewriteCond %{DOCUMENT_ROOT}/%1 -U
+        RewriteRule ^(.*?)/+(.*)$ %{ENV:x}/x$1y [QSD,C,CO=k:v:site.example]
+
+        """
+        let response = origin(htaccess)
+            .respond(to: OriginRequest(target: "/blog/guide/", headers: [HTTPHeader("Host", "example.org")]))
+        #expect(response.status == 500)
+        #expect(response.errors.contains { $0.contains("htlint stopped after 500000 units of work") })
+    }
+
     @Test func nestedDirectoryIndexSubrequestsStop() {
         // Index names that lead back to the directory ("?x" keeps the path) make each level try
         // every name again, ten levels deep: 8^10 subrequests, 19 s before subrequests counted

@@ -37,6 +37,9 @@ public final class Origin: @unchecked Sendable {
         case serve
         /// Perform an internal redirect to this URL (path?query).
         case internalRedirect(String)
+
+        /// The status of a decided response (nil: the pass goes on).
+        var finalStatus: Int? { if case .final(let status, _) = self { status } else { nil } }
     }
 
     /// Answers one client request.
@@ -121,7 +124,7 @@ public final class Origin: @unchecked Sendable {
             redirects += 1
         }
         while true {
-            let result: PassResult
+            var result: PassResult
             // The status this request inherited through an internal redirect ([R] without [L]).
             let carried = redirects > 0 && errorDocumentStatus == nil ? record.status : 200
             // ap_die_r walks back to the first of the requests before whose status was not OK.
@@ -136,6 +139,13 @@ public final class Origin: @unchecked Sendable {
                 if record.config == nil { record.config = .vhostDefaults(site) }
             } else {
                 result = runPass(record, chain: chain, redirects: redirects)
+            }
+            // The work budget ran out, perhaps inside a look-up subrequest whose failure only
+            // failed its condition: the answer is htlint's 500 with its note, never one that
+            // looks normal (hunt round 34: a look-up tree past the budget answered 404).
+            if chain.budgetExhausted, result.finalStatus != 500 {
+                result = .final(status: 500, location: nil)
+                record.status = 500
             }
             if originalState == nil { originalState = state(of: record) }
             switch result {
