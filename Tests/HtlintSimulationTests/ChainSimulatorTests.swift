@@ -102,6 +102,9 @@ struct ChainSimulatorTests {
         let result = behindNginx.run("http://example.org/index.html", headers: [HTTPHeader("X_Token", "secret")])
         #expect(result.statuses == [200])
         #expect(result.hops[0].path.contains { $0.notes.contains { $0.contains("nginx does not pass X_Token") } })
+        // And it answers a Host it cannot accept itself.
+        let badHost = behindNginx.run("http://example.org/index.html", headers: [HTTPHeader("Host", "example..org")])
+        #expect(badHost.statuses == [400] && badHost.hops[0].answerer == .edge)
     }
 
     @Test func postBecomesGetAfter302() {

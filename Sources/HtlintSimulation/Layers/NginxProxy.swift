@@ -106,6 +106,11 @@ public struct NginxProxy: Layer, Hashable {
             return .answer(HopResponse(status: 400, answerer: .edge, producer: label,
                                        reason: "The plain HTTP request was sent to HTTPS port"))
         }
+        // ngx_http_validate_host, as the recordings' nginx answers (https-edge-refuses-invalid-host).
+        if !request.host.isEmpty, !Edge.nginxAcceptsHost(request.host) {
+            return .answer(HopResponse(status: 400, answerer: .edge, producer: label,
+                                       reason: "nginx refuses the Host header (.., /, a blank or control byte, or no name)"))
+        }
         let host = request.host.isEmpty ? (serverName ?? "") : request.hostName
         if request.port == httpPort, request.port != tlsPort, httpServer == .redirect {
             return .answer(HopResponse(status: 301, location: "https://\(host)\(request.target)", answerer: .edge,
