@@ -197,6 +197,22 @@ struct ExprParser {
         }
     }
 
+    /// Whether the text at `i` opens a regex (`/` or `m` plus a delimiter) that is never closed.
+    /// Apache's scanner starts a regex at any such opener and, reaching the end inside it, just
+    /// ends the token stream: after a complete expression the tail is ignored, so
+    /// `-f %{DOCUMENT_ROOT}/a.html` tests the document root itself (recorded:
+    /// conditional-expr-unquoted-slash-tail-ignored).
+    var restIsUnterminatedRegex: Bool {
+        guard i < b.count else { return false }
+        var delimiterAt = i
+        if b[i] == UInt8(ascii: "m"), i + 1 < b.count, Array("/#$%^,;:_?|-!.'\"".utf8).contains(b[i + 1]) {
+            delimiterAt = i + 1
+        } else if b[i] != UInt8(ascii: "/") {
+            return false
+        }
+        return !b[(delimiterAt + 1)...].contains(b[delimiterAt])
+    }
+
     mutating func parseWord() throws(ApExpression.ParseError) -> ExprWord {
         var parts = [try parsePrimaryWord()]
         while eat(".") { parts.append(try parsePrimaryWord()) }
