@@ -49,6 +49,13 @@ struct ExpressionOperatorTests {
         #expect(try holds(text) == expected)
     }
 
+    /// conditional-expr-ipmatch-unquoted-number-refused: a digit token is no constant string.
+    @Test(arguments: [("%{REMOTE_ADDR} -ipmatch 127", "%{REMOTE_ADDR} -ipmatch '127'"), ("-R 127", "-R '127'")])
+    func anUnquotedNumberIsNoSubnet(_ refused: String, _ quoted: String) throws {
+        #expect(throws: ApExpression.ParseError.self) { try ApExpression(parsing: refused) }
+        #expect(try holds(quoted))
+    }
+
     @Test(arguments: ["-n %{REMOTE_ADDR} /x/", "%{REQUEST_URI} =~ /a", "-n %{REMOTE_ADDR} && -n /x", "-n %{REMOTE_ADDR} mx"])
     func regexTokenOrMissingOperandStillFails(_ text: String) {
         #expect(throws: ApExpression.ParseError.self) { try ApExpression(parsing: text) }
