@@ -5,6 +5,17 @@ import Testing
 /// recorded from Apache 2.4 (fixtures/apache/errordoc-page-*, errordoc-403-page-same-config,
 /// header-onsuccess-on-errordocument-page).
 struct ErrorDocumentRequestTests {
+    /// set_error_document classifies the configured text, not its expansion
+    /// (errordoc-url-expanding-to-a-blank).
+    @Test func aURLExpandingToABlankRedirectsAndALocalPathWithABlankIsAMessage() {
+        let url = respond("/missing%20page", access: [("/", "ErrorDocument 404 https://shop.example/a.html?from=%{REQUEST_URI}")])
+        #expect(url.status == 302)
+        #expect(url.location == "https://shop.example/a.html?from=/missing page")
+        let message = respond("/missing", access: [("/", "ErrorDocument 404 \"/a.html x\"")], files: ["/a.html x"])
+        #expect(message.status == 404)
+        #expect(message.served == nil)
+    }
+
     @Test func aRewriteRedirectOnTheErrorPageIsSentAsIs() {
         // mod_rewrite resets r->status before answering: no recursive error.
         let r = respond("/missing", access: [("/", "ErrorDocument 404 /e.html\nRewriteEngine On\nRewriteRule ^e\\.html$ /nf.html [R,L]")],

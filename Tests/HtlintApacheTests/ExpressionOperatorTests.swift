@@ -38,4 +38,26 @@ struct ExpressionOperatorTests {
         #expect(!wildcardMatch("/d/[/]x", "/d//x", pathname: true))
         #expect(wildcardMatch("*.HTML", "x.html", caseless: true))
     }
+
+    /// An unquoted `/` or `m#` opens a regex; never closed, it ends the expression, so the tail
+    /// after a complete expression is ignored (conditional-expr-unquoted-slash-tail-ignored).
+    @Test(arguments: [
+        ("%{REQUEST_URI} == %{REQUEST_URI}/x", true), ("%{REQUEST_URI} == '/s'/Page.html", false),
+        ("-n %{REMOTE_ADDR} m#x", true), ("(-z %{REMOTE_ADDR}) /x)", false),
+    ])
+    func unterminatedRegexTailIsIgnored(_ text: String, _ expected: Bool) throws {
+        #expect(try holds(text) == expected)
+    }
+
+    /// conditional-expr-ipmatch-unquoted-number-refused: a digit token is no constant string.
+    @Test(arguments: [("%{REMOTE_ADDR} -ipmatch 127", "%{REMOTE_ADDR} -ipmatch '127'"), ("-R 127", "-R '127'")])
+    func anUnquotedNumberIsNoSubnet(_ refused: String, _ quoted: String) throws {
+        #expect(throws: ApExpression.ParseError.self) { try ApExpression(parsing: refused) }
+        #expect(try holds(quoted))
+    }
+
+    @Test(arguments: ["-n %{REMOTE_ADDR} /x/", "%{REQUEST_URI} =~ /a", "-n %{REMOTE_ADDR} && -n /x", "-n %{REMOTE_ADDR} mx"])
+    func regexTokenOrMissingOperandStillFails(_ text: String) {
+        #expect(throws: ApExpression.ParseError.self) { try ApExpression(parsing: text) }
+    }
 }

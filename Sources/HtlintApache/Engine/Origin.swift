@@ -209,7 +209,7 @@ public final class Origin: @unchecked Sendable {
                     } else if doc.hasPrefix("/") {
                         redirectToErrorDocument(doc, status: s, location: loc)
                         continue
-                    } else if ConfigReader.isFullURL(doc) {
+                    } else if isAbsoluteURI(doc) {
                         // No internal redirect, so the limit does not matter: a 500 from a
                         // FallbackResource look-up past it still sends the client to the URL
                         // (recorded: errordoc-url-after-fallback-recursion-limit).
@@ -247,7 +247,7 @@ public final class Origin: @unchecked Sendable {
                         chain.note(.status, "500: ErrorDocument \(s) \(doc) would be internal redirect #\(redirects + 1) (AH00124)")
                         status = 500
                         served = nil
-                    } else if ConfigReader.isFullURL(doc) {
+                    } else if isAbsoluteURI(doc) {
                         // A full URL: the client is sent there with a 302 (core docs, ErrorDocument).
                         status = 302
                         location = doc
@@ -433,7 +433,7 @@ public final class Origin: @unchecked Sendable {
             record.setEnvValue("REQUEST_METHOD", record.method)
             chain.logRecursionLimit(site.limitInternalRecursion)
         }
-        return ConfigReader.isFullURL(doc) ? doc : nil
+        return isAbsoluteURI(doc) ? doc : nil
     }
 
     /// REDIRECT_ renaming across an internal redirect (apache-semantics §1.3).
@@ -513,8 +513,13 @@ public final class Origin: @unchecked Sendable {
         let status = StatusLines.errorDocumentKey(answered)
         let vhost = site.vhost.block
         func evaluated(_ text: String?, _ expression: ExprWord?) -> String? {
-            guard let expression else { return text }
-            return expression.evaluate(ExpressionContext(origin: self, record: record, chain: chain), [])
+            guard let text else { return nil }
+            // set_error_document classifies the configured text once: with a blank, or neither
+            // a local path nor a URL, it is a message and gets a leading quote; a URL stays a
+            // URL whatever its expansion holds (recorded: errordoc-url-expanding-to-a-blank).
+            let isMessage = text.contains(" ") || (!text.hasPrefix("/") && !ConfigReader.isFullURL(text))
+            let value = expression.map { $0.evaluate(ExpressionContext(origin: self, record: record, chain: chain), []) } ?? text
+            return isMessage ? "\"" + value : value
         }
         // Before the directory walk r->per_dir_config is what the location and if walks merged
         // ahead of translate_name: a `<Location>`'s ErrorDocument answers a server rule's [F].

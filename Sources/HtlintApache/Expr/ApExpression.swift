@@ -61,7 +61,7 @@ public indirect enum ApExpression: Sendable {
         var p = ExprParser(Array(text.utf8), restricted: restricted)
         self = try p.parseExpression()
         p.skipSpace()
-        if !p.atEnd { throw ParseError(message: "syntax error near '\(p.rest)'") }
+        if !p.atEnd, !p.restIsUnterminatedRegex { throw ParseError(message: "syntax error near '\(p.rest)'") }
     }
 
     /// A string-mode expression (`Header set X "expr=…"`): the whole text is a string with

@@ -118,8 +118,7 @@ struct ExprParser {
                 throw .init(message: "Unary operator '-\(name)' does not exist")
             }
             i = end
-            let arg = try parseWord()
-            if name == "R" { try checkSubnet(arg, "R") }
+            let arg = name == "R" ? try parseSubnetWord("R") : try parseWord()
             return .unary("-" + name, arg)
         }
         let lhs = try parseWord()
@@ -143,8 +142,7 @@ struct ExprParser {
                     if name.utf8.count == 1 { throw .init(message: "syntax error, unexpected T_OP_UNARY near '-\(name)'") }
                     throw .init(message: "Binary operator '-\(name)' does not exist")
                 }
-                let rhs = try parseWord()
-                if op == "ipmatch" { try checkSubnet(rhs, "ipmatch") }
+                let rhs = op == "ipmatch" ? try parseSubnetWord("ipmatch") : try parseWord()
                 return .compare("-" + op, lhs, rhs)
             }
         }
@@ -161,6 +159,21 @@ struct ExprParser {
         repeat { list.append(try parseWord()) } while eat(",")
         guard eat("}") else { throw .init(message: "syntax error, expected '}'") }
         return .inList(lhs, list)
+    }
+
+    /// The subnet operand of `-R`/`-ipmatch`. An unquoted number is an op_Digit node, not the
+    /// op_String ap_expr_info_make passes on, so `-R 127` is refused like a variable (recorded:
+    /// conditional-expr-ipmatch-unquoted-number-refused).
+    mutating func parseSubnetWord(_ op: String) throws(ApExpression.ParseError) -> ExprWord {
+        skipSpace()
+        let digitsFrom = i < b.count && b[i] == UInt8(ascii: "-") ? i + 1 : i
+        let startsWithDigit = digitsFrom < b.count && b[digitsFrom] >= 0x30 && b[digitsFrom] <= 0x39
+        let word = try parseWord()
+        if startsWithDigit, case .literal = word {
+            throw .init(message: "-\(op) requires subnet/netmask as constant argument")
+        }
+        try checkSubnet(word, op)
+        return word
     }
 
     /// `-R` and `-ipmatch` parse their subnet at configuration time (subnet_parse_arg): it must
@@ -195,6 +208,22 @@ struct ExprParser {
         do { return try Regex(pattern, options: options) } catch {
             throw .init(message: "Failed to compile regular expression '\(pattern)': \(error.message)")
         }
+    }
+
+    /// Whether the text at `i` opens a regex (`/` or `m` plus a delimiter) that is never closed.
+    /// Apache's scanner starts a regex at any such opener and, reaching the end inside it, just
+    /// ends the token stream: after a complete expression the tail is ignored, so
+    /// `-f %{DOCUMENT_ROOT}/a.html` tests the document root itself (recorded:
+    /// conditional-expr-unquoted-slash-tail-ignored).
+    var restIsUnterminatedRegex: Bool {
+        guard i < b.count else { return false }
+        var delimiterAt = i
+        if b[i] == UInt8(ascii: "m"), i + 1 < b.count, Array("/#$%^,;:_?|-!.'\"".utf8).contains(b[i + 1]) {
+            delimiterAt = i + 1
+        } else if b[i] != UInt8(ascii: "/") {
+            return false
+        }
+        return !b[(delimiterAt + 1)...].contains(b[delimiterAt])
     }
 
     mutating func parseWord() throws(ApExpression.ParseError) -> ExprWord {

@@ -329,6 +329,21 @@ extension Edge: Layer {
         r.headers = r.headers.map { HTTPHeader($0.name, trimmed($0.value)) }
     }
 
+    /// nginx keeps one Content-Type from the origin, the last line it read (each overwrites
+    /// r->headers_out.content_type), and sends none when that one is empty (recorded:
+    /// header-content-type-empty-last-line-behind-edge).
+    /// The hop's recorded headers (`origin`) are what the client sees, so both change.
+    static func keepLastContentType(_ r: inout HopResponse) {
+        func kept(_ headers: [HTTPHeader]) -> [HTTPHeader] {
+            guard let last = headers.last(where: { equalsIgnoringASCIICase($0.name, "Content-Type") }) else { return headers }
+            var rest = headers.filter { !equalsIgnoringASCIICase($0.name, "Content-Type") }
+            if last.value.contains(where: { $0 != " " && $0 != "\t" }) { rest.append(last) }
+            return rest
+        }
+        r.headers = kept(r.headers)
+        if let headers = r.origin?.headers { r.origin?.headers = kept(headers) }
+    }
+
     public func respond(_ response: HopResponse, received: HopRequest, forwarded: HopRequest) -> (HopResponse, [String]) {
         // Origin answers pass unchanged, Location included (§2.7); edge HSTS is added on https.
         var r = response
@@ -351,7 +366,7 @@ extension Edge: Layer {
                 return (r, ["answers 502: the origin's headers do not fit its \(limit)-byte buffer"])
             }
         }
-        if r.answerer == .origin || r.answerer == .app { Edge.dropTrailingBlanks(&r) }
+        if r.answerer == .origin || r.answerer == .app { Edge.dropTrailingBlanks(&r); Edge.keepLastContentType(&r) }
         if let hsts, received.scheme == "https", r.header("Strict-Transport-Security") == nil {
             r.headers.append(HTTPHeader("Strict-Transport-Security", hsts))
             notes.append("adds its HSTS header")
