@@ -511,7 +511,6 @@ public final class Origin: @unchecked Sendable {
     /// expression syntax is evaluated for the failing request (ap_response_code_string).
     func errorDocument(for answered: Int, record: RequestRecord, chain: RequestChain) -> String? {
         let status = StatusLines.errorDocumentKey(answered)
-        let vhost = site.vhost.block
         func evaluated(_ text: String?, _ expression: ExprWord?) -> String? {
             guard let text else { return nil }
             // set_error_document classifies the configured text once: with a blank, or neither
@@ -523,7 +522,8 @@ public final class Origin: @unchecked Sendable {
         }
         // Before the directory walk r->per_dir_config is what the location and if walks merged
         // ahead of translate_name: a `<Location>`'s ErrorDocument answers a server rule's [F].
-        let server = { evaluated(vhost.errorDocuments[status], vhost.errorDocumentExpressions[status]) }
+        // Read in place: binding the virtual host's whole block would copy it on every call.
+        let server = { evaluated(self.site.vhost.block.errorDocuments[status], self.site.vhost.block.errorDocumentExpressions[status]) }
         let beforeWalk = { () -> String? in
             if let pre = self.preTranslateConfig(record, chain), let text = pre.errorDocuments[status] {
                 return evaluated(text, pre.errorDocumentExpressions[status])

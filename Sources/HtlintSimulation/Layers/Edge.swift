@@ -325,8 +325,10 @@ extension Edge: Layer {
             guard let last = v.unicodeScalars.lastIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
             return String(v[...last])
         }
-        r.location = r.location.map(trimmed)
-        r.headers = r.headers.map { HTTPHeader($0.name, trimmed($0.value)) }
+        // Only a value that ends in a blank changes: the others are not copied (every hop).
+        func endsBlank(_ v: String) -> Bool { v.utf8.last == UInt8(ascii: " ") || v.utf8.last == UInt8(ascii: "\t") }
+        if let location = r.location, endsBlank(location) { r.location = trimmed(location) }
+        if r.headers.contains(where: { endsBlank($0.value) }) { r.headers = r.headers.map { HTTPHeader($0.name, trimmed($0.value)) } }
     }
 
     /// nginx keeps one Content-Type from the origin, the last line it read (each overwrites
@@ -334,14 +336,23 @@ extension Edge: Layer {
     /// header-content-type-empty-last-line-behind-edge).
     /// The hop's recorded headers (`origin`) are what the client sees, so both change.
     static func keepLastContentType(_ r: inout HopResponse) {
+        // Nearly every answer has one non-blank line: left as it is, without copying the headers.
+        func needsChange(_ headers: [HTTPHeader]) -> Bool {
+            var lines = 0, lastBlank = false
+            for h in headers where equalsIgnoringASCIICase(h.name, "Content-Type") {
+                lines += 1
+                lastBlank = !h.value.contains(where: { $0 != " " && $0 != "\t" })
+            }
+            return lines > 1 || lastBlank
+        }
         func kept(_ headers: [HTTPHeader]) -> [HTTPHeader] {
             guard let last = headers.last(where: { equalsIgnoringASCIICase($0.name, "Content-Type") }) else { return headers }
             var rest = headers.filter { !equalsIgnoringASCIICase($0.name, "Content-Type") }
             if last.value.contains(where: { $0 != " " && $0 != "\t" }) { rest.append(last) }
             return rest
         }
-        r.headers = kept(r.headers)
-        if let headers = r.origin?.headers { r.origin?.headers = kept(headers) }
+        if needsChange(r.headers) { r.headers = kept(r.headers) }
+        if let headers = r.origin?.headers, needsChange(headers) { r.origin?.headers = kept(headers) }
     }
 
     public func respond(_ response: HopResponse, received: HopRequest, forwarded: HopRequest) -> (HopResponse, [String]) {
