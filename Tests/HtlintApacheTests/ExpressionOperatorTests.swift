@@ -60,4 +60,13 @@ struct ExpressionOperatorTests {
     func regexTokenOrMissingOperandStillFails(_ text: String) {
         #expect(throws: ApExpression.ParseError.self) { try ApExpression(parsing: text) }
     }
+
+    /// fixtures/apache/rewrite-cond-expr-group-without-match-crashes-child: `$1` with no regex
+    /// match of the expression's own crashes Apache's child in a RewriteCond; `$0`, or `$1`
+    /// after the expression's own `=~`, does not.
+    @Test(arguments: [("$1 == 'x'", true), ("tolower($2) == 'x'", true), ("-n $9", true), ("$0 == 'x'", false),
+                      ("%{REQUEST_URI} =~ m#^/c/(x)# && $1 == 'x'", false), ("%{REQUEST_URI} == 'x'", false)])
+    func groupReadWithoutMatch(_ text: String, _ expected: Bool) throws {
+        #expect(try ApExpression(parsing: text).readsGroupWithoutMatch == expected)
+    }
 }

@@ -71,6 +71,31 @@ public indirect enum ApExpression: Sendable {
         return try p.parseStringBody(until: nil)
     }
 
+    /// Whether it reads a group `$1`…`$9` without a regex match of its own to set one: in a
+    /// `RewriteCond expr` Apache's child then reads match data mod_rewrite never filled in and
+    /// crashes (recorded: rewrite-cond-expr-group-without-match-crashes-child; `$0` does not).
+    public var readsGroupWithoutMatch: Bool { !hasRegexMatch && readsGroup }
+
+    private var hasRegexMatch: Bool {
+        switch self {
+        case .match: true
+        case .not(let e): e.hasRegexMatch
+        case .and(let a, let b), .or(let a, let b): a.hasRegexMatch || b.hasRegexMatch
+        case .constant, .compare, .inList, .unary: false
+        }
+    }
+
+    private var readsGroup: Bool {
+        switch self {
+        case .constant: false
+        case .not(let e): e.readsGroup
+        case .and(let a, let b), .or(let a, let b): a.readsGroup || b.readsGroup
+        case .compare(_, let l, let r): l.readsGroup || r.readsGroup
+        case .match(let w, _, _), .unary(_, let w): w.readsGroup
+        case .inList(let w, let list): w.readsGroup || list.contains { $0.readsGroup }
+        }
+    }
+
     /// Evaluates; `captures` receives `$0…$9` of the last successful regex match.
     public func evaluate(_ env: ExpressionEnvironment, captures: inout [String]) -> Bool {
         switch self {
@@ -172,6 +197,16 @@ public indirect enum ExprWord: Sendable {
     case capture(Int)
     case function(String, ExprWord)
     case concat([ExprWord])
+
+    /// Reads `$1`…`$9` somewhere in it.
+    var readsGroup: Bool {
+        switch self {
+        case .capture(let i): i >= 1
+        case .function(_, let w): w.readsGroup
+        case .concat(let parts): parts.contains { $0.readsGroup }
+        case .literal, .variable, .header: false
+        }
+    }
 
     func evaluate(_ env: ExpressionEnvironment, _ captures: [String]) -> String {
         switch self {

@@ -437,6 +437,11 @@ extension Origin {
             let b = expand(operand, scope, r, chain, serverContext: serverContext).text
             result = ConditionComparison.string(op, value, b, noCase: c.noCase)
         case .expression(let expr):
+            if expr.readsGroupWithoutMatch {
+                chain.childCrashed = true
+                chain.note(.note, "RewriteCond expr reads $1…$9 without a regex match of its own: Apache's child reads match data mod_rewrite never set and crashes (no response)",
+                           range: c.range)
+            }
             var captures: [String] = []
             var env = ExpressionContext(origin: self, record: r, chain: chain, typeChecked: !serverContext)
             env.addsVary = !c.noVary
