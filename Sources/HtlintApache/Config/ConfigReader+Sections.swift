@@ -350,10 +350,6 @@ extension ConfigReader {
         return false
     }
 
-    /// mod_ssl's SSL_CMD_ALL directives of the AuthConfig class: RSRC_CONF as well, so a virtual
-    /// host may set them (recorded with `apache2 -t`; SSLRequire and SSLRenegBufferSize may not).
-    static let serverOrAuthConfig: Set<String> = ["SSLCipherSuite", "SSLVerifyClient", "SSLVerifyDepth", "SSLUserName"]
-
     /// Sections that open a per-directory scope in the server configuration.
     private static let directoryScopes: Set<String> = ["directory", "directorymatch", "location", "locationmatch",
                                                         "files", "filesmatch", "if", "elseif", "else", "proxy",
@@ -363,8 +359,10 @@ extension ConfigReader {
     /// `OR_AUTHCFG|OR_LIMIT` (config.c ap_process_config_tree), and `ACCESS_CONF`-only
     /// directives (AllowOverride) are refused too: the server does not start. htlint reads
     /// server-context files as the inside of a `<VirtualHost>`, as Site does with vhost lines.
-    mutating func serverLevelAllows(_ category: OverrideCategory, name: String, _ range: SourceRange) -> Bool {
-        guard context == .server, !ConfigReader.serverOrAuthConfig.contains(name),
+    /// `serverLevel`: the directive is RSRC_CONF as well (`DirectiveInfo.serverLevel`).
+    mutating func serverLevelAllows(_ category: OverrideCategory, name: String, serverLevel: Bool = false,
+                                    _ range: SourceRange) -> Bool {
+        guard context == .server, !serverLevel,
               category == .authConfig || category == .limit || name == "AllowOverride" || name == "AllowOverrideList",
               !sectionNames.contains(where: { ConfigReader.directoryScopes.contains($0.lowercased()) }) else { return true }
         let parent = sectionNames.last ?? "VirtualHost"

@@ -19,13 +19,17 @@ public struct DirectiveInfo: Sendable {
     /// Short module name (`rewrite`, `core`, …).
     public let module: String
     public let category: OverrideCategory
+    /// RSRC_CONF as well as its override class: a virtual host may set it even where the class
+    /// alone (AuthConfig, Limit) would keep it to directory sections.
+    public var serverLevel = false
 }
 
 /// The directives htlint recognises. Names are looked up case-insensitively. A name missing
 /// here is reported the way Apache does: `Invalid command '…'` (500 for `.htaccess`).
 public enum DirectiveCatalog {
-    private static func entries(_ module: String, _ category: OverrideCategory, _ names: [String]) -> [DirectiveInfo] {
-        names.map { DirectiveInfo(name: $0, module: module, category: category) }
+    private static func entries(_ module: String, _ category: OverrideCategory, _ names: [String],
+                                serverLevel: Bool = false) -> [DirectiveInfo] {
+        names.map { DirectiveInfo(name: $0, module: module, category: category, serverLevel: serverLevel) }
     }
 
     public static let all: [String: DirectiveInfo] = {
@@ -134,9 +138,10 @@ public enum DirectiveCatalog {
         list += entries("negotiation", .fileInfo, ["LanguagePriority", "ForceLanguagePriority"])
         list += entries("php", .options, ["php_value", "php_flag"])
         list += entries("php", .serverOnly, ["php_admin_value", "php_admin_flag"])
-        // mod_ssl's SSL_CMD_DIR(…, AUTHCFG) and SSL_CMD_ALL (RSRC_CONF|OR_AUTHCFG) directives.
-        list += entries("ssl", .authConfig, ["SSLRequireSSL", "SSLRequire", "SSLRenegBufferSize", "SSLUserName",
-                                             "SSLCipherSuite", "SSLVerifyClient", "SSLVerifyDepth"])
+        // mod_ssl's SSL_CMD_DIR(…, AUTHCFG) directives, and its SSL_CMD_ALL (RSRC_CONF|OR_AUTHCFG)
+        // ones, which a virtual host may set too (recorded with `apache2 -t`).
+        list += entries("ssl", .authConfig, ["SSLRequireSSL", "SSLRequire", "SSLRenegBufferSize"])
+        list += entries("ssl", .authConfig, ["SSLUserName", "SSLCipherSuite", "SSLVerifyClient", "SSLVerifyDepth"], serverLevel: true)
         list += entries("ssl", .options, ["SSLOptions"])
         list += entries("ssl", .serverOnly, [
             "SSLEngine", "SSLCertificateFile", "SSLCertificateKeyFile", "SSLCertificateChainFile", "SSLProtocol",

@@ -30,12 +30,7 @@ func lastPathComponent(_ s: String) -> Substring {
 public func equalsIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
     guard a.utf8.count == b.utf8.count else { return false }
     func same(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
-        for i in 0..<x.count {
-            let c = x[i], d = y[i]
-            if c == d { continue }
-            // Equal ignoring case only when both are letters differing by the case bit.
-            guard c ^ d == 0x20, (c | 0x20) >= 0x61, (c | 0x20) <= 0x7A else { return false }
-        }
+        for i in 0..<x.count where !sameIgnoringASCIICase(x[i], y[i]) { return false }
         return true
     }
     if let r = a.utf8.withContiguousStorageIfAvailable({ x in b.utf8.withContiguousStorageIfAvailable { y in same(x, y) } }),
@@ -43,13 +38,17 @@ public func equalsIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
     return Array(a.utf8).withUnsafeBufferPointer { x in Array(b.utf8).withUnsafeBufferPointer { y in same(x, y) } }
 }
 
+/// Two bytes equal ignoring case: only letters differing by the case bit count as equal.
+@inlinable
+func sameIgnoringASCIICase(_ c: UInt8, _ d: UInt8) -> Bool {
+    c == d || (c ^ d == 0x20 && (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A)
+}
+
 /// Whether `s` starts with `prefix` ignoring ASCII case, without building a lower-cased copy
 /// (lint rules ask this of every rule's substitution).
 @inlinable
 public func hasPrefixIgnoringASCIICase(_ s: String, _ prefix: String) -> Bool {
-    let n = prefix.utf8.count
-    guard s.utf8.count >= n else { return false }
-    return equalsIgnoringASCIICase(String(s.utf8.prefix(n)) ?? "", prefix)
+    s.utf8.count >= prefix.utf8.count && zip(s.utf8, prefix.utf8).allSatisfy { sameIgnoringASCIICase($0, $1) }
 }
 
 /// The non-empty `/`-separated segments of a path, split on bytes (a `Character` split pays for

@@ -175,28 +175,16 @@ struct RewriteParser {
         "unsafeprefixstat": .unsafePrefixStat, "unc": .unc
     ]
 
-    /// `flagNames[k]`, with the one-letter names most rules use (`L`, `R`) decided without
-    /// hashing: hashing the flag names was a fifth of reading a 100,000-rule map.
+    /// `flagNames[k]`, with the one-letter names most rules use (`L`, `R`) looked up by byte
+    /// without hashing: hashing the flag names was a fifth of reading a 100,000-rule map.
     static func flagName(_ k: String) -> FlagName? {
         let u = k.utf8
-        guard u.count == 1, let c = u.first else { return flagNames[k] }
-        switch c {
-        case UInt8(ascii: "b"): return .backrefEscaping
-        case UInt8(ascii: "c"): return .chain
-        case UInt8(ascii: "d"): return .discardPath
-        case UInt8(ascii: "e"): return .env
-        case UInt8(ascii: "f"): return .forbidden
-        case UInt8(ascii: "g"): return .gone
-        case UInt8(ascii: "h"): return .handler
-        case UInt8(ascii: "l"): return .last
-        case UInt8(ascii: "n"): return .next
-        case UInt8(ascii: "p"): return .proxy
-        case UInt8(ascii: "r"): return .redirect
-        case UInt8(ascii: "s"): return .skip
-        case UInt8(ascii: "t"): return .type
-        default: return nil
-        }
+        guard u.count == 1, let c = u.first, c < 0x80 else { return flagNames[k] }
+        return oneLetterFlags[Int(c)]
     }
+
+    /// `flagNames`' one-letter entries by ASCII byte (derived, so the two cannot disagree).
+    private static let oneLetterFlags: [FlagName?] = (0..<128).map { flagNames[String(UnicodeScalar(UInt8($0)))] }
 
     /// Applies `[flags]` to `flags` (apache-semantics §4.3, §5). Returns false after an error.
     private mutating func parseFlags(_ word: Word, directive: String, into flags: inout RewriteFlags) -> Bool {
