@@ -123,6 +123,7 @@ struct CLITests {
         }
         let dir = NSTemporaryDirectory() + "htlint-site-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         try "host: example.org\naliases:\n  - www.example.org\n  - \"\"\n".write(toFile: dir + "/site.yml", atomically: true, encoding: .utf8)
         let site = run(["simulate", "--site", dir + "/site.yml", "http://example.org/"])
         #expect(site.status == .failure)

@@ -50,7 +50,9 @@ struct ProbeTests {
     }
 
     @Test func matchingChainHasNoDivergence() throws {
-        let s = try Self.simulator(try Self.site())
+        let docroot = try Self.site()
+        defer { try? FileManager.default.removeItem(atPath: docroot) }
+        let s = try Self.simulator(docroot)
         let live = LiveChain(request: "http://example.test/page", hops: [
             LiveHop(url: "http://example.test/page", status: 301, location: "https://example.test/page"),
             LiveHop(url: "https://example.test/page", status: 200),
@@ -60,7 +62,9 @@ struct ProbeTests {
     }
 
     @Test func relativeAndAbsoluteLocationsCompareEqual() throws {
-        let s = try Self.simulator(try Self.site("Redirect 302 /old /page\n"))
+        let docroot = try Self.site("Redirect 302 /old /page\n")
+        defer { try? FileManager.default.removeItem(atPath: docroot) }
+        let s = try Self.simulator(docroot)
         let live = LiveChain(request: "http://example.test/old", hops: [
             LiveHop(url: "http://example.test/old", status: 302, location: "http://example.test/page"),
             LiveHop(url: "http://example.test/page", status: 200),
@@ -69,7 +73,9 @@ struct ProbeTests {
     }
 
     @Test func firstDivergentHopNamesTheDirective() throws {
-        let s = try Self.simulator(try Self.site())
+        let docroot = try Self.site()
+        defer { try? FileManager.default.removeItem(atPath: docroot) }
+        let s = try Self.simulator(docroot)
         let live = LiveChain(request: "http://example.test/page", hops: [
             LiveHop(url: "http://example.test/page", status: 302, location: "https://www.example.test/page"),
         ], outcome: "offsite")
@@ -84,7 +90,9 @@ struct ProbeTests {
     }
 
     @Test func divergenceLaterInTheChainIsReportedThere() throws {
-        let s = try Self.simulator(try Self.site())
+        let docroot = try Self.site()
+        defer { try? FileManager.default.removeItem(atPath: docroot) }
+        let s = try Self.simulator(docroot)
         let live = LiveChain(request: "http://example.test/page", hops: [
             LiveHop(url: "http://example.test/page", status: 301, location: "https://example.test/page"),
             LiveHop(url: "https://example.test/page", status: 301, location: "https://example.test/page/"),
@@ -99,7 +107,9 @@ struct ProbeTests {
     }
 
     @Test func shorterLiveChainAndHSTSDiverge() throws {
-        let s = try Self.simulator(try Self.site())
+        let docroot = try Self.site()
+        defer { try? FileManager.default.removeItem(atPath: docroot) }
+        let s = try Self.simulator(docroot)
         let ended = LiveChain(request: "http://example.test/page", hops: [
             LiveHop(url: "http://example.test/page", status: 301, location: "https://example.test/page"),
             LiveHop(url: "https://example.test/page", status: 0, error: "certificate"),
@@ -116,6 +126,7 @@ struct ProbeTests {
     /// Behind Cloudflare Flexible the https→http origin redirect loops; the ranking must say so.
     @Test func rankingPrefersTheTopologyThatReproducesTheLoop() throws {
         let docroot = try Self.site()
+        defer { try? FileManager.default.removeItem(atPath: docroot) }
         let live = [
             LiveChain(request: "https://example.test/page", hops: [
                 LiveHop(url: "https://example.test/page", status: 301, location: "https://example.test/page"),
@@ -171,6 +182,7 @@ struct ProbeTests {
 
     @Test func commandReportsDivergenceAndInfers() throws {
         let docroot = try Self.site()
+        defer { try? FileManager.default.removeItem(atPath: docroot) }
         let f = CannedFetcher([
             "http://example.test/page": (301, "https://example.test/page"),
             "https://example.test/page": (301, "https://example.test/page"),
@@ -281,6 +293,7 @@ struct ProbeIntegrationTests {
                       ("full", "cloudflare-full"), ("full+always-https", "cloudflare-full+always-https")])
     func inferNamesTheEdgeMode(_ nginxEdge: String, _ expected: String) throws {
         let dir = try Self.caseDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         let (status, json) = try probe(case: dir, edge: nginxEdge, docroot: dir + "/site", ["--infer"])
         let inference = try #require(json["inference"] as? [String: Any])
         #expect(inference["best"] as? String == expected)
@@ -295,6 +308,7 @@ struct ProbeIntegrationTests {
 
     @Test func deployedFilesEqualToLocalOnesDoNotDiverge() throws {
         let dir = try Self.caseDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         let (status, json) = try probe(case: dir, edge: "flexible", docroot: dir + "/site", ["--edge", "cloudflare-flexible"])
         #expect(status == 0)
         let chains = try #require(json["chains"] as? [[String: Any]])
@@ -303,7 +317,9 @@ struct ProbeIntegrationTests {
 
     @Test func oneChangedRuleIsPinpointed() throws {
         let dir = try Self.caseDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         let local = try Self.caseDir(Self.htaccess.replacingOccurrences(of: "/xfp-%{HTTP:X-Forwarded-Proto}", with: "/xfp/%{HTTP:X-Forwarded-Proto}"))
+        defer { try? FileManager.default.removeItem(atPath: local) }
         let (status, json) = try probe(case: dir, edge: "none", docroot: local + "/site", ["--edge", "none"])
         #expect(status == 1)
         let chains = try #require(json["chains"] as? [[String: Any]])

@@ -39,6 +39,7 @@ struct ReplayCommandTests {
             .split(separator: "\n").filter { $0.hasPrefix("/") }
         let lines = (0..<5_000).map { urls[$0 % urls.count] }
         let path = try Self.scratch("log.txt", lines.joined(separator: "\n"))
+        defer { Self.removeScratch(path) }
         let args = ["replay", "--docroot", "fixtures/diff/new", "--host", "example.org", "--urls", path, "--jsonl"]
         let stdout = Collected()
         var environment = CLIEnvironment.live
@@ -56,6 +57,11 @@ struct ReplayCommandTests {
         let path = dir + "/" + name
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
+    }
+
+    /// Removes the directory `scratch` made for `path`.
+    static func removeScratch(_ path: String) {
+        try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
     }
 
     /// The README's replay example is this command's real output.
@@ -108,6 +114,7 @@ struct ReplayCommandTests {
         // Each of the 9 paths 500 times with distinct queries, then the same 4,500 again.
         let lines = (0..<9_000).map { i in "\(urls[i % 4_500 % 9])?visit=\(i % 4_500)" }
         let path = try Self.scratch("log.txt", lines.joined(separator: "\n"))
+        defer { Self.removeScratch(path) }
         let args = ["replay", "--docroot", "fixtures/diff/new", "--host", "example.org", "--urls", path]
         let reference = run(args + ["--no-cache", "--jobs", "1"]).stdout
         #expect(reference.contains("requests: 9000"))
@@ -126,6 +133,7 @@ struct ReplayCommandTests {
     @Test func linesAcrossReadChunks() throws {
         let lines = (0..<12_000).map { "https://example.org/page-\($0)?q=" + String(repeating: "x", count: $0 % 97) }
         let path = try Self.scratch("long.txt", lines.joined(separator: "\r\n"))
+        defer { Self.removeScratch(path) }
         let source = try LineSource(path: path)
         var read: [String] = []
         while let line = try source.nextLine() { read.append(line) }
@@ -142,6 +150,7 @@ struct ReplayCommandTests {
 
             """
         let path = try Self.scratch("access.log", log)
+        defer { Self.removeScratch(path) }
         let o = run(["replay", "--docroot", "fixtures/diff/new", "--host", "example.org", "--urls", path, "--jsonl"])
         let lines = o.stdout.split(separator: "\n")
         #expect(lines.count == 2)
@@ -164,6 +173,7 @@ struct ReplayCommandTests {
     @Test func truncatedOrCorruptGzipIsAnError() throws {
         let lines = (0..<3_000).map { "/blog/post-\($0)" }.joined(separator: "\n") + "\n"
         let path = try Self.scratch("big.log", lines)
+        defer { Self.removeScratch(path) }
         let gzip = Process()
         gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
         gzip.arguments = ["-k", path]
@@ -199,6 +209,7 @@ struct ReplayCommandTests {
     @Test func overlongLinesAreSkipped() throws {
         let long = "/" + String(repeating: "a", count: 3 << 20)
         let path = try Self.scratch("long.log", "/first\n\(long)\n/team.html\n\(long)")
+        defer { Self.removeScratch(path) }
         let o = run(["replay", "--docroot", "fixtures/diff/new", "--host", "example.org", "--urls", path, "--jsonl"])
         let urls = o.stdout.split(separator: "\n").map { $0.split(separator: ",")[0] }
         #expect(urls == [#"{"url":"https://example.org/first""#, #"{"url":"https://example.org/team.html""#])
@@ -209,9 +220,11 @@ struct ReplayCommandTests {
     @Test func aLoopFailsTheRun() throws {
         let dir = NSTemporaryDirectory() + "htlint-replay-loop-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         try "RewriteEngine On\nRewriteCond %{HTTPS} !=on\nRewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]\n"
             .write(toFile: dir + "/.htaccess", atomically: true, encoding: .utf8)
         let urls = try Self.scratch("urls.txt", "https://example.org/\n")
+        defer { Self.removeScratch(urls) }
         let o = run(["replay", "--docroot", dir, "--host", "example.org", "--edge", "cloudflare-flexible", "--urls", urls])
         #expect(o.status == .findings)
         #expect(o.stdout.contains("verdicts: final 0, loop 1,"))
