@@ -16,12 +16,15 @@ public final class Origin: @unchecked Sendable {
     let negotiation: Bool
 
     /// Most work spent on one request (all passes, `[N]` rounds and subrequests), in rule and
-    /// condition evaluations weighted by input length (one unit, plus one per 512 bytes); past it
-    /// the answer is a 500 that says htlint stopped (issue 9: bounded work, about a second).
+    /// condition evaluations weighted by input length (`evaluationCost`) and 32 units per
+    /// subrequest; past it the answer is a 500 that says htlint stopped (issue 9: bounded work,
+    /// about two seconds in release). A million units let a substitution with two look-ups per
+    /// level reach Apache's own end, ten internal redirects of a 2^10-subrequest tree each
+    /// (recorded: recursion-la-u-two-lookups-per-level-redirect-limit).
     public let ruleEvaluationBudget: Int
 
     /// `indexed: false` evaluates every rule in order (the reference the index is checked against).
-    public init(site: Site, tracing: Bool = true, indexed: Bool = true, ruleEvaluationBudget: Int = 500_000) {
+    public init(site: Site, tracing: Bool = true, indexed: Bool = true, ruleEvaluationBudget: Int = 1_000_000) {
         self.site = site
         self.tracing = tracing
         self.negotiation = site.modules.contains("negotiation")
