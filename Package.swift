@@ -25,16 +25,18 @@ let package = Package(
 
         // Source positions, diagnostics and fix-its shared by every layer.
         .target(name: "HtlintDiagnostics"),
+        // Apache works on bytes, Swift strings on Unicode: bytes that are not UTF-8 kept in strings.
+        .target(name: "HtlintBytes"),
         // Apache configuration syntax: logical lines, tokenisers, sections → syntax tree.
-        .target(name: "HtlintSyntax", dependencies: ["HtlintDiagnostics"]),
+        .target(name: "HtlintSyntax", dependencies: ["HtlintDiagnostics", "HtlintBytes"]),
         // PCRE2 with Apache's compile options; the only place with PCRE2 pointers.
-        .target(name: "HtlintRegex", dependencies: ["CPCRE2"]),
+        .target(name: "HtlintRegex", dependencies: ["CPCRE2", "HtlintBytes"]),
         // YAML documents (site descriptions, .htlint.yml) read with libyaml into plain values.
         .target(name: "HtlintYAML", dependencies: ["CYAML"]),
         // Page content: subresource URLs in HTML (libxml2's parser) and CSS, mixed-content classes.
         .target(name: "HtlintContent", dependencies: ["CLibXML2", "HtlintDiagnostics"]),
         // Apache itself: the typed directive model, read-time validation and the origin engine.
-        .target(name: "HtlintApache", dependencies: ["HtlintSyntax", "HtlintRegex"]),
+        .target(name: "HtlintApache", dependencies: ["HtlintBytes", "HtlintSyntax", "HtlintRegex"]),
         // Layers in front of the origin (browser, CDN, proxy) and the redirect-chain simulator.
         .target(name: "HtlintSimulation", dependencies: ["HtlintApache"]),
         // The compiled rule graph as an artifact: all-URL loop analysis, dead rules, DOT/Mermaid/SVG.
@@ -50,8 +52,8 @@ let package = Package(
         .executableTarget(name: "htlint-bench", dependencies: ["HtlintRules"]),
 
         .testTarget(name: "HtlintDiagnosticsTests", dependencies: ["HtlintDiagnostics"]),
-        .testTarget(name: "HtlintSyntaxTests", dependencies: ["HtlintSyntax"]),
-        .testTarget(name: "HtlintRegexTests", dependencies: ["HtlintRegex"]),
+        .testTarget(name: "HtlintSyntaxTests", dependencies: ["HtlintSyntax", "HtlintBytes"]),
+        .testTarget(name: "HtlintRegexTests", dependencies: ["HtlintRegex", "HtlintBytes"]),
         .testTarget(name: "HtlintApacheTests", dependencies: ["HtlintApache"]),
         .testTarget(name: "HtlintSimulationTests", dependencies: ["HtlintSimulation"]),
         .testTarget(name: "HtlintYAMLTests", dependencies: ["HtlintYAML"]),

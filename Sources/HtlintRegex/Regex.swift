@@ -1,4 +1,5 @@
 import CPCRE2
+import HtlintBytes
 import Synchronization
 
 /// `PCRE2_SIZE` is a C macro for `size_t`, which Swift cannot see; `size_t` imports as `Int`.
@@ -192,7 +193,10 @@ public final class Regex: @unchecked Sendable {
         // Explicit length, so NUL bytes in the pattern are pattern bytes, not terminators.
         // The extra trailing byte guarantees a non-NULL pointer even for the empty pattern
         // (PCRE2 before 10.43 rejects a NULL pattern even when the length is 0).
-        var bytes = Array(pattern.utf8)
+        // Raw bytes, as subjects are matched: a Latin-1 byte in the file (`^caf\xE9`) is that
+        // byte to PCRE2, not the private scalar that keeps it in a Swift string (recorded:
+        // rewrite-pattern-latin1-bytes).
+        var bytes = pattern.withRawBytes { Array($0) }
         let length = bytes.count
         bytes.append(0)
         return bytes.withUnsafeBufferPointer { buffer in

@@ -1,3 +1,5 @@
+import HtlintBytes
+
 /// The result of a successful search: the whole match and every capturing group.
 /// Hashable so callers and tests can compare whole `search` results.
 public struct RegexMatch: Sendable, Hashable {

@@ -1,3 +1,4 @@
+import HtlintBytes
 import HtlintDiagnostics
 
 /// One logical configuration line: physical lines joined where a line ends in a backslash,
@@ -63,11 +64,11 @@ public struct LogicalLine: Sendable {
         self.readLength = readLength
     }
 
-    /// The whole line as text.
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    /// The whole line as text (a byte that is not UTF-8 is kept: see HtlintBytes).
+    public var text: String { String(preservingBytes: bytes) }
 
     /// Text of a slice of the line.
-    public func text(_ r: Range<Int>) -> String { String(decoding: bytes[r], as: UTF8.self) }
+    public func text(_ r: Range<Int>) -> String { String(preservingBytes: bytes[r]) }
 
     /// The file range covering line bytes `r` (an empty slice maps to a point).
     public func range(_ r: Range<Int>) -> SourceRange {

@@ -1,3 +1,4 @@
+import HtlintBytes
 import HtlintDiagnostics
 
 /// Where a file is read: `.htaccess` limits and messages differ from the server configuration.
@@ -232,6 +233,6 @@ extension String {
         var lo = 0, hi = u.count
         while lo < hi, isConfigSpace(u[lo]) { lo += 1 }
         while hi > lo, isConfigSpace(u[hi - 1]) { hi -= 1 }
-        return String(decoding: u[lo..<hi], as: UTF8.self)
+        return String(preservingBytes: u[lo..<hi])
     }
 }

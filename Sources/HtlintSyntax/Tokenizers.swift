@@ -1,3 +1,4 @@
+import HtlintBytes
 import HtlintDiagnostics
 
 /// The two ways Apache splits a directive's arguments.
@@ -35,7 +36,7 @@ public enum Tokenizer {
                     value.append(b[i]); i += 1
                 }
                 unterminated = !closed
-                text = String(decoding: value, as: UTF8.self)
+                text = String(preservingBytes: value)
             } else {
                 // Most words have no `\\` pair: take the bytes as they are, unescape only if needed.
                 var escaped = false
@@ -50,9 +51,9 @@ public enum Tokenizer {
                         if b[k] == UInt8(ascii: "\\"), k + 1 < i, b[k + 1] == UInt8(ascii: "\\") { value.append(b[k]); k += 2; continue }
                         value.append(b[k]); k += 1
                     }
-                    text = String(decoding: value, as: UTF8.self)
+                    text = String(preservingBytes: value)
                 } else {
-                    text = String(decoding: b[wordStart..<i], as: UTF8.self)
+                    text = String(preservingBytes: b[wordStart..<i])
                 }
             }
             words.append(Word(value: text, range: line.range(wordStart..<i),

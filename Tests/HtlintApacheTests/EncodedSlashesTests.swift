@@ -1,3 +1,4 @@
+import HtlintBytes
 import Testing
 @testable import HtlintApache
 import HtlintRegex

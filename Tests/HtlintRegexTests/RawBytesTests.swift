@@ -1,3 +1,4 @@
+import HtlintBytes
 import Testing
 @testable import HtlintRegex
 
@@ -44,6 +45,22 @@ import Testing
     #expect(match.captureBytes[1] == [0x66, 0xE9])
     #expect(match[1].rawBytes == [0x66, 0xE9])
     #expect(match.ranges[1] == 2..<4)
+}
+
+/// A pattern read from a Latin-1 file holds the raw byte itself (`^caf` then 0xE9): PCRE2 gets
+/// that byte, not the four bytes of the scalar that keeps it in the string.
+@Test func aPatternHoldingARawByteMatchesThatByte() throws {
+    let subject = String(preservingBytes: Array("caf".utf8) + [0xE9, 0xE9])
+    let pattern = String(preservingBytes: Array("^caf".utf8) + [0xE9] + Array("(.)$".utf8))
+    let match = try #require(try Regex(pattern).firstMatch(in: subject))
+    #expect(match.captureBytes[1] == [0xE9])
+}
+
+@Test func rawByteCountCountsBytesAsApacheHasThem() {
+    #expect("abc".rawByteCount == 3)
+    #expect("é".rawByteCount == 2)
+    #expect(String(preservingBytes: [0x61, 0xFF, 0xE9]).rawByteCount == 3)
+    #expect(String(preservingBytes: [0x61, 0xFF]).utf8.count == 5)
 }
 
 @Test func halvesOfASplitCharacterJoinIntoIt() {

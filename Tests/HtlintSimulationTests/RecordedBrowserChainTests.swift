@@ -1,3 +1,4 @@
+import HtlintBytes
 import Testing
 import HtlintApache
 import HtlintRegex

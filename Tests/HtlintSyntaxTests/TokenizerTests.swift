@@ -1,4 +1,5 @@
 import Testing
+import HtlintBytes
 import HtlintDiagnostics
 @testable import HtlintSyntax
 
@@ -137,4 +138,16 @@ func genericTokenizerFollowsTheVerifiedQuotingTable(_ source: String, _ parsed: 
     #expect(words[1].lineRange == 25..<34)
     #expect(words[1].innerStart == 26)
     #expect(words[2].lineRange == 35..<39)
+}
+
+/// A file saved in Latin-1 (`RewriteRule ^caf\xE9$ …`): both tokenisers keep the byte (as its
+/// reserved scalar, HtlintBytes), where decoding would replace it with U+FFFD and no request
+/// could match it (recorded: rewrite-pattern-latin1-bytes).
+@Test func wordsKeepBytesThatAreNotUTF8() {
+    let bytes = Array("RewriteRule ^caf".utf8) + [0xE9] + Array("$ \"/x?v=1\" [E=V:caf".utf8) + [0xE9] + Array("]\n".utf8)
+    let line = LineReader(file: SourceFile(path: "/var/www/html/.htaccess", bytes: bytes)).lines()[0]
+    let pattern = Array("^caf".utf8) + [0xE9] + Array("$".utf8)
+    let rewrite = Tokenizer.rewrite(line, from: 12).words.map(\.value.rawBytes)
+    #expect(rewrite == [pattern, Array("/x?v=1".utf8), Array("[E=V:caf".utf8) + [0xE9] + Array("]".utf8)])
+    #expect(Tokenizer.generic(line, from: 12).first?.value.rawBytes == pattern)
 }

@@ -1,3 +1,4 @@
+import HtlintBytes
 import HtlintRegex
 
 /// URL escaping and unescaping as Apache's utilities do it (apache-semantics §1.2, §6.4, §6.6).

@@ -1,3 +1,4 @@
+import HtlintBytes
 import HtlintRegex
 
 /// Byte-level string helpers for hot paths: `String.dropFirst(n)` counts characters (graphemes),

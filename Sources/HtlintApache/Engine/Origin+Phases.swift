@@ -1,3 +1,4 @@
+import HtlintBytes
 import HtlintDiagnostics
 import HtlintRegex
 
@@ -432,7 +433,7 @@ extension Origin {
     /// apr_filepath_merge fails for APR_PATH_MAX (4096) bytes with the NUL: the Alias then does
     /// not apply, and core's translate answers 403 AH00127 for the long URI (recorded:
     /// alias-target-longer-than-path-max).
-    static func aliasTargetTooLong(_ found: String) -> Bool { found.utf8.count + 1 >= 4096 }
+    static func aliasTargetTooLong(_ found: String) -> Bool { found.utf8.count + 1 >= 4096 && found.rawByteCount + 1 >= 4096 }
 
     /// ap_core_translate: `path` (the URI, or a server rule's result that is no filesystem path)
     /// less its leading slashes, merged onto the document root by apr_filepath_merge with
@@ -443,7 +444,7 @@ extension Origin {
         // URI (less its leading slashes) and 4 bytes of slashes and NUL (AH00127).
         if site.documentRoot.utf8.count + path.utf8.count + 4 > 4096 {
             let leading = path.utf8.prefix { $0 == UInt8(ascii: "/") }.count
-            if site.documentRoot.utf8.count + path.utf8.count - leading + 4 > 4096 {
+            if site.documentRoot.rawByteCount + path.rawByteCount - leading + 4 > 4096 {
                 chain.log("AH00127", "error", "Cannot map \(chain.theRequest) to file")
                 chain.note(.status, "403: the path is longer than APR_PATH_MAX (AH00127)")
                 if let failedFilename { r.filename = failedFilename }

@@ -1,3 +1,4 @@
+import HtlintBytes
 import HtlintDiagnostics
 import HtlintRegex
 
@@ -49,8 +50,9 @@ extension Origin {
                     continue
                 case let node:
                     let dangling: String? = if node == nil, case .symlink? = site.files.lstat(next) { next } else { nil }
-                    // lstat of a name over NAME_MAX (255 bytes) fails with ENAMETOOLONG, not ENOENT.
-                    if node == nil, seg.count > 255 { nameTooLong = next }
+                    // lstat of a name over NAME_MAX (255 bytes) fails with ENAMETOOLONG, not ENOENT
+                    // (bytes as Apache has them: a Latin-1 byte is one; recorded: rewrite-pattern-latin1-bytes).
+                    if node == nil, seg.count > 255, text(seg).rawByteCount > 255 { nameTooLong = next }
                     var info = ""
                     if k + 1 < segs.count {
                         // The rest as written, unless repeated slashes must be merged.

@@ -467,7 +467,14 @@ public final class Origin: @unchecked Sendable {
         }
         switch decodeURLPath(text, encodedSlashes: site.encodedSlashes) {
         // Decoded `%2F`s may make new `//` or `..` segments: Apache normalises again when it allows them.
-        case .success(let decoded): path = normalizePath(decoded, aboveRoot: &aboveRoot, mergeSlashes: site.mergeSlashes)
+        case .success(let decoded):
+            path = normalizePath(decoded, aboveRoot: &aboveRoot, mergeSlashes: site.mergeSlashes)
+            if aboveRoot {
+                // ap_normalize_path finishes its pass (dropping the `..`) and then refuses the
+                // path, before ap_unescape_url runs: r->uri, what the log shows, is still
+                // encoded (recorded: rewrite-escape-above-root-path-stays-encoded).
+                path = normalizedEncoded ? text : normalizePath(decodingUnreserved(text), aboveRoot: &aboveRoot, mergeSlashes: site.mergeSlashes)
+            }
         case .failure(.badEscape):
             early = 400
             // ap_normalize_path finishes its pass before it reports the bad escape: r->uri

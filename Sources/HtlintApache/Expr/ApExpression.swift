@@ -1,3 +1,4 @@
+import HtlintBytes
 import HtlintRegex
 
 /// What an `ap_expr` needs from the request being evaluated.

@@ -1,3 +1,4 @@
+import HtlintBytes
 // The C library, APR and httpd string helpers that ap_expr, mod_rewrite and the rest of the
 // engine share, with the exact acceptance and edge cases of the originals.
 

@@ -1,4 +1,5 @@
 import Foundation
+import HtlintBytes
 import HtlintRegex
 
 /// The two digests ap_expr offers as functions (`md5`, `sha1`), as lower-case hex of the

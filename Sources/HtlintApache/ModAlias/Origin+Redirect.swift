@@ -1,3 +1,4 @@
+import HtlintBytes
 import HtlintRegex
 
 extension Origin {

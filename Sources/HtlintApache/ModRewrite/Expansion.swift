@@ -1,3 +1,4 @@
+import HtlintBytes
 import HtlintRegex
 
 /// Values a rule's expansions can refer to.

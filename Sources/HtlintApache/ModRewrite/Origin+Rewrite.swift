@@ -1,4 +1,5 @@
 import Foundation
+import HtlintBytes
 import HtlintDiagnostics
 import HtlintRegex
 
@@ -86,7 +87,7 @@ extension Origin {
                 result.status = 500
                 return result
             }
-            if (r.filename?.utf8.count ?? 0) > 2 * 8190 {
+            if let f = r.filename, f.utf8.count > 2 * 8190, f.rawByteCount > 2 * 8190 {
                 // Logged without an AH number, naming the request's URI (recorded:
                 // recursion-next-growing-uri-length-limit).
                 chain.log("", "error", "RewriteRule '\(rule.pattern)' and URI '\(r.uri)' exceeded maximum length (16380)")

@@ -1,3 +1,4 @@
+import HtlintBytes
 import HtlintRegex
 
 /// A `RewriteMap` definition (server or virtual-host context only) and its lookups

@@ -1,3 +1,4 @@
+import HtlintBytes
 import HtlintDiagnostics
 import HtlintRegex
 import HtlintSyntax

@@ -1,4 +1,5 @@
 import HtlintApache
+import HtlintBytes
 import HtlintRegex
 /// A URL as the simulated browser handles it: scheme, host, port and the request target,
 /// kept as written (no normalisation of the path).

@@ -1,5 +1,6 @@
 import Foundation
 import HtlintApache
+import HtlintBytes
 import HtlintRegex
 
 /// One field where the simulator and the recording disagree.

@@ -126,6 +126,16 @@ extension String {
         return out
     }
 
+    /// How many bytes the string stands for (`rawBytes.count`, without building them): the
+    /// length Apache's limits count (NAME_MAX, APR_PATH_MAX, a URI's maximum), where a raw
+    /// byte is one byte, not the four of its scalar's UTF-8.
+    public var rawByteCount: Int {
+        guard mayHoldRawBytes else { return utf8.count }
+        var n = 0
+        for scalar in unicodeScalars { n += RawBytes.byte(for: scalar) != nil ? 1 : UTF8.width(scalar) }
+        return n
+    }
+
     /// Calls `body` with `rawBytes`, without copying a native string that holds none.
     public func withRawBytes<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
         if !mayHoldRawBytes, let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
