@@ -139,7 +139,11 @@ extension ConfigReader {
             }
             editPattern = regex
         }
-        var header = HeaderDirective(always: always, action: action, name: name, value: value?.value ?? "", editPattern: editPattern,
+        // mod_headers cuts the name at its first colon (after compiling an echo regex from the
+        // whole word): `Header set Strict-Transport-Security: "…"` sets Strict-Transport-Security
+        // (recorded: header-name-trailing-colon-dropped).
+        let headerName = name.firstIndex(of: ":").map { String(name[..<$0]) } ?? name
+        var header = HeaderDirective(always: always, action: action, name: headerName, value: value?.value ?? "", editPattern: editPattern,
                                      envCondition: condition, expression: expression, early: early, range: d.range)
         header.valueExpression = valueExpression
         return header
