@@ -245,8 +245,11 @@ extension MergedConfig {
             if let f = block.fallbackResource { fallbackResource = f.lowercased() == "disabled" ? nil : f }
             for o in block.options {
                 if let replace = o.replace {
-                    options = replace.contains("all") ? ["indexes", "includes", "followsymlinks", "execcgi"] : replace
-                    if replace.contains("none") { options = [] }
+                    // Plain words add up after a reset to None (core.c set_options): `All MultiViews`
+                    // keeps MultiViews, `None Indexes` is Indexes (recorded: negotiation-options-plain-words-add-up).
+                    options = replace
+                    if replace.contains("all") { options.formUnion(["indexes", "includes", "followsymlinks", "execcgi"]) }
+                    options.remove("all"); options.remove("none")
                 }
                 options.formUnion(o.add)
                 options.subtract(o.remove)

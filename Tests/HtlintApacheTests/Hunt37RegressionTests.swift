@@ -1,0 +1,34 @@
+import Testing
+@testable import HtlintApache
+
+/// Disagreements found by differential round 37 (real-world CMS, plugin and hosting-panel
+/// `.htaccess` files); every expected value was recorded from Apache 2.4 (the fixtures named on
+/// each test).
+struct Hunt37RegressionTests {
+    /// fixtures/apache/syntax-error-options-all-none-placement: `All`/`None` must be the first word
+    /// and unsigned; each misplacement is its own message and a 500.
+    @Test func optionsAllAndNoneMustComeFirstUnsigned() {
+        func get(_ options: String) -> OriginResponse {
+            respond("/t.html", access: [("/", options + "\n")], files: ["/t.html"])
+        }
+        #expect(get("Options +All -Indexes").status == 500)
+        #expect(get("Options +All -Indexes").errors == ["alert: /var/www/html/.htaccess: You may not use 'Options +All' or 'Options -All'."])
+        #expect(get("Options -Indexes +All").errors == ["alert: /var/www/html/.htaccess: 'Options All' must be the first option given."])
+        #expect(get("Options Indexes None").errors == ["alert: /var/www/html/.htaccess: 'Options None' must be the first Option given."])
+        #expect(get("Options -None").errors == ["alert: /var/www/html/.htaccess: You may not use 'Options +None' or 'Options -None'."])
+        #expect(get("Options None +Indexes").status == 200)
+        #expect(get("Options RunScripts").status == 200)
+    }
+
+    /// fixtures/apache/negotiation-options-plain-words-add-up: plain words add up after the reset
+    /// to None, so `All MultiViews` keeps MultiViews; `RunScripts` is MultiViews plus ExecCGI.
+    @Test func plainOptionsWordsAddUp() {
+        func get(_ options: String) -> Int {
+            respond(testOrigin(options + "\n", files: [("/t.html", 0)], serverName: "example.com", modules: ["negotiation"]), "/t").status
+        }
+        #expect(get("Options All MultiViews") == 200)
+        #expect(get("Options None MultiViews") == 200)
+        #expect(get("Options RunScripts") == 200)
+        #expect(get("Options All") == 404)
+    }
+}
