@@ -31,4 +31,20 @@ struct Hunt37RegressionTests {
         #expect(get("Options RunScripts") == 200)
         #expect(get("Options All") == 404)
     }
+
+    /// fixtures/apache/syntax-error-ifmodule-close-with-trailing-text: a true conditional section
+    /// only ends at a line that is exactly `</Name>`; with a comment after it the line is a closer
+    /// without an open section (500). A false section and `<Files>` close either way.
+    @Test func trueConditionalSectionNeedsAnExactClosingLine() {
+        func get(_ htaccess: String) -> OriginResponse {
+            respond("/t.html", access: [("/", htaccess)], files: ["/t.html"])
+        }
+        let commented = get("<IfModule mod_headers.c>\nHeader set X-T a\n</IfModule> # end\n")
+        #expect(commented.status == 500)
+        #expect(commented.errors == ["alert: /var/www/html/.htaccess: </IfModule> without matching <IfModule> section"])
+        #expect(get("<IfDefine !FOO>\nHeader set X-T a\n</IfDefine> # x\n").status == 500)
+        #expect(header(get("<IfModule mod_nope.c>\nHeader set X-T a\n</IfModule> # end\nHeader set X-T b\n"), "X-T") == "b")
+        #expect(header(get("<Files t.html>\nHeader set X-T a\n</Files> # end\n"), "X-T") == "a")
+        #expect(header(get("  <IfModule mod_headers.c>\n  Header set X-T a\n  </ifmodule>  \n"), "X-T") == "a")
+    }
 }

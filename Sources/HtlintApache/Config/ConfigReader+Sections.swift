@@ -51,6 +51,12 @@ extension ConfigReader {
             guard requireArgument() else { return }
             if truth {
                 read(s.children, into: &block, pendingConditions: &pending, methods: methods, inSection: nil, lastIf: &lastIf)
+                // ap_build_cont_config only ends a true conditional section at a line that is
+                // exactly `</Name>`; `</IfModule> # end` is read as a closer with no open section
+                // of its own (recorded: syntax-error-ifmodule-close-with-trailing-text).
+                if let word = s.inexactCloseWord, let range = s.closeRange {
+                    error(ConfigCode.badSection, "\(word) without matching <\(word.dropFirst(2)) section", range)
+                }
             } else if s.closeRange == nil {
                 error(ConfigCode.badSection, "Expected </\(s.name)> before end of configuration", s.openRange)
             }
