@@ -47,4 +47,40 @@ struct Hunt37RegressionTests {
         #expect(header(get("<Files t.html>\nHeader set X-T a\n</Files> # end\n"), "X-T") == "a")
         #expect(header(get("  <IfModule mod_headers.c>\n  Header set X-T a\n  </ifmodule>  \n"), "X-T") == "a")
     }
+
+    /// fixtures/apache/syntax-error-trailing-comment-arguments: a comment after the arguments is
+    /// more arguments; directives that check their words refuse it.
+    @Test func trailingCommentsAreArguments() {
+        func errors(_ line: String) -> [String] {
+            respond("/t.html", access: [("/", line + "\n")], files: ["/t.html"]).errors
+        }
+        let prefix = "alert: /var/www/html/.htaccess: "
+        #expect(errors("Require all granted # c") == [prefix + "Argument for 'Require all' must be 'granted' or 'denied'"])
+        #expect(errors("Order allow,deny # c") == [prefix + "order takes one argument, 'allow,deny', 'deny,allow', or 'mutual-failure'"])
+        #expect(errors("Order Deny, Allow") == [prefix + "order takes one argument, 'allow,deny', 'deny,allow', or 'mutual-failure'"])
+        #expect(errors("Deny from all # c") == [prefix + "No comments are allowed here"])
+        #expect(errors("Allow from env=a#b").isEmpty)
+        #expect(errors("FileETag None # c") == [prefix + "Unknown keyword '#' for FileETag directive"])
+        #expect(errors("ServerSignature Off # c") == [prefix + "ServerSignature takes one argument, En-/disable server signature (on|off|email)"])
+        #expect(errors("Require ip 127.0.0.1 # office") == [prefix + "ip address '#' appears to be invalid"])
+        #expect(errors("RewriteEngine On # enable").isEmpty)
+    }
+
+    /// fixtures/apache/syntax-error-empty-quoted-arguments: an empty quoted word is a missing
+    /// required argument, and ends a list read word by word.
+    @Test func emptyQuotedWords() {
+        func get(_ line: String, _ target: String = "/t.html") -> OriginResponse {
+            respond(target, access: [("/", line + "\n")], files: ["/t.html", "/t.php", "/index.html"])
+        }
+        let prefix = "alert: /var/www/html/.htaccess: "
+        #expect(get("ErrorDocument 404 \"\"").errors == [prefix + "ErrorDocument takes two arguments, Change responses for HTTP errors"])
+        #expect(get("DirectoryIndex index.html", "/").served == "/index.html")
+        #expect(get("DirectoryIndex \"\" index.html", "/").served == nil)
+        #expect(get("DirectoryIndex", "/").served == nil)
+        #expect(header(get("AddType text/plain \"\" .php", "/t.php"), "Content-Type") == nil)
+        #expect(get("SetEnvIf Host x \"\"").errors == [prefix + "Missing envariable expression for SetEnvIf"])
+        #expect(get("SetEnvIf \"\" x T=1").errors == [prefix + "Missing header-field name for SetEnvIf"])
+        #expect(get("Require ip 127.0.0.1/abc").errors == [prefix + "ip address '127.0.0.1/abc' appears to be invalid: The specified network mask is invalid."])
+        #expect(get("Order allow,deny,x").errors == [prefix + "unknown order"])
+    }
 }

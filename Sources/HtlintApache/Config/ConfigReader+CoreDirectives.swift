@@ -60,6 +60,28 @@ extension ConfigReader {
                     return
                 }
             }
+        case "ServerSignature":
+            // TAKE1: `ServerSignature Off # c` is refused.
+            guard arity(line, 1...1, "ServerSignature takes one argument, En-/disable server signature (on|off|email)") else { return }
+            if !["on", "off", "email"].contains(words[0].value.lowercased()) {
+                error(ConfigCode.badArguments, "ServerSignature: use one of: off | on | email", words[0].range)
+            }
+        case "FileETag":
+            // set_etag_bits: every word is a keyword (`FileETag None # c` is refused), None and
+            // All unsigned.
+            for w in words {
+                var token = Substring(w.value)
+                let signed = token.first == "+" || token.first == "-"
+                if signed { token = token.dropFirst() }
+                switch token.lowercased() {
+                case "none", "all":
+                    if signed { error(ConfigCode.badArguments, "FileETag keyword '\(token)' cannot be used with '+' or '-'", w.range); return }
+                case "size", "lmtime", "mtime", "lastmodified", "inode", "digest":
+                    break
+                default:
+                    error(ConfigCode.badArguments, "Unknown keyword '\(token)' for FileETag directive", w.range); return
+                }
+            }
         case "AcceptPathInfo":
             guard arity(line, 1...1, "AcceptPathInfo takes one argument") else { return }
             switch words[0].value.lowercased() {

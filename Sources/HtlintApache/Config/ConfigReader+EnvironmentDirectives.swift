@@ -153,7 +153,12 @@ extension ConfigReader {
         var w = words.map(\.value)
         let browser = name.hasPrefix("BrowserMatch")
         if browser { w.insert("User-Agent", at: 0) }
-        guard w.count >= 3 || (browser && w.count >= 2) else {
+        // add_setenvif_core reads word by word: an empty word ends each list (`SetEnvIf "" x V`
+        // has no header, `SetEnvIf Host x ""` no variable).
+        guard let first = w.first, !first.isEmpty else {
+            error(ConfigCode.badArguments, "Missing header-field name for \(name)", d.argumentsRange); return
+        }
+        guard w.count >= 2, !w[1].isEmpty else {
             error(ConfigCode.badArguments, "Missing regular expression for \(name)", d.argumentsRange); return
         }
         let attribute = w[0]
@@ -163,6 +168,10 @@ extension ConfigReader {
         guard let regex = try? Regex(pattern, options: options) else {
             error(ConfigCode.badRegex, "Regular expression could not be compiled.", d.argumentsRange); return
         }
+        let features = w.dropFirst(2).prefix { !$0.isEmpty }
+        guard !features.isEmpty else {
+            error(ConfigCode.badArguments, "Missing envariable expression for \(name)", d.argumentsRange); return
+        }
         var headerNames: Regex? = nil
         if SetEnvIfDirective.namesHeadersByPattern(attribute) {
             // Header names compare without case, whichever form (recorded: env-setenvif-last-header-and-missing).
@@ -171,7 +180,7 @@ extension ConfigReader {
             }
             headerNames = names
         }
-        var directive = SetEnvIfDirective(attribute: attribute, regex: regex, assignments: Self.envAssignments(w.dropFirst(2)),
+        var directive = SetEnvIfDirective(attribute: attribute, regex: regex, assignments: Self.envAssignments(features),
                                           range: d.range, headerNames: headerNames)
         directive.plainString = SetEnvIfDirective.isPlainString(pattern)
         block.setEnvIf.append(directive)

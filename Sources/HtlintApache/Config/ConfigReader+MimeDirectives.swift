@@ -30,6 +30,7 @@ extension ConfigReader {
             var m = block.mime ?? MimeDirectives()
             let value = words[0].value.lowercased()
             for w in words.dropFirst() {
+                if w.value.isEmpty { break }   // ITERATE2 stops at an empty word
                 let ext = Self.mimeExtension(w.value)
                 // Remove… lines of this object apply after its Add… lines.
                 switch info.name {

@@ -234,7 +234,11 @@ public struct ConfigReader {
     /// Checks the number of arguments; Apache treats an empty first word (`""`) as a missing one.
     mutating func arity(_ line: DirectiveLine, _ range: ClosedRange<Int>, _ message: String) -> Bool {
         let words = line.words
-        if range.contains(words.count), words.first?.value.isEmpty != true { return true }
+        // invoke_cmd refuses an empty word ("") where one is required: TAKE1/2/3 need every word,
+        // TAKE12/23/123 their first ones, ITERATE/ITERATE2 their first (ErrorDocument 404 "" is
+        // "takes two arguments").
+        let required = range.upperBound == Int.max ? 1 : range.lowerBound
+        if range.contains(words.count), !words.prefix(required).contains(where: { $0.value.isEmpty }) { return true }
         error(ConfigCode.badArguments, message, words.isEmpty ? line.node.argumentsRange : words[min(words.count - 1, range.upperBound)].range)
         return false
     }
