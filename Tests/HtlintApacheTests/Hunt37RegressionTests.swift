@@ -83,4 +83,20 @@ struct Hunt37RegressionTests {
         #expect(get("Require ip 127.0.0.1/abc").errors == [prefix + "ip address '127.0.0.1/abc' appears to be invalid: The specified network mask is invalid."])
         #expect(get("Order allow,deny,x").errors == [prefix + "unknown order"])
     }
+
+    /// fixtures/apache/syntax-error-unread-directive-arguments: directives htlint does not model
+    /// still get invoke_cmd's argument checks; SSLRequireSSL refuses no arguments.
+    @Test func unreadDirectivesGetApachesArgumentChecks() {
+        func get(_ line: String) -> OriginResponse {
+            respond("/t.html", access: [("/", line + "\n")], files: ["/t.html"])
+        }
+        let prefix = "alert: /var/www/html/.htaccess: "
+        #expect(get("EnableMMAP Off # c").errors == [prefix + "EnableMMAP takes one argument, Controls whether memory-mapping may be used to read files"])
+        #expect(get("EnableSendfile maybe").errors == [prefix + "parameter must be 'on' or 'off'"])
+        #expect(get("SSLOptions +StdEnvVars # c").errors == [prefix + "SSLOptions: Illegal option '#'"])
+        #expect(get("SSLOptions StdEnvVars -ExportCertData").status == 200)
+        #expect(get("RemoveHandler \"\"").errors == [prefix + "RemoveHandler requires at least one argument, one or more file extensions"])
+        #expect(get("RedirectMatch 301 \"\" /b.html").status == 500)
+        #expect(get("SSLRequireSSL # c").status == 403)
+    }
 }

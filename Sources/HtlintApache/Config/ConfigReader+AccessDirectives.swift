@@ -49,8 +49,18 @@ extension ConfigReader {
         let d = line.node, words = line.words, info = line.info
         switch info.name {
         case "SSLRequireSSL":
-            guard words.isEmpty else { error(ConfigCode.badArguments, "SSLRequireSSL takes no arguments", d.argumentsRange); return }
+            // Apache reads no argument of it and refuses none (`SSLRequireSSL # c` is accepted).
             block.sslRequired = true
+        case "SSLOptions":
+            // ssl_cmd_SSLOptions (ITERATE): each word, signed or not, must be an option.
+            let known = ["stdenvvars", "exportcertdata", "fakebasicauth", "strictrequire", "optrenegotiate", "legacydnstringformat"]
+            for w in words.prefix(while: { !$0.value.isEmpty }) {
+                var option = Substring(w.value)
+                if option.first == "+" || option.first == "-" { option = option.dropFirst() }
+                guard known.contains(option.lowercased()) else {
+                    error(ConfigCode.badArguments, "SSLOptions: Illegal option '\(option)'", w.range); return
+                }
+            }
         case "AuthType":
             guard arity(line, 1...1, "AuthType takes one argument, an HTTP authorization type (e.g., \"Basic\")") else { return }
             block.authType = words[0].value
@@ -110,7 +120,7 @@ extension ConfigReader {
             }
             block.access.append(.order(order))
         case "Satisfy":
-            guard !words.isEmpty else {
+            guard words.first?.value.isEmpty == false else {
                 error(ConfigCode.badArguments, "Satisfy requires at least one argument, access policy if both allow and require used ('all' or 'any')", d.argumentsRange)
                 return
             }

@@ -43,7 +43,7 @@ extension ConfigReader {
             }
             block.mime = m
         case "RemoveType", "RemoveCharset", "RemoveLanguage", "RemoveEncoding", "RemoveHandler":
-            guard !words.isEmpty else {
+            guard words.first?.value.isEmpty == false else {
                 error(ConfigCode.badArguments, "\(info.name) requires at least one argument, one or more file extensions", d.argumentsRange)
                 return
             }
@@ -60,7 +60,7 @@ extension ConfigReader {
             }
             block.mime = m
         case "ForceLanguagePriority":
-            guard !words.isEmpty else {
+            guard words.first?.value.isEmpty == false else {
                 error(ConfigCode.badArguments, "ForceLanguagePriority requires at least one argument, Force LanguagePriority elections, either None, or Fallback and/or Prefer", d.argumentsRange)
                 return
             }
@@ -75,7 +75,7 @@ extension ConfigReader {
             }
             block.editMime { $0.forceLanguagePriority = (prefer, fallback) }
         case "LanguagePriority":
-            guard !words.isEmpty else {
+            guard words.first?.value.isEmpty == false else {
                 error(ConfigCode.badArguments, "LanguagePriority requires at least one argument, space-delimited list of MIME language abbreviations", d.argumentsRange)
                 return
             }
@@ -84,7 +84,7 @@ extension ConfigReader {
             guard let on = flag(line) else { return }
             block.editMime { $0.usePathInfo = on }
         case "MultiviewsMatch":
-            guard !words.isEmpty else {
+            guard words.first?.value.isEmpty == false else {
                 error(ConfigCode.badArguments, "MultiviewsMatch requires at least one argument, NegotiatedOnly (default), Handlers and/or Filters, or Any", d.argumentsRange)
                 return
             }
