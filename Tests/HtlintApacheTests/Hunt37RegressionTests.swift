@@ -99,4 +99,18 @@ struct Hunt37RegressionTests {
         #expect(get("RedirectMatch 301 \"\" /b.html").status == 500)
         #expect(get("SSLRequireSSL # c").status == 403)
     }
+
+    /// fixtures/apache/access-authn-file-missing-password-file: Basic credentials are checked
+    /// against AuthUserFile; a file that cannot be opened is a 500 (AH01620), while no
+    /// credentials or another scheme still get the 401 challenge.
+    @Test func missingPasswordFileFailsEveryLogin() {
+        let htaccess = "AuthType Basic\nAuthName \"Restricted\"\nAuthUserFile /home/user/passwd\nRequire valid-user\n"
+        let origin = testOrigin(htaccess, files: [("/index.html", 0)], serverName: "example.com",
+                                modules: ["auth_basic", "authn_file", "authn_core", "authz_user"])
+        #expect(respond(origin, "/").status == 401)
+        let login = respond(origin, "/", headers: [HTTPHeader("Authorization", "Basic Ym9iOnNlY3JldA==")])
+        #expect(login.status == 500)
+        #expect(login.errorCodes == ["AH01620"])
+        #expect(respond(origin, "/", headers: [HTTPHeader("Authorization", "Bearer abc")]).status == 401)
+    }
 }

@@ -221,6 +221,7 @@ public struct ConfigReader {
                 error(ConfigCode.badArguments, check.valueError, words[0].range); return
             }
         }
+        if key == "AuthUserFile" { block.authUserFile = words[0].value }
         switch info.module {
         case "rewrite": rewriteDirective(line, into: &block, pending: &pending, inSection: inSection)
         case "alias": aliasDirective(line, into: &block)

@@ -155,6 +155,7 @@ extension MergedConfig {
         var outputFiltersByType: [String: [String]] = [:]
         var authType: String?
         var authName: String?
+        var authUserFile: String?
         var sslRequired = false
         var setEnv: [(String, String)] = []
         /// Per-directory content types (nil: no mime line anywhere, Debian's mime.types only).
@@ -299,6 +300,7 @@ extension MergedConfig {
             if let e = block.expires { expires = expires.map { e.merged(over: $0) } ?? e }
             if let t = block.authType { authType = t }
             if let n = block.authName { authName = n }
+            if let f = block.authUserFile { authUserFile = f }
             if block.sslRequired { sslRequired = true }
             if let m = block.mime { (mime = mime ?? MimeConfig()); mime!.merge(m) }
             // mod_env's merge: the parent's variables less this block's `UnsetEnv`, then its `SetEnv`.
