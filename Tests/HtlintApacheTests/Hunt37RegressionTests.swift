@@ -113,4 +113,17 @@ struct Hunt37RegressionTests {
         #expect(login.errorCodes == ["AH01620"])
         #expect(respond(origin, "/", headers: [HTTPHeader("Authorization", "Bearer abc")]).status == 401)
     }
+
+    /// fixtures/apache/header-empty-or-invalid-name-aborts: the header filter refuses an empty
+    /// header name (AH02428) and one that is no HTTP token (AH02429) with a 500.
+    @Test func headerFilterRefusesBadNames() {
+        func get(_ line: String) -> OriginResponse {
+            respond("/t.html", access: [("/", line + "\n")], files: ["/t.html"])
+        }
+        #expect(get("Header set \"\" v").status == 500)
+        #expect(get("Header set \"\" v").errorCodes == ["AH02428"])
+        #expect(get("Header set \"X T\" v").errorCodes == ["AH02429"])
+        #expect(get("Header set X(T) v").status == 500)
+        #expect(get("Header set X-Ok v").status == 200)
+    }
 }
