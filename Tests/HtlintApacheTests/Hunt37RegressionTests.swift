@@ -126,4 +126,17 @@ struct Hunt37RegressionTests {
         #expect(get("Header set X(T) v").status == 500)
         #expect(get("Header set X-Ok v").status == 200)
     }
+
+    /// fixtures/apache/section-files-multiple-arguments: `<Files>` takes one path word (two with
+    /// `~`); more is a 500 once the contents are read.
+    @Test func filesSectionTakesOnePathWord() {
+        func get(_ htaccess: String) -> OriginResponse {
+            respond("/t.html", access: [("/", htaccess)], files: ["/t.html"])
+        }
+        #expect(get("<Files t.html x.php>\nHeader set X-T two\n</Files>\n").errors
+                == ["alert: /var/www/html/.htaccess: Multiple <Files> arguments not (yet) supported."])
+        #expect(get("<FilesMatch \\.html$ x>\n</FilesMatch>\n").status == 500)
+        #expect(get("<Files ~ \\.html$ x>\n</Files>\n").status == 500)
+        #expect(header(get("<Files ~ \\.html$>\nHeader set X-T ok\n</Files>\n"), "X-T") == "ok")
+    }
 }
