@@ -139,4 +139,15 @@ struct Hunt37RegressionTests {
         #expect(get("<Files ~ \\.html$ x>\n</Files>\n").status == 500)
         #expect(header(get("<Files ~ \\.html$>\nHeader set X-T ok\n</Files>\n"), "X-T") == "ok")
     }
+
+    /// fixtures/apache/header-format-backslash-escapes: mod_headers reads `\\t`, `\\n`, `\\r` and
+    /// `\\\\` in a value's text; another backslash stays.
+    @Test func headerValueBackslashEscapes() {
+        #expect(parseHeaderFormat("tab\\there") == .success([.literal("tab\there")]))
+        #expect(parseHeaderFormat("back\\\\slash") == .success([.literal("back\\slash")]))
+        #expect(parseHeaderFormat("keep\\x41") == .success([.literal("keep\\x41")]))
+        let r = respond("/t.html", access: [("/", "Header set X-T \"line\\nbreak\"\n")], files: ["/t.html"])
+        #expect(r.status == 500)
+        #expect(r.errorCodes == ["AH02430"])
+    }
 }
