@@ -115,8 +115,11 @@ public struct Parser {
                     error(SyntaxCode.section, "\(name)> directive missing closing '>'", nameWord.range)
                 }
                 if open.name.lowercased() == closeName.lowercased() {
-                    let section = stack.removeLast()
-                    append(.section(close(section, at: line.fullRange)))
+                    var node = close(stack.removeLast(), at: line.fullRange)
+                    if nameWord.quote != nil || nameWord.lineRange != 0..<b.count || !name.hasSuffix(">") {
+                        node.inexactCloseWord = nameWord.value
+                    }
+                    append(.section(node))
                     continue
                 }
                 error(SyntaxCode.section, "Expected </\(open.name)> but saw </\(closeName)>", nameWord.range)

@@ -51,6 +51,10 @@ public struct SectionNode: Sendable {
     public var openRange: SourceRange
     /// The closing line; nil when the file ended first.
     public var closeRange: SourceRange?
+    /// The closing line's first word when that line is more than `</Name>` alone (`</IfModule> # end`):
+    /// a true conditional section is read by ap_build_cont_config, which only ends at a line that
+    /// is exactly `</Name>`, so for it this line is a stray closer. Nil for an exact closing line.
+    public var inexactCloseWord: String?
 
     public init(name: String, nameRange: SourceRange, argumentText: String, argumentsRange: SourceRange,
                 arguments: [Word], children: [ConfigNode], openRange: SourceRange, closeRange: SourceRange?) {

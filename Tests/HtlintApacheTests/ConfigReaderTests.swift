@@ -481,6 +481,14 @@ func redirectArgumentErrors(_ line: String, _ expected: String) {
     #expect(unset.name == "X-Powered-By")
 }
 
+@Test func headerNameIsCutAtItsFirstColon() throws {
+    // mod_headers keeps the name up to the first colon (Really Simple SSL writes
+    // `Header always set Strict-Transport-Security: "max-age=…" env=HTTPS`).
+    let headers = read("Header always set Strict-Transport-Security: \"max-age=1\" env=HTTPS\nHeader set X-B:c v\nHeader unset X-D:").block.headers
+    #expect(headers.map(\.name) == ["Strict-Transport-Security", "X-B", "X-D"])
+    #expect(headers.first?.envCondition?.name == "HTTPS")
+}
+
 @Test func headerEnvConditionIsRead() throws {
     let header = try #require(read("Header set Cache-Control no-store env=!cacheable").block.headers.first)
     #expect(header.envCondition?.name == "cacheable")

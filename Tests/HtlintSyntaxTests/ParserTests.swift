@@ -120,6 +120,12 @@ import HtlintDiagnostics
     #expect(where_(files.argumentsRange, in: tree) == "2:12")
 }
 
+@Test func closingLineWithMoreThanTheCloserIsMarkedInexact() throws {
+    // A true conditional section only ends at a line that is exactly `</Name>` (ap_build_cont_config).
+    let tree = parse("<IfModule a>\n</IfModule> # end\n<IfModule b>\n  </ifmodule>  \n")
+    #expect(tree.nodes.compactMap(\.section).map(\.inexactCloseWord) == ["</IfModule>", nil])
+}
+
 @Test func sectionNamesAreCaseInsensitive() throws {
     let tree = parse("<ifmodule mod_rewrite.c>\nRewriteEngine On\n</IFMODULE>")
     #expect(tree.diagnostics.isEmpty)

@@ -328,6 +328,8 @@ public struct ConfigBlock: Sendable {
     /// `AuthType` and `AuthName` (mod_authn_core): how a `Require` that needs a user asks for one.
     public var authType: String? = nil
     public var authName: String? = nil
+    /// `AuthUserFile` (mod_authn_file), as written.
+    public var authUserFile: String? = nil
     /// `AuthMerging And|Or` (mod_authz_core): this section's `Require` lines are combined with the
     /// nearest enclosing ones as in `<RequireAll>`/`<RequireAny>`; nil (or Off) replaces them.
     public var authMerging: AuthzLogic? = nil

@@ -14,12 +14,53 @@ extension ConfigReader {
         "dbd-group": "authz_dbd", "ssl": "ssl", "ssl-verify-client": "ssl",
     ]
 
+    /// APR's looks_like_ip: IPv6 when it has a colon, else only digits and dots (the part before
+    /// any `/`).
+    static func looksLikeIP(_ word: String) -> Bool {
+        let ip = word.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        if ip.contains(":") { return true }
+        return !ip.isEmpty && ip.utf8.allSatisfy { $0 == UInt8(ascii: ".") || ($0 >= 0x30 && $0 <= 0x39) }
+    }
+
+    /// apr_ipsubnet_create's refusals of an IPv4 word that looks like an address: a network that
+    /// is no dotted prefix of up to four octets (APR_EBADIP), a mask that is neither 1…32 bits
+    /// nor a dotted address (APR_EBADMASK). IPv6 words are not checked.
+    static func subnetProblem(_ word: String) -> String? {
+        let parts = word.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        if parts[0].contains(":") { return nil }
+        func dotted(_ text: Substring, full: Bool) -> Bool {
+            // A prefix may end in one dot (`10.1.`).
+            let s = !full && text.hasSuffix(".") ? text.dropLast() : text
+            let octets = s.split(separator: ".", omittingEmptySubsequences: false)
+            return (full ? octets.count == 4 : octets.count <= 4) && text.count < 16
+                && octets.allSatisfy { !$0.isEmpty && $0.count <= 3 && Int($0).map { $0 <= 255 } == true }
+        }
+        guard dotted(parts[0], full: false) else { return "The specified IP address is invalid." }
+        if parts.count == 2 {
+            let mask = parts[1]
+            if let bits = Int(mask), (1...32).contains(bits), mask.allSatisfy(\.isASCII) { return nil }
+            if dotted(mask, full: true) { return nil }
+            return "The specified network mask is invalid."
+        }
+        return nil
+    }
+
     mutating func accessDirective(_ line: DirectiveLine, into block: inout ConfigBlock, methods: Set<String>?) {
         let d = line.node, words = line.words, info = line.info
         switch info.name {
         case "SSLRequireSSL":
-            guard words.isEmpty else { error(ConfigCode.badArguments, "SSLRequireSSL takes no arguments", d.argumentsRange); return }
+            // Apache reads no argument of it and refuses none (`SSLRequireSSL # c` is accepted).
             block.sslRequired = true
+        case "SSLOptions":
+            // ssl_cmd_SSLOptions (ITERATE): each word, signed or not, must be an option.
+            let known = ["stdenvvars", "exportcertdata", "fakebasicauth", "strictrequire", "optrenegotiate", "legacydnstringformat"]
+            for w in words.prefix(while: { !$0.value.isEmpty }) {
+                var option = Substring(w.value)
+                if option.first == "+" || option.first == "-" { option = option.dropFirst() }
+                guard known.contains(option.lowercased()) else {
+                    error(ConfigCode.badArguments, "SSLOptions: Illegal option '\(option)'", w.range); return
+                }
+            }
         case "AuthType":
             guard arity(line, 1...1, "AuthType takes one argument, an HTTP authorization type (e.g., \"Basic\")") else { return }
             block.authType = words[0].value
@@ -37,7 +78,8 @@ extension ConfigReader {
                 return
             }
             let kind = provider
-            if kind == "all", !["granted", "denied"].contains(rest.first?.lowercased() ?? "") {
+            // all_parse_config compares the whole rest of the line: `Require all granted # c` is refused.
+            if kind == "all", rest.count != 1 || !["granted", "denied"].contains(rest[0].lowercased()) {
                 error(ConfigCode.badArguments, "Argument for 'Require all' must be 'granted' or 'denied'", d.argumentsRange)
                 return
             }
@@ -45,6 +87,18 @@ extension ConfigReader {
             if negated, (authzParents.last ?? .any) == .any {
                 error(ConfigCode.badArguments, "negative Require directive has no effect in <RequireAny> directive", d.range)
                 return
+            }
+            // ip_parse_config: apr_ipsubnet_create refuses (EINVAL) a word that looks like no address,
+            // neither IPv6 (a colon) nor digits and dots; it stops at an empty word.
+            if kind == "ip" {
+                for w in rest.prefix(while: { !$0.isEmpty }) {
+                    if !Self.looksLikeIP(w) {
+                        error(ConfigCode.badArguments, "ip address '\(w)' appears to be invalid", d.argumentsRange); return
+                    }
+                    if let problem = Self.subnetProblem(w) {
+                        error(ConfigCode.badArguments, "ip address '\(w)' appears to be invalid: \(problem)", d.argumentsRange); return
+                    }
+                }
             }
             // mod_authz_core's method provider looks each name up as written (ap_method_number_of).
             if kind == "method", let bad = rest.first(where: { !Origin.registeredMethods.contains($0) }) {
@@ -58,9 +112,15 @@ extension ConfigReader {
             }
             block.access.append(.require(negated: negated, kind: kind, values: rest, methods: methods))
         case "Order":
-            block.access.append(.order(words.map(\.value).joined().lowercased()))
+            // TAKE1: `Order allow,deny # c` and `Order Deny, Allow` are refused.
+            guard arity(line, 1...1, "order takes one argument, 'allow,deny', 'deny,allow', or 'mutual-failure'") else { return }
+            let order = words[0].value.lowercased()
+            guard ["allow,deny", "deny,allow", "mutual-failure"].contains(order) else {
+                error(ConfigCode.badArguments, "unknown order", words[0].range); return
+            }
+            block.access.append(.order(order))
         case "Satisfy":
-            guard !words.isEmpty else {
+            guard words.first?.value.isEmpty == false else {
                 error(ConfigCode.badArguments, "Satisfy requires at least one argument, access policy if both allow and require used ('all' or 'any')", d.argumentsRange)
                 return
             }
@@ -84,6 +144,14 @@ extension ConfigReader {
                 error(ConfigCode.badArguments, "\(info.name) must be followed by 'from'", d.argumentsRange); return
             }
             let hosts = words.dropFirst().map(\.value)
+            // mod_access_compat refuses a `#` in an address or host name (not in `env=` or `all`):
+            // `Deny from all # c` is a 500.
+            if let bad = words.dropFirst().first(where: {
+                let v = $0.value.lowercased()
+                return v.contains("#") && !v.hasPrefix("env=") && v != "all"
+            }) {
+                error(ConfigCode.badArguments, "No comments are allowed here", bad.range); return
+            }
             block.access.append(info.name == "Allow" ? .allow(from: Array(hosts), methods: methods)
                                 : .deny(from: Array(hosts), methods: methods))
         default:

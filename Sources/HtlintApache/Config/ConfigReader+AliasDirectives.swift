@@ -69,7 +69,9 @@ extension ConfigReader {
             path = values[0]; target = values[1]
         default:
             let isMatch = name == "RedirectMatch"
-            guard (isMatch ? 2...3 : 1...3).contains(values.count), values.first?.isEmpty == false else {
+            // TAKE23 (RedirectMatch) needs its first two words non-empty, TAKE123 its first.
+            guard (isMatch ? 2...3 : 1...3).contains(values.count), values.first?.isEmpty == false,
+                  !isMatch || !values[1].isEmpty else {
                 error(ConfigCode.badArguments, isMatch
                       ? "RedirectMatch takes two or three arguments, an optional status, then a regular expression and destination URL"
                       : "Redirect takes one, two or three arguments, an optional status, then document to be redirected and destination URL",

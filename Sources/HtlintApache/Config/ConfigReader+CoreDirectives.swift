@@ -60,6 +60,28 @@ extension ConfigReader {
                     return
                 }
             }
+        case "ServerSignature":
+            // TAKE1: `ServerSignature Off # c` is refused.
+            guard arity(line, 1...1, "ServerSignature takes one argument, En-/disable server signature (on|off|email)") else { return }
+            if !["on", "off", "email"].contains(words[0].value.lowercased()) {
+                error(ConfigCode.badArguments, "ServerSignature: use one of: off | on | email", words[0].range)
+            }
+        case "FileETag":
+            // set_etag_bits: every word is a keyword (`FileETag None # c` is refused), None and
+            // All unsigned.
+            for w in words {
+                var token = Substring(w.value)
+                let signed = token.first == "+" || token.first == "-"
+                if signed { token = token.dropFirst() }
+                switch token.lowercased() {
+                case "none", "all":
+                    if signed { error(ConfigCode.badArguments, "FileETag keyword '\(token)' cannot be used with '+' or '-'", w.range); return }
+                case "size", "lmtime", "mtime", "lastmodified", "inode", "digest":
+                    break
+                default:
+                    error(ConfigCode.badArguments, "Unknown keyword '\(token)' for FileETag directive", w.range); return
+                }
+            }
         case "AcceptPathInfo":
             guard arity(line, 1...1, "AcceptPathInfo takes one argument") else { return }
             switch words[0].value.lowercased() {
@@ -116,44 +138,60 @@ extension ConfigReader {
         }
     }
 
+    /// `Options`, checked word by word in core.c set_options' order: a signed word after a plain
+    /// one (unless that was `All`/`None`) or a plain one after a signed one mixes the forms;
+    /// `All`/`None` must come first and unsigned; `RunScripts` is MultiViews plus ExecCGI.
     private mutating func parseOptions(_ d: DirectiveNode, _ words: [Word]) -> OptionsDirective? {
         let known = ["none", "all", "indexes", "includes", "includesnoexec", "followsymlinks", "symlinksifownermatch",
-                     "execcgi", "multiviews"]
+                     "execcgi", "multiviews", "runscripts"]
         var o = OptionsDirective()
-        var sawSigned = false, sawPlain = false
-        // Only `All` / `None` written plainly may be followed by signed options (core.c set_options).
-        var plainAllOrNoneOnly = true
+        var first = true, merge = false, allNone = false
         var plain = Set<String>()
         for w in words {
             var v = w.value
             var sign: Character? = nil
-            if let f = v.first, f == "+" || f == "-" { sign = f; v.removeFirst() }
-            if (sign == nil && sawSigned) || (sign != nil && sawPlain && !plainAllOrNoneOnly) {
+            if let f = v.first, f == "+" || f == "-" {
+                sign = f; v.removeFirst()
+                if !merge && !first && !allNone {
+                    error(ConfigCode.badArguments, "Either all Options must start with + or -, or no Option may.", w.range)
+                    return nil
+                }
+                merge = true
+            } else if merge {
                 error(ConfigCode.badArguments, "Either all Options must start with + or -, or no Option may.", w.range)
                 return nil
-            }
-            if sign == nil {
-                sawPlain = true
-                if !["all", "none"].contains(v.lowercased()) { plainAllOrNoneOnly = false }
-            } else {
-                sawSigned = true
             }
             let k = v.lowercased()
             guard known.contains(k) else {
                 error(ConfigCode.badArguments, "Illegal option \(v)", w.range); return nil
+            }
+            if k == "none" || k == "all" {
+                if !first {
+                    error(ConfigCode.badArguments, k == "none" ? "'Options None' must be the first Option given."
+                                                               : "'Options All' must be the first option given.", w.range)
+                    return nil
+                }
+                if merge {
+                    error(ConfigCode.badArguments, k == "none" ? "You may not use 'Options +None' or 'Options -None'."
+                                                               : "You may not use 'Options +All' or 'Options -All'.", w.range)
+                    return nil
+                }
+                allNone = true
             }
             // `AllowOverride Options=…`: every bit of the option must be permitted.
             if context == .htaccess, let allowed = overrides?.options, let bits = AllowedOverrides.optionBits(k),
                !bits.isSubset(of: allowed) {
                 error(ConfigCode.notAllowedHere, "Option \(v) not allowed here", w.range); return nil
             }
+            let names: [String] = k == "runscripts" ? ["multiviews", "execcgi"] : [k]
             switch sign {
-            case "+": o.add.insert(k)
-            case "-": o.remove.insert(k)
-            default: plain.insert(k)
+            case "+": o.add.formUnion(names); o.remove.subtract(names)
+            case "-": o.remove.formUnion(names); o.add.subtract(names)
+            default: plain.formUnion(names)
             }
+            first = false
         }
-        if sawPlain { o.replace = plain }
+        if !plain.isEmpty { o.replace = plain }
         return o
     }
 }

@@ -33,9 +33,10 @@ extension ConfigReader {
                 block.indexCharset = String(w.value.dropFirst("charset=".count))
             }
         case "DirectoryIndex":
-            guard !words.isEmpty else { error(ConfigCode.badArguments, "DirectoryIndex requires at least one argument", d.argumentsRange); return }
-            let names = words.map(\.value)
-            // add_index appends to the list of this configuration object; `disabled` alone clears it.
+            // add_index (RAW_ARGS) appends the words up to the first empty one to this object's
+            // list, creating it even for none (`DirectoryIndex` alone: no index); `disabled`
+            // alone clears it.
+            let names = words.prefix { !$0.value.isEmpty }.map(\.value)
             block.directoryIndex = names.count == 1 && names[0].lowercased() == "disabled"
                 ? [] : (block.directoryIndex ?? []) + names
         case "FallbackResource":

@@ -19,7 +19,7 @@ extension ConfigReader {
             block.setEnv.removeAll { equalsIgnoringASCIICase($0.0, words[0].value) }
             block.setEnv.append((words[0].value, words.count > 1 ? words[1].value : ""))
         case "PassEnv":
-            guard !words.isEmpty else { error(ConfigCode.badArguments, "PassEnv requires at least one argument, a list of environment variables to pass to CGI.", d.argumentsRange); return }
+            guard words.first?.value.isEmpty == false else { error(ConfigCode.badArguments, "PassEnv requires at least one argument, a list of environment variables to pass to CGI.", d.argumentsRange); return }
             // The process's value, copied when the line is read, into the same table as SetEnv's
             // (an undefined one is only logged, AH01506).
             for w in words {
@@ -28,7 +28,7 @@ extension ConfigReader {
                 block.setEnv.append((w.value, value))
             }
         case "UnsetEnv":
-            guard !words.isEmpty else { error(ConfigCode.badArguments, "UnsetEnv requires at least one argument", d.argumentsRange); return }
+            guard words.first?.value.isEmpty == false else { error(ConfigCode.badArguments, "UnsetEnv requires at least one argument", d.argumentsRange); return }
             for w in words {
                 block.unsetEnv.append(w.value)
                 block.setEnv.removeAll { equalsIgnoringASCIICase($0.0, w.value) }
@@ -139,7 +139,11 @@ extension ConfigReader {
             }
             editPattern = regex
         }
-        var header = HeaderDirective(always: always, action: action, name: name, value: value?.value ?? "", editPattern: editPattern,
+        // mod_headers cuts the name at its first colon (after compiling an echo regex from the
+        // whole word): `Header set Strict-Transport-Security: "…"` sets Strict-Transport-Security
+        // (recorded: header-name-trailing-colon-dropped).
+        let headerName = name.firstIndex(of: ":").map { String(name[..<$0]) } ?? name
+        var header = HeaderDirective(always: always, action: action, name: headerName, value: value?.value ?? "", editPattern: editPattern,
                                      envCondition: condition, expression: expression, early: early, range: d.range)
         header.valueExpression = valueExpression
         return header
@@ -149,7 +153,12 @@ extension ConfigReader {
         var w = words.map(\.value)
         let browser = name.hasPrefix("BrowserMatch")
         if browser { w.insert("User-Agent", at: 0) }
-        guard w.count >= 3 || (browser && w.count >= 2) else {
+        // add_setenvif_core reads word by word: an empty word ends each list (`SetEnvIf "" x V`
+        // has no header, `SetEnvIf Host x ""` no variable).
+        guard let first = w.first, !first.isEmpty else {
+            error(ConfigCode.badArguments, "Missing header-field name for \(name)", d.argumentsRange); return
+        }
+        guard w.count >= 2, !w[1].isEmpty else {
             error(ConfigCode.badArguments, "Missing regular expression for \(name)", d.argumentsRange); return
         }
         let attribute = w[0]
@@ -159,6 +168,10 @@ extension ConfigReader {
         guard let regex = try? Regex(pattern, options: options) else {
             error(ConfigCode.badRegex, "Regular expression could not be compiled.", d.argumentsRange); return
         }
+        let features = w.dropFirst(2).prefix { !$0.isEmpty }
+        guard !features.isEmpty else {
+            error(ConfigCode.badArguments, "Missing envariable expression for \(name)", d.argumentsRange); return
+        }
         var headerNames: Regex? = nil
         if SetEnvIfDirective.namesHeadersByPattern(attribute) {
             // Header names compare without case, whichever form (recorded: env-setenvif-last-header-and-missing).
@@ -167,7 +180,7 @@ extension ConfigReader {
             }
             headerNames = names
         }
-        var directive = SetEnvIfDirective(attribute: attribute, regex: regex, assignments: Self.envAssignments(w.dropFirst(2)),
+        var directive = SetEnvIfDirective(attribute: attribute, regex: regex, assignments: Self.envAssignments(features),
                                           range: d.range, headerNames: headerNames)
         directive.plainString = SetEnvIfDirective.isPlainString(pattern)
         block.setEnvIf.append(directive)

@@ -30,6 +30,7 @@ extension ConfigReader {
             var m = block.mime ?? MimeDirectives()
             let value = words[0].value.lowercased()
             for w in words.dropFirst() {
+                if w.value.isEmpty { break }   // ITERATE2 stops at an empty word
                 let ext = Self.mimeExtension(w.value)
                 // Remove… lines of this object apply after its Add… lines.
                 switch info.name {
@@ -42,7 +43,7 @@ extension ConfigReader {
             }
             block.mime = m
         case "RemoveType", "RemoveCharset", "RemoveLanguage", "RemoveEncoding", "RemoveHandler":
-            guard !words.isEmpty else {
+            guard words.first?.value.isEmpty == false else {
                 error(ConfigCode.badArguments, "\(info.name) requires at least one argument, one or more file extensions", d.argumentsRange)
                 return
             }
@@ -59,7 +60,7 @@ extension ConfigReader {
             }
             block.mime = m
         case "ForceLanguagePriority":
-            guard !words.isEmpty else {
+            guard words.first?.value.isEmpty == false else {
                 error(ConfigCode.badArguments, "ForceLanguagePriority requires at least one argument, Force LanguagePriority elections, either None, or Fallback and/or Prefer", d.argumentsRange)
                 return
             }
@@ -74,7 +75,7 @@ extension ConfigReader {
             }
             block.editMime { $0.forceLanguagePriority = (prefer, fallback) }
         case "LanguagePriority":
-            guard !words.isEmpty else {
+            guard words.first?.value.isEmpty == false else {
                 error(ConfigCode.badArguments, "LanguagePriority requires at least one argument, space-delimited list of MIME language abbreviations", d.argumentsRange)
                 return
             }
@@ -83,7 +84,7 @@ extension ConfigReader {
             guard let on = flag(line) else { return }
             block.editMime { $0.usePathInfo = on }
         case "MultiviewsMatch":
-            guard !words.isEmpty else {
+            guard words.first?.value.isEmpty == false else {
                 error(ConfigCode.badArguments, "MultiviewsMatch requires at least one argument, NegotiatedOnly (default), Handlers and/or Filters, or Any", d.argumentsRange)
                 return
             }

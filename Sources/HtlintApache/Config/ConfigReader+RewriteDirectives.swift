@@ -13,7 +13,7 @@ extension ConfigReader {
             block.rewrite!.engine = on
             block.rewrite!.engineRange = d.range
         case "RewriteOptions":
-            guard !words.isEmpty else {
+            guard words.first?.value.isEmpty == false else {
                 error(ConfigCode.badArguments, "RewriteOptions requires at least one argument", d.argumentsRange); return
             }
             block.rewrite = block.rewrite ?? RewriteSettings()

@@ -51,6 +51,12 @@ extension ConfigReader {
             guard requireArgument() else { return }
             if truth {
                 read(s.children, into: &block, pendingConditions: &pending, methods: methods, inSection: nil, lastIf: &lastIf)
+                // ap_build_cont_config only ends a true conditional section at a line that is
+                // exactly `</Name>`; `</IfModule> # end` is read as a closer with no open section
+                // of its own (recorded: syntax-error-ifmodule-close-with-trailing-text).
+                if let word = s.inexactCloseWord, let range = s.closeRange {
+                    error(ConfigCode.badSection, "\(word) without matching <\(word.dropFirst(2)) section", range)
+                }
             } else if s.closeRange == nil {
                 error(ConfigCode.badSection, "Expected </\(s.name)> before end of configuration", s.openRange)
             }
@@ -75,6 +81,7 @@ extension ConfigReader {
             var inner = ConfigBlock()
             readObject(s.children, into: &inner, methods: methods, inSection: s.name)
             block.files.append(FilesBlock(matcher: matcher, block: inner))
+            refuseExtraSectionWords(s)
         case "if", "elseif", "else":
             guard checkClosed(s) else { return }
             if key != "else" { guard requireArgument() else { return } }
@@ -173,11 +180,13 @@ extension ConfigReader {
                 } ?? list.count
                 list.insert(LocationBlock(matcher: matcher, block: inner), at: at)
                 block.server?.directoryMatches = list
+                refuseExtraSectionWords(s)
             } else if key == "directory" {
                 var inner = ConfigBlock()
                 readObject(s.children, into: &inner, methods: nil, inSection: nil)
                 let path = s.arguments.first?.value ?? arg
                 block.server?.directories.append((path, inner))
+                refuseExtraSectionWords(s)
             } else if key == "virtualhost" {
                 // Apache refuses to start (recorded with `apache2 -t`).
                 let enclosing = sectionNames.dropLast()
@@ -202,6 +211,7 @@ extension ConfigReader {
                     readObject(s.children, into: &inner, methods: nil, inSection: s.name)
                     if case .prefix(let path) = matcher { inner.locationAlias?.locationPath = path }
                     block.server?.locations.append(LocationBlock(matcher: matcher, block: inner))
+                    refuseExtraSectionWords(s)
                 }
             } else {
                 warning(ConfigCode.ignored, "<\(s.name)> sections are not simulated", s.openRange)
@@ -371,6 +381,17 @@ extension ConfigReader {
     }
 
     /// Runtime sections must be closed (apache-semantics §2.7).
+    /// filesection, dirsection and urlsection read one path word (two with `~`, one for the
+    /// …Match forms) and refuse any more once the contents are read: `<Files a.php b.php>` is
+    /// "Multiple <Files> arguments not (yet) supported." (recorded: section-files-multiple-arguments).
+    mutating func refuseExtraSectionWords(_ s: SectionNode) {
+        let used = s.key.hasSuffix("match") || s.arguments.first?.value != "~" ? 1 : 2
+        guard s.arguments.count > used else { return }
+        let names = ["files": "Files", "filesmatch": "FilesMatch", "directory": "Directory", "directorymatch": "DirectoryMatch",
+                     "location": "Location", "locationmatch": "LocationMatch"]
+        error(ConfigCode.badSection, "Multiple <\(names[s.key] ?? s.name)> arguments not (yet) supported.", s.closeRange ?? s.openRange)
+    }
+
     mutating func checkClosed(_ s: SectionNode) -> Bool {
         if s.closeRange == nil {
             error(ConfigCode.badSection, "<\(s.name)> was not closed.", s.openRange)

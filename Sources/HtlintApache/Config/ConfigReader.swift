@@ -213,6 +213,15 @@ public struct ConfigReader {
         let key = info.name
         let words = key == "RewriteRule" || key == "RewriteCond" ? [] : d.words
         let line = DirectiveLine(node: d, words: words, info: info)
+        if let check = Self.argumentChecks[key] {
+            // Directives htlint reads no further still get invoke_cmd's checks: a TAKE1 takes one
+            // non-empty word (`EnableMMAP Off # c` is a 500), an ITERATE a non-empty first one.
+            if check.take1 ? !arity(line, 1...1, check.usage) : !arity(line, 1...Int.max, check.usage) { return }
+            if let values = check.values, !values.contains(words[0].value.lowercased()) {
+                error(ConfigCode.badArguments, check.valueError, words[0].range); return
+            }
+        }
+        if key == "AuthUserFile" { block.authUserFile = words[0].value }
         switch info.module {
         case "rewrite": rewriteDirective(line, into: &block, pending: &pending, inSection: inSection)
         case "alias": aliasDirective(line, into: &block)
@@ -231,10 +240,29 @@ public struct ConfigReader {
         }
     }
 
+    /// invoke_cmd's argument checks of directives read no further (TAKE1 or ITERATE, with the
+    /// usage text Apache appends), and the values a TAKE1 accepts, if it checks them.
+    static let argumentChecks: [String: (take1: Bool, usage: String, values: Set<String>?, valueError: String)] = [
+        "AuthUserFile": (true, "AuthUserFile takes one argument, text file containing user IDs and passwords", nil, ""),
+        "EnableMMAP": (true, "EnableMMAP takes one argument, Controls whether memory-mapping may be used to read files",
+                       ["on", "off"], "parameter must be 'on' or 'off'"),
+        "EnableSendfile": (true, "EnableSendfile takes one argument, Controls whether sendfile may be used to transmit files",
+                           ["on", "off"], "parameter must be 'on' or 'off'"),
+        "SetInputFilter": (true, "SetInputFilter takes one argument, filter (or ; delimited list of filters) to be run on the request body", nil, ""),
+        "HeaderName": (true, "HeaderName takes one argument, a filename", nil, ""),
+        "ReadmeName": (true, "ReadmeName takes one argument, a filename", nil, ""),
+        "LimitXMLRequestBody": (true, "LimitXMLRequestBody takes one argument, Limit (in bytes) on maximum size of an XML-based request body", nil, ""),
+        "IndexIgnore": (false, "IndexIgnore requires at least one argument, one or more file extensions", nil, ""),
+    ]
+
     /// Checks the number of arguments; Apache treats an empty first word (`""`) as a missing one.
     mutating func arity(_ line: DirectiveLine, _ range: ClosedRange<Int>, _ message: String) -> Bool {
         let words = line.words
-        if range.contains(words.count), words.first?.value.isEmpty != true { return true }
+        // invoke_cmd refuses an empty word ("") where one is required: TAKE1/2/3 need every word,
+        // TAKE12/23/123 their first ones, ITERATE/ITERATE2 their first (ErrorDocument 404 "" is
+        // "takes two arguments").
+        let required = range.upperBound == Int.max ? 1 : range.lowerBound
+        if range.contains(words.count), !words.prefix(required).contains(where: { $0.value.isEmpty }) { return true }
         error(ConfigCode.badArguments, message, words.isEmpty ? line.node.argumentsRange : words[min(words.count - 1, range.upperBound)].range)
         return false
     }

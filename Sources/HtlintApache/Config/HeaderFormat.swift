@@ -13,6 +13,18 @@ public func parseHeaderFormat(_ format: String) -> Result<[HeaderFormatPiece], H
     var s = format[...]
     while let c = s.first {
         s.removeFirst()
+        if c == "\\" {
+            // parse_misc_string: `\\`, `\r`, `\n` and `\t` are escapes; any other backslash stays
+            // (recorded: header-format-backslash-escapes).
+            switch s.first {
+            case "\\": text.append("\\"); s.removeFirst()
+            case "r": text.append("\r"); s.removeFirst()
+            case "n": text.append("\n"); s.removeFirst()
+            case "t": text.append("\t"); s.removeFirst()
+            default: text.append("\\")
+            }
+            continue
+        }
         guard c == "%" else { text.append(c); continue }
         // `%%`, and a `%` at the end, are a literal `%`.
         if s.isEmpty { text.append("%"); break }

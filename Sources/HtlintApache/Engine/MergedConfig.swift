@@ -155,6 +155,7 @@ extension MergedConfig {
         var outputFiltersByType: [String: [String]] = [:]
         var authType: String?
         var authName: String?
+        var authUserFile: String?
         var sslRequired = false
         var setEnv: [(String, String)] = []
         /// Per-directory content types (nil: no mime line anywhere, Debian's mime.types only).
@@ -245,8 +246,11 @@ extension MergedConfig {
             if let f = block.fallbackResource { fallbackResource = f.lowercased() == "disabled" ? nil : f }
             for o in block.options {
                 if let replace = o.replace {
-                    options = replace.contains("all") ? ["indexes", "includes", "followsymlinks", "execcgi"] : replace
-                    if replace.contains("none") { options = [] }
+                    // Plain words add up after a reset to None (core.c set_options): `All MultiViews`
+                    // keeps MultiViews, `None Indexes` is Indexes (recorded: negotiation-options-plain-words-add-up).
+                    options = replace
+                    if replace.contains("all") { options.formUnion(["indexes", "includes", "followsymlinks", "execcgi"]) }
+                    options.remove("all"); options.remove("none")
                 }
                 options.formUnion(o.add)
                 options.subtract(o.remove)
@@ -296,6 +300,7 @@ extension MergedConfig {
             if let e = block.expires { expires = expires.map { e.merged(over: $0) } ?? e }
             if let t = block.authType { authType = t }
             if let n = block.authName { authName = n }
+            if let f = block.authUserFile { authUserFile = f }
             if block.sslRequired { sslRequired = true }
             if let m = block.mime { (mime = mime ?? MimeConfig()); mime!.merge(m) }
             // mod_env's merge: the parent's variables less this block's `UnsetEnv`, then its `SetEnv`.

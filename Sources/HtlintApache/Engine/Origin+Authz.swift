@@ -109,6 +109,33 @@ extension Origin {
             chain.note(.status, "500: `AuthType \(digest ? "Digest" : "Basic")` without `AuthName`")
             return 500
         }
+        // Basic credentials sent: mod_authn_file opens AuthUserFile before it looks for the user,
+        // and a file it cannot open is a 500 for everyone who logs in (AH01620; a cPanel
+        // "Directory Privacy" block whose password file stayed behind on the old server)
+        // (recorded: access-authn-file-missing-password-file).
+        if !digest, let credentials = chain.request.header("Authorization") {
+            let parts = credentials.split(separator: " ", maxSplits: 1)
+            if parts.first?.lowercased() != "basic" {
+                chain.log("AH01614", "error", "client used wrong authentication scheme: \(r.uri)")
+            } else if let file = config.authUserFile, site.modules.contains("authn_file") {
+                let path = file.hasPrefix("/") ? file : "/etc/apache2/" + file
+                guard let lines = site.files.isFile(path) ? site.files.contents(path) : nil else {
+                    chain.log("AH01620", "error", "Could not open password file: \(path)")
+                    chain.note(.status, "500: the credentials are checked against `AuthUserFile \(file)`, which cannot be opened")
+                    return 500
+                }
+                // The user is the decoded credentials up to the first colon; a file without
+                // that user is AH01618 (a wrong password, which htlint cannot check, logs nothing).
+                let decoded = base64Decode(parts.count > 1 ? String(parts[1].drop { $0 == " " }) : "")
+                let user = Array(decoded.prefix { $0 != UInt8(ascii: ":") })
+                let listed = lines.split(separator: UInt8(ascii: "\n")).contains { line in
+                    line.first != UInt8(ascii: "#") && Array(line.prefix { $0 != UInt8(ascii: ":") }) == user
+                }
+                if !listed {
+                    chain.log("AH01618", "error", "user \(String(decoding: user, as: UTF8.self)) not found: \(r.uri)")
+                }
+            }
+        }
         if digest {
             chain.readsClock = true
             r.wwwAuthenticate = "Digest realm=\"\(realm)\", nonce=\"(time-based)\", algorithm=MD5, qop=\"auth\""

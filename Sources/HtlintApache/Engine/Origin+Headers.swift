@@ -279,7 +279,9 @@ extension Origin {
     /// value is non-empty where Apache's is and `merge`, `setifempty` and `edit` see what they
     /// would.
     func formatHeaderValue(_ v: String, _ r: RequestRecord, _ chain: RequestChain) -> String {
-        guard v.contains("%"), case .success(let pieces) = parseHeaderFormat(v) else { return v }
+        // Only a `%` tag or a backslash escape changes the text.
+        guard v.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") }),
+              case .success(let pieces) = parseHeaderFormat(v) else { return v }
         var out = ""
         for piece in pieces {
             switch piece {

@@ -384,8 +384,9 @@ public final class Origin: @unchecked Sendable {
         if let bad = headerRefusedByFilter(headers) {
             // The filter clears both header tables (mod_rewrite's cookies too) and answers with
             // ap_die(500): the canned page (an ErrorDocument 500 is not modelled here).
-            chain.log("AH02430", "error", "Response header '\(bad.name)' value of '\(bad.value)' contains invalid characters, aborting request")
-            chain.note(.status, "500: the response header \(bad.name) holds a control character")
+            chain.log(bad.code, "error", bad.message)
+            chain.note(.status, bad.header.name.isEmpty ? "500: a response header has an empty name"
+                       : "500: the response header \(bad.header.name) has a character Apache refuses in its name or value")
             chain.cookies = []
             (status, sentStatus, location, served) = (500, 500, nil, nil)
             final.status = 500
@@ -393,7 +394,14 @@ public final class Origin: @unchecked Sendable {
             // mod_headers' error filter runs again on that 500: `Header always` lines are sent
             // (recorded: rewrite-flags-cookie-control-character-header-always).
             let again = responseHeaders(headerRecord, status: 500, chain: chain)
-            headers = headerRefusedByFilter(again) == nil ? again : [HTTPHeader("Content-Type", MimeTypes.errorPageType)]
+            if let second = headerRefusedByFilter(again) {
+                // A refused `always` line is refused again on the 500, logged again (recorded:
+                // header-empty-or-invalid-name-aborts), and the canned page goes out bare.
+                chain.log(second.code, "error", second.message)
+                headers = [HTTPHeader("Content-Type", MimeTypes.errorPageType)]
+            } else {
+                headers = again
+            }
         }
         // The Location the client sees: every Location line sent (a `Header` one too, on any
         // status), joined as one header's values.
