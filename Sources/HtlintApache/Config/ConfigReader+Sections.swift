@@ -370,6 +370,22 @@ extension ConfigReader {
         return false
     }
 
+    /// A RSRC_CONF-only directive (`DirectiveInfo.notInDirectorySections`) inside a
+    /// `<Directory>`, `<Location>`, `<Files>` or `<If>` of the server configuration: invoke_cmd
+    /// refuses it, the server does not start (recorded; MainServerDirectiveTests).
+    /// `Alias`/`ScriptAlias` with two arguments refuse themselves (mod_alias's own message).
+    mutating func directorySectionAllows(_ info: DirectiveInfo, words: Int, _ range: SourceRange) -> Bool {
+        let aliasWithTarget = words == 2 && (info.name == "Alias" || info.name == "ScriptAlias")
+        guard context == .server, info.notInDirectorySections || aliasWithTarget,
+              sectionNames.contains(where: { ConfigReader.directoryScopes.contains($0.lowercased()) }) else { return true }
+        if aliasWithTarget {
+            error(ConfigCode.notAllowedHere, "\(info.name) cannot occur within directory context", range)
+        } else {
+            error(ConfigCode.notAllowedHere, "\(info.name) not allowed in <\(sectionNames.last ?? "Directory")> context", range)
+        }
+        return false
+    }
+
     /// Runtime sections must be closed (apache-semantics §2.7).
     mutating func checkClosed(_ s: SectionNode) -> Bool {
         if s.closeRange == nil {
