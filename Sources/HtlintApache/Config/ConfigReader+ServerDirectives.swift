@@ -26,7 +26,12 @@ extension ConfigReader {
             block.server?.documentRoot = words[0].value
         case "UseCanonicalName":
             guard arity(line, 1...1, "UseCanonicalName takes one argument") else { return }
-            block.server?.useCanonicalName = words[0].value.lowercased()
+            let value = words[0].value.lowercased()
+            guard value == "on" || value == "off" || value == "dns" else {
+                error(ConfigCode.badArguments, "parameter must be 'on', 'off', or 'dns'", words[0].range); return
+            }
+            // RSRC_CONF|ACCESS_CONF: a `<Directory>`/`<Location>` may set it for its requests.
+            if block.server != nil { block.server?.useCanonicalName = value } else { block.canonicalName = value == "on" }
         case "UseCanonicalPhysicalPort":
             guard arity(line, 1...1, "UseCanonicalPhysicalPort takes one argument, Whether to use the physical Port when constructing URLs") else { return }
             switch words[0].value.lowercased() {

@@ -1,0 +1,41 @@
+import Testing
+import HtlintDiagnostics
+import HtlintSyntax
+@testable import HtlintApache
+
+/// Hunt 38: rules in the server configuration (virtual hosts), each recorded with Apache 2.4.
+struct Hunt38RegressionTests {
+    func respond(_ target: String, vhost: [String], access: [(String, String)] = [], files: [String]) -> OriginResponse {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for f in files { fs.addFile(f) }
+        for (dir, text) in access {
+            fs.addAccessFile(dir, displayPath: "/var/www/html\(dir == "/" ? "" : dir)/.htaccess", text: text)
+        }
+        let origin = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: vhost))
+        return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "www.shop.example")]))
+    }
+
+    /// fixtures/apache/section-directory-usecanonicalname: UseCanonicalName is per-directory
+    /// (RSRC_CONF|ACCESS_CONF); a `<Directory>`'s applies once the walk merged it (mod_dir, its
+    /// `.htaccess`), a `<Location>`'s already to server-context rules, each only under the section.
+    @Test func useCanonicalNameInSections() {
+        let vhost = ["<Directory /var/www/html/dir>", "UseCanonicalName On", "</Directory>",
+                     "<Location /loc>", "UseCanonicalName On", "</Location>", "RewriteEngine On",
+                     "RewriteRule ^/loc/sn$ /index.html?%{SERVER_NAME} [R=302,L]", "Redirect 302 /dir/old /dir/b.html"]
+        let access = [("/dir", "RewriteEngine On\nRewriteRule ^x$ /index.html [R=302]\n")]
+        let files = ["/index.html", "/dir/index.html", "/dir/b.html", "/other/index.html"]
+        #expect(respond("/dir", vhost: vhost, files: files).location == "http://shop.example/dir/")
+        #expect(respond("/other", vhost: vhost, files: files).location == "http://www.shop.example/other/")
+        #expect(respond("/loc/sn", vhost: vhost, files: files).location == "http://shop.example/index.html?shop.example")
+        #expect(respond("/dir/x", vhost: vhost, access: access, files: files).location == "http://shop.example/index.html")
+        #expect(respond("/dir/old", vhost: vhost, files: files).location == "http://www.shop.example/dir/b.html")
+    }
+
+    /// Apache refuses to start on a UseCanonicalName that is not On, Off or DNS.
+    @Test func useCanonicalNameValues() {
+        let read = ConfigReader.read(SourceFile(path: "site.conf", text: "UseCanonicalName Maybe"), context: .server)
+        #expect(read.diagnostics.filter { $0.severity == .error }.map(\.message) == ["parameter must be 'on', 'off', or 'dns'"])
+        let dns = ConfigReader.read(SourceFile(path: "site.conf", text: "UseCanonicalName DNS"), context: .server)
+        #expect(dns.diagnostics.isEmpty)
+    }
+}
