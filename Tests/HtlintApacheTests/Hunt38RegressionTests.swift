@@ -38,4 +38,21 @@ struct Hunt38RegressionTests {
         let dns = ConfigReader.read(SourceFile(path: "site.conf", text: "UseCanonicalName DNS"), context: .server)
         #expect(dns.diagnostics.isEmpty)
     }
+
+    /// A `<Directory>`/`<Location>` section (RSRC_CONF) inside a per-directory section, and a
+    /// `<Files>` inside a `<Location>`: Apache refuses to start; `<Files>`/`<If>` elsewhere are read.
+    @Test(arguments: [
+        ("<Location />", "<Directory /tmp>", "<Directory not allowed in <Location> context"),
+        ("<Directory /var/www/html>", "<LocationMatch ^/x>", "<LocationMatch not allowed in <Directory> context"),
+        ("<If \"true\">", "<Location /x>", "<Location not allowed in <If> context"),
+        ("<FilesMatch x>", "<DirectoryMatch ^/tmp>", "<DirectoryMatch not allowed in <FilesMatch> context"),
+        ("<LocationMatch ^/>", "<Files y>", "<Files> cannot occur within <LocationMatch> section"),
+        ("<Directory /var/www/html>", "<Files y>", nil), ("<Location />", "<If \"true\">", nil), ("<Files x>", "<Files y>", nil),
+    ] as [(String, String, String?)])
+    func sectionsInsideSections(_ outer: String, _ inner: String, _ message: String?) {
+        func close(_ open: String) -> String { "</" + open.dropFirst().prefix { $0 != " " && $0 != ">" } + ">" }
+        let text = ["<VirtualHost *:80>", outer, inner, "Header set X-E a", close(inner), close(outer), "</VirtualHost>"]
+        let read = ConfigReader.read(SourceFile(path: "site.conf", text: text.joined(separator: "\n")), context: .server)
+        #expect(read.diagnostics.filter { $0.severity == .error }.map(\.message) == (message.map { [$0] } ?? []))
+    }
 }

@@ -59,6 +59,11 @@ extension ConfigReader {
         switch key {
         case "files", "filesmatch":
             guard requireArgument(), checkClosed(s) else { return }
+            // NOT_IN_LOCATION: Apache refuses to start (recorded with Apache 2.4, Hunt38RegressionTests).
+            if context == .server, let location = sectionNames.dropLast().last(where: { ["location", "locationmatch"].contains($0.lowercased()) }) {
+                error(ConfigCode.notAllowedHere, "<\(s.name)> cannot occur within <\(location)> section", s.nameRange)
+                return
+            }
             var words = s.arguments.map(\.value)
             var isRegex = key == "filesmatch"
             if !isRegex, words.first == "~" { isRegex = true; words.removeFirst() }
@@ -158,6 +163,13 @@ extension ConfigReader {
                 return
             }
             guard requireArgument(), checkClosed(s) else { return }
+            // RSRC_CONF sections: inside a `<Directory>`, `<Location>`, `<Files>` or `<If>` Apache
+            // refuses to start (recorded with Apache 2.4, Hunt38RegressionTests).
+            if key != "virtualhost", key != "proxy", key != "proxymatch",
+               let scope = sectionNames.dropLast().last(where: { ConfigReader.directoryScopes.contains($0.lowercased()) }) {
+                error(ConfigCode.notAllowedHere, "<\(s.name) not allowed in <\(scope)> context", s.nameRange)
+                return
+            }
             if key == "directorymatch" || (key == "directory" && s.arguments.first?.value == "~") {
                 // Regex sections merge after the whole walk, .htaccess files included, matched
                 // against the walked filename (directory_walk).
