@@ -31,6 +31,17 @@ struct Hunt38RegressionTests {
         #expect(respond("/dir/old", vhost: vhost, files: files).location == "http://www.shop.example/dir/b.html")
     }
 
+    /// fixtures/apache/section-directory-canonical-physical-port: UseCanonicalPhysicalPort is
+    /// per-directory too; under a ServerName without a port it puts the connection's port (80)
+    /// into mod_dir's redirect only below its `<Directory>`.
+    @Test func useCanonicalPhysicalPortInADirectory() {
+        let vhost = ["ServerName https://shop.example", "UseCanonicalName On",
+                     "<Directory /var/www/html/dir>", "UseCanonicalPhysicalPort On", "</Directory>"]
+        let files = ["/dir/index.html", "/sub/index.html"]
+        #expect(respond("/dir", vhost: vhost, files: files).location == "https://shop.example:80/dir/")
+        #expect(respond("/sub", vhost: vhost, files: files).location == "https://shop.example/sub/")
+    }
+
     /// Apache refuses to start on a UseCanonicalName that is not On, Off or DNS.
     @Test func useCanonicalNameValues() {
         let read = ConfigReader.read(SourceFile(path: "site.conf", text: "UseCanonicalName Maybe"), context: .server)

@@ -34,9 +34,10 @@ extension ConfigReader {
             if block.server != nil { block.server?.useCanonicalName = value } else { block.canonicalName = value == "on" }
         case "UseCanonicalPhysicalPort":
             guard arity(line, 1...1, "UseCanonicalPhysicalPort takes one argument, Whether to use the physical Port when constructing URLs") else { return }
+            // RSRC_CONF|ACCESS_CONF like UseCanonicalName: a section's counts for its requests.
             switch words[0].value.lowercased() {
-            case "on": block.server?.useCanonicalPhysicalPort = true
-            case "off": block.server?.useCanonicalPhysicalPort = false
+            case "on": if block.server != nil { block.server?.useCanonicalPhysicalPort = true } else { block.canonicalPhysicalPort = true }
+            case "off": if block.server != nil { block.server?.useCanonicalPhysicalPort = false } else { block.canonicalPhysicalPort = false }
             default: error(ConfigCode.badArguments, "parameter must be 'on' or 'off'", words[0].range)
             }
         case "LimitInternalRecursion":
