@@ -42,6 +42,15 @@ struct Hunt38RegressionTests {
         #expect(respond("/sub", vhost: vhost, files: files).location == "https://shop.example/sub/")
     }
 
+    /// ServerAlias outside every `<VirtualHost>` (the main server): Apache refuses to start.
+    @Test func serverAliasInTheMainServer() {
+        let main = ConfigReader.read(SourceFile(path: "site.conf", text: "ServerAlias www.example.com\n<VirtualHost *:80>\nServerAlias a.example\n</VirtualHost>"),
+                                     context: .server)
+        #expect(main.diagnostics.filter { $0.severity == .error }.map(\.message) == ["ServerAlias only used in <VirtualHost>"])
+        let lines = Site(serverName: "example.com", files: SiteFileSystem(root: "/var/www/html"), vhostLines: ["ServerAlias www.example.com"])
+        #expect(lines.vhost.diagnostics.filter { $0.severity == .error }.isEmpty)
+    }
+
     /// Apache refuses to start on a UseCanonicalName that is not On, Off or DNS.
     @Test func useCanonicalNameValues() {
         let read = ConfigReader.read(SourceFile(path: "site.conf", text: "UseCanonicalName Maybe"), context: .server)

@@ -20,6 +20,10 @@ extension ConfigReader {
             guard arity(line, 1...1, "ServerAdmin takes one argument, The email address of the server administrator") else { return }
             block.server?.serverAdmin = words[0].value
         case "ServerAlias":
+            // The main server has no name list: Apache refuses to start (recorded in hunt 38).
+            if context == .server, !readingVirtualHost {
+                error(ConfigCode.notAllowedHere, "ServerAlias only used in <VirtualHost>", d.nameRange); return
+            }
             block.server?.serverAliases += words.map(\.value)
         case "DocumentRoot":
             guard arity(line, 1...1, "DocumentRoot takes one argument") else { return }
