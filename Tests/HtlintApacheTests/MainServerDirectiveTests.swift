@@ -43,6 +43,30 @@ struct MainServerDirectiveTests {
         #expect(errors(insideVirtualHost(line)) == [])
     }
 
+    /// RSRC_CONF-only directives are refused inside a `<Directory>`, `<Location>`, `<Files>` or
+    /// `<If>` of the server configuration; those that are ACCESS_CONF too are read there. Each
+    /// recorded with Apache 2.4 (it refused to start, or answered).
+    @Test("refused in directory sections", arguments: [
+        ("<Directory /var/www/html>", "ServerName a.example", "ServerName not allowed in <Directory> context"),
+        ("<Location />", "DocumentRoot /var/www/html", "DocumentRoot not allowed in <Location> context"),
+        ("<Files x>", "AliasMatch ^/x /var/www/html", "AliasMatch not allowed in <Files> context"),
+        ("<If \"true\">", "RewriteMap m int:tolower", "RewriteMap not allowed in <If> context"),
+        ("<Location />", "Alias /x /var/www/html", "Alias cannot occur within directory context"),
+        ("<Directory /var/www/html>", "ScriptAlias /x /var/www/html", "ScriptAlias cannot occur within directory context"),
+    ] as [(String, String, String)])
+    func serverLevelOnlyInDirectorySections(_ open: String, _ line: String, _ message: String) {
+        let close = "</" + open.dropFirst().prefix { $0 != " " && $0 != ">" } + ">"
+        #expect(errors(insideVirtualHost("\(open)\n\(line)\n\(close)")) == [message])
+    }
+
+    @Test("accepted in directory sections", arguments: [
+        "UseCanonicalName On", "UseCanonicalPhysicalPort On", "HostnameLookups Off", "AllowOverride None", "LogLevel warn",
+    ])
+    func accessConfInDirectorySections(_ line: String) {
+        #expect(errors(insideVirtualHost("<Directory /var/www/html>\n\(line)\n</Directory>")) == [])
+        #expect(errors(insideVirtualHost("<Location /x>\nAlias /var/www/html\n</Location>")) == [])
+    }
+
     /// Directory-only (AuthConfig) directives stay refused at virtual-host level.
     @Test func directoryOnlySSLDirectivesAreRefusedInTheVirtualHost() {
         #expect(errors(insideVirtualHost("SSLRenegBufferSize 1000")) == ["SSLRenegBufferSize not allowed in <VirtualHost> context"])

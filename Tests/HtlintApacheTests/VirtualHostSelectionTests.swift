@@ -91,6 +91,19 @@ struct VirtualHostSelectionTests {
         #expect(ConfigReader.read(SourceFile(path: ".htaccess", text: "Redirect / /x"), context: .htaccess).virtualHosts.isEmpty)
     }
 
+    /// A section for any port (`<VirtualHost *>`) is another address than `*:80`: on a port some
+    /// section names exactly, only those are matched by name, wherever the `*` section stands
+    /// (fixture vhost-exact-port-before-any-port); it answers only on ports nothing else names.
+    @Test func anExactPortSectionHidesAnAnyPortSection() {
+        let source = SourceFile(path: "site.conf", text: [
+            "<VirtualHost *>", "ServerName b.test", "</VirtualHost>",
+            "<VirtualHost *:80>", "ServerName a.test", "</VirtualHost>",
+        ].joined(separator: "\n"))
+        let sections = ConfigReader.read(source, context: .server).virtualHosts
+        #expect(sections.answering(VirtualHostChoice(port: 80, host: "b.test")) == sections[1])
+        #expect(sections.answering(VirtualHostChoice(port: 8080, host: "a.test")) == sections[0])
+    }
+
     /// The main server's rewrite rules run in a virtual host only with `RewriteOptions Inherit`
     /// (after the section's) or `InheritBefore` (before), though its `RewriteEngine On` carries
     /// over; its `Redirect` lines come after the section's. Each expectation is what Apache 2.4

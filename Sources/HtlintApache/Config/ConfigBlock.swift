@@ -287,6 +287,10 @@ public struct ConfigBlock: Sendable {
     /// `AliasPreservePath`.
     public var aliasPreservePath: Bool? = nil
     public var directorySlash: Bool? = nil
+    /// `UseCanonicalName` of a `<Directory>`/`<Location>`/`<If>` section (On: true; Off, DNS: false).
+    public var canonicalName: Bool? = nil
+    /// `UseCanonicalPhysicalPort` of such a section.
+    public var canonicalPhysicalPort: Bool? = nil
     /// `DirectoryCheckHandler`: mod_dir leaves a directory with another handler alone.
     public var directoryCheckHandler: Bool? = nil
     /// `DirectoryIndexRedirect`: the status mod_dir answers a found index with (0 for Off).

@@ -65,6 +65,11 @@ extension ConfigReader {
         switch key {
         case "files", "filesmatch":
             guard requireArgument(), checkClosed(s) else { return }
+            // NOT_IN_LOCATION: Apache refuses to start (recorded with Apache 2.4, Hunt38RegressionTests).
+            if context == .server, let location = sectionNames.dropLast().last(where: { ["location", "locationmatch"].contains($0.lowercased()) }) {
+                error(ConfigCode.notAllowedHere, "<\(s.name)> cannot occur within <\(location)> section", s.nameRange)
+                return
+            }
             var words = s.arguments.map(\.value)
             var isRegex = key == "filesmatch"
             if !isRegex, words.first == "~" { isRegex = true; words.removeFirst() }
@@ -165,6 +170,13 @@ extension ConfigReader {
                 return
             }
             guard requireArgument(), checkClosed(s) else { return }
+            // RSRC_CONF sections: inside a `<Directory>`, `<Location>`, `<Files>` or `<If>` Apache
+            // refuses to start (recorded with Apache 2.4, Hunt38RegressionTests).
+            if key != "virtualhost", key != "proxy", key != "proxymatch",
+               let scope = sectionNames.dropLast().last(where: { ConfigReader.directoryScopes.contains($0.lowercased()) }) {
+                error(ConfigCode.notAllowedHere, "<\(s.name) not allowed in <\(scope)> context", s.nameRange)
+                return
+            }
             if key == "directorymatch" || (key == "directory" && s.arguments.first?.value == "~") {
                 // Regex sections merge after the whole walk, .htaccess files included, matched
                 // against the walked filename (directory_walk).
@@ -377,6 +389,22 @@ extension ConfigReader {
               !sectionNames.contains(where: { ConfigReader.directoryScopes.contains($0.lowercased()) }) else { return true }
         let parent = sectionNames.last ?? "VirtualHost"
         error(ConfigCode.notAllowedHere, "\(name) not allowed in <\(parent)> context", range)
+        return false
+    }
+
+    /// A RSRC_CONF-only directive (`DirectiveInfo.notInDirectorySections`) inside a
+    /// `<Directory>`, `<Location>`, `<Files>` or `<If>` of the server configuration: invoke_cmd
+    /// refuses it, the server does not start (recorded; MainServerDirectiveTests).
+    /// `Alias`/`ScriptAlias` with two arguments refuse themselves (mod_alias's own message).
+    mutating func directorySectionAllows(_ info: DirectiveInfo, words: Int, _ range: SourceRange) -> Bool {
+        let aliasWithTarget = words == 2 && (info.name == "Alias" || info.name == "ScriptAlias")
+        guard context == .server, info.notInDirectorySections || aliasWithTarget,
+              sectionNames.contains(where: { ConfigReader.directoryScopes.contains($0.lowercased()) }) else { return true }
+        if aliasWithTarget {
+            error(ConfigCode.notAllowedHere, "\(info.name) cannot occur within directory context", range)
+        } else {
+            error(ConfigCode.notAllowedHere, "\(info.name) not allowed in <\(sectionNames.last ?? "Directory")> context", range)
+        }
         return false
     }
 

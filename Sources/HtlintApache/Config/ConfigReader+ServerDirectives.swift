@@ -20,18 +20,28 @@ extension ConfigReader {
             guard arity(line, 1...1, "ServerAdmin takes one argument, The email address of the server administrator") else { return }
             block.server?.serverAdmin = words[0].value
         case "ServerAlias":
+            // The main server has no name list: Apache refuses to start (recorded in hunt 38).
+            if context == .server, !readingVirtualHost {
+                error(ConfigCode.notAllowedHere, "ServerAlias only used in <VirtualHost>", d.nameRange); return
+            }
             block.server?.serverAliases += words.map(\.value)
         case "DocumentRoot":
             guard arity(line, 1...1, "DocumentRoot takes one argument") else { return }
             block.server?.documentRoot = words[0].value
         case "UseCanonicalName":
             guard arity(line, 1...1, "UseCanonicalName takes one argument") else { return }
-            block.server?.useCanonicalName = words[0].value.lowercased()
+            let value = words[0].value.lowercased()
+            guard value == "on" || value == "off" || value == "dns" else {
+                error(ConfigCode.badArguments, "parameter must be 'on', 'off', or 'dns'", words[0].range); return
+            }
+            // RSRC_CONF|ACCESS_CONF: a `<Directory>`/`<Location>` may set it for its requests.
+            if block.server != nil { block.server?.useCanonicalName = value } else { block.canonicalName = value == "on" }
         case "UseCanonicalPhysicalPort":
             guard arity(line, 1...1, "UseCanonicalPhysicalPort takes one argument, Whether to use the physical Port when constructing URLs") else { return }
+            // RSRC_CONF|ACCESS_CONF like UseCanonicalName: a section's counts for its requests.
             switch words[0].value.lowercased() {
-            case "on": block.server?.useCanonicalPhysicalPort = true
-            case "off": block.server?.useCanonicalPhysicalPort = false
+            case "on": if block.server != nil { block.server?.useCanonicalPhysicalPort = true } else { block.canonicalPhysicalPort = true }
+            case "off": if block.server != nil { block.server?.useCanonicalPhysicalPort = false } else { block.canonicalPhysicalPort = false }
             default: error(ConfigCode.badArguments, "parameter must be 'on' or 'off'", words[0].range)
             }
         case "LimitInternalRecursion":

@@ -22,23 +22,30 @@ public struct DirectiveInfo: Sendable {
     /// RSRC_CONF as well as its override class: a virtual host may set it even where the class
     /// alone (AuthConfig, Limit) would keep it to directory sections.
     public var serverLevel = false
+    /// RSRC_CONF alone (no ACCESS_CONF): inside `<Directory>`, `<Location>`, `<Files>` or `<If>`
+    /// of the server configuration Apache refuses it ("… not allowed in <Directory> context",
+    /// invoke_cmd) and does not start.
+    public var notInDirectorySections = false
 }
 
 /// The directives htlint recognises. Names are looked up case-insensitively. A name missing
 /// here is reported the way Apache does: `Invalid command '…'` (500 for `.htaccess`).
 public enum DirectiveCatalog {
     private static func entries(_ module: String, _ category: OverrideCategory, _ names: [String],
-                                serverLevel: Bool = false) -> [DirectiveInfo] {
-        names.map { DirectiveInfo(name: $0, module: module, category: category, serverLevel: serverLevel) }
+                                serverLevel: Bool = false, notInDirectorySections: Bool = false) -> [DirectiveInfo] {
+        names.map { DirectiveInfo(name: $0, module: module, category: category, serverLevel: serverLevel,
+                                  notInDirectorySections: notInDirectorySections) }
     }
 
     public static let all: [String: DirectiveInfo] = {
         var list: [DirectiveInfo] = []
         list += entries("rewrite", .fileInfo, ["RewriteEngine", "RewriteOptions", "RewriteBase", "RewriteCond", "RewriteRule"])
-        list += entries("rewrite", .serverOnly, ["RewriteMap"])
+        list += entries("rewrite", .serverOnly, ["RewriteMap"], notInDirectorySections: true)
         list += entries("alias", .fileInfo, ["Redirect", "RedirectMatch", "RedirectTemp", "RedirectPermanent",
                                               "RedirectRelative", "AliasPreservePath"])
-        list += entries("alias", .serverOnly, ["Alias", "AliasMatch", "ScriptAlias", "ScriptAliasMatch"])
+        // Alias and ScriptAlias are ACCESS_CONF too (their one-argument form in `<Location>`).
+        list += entries("alias", .serverOnly, ["Alias", "ScriptAlias"])
+        list += entries("alias", .serverOnly, ["AliasMatch", "ScriptAliasMatch"], notInDirectorySections: true)
         list += entries("dir", .indexes, ["DirectoryIndex", "DirectorySlash", "FallbackResource",
                                            "DirectoryCheckHandler", "DirectoryIndexRedirect"])
         list += entries("headers", .fileInfo, ["Header", "RequestHeader"])
@@ -49,7 +56,8 @@ public enum DirectiveCatalog {
                                              "AddCharset", "AddLanguage", "AddOutputFilter", "AddInputFilter",
                                              "RemoveOutputFilter", "DefaultLanguage", "MultiviewsMatch", "RemoveEncoding",
                                              "RemoveCharset", "RemoveLanguage", "RemoveInputFilter"])
-        list += entries("mime", .serverOnly, ["TypesConfig", "ModMimeUsePathInfo"])
+        list += entries("mime", .serverOnly, ["ModMimeUsePathInfo"])
+        list += entries("mime", .serverOnly, ["TypesConfig"], notInDirectorySections: true)
         // Override classes as core.c declares them (recorded: ovr-* hunt 24 cases, fixture
         // allowoverride-core-and-ssl-directive-classes): ContentDigest is OR_OPTIONS, CGIPassAuth
         // OR_AUTHCFG, EnableSendfile/EnableMMAP/QualifyRedirectURL OR_FILEINFO, RLimit* OR_ALL.
@@ -62,16 +70,24 @@ public enum DirectiveCatalog {
                                         "RLimitCPU", "RLimitMEM", "RLimitNPROC"])
         // RSRC_CONF|ACCESS_CONF (server and <Directory>, never `.htaccess`): "… not allowed here".
         list += entries("core", .configOnly, ["Define", "UnDefine", "LogLevel", "MaxRanges", "MaxRangeOverlaps", "MaxRangeReversals"])
+        // RSRC_CONF|ACCESS_CONF: a `<Directory>` of the server configuration may hold them.
         list += entries("core", .serverOnly, [
-            "ServerName", "ServerAlias", "ServerAdmin", "DocumentRoot", "UseCanonicalName", "UseCanonicalPhysicalPort",
-            "LimitInternalRecursion", "AllowOverride", "AllowOverrideList", "AccessFileName",
-            "ServerRoot", "LoadModule", "Include", "IncludeOptional", "ErrorLog", "ErrorLogFormat", "KeepAlive", "Timeout",
-            "KeepAliveTimeout", "MaxKeepAliveRequests", "HostnameLookups", "TraceEnable", "MergeSlashes", "AllowEncodedSlashes",
-            "LimitRequestLine", "LimitRequestFields", "LimitRequestFieldsize", "Protocols", "ProtocolsHonorOrder",
-            "HttpProtocolOptions", "MergeTrailers", "StrictHostCheck", "ServerPath", "DefaultRuntimeDir",
-            "ReadBufferSize", "FlushMaxThreshold", "FlushMaxPipelined", "NameVirtualHost", "Protocol",
+            "UseCanonicalName", "UseCanonicalPhysicalPort", "AllowOverride", "AllowOverrideList", "HostnameLookups",
+            "Include", "IncludeOptional", "ReadBufferSize",
         ])
-        list += entries("log_config", .serverOnly, ["LogFormat", "CustomLog", "TransferLog", "BufferedLogs"])
+        // RSRC_CONF alone, refused in a `<Directory>`, `<Location>`, `<Files>` or `<If>` (each
+        // recorded with Apache 2.4); the rest are server-level too but not recorded there.
+        list += entries("core", .serverOnly, [
+            "ServerName", "ServerAlias", "ServerAdmin", "DocumentRoot", "LimitInternalRecursion", "AccessFileName",
+            "ErrorLog", "ErrorLogFormat", "KeepAlive", "Timeout", "KeepAliveTimeout", "MaxKeepAliveRequests", "TraceEnable",
+            "MergeSlashes", "AllowEncodedSlashes", "LimitRequestLine", "LimitRequestFields", "LimitRequestFieldsize",
+            "Protocols", "HttpProtocolOptions", "MergeTrailers", "StrictHostCheck", "ServerPath", "FlushMaxThreshold",
+            "FlushMaxPipelined",
+        ], notInDirectorySections: true)
+        list += entries("core", .serverOnly, ["ServerRoot", "LoadModule", "ProtocolsHonorOrder", "DefaultRuntimeDir",
+                                              "NameVirtualHost", "Protocol"])
+        list += entries("log_config", .serverOnly, ["LogFormat", "CustomLog", "TransferLog"], notInDirectorySections: true)
+        list += entries("log_config", .serverOnly, ["BufferedLogs"])
         list += entries("log_config", .globalOnly, ["GlobalLog"])
         list += entries("logio", .any, ["LogIOTrackTTFB"])
         list += entries("so", .serverOnly, ["LoadFile"])
@@ -161,7 +177,7 @@ public enum DirectiveCatalog {
         ])
         list += entries("ssl", .globalOnly, ["SSLCryptoDevice", "SSLFIPS", "SSLPassPhraseDialog", "SSLRandomSeed",
                                              "SSLSessionCache", "SSLStaplingCache"])
-        list += entries("reqtimeout", .serverOnly, ["RequestReadTimeout"])
+        list += entries("reqtimeout", .serverOnly, ["RequestReadTimeout"], notInDirectorySections: true)
         list += entries("remoteip", .serverOnly, ["RemoteIPHeader", "RemoteIPInternalProxy", "RemoteIPTrustedProxy"])
         list += entries("proxy", .serverOnly, ["ProxyPass", "ProxyPassReverse", "ProxyPreserveHost", "ProxyRequests"])
         list += entries("version", .any, [])

@@ -82,9 +82,14 @@ enum VirtualHosts {
 
     /// The section that answers: among those listening on the port, the first named for the
     /// host, else the first of them (the default server for that address, httpd's vhost.c).
-    /// Nil when none listens there: the main server answers.
+    /// Nil when none listens there: the main server answers. Sections naming the port exactly
+    /// (`*:443`) form their own address; those without a port (`*`) are only looked at when
+    /// none does (find_default_server prefers the exact port, and names are matched within the
+    /// one address found), so `<VirtualHost *>` never answers for a name on :443 when a
+    /// `*:443` section exists (recorded: vhost-exact-port-before-any-port).
     static func select(_ choice: VirtualHostChoice, among sections: [VirtualHostSection]) -> VirtualHostSection? {
-        let listening = sections.filter { $0.listens(on: choice.port) }
+        var listening = sections.filter { $0.ports.contains(choice.port) }
+        if listening.isEmpty { listening = sections.filter { $0.ports.contains(nil) } }
         return listening.first { $0.isNamed(choice.host) } ?? listening.first
     }
 

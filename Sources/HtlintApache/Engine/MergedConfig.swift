@@ -128,6 +128,10 @@ extension MergedConfig {
         var locationAlias: LocationAlias?
         var aliasPreservePath = false
         var directorySlash = true
+        /// A section's `UseCanonicalName`; nil: the server's.
+        var canonicalName: Bool?
+        /// A section's `UseCanonicalPhysicalPort`; nil: the server's.
+        var canonicalPhysicalPort: Bool?
         var directoryCheckHandler = false
         var directoryIndexRedirect = 0
         var indexCharset: String?
@@ -239,6 +243,8 @@ extension MergedConfig {
             if let a = block.locationAlias { locationAlias = a }
             if let p = block.aliasPreservePath { aliasPreservePath = p }
             if let s = block.directorySlash { directorySlash = s }
+            if let c = block.canonicalName { canonicalName = c }
+            if let p = block.canonicalPhysicalPort { canonicalPhysicalPort = p }
             if let c = block.directoryCheckHandler { directoryCheckHandler = c }
             if let s = block.directoryIndexRedirect { directoryIndexRedirect = s }
             if let c = block.indexCharset { indexCharset = c }

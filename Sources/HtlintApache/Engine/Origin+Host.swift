@@ -10,18 +10,23 @@ extension Origin {
     /// Host and port for self-referential URLs and `%{SERVER_NAME}`/`%{SERVER_PORT}` (§10.2).
     /// `subrequest`: the Host header's port is kept in the main request's parsed URI only (an
     /// internal redirect copies it, a subrequest does not), so a subrequest has the server's port.
-    func serverNameAndPort(_ chain: RequestChain, subrequest: Bool = false) -> (host: String, port: Int) {
+    /// `r`: a `UseCanonicalName`/`UseCanonicalPhysicalPort` of its sections counts (per-directory
+    /// in core; a `<Location>`'s already for server-context rules, merged before translate_name;
+    /// recorded: section-directory-usecanonicalname, section-directory-canonical-physical-port).
+    func serverNameAndPort(_ chain: RequestChain, _ r: RequestRecord?, subrequest: Bool = false) -> (host: String, port: Int) {
         let defaultPort = scheme(chain) == "https" ? 443 : 80
         // UseCanonicalPhysicalPort On: the port the connection came to (443 for TLS, else 80,
         // where the simulated Apache listens) before the scheme's default.
         let connectionPort = chain.request.tls ? 443 : 80
-        if site.useCanonicalName {
+        let sections = r.flatMap { $0.config ?? $0.preTranslate }
+        let physicalPort = sections?.canonicalPhysicalPort ?? site.useCanonicalPhysicalPort
+        if sections?.canonicalName ?? site.useCanonicalName {
             // ServerName's port first; without one the connection's under UseCanonicalPhysicalPort
             // (recorded: vhost-canonical-name-physical-port-without-servername-port).
-            return (site.serverHostName, site.canonicalPort ?? (site.useCanonicalPhysicalPort ? connectionPort : defaultPort))
+            return (site.serverHostName, site.canonicalPort ?? (physicalPort ? connectionPort : defaultPort))
         }
         // Without a Host port, the connection's port before ServerName's.
-        let fallbackPort = site.useCanonicalPhysicalPort ? connectionPort : site.canonicalPort ?? defaultPort
+        let fallbackPort = physicalPort ? connectionPort : site.canonicalPort ?? defaultPort
         if let hostHeader = chain.request.header("Host"), !hostHeader.isEmpty {
             let (host, port) = splitHostHeader(hostHeader)
             return (host, (subrequest ? nil : port) ?? fallbackPort)
@@ -32,9 +37,9 @@ extension Origin {
     /// `scheme://host[:port]` + path, the port omitted when it is the scheme's default (§10.1).
     /// A subrequest's URLs (a DirectoryIndex candidate's redirect) carry the server's port
     /// (recorded: dirslash-port-lost-in-index-subrequest).
-    func fullyQualify(_ path: String, _ chain: RequestChain, subrequest: Bool = false) -> String {
+    func fullyQualify(_ path: String, _ chain: RequestChain, _ r: RequestRecord?, subrequest: Bool = false) -> String {
         let s = scheme(chain)
-        let (host, port) = serverNameAndPort(chain, subrequest: subrequest)
+        let (host, port) = serverNameAndPort(chain, r, subrequest: subrequest)
         let defaultPort = s == "https" ? 443 : 80
         let portPart = port == defaultPort ? "" : ":\(port)"
         return "\(s)://\(host)\(portPart)\(path.hasPrefix("/") ? path : "/" + path)"

@@ -313,7 +313,7 @@ extension Origin {
         // not the Host header's: recorded rewrite-script-uri-index-subrequest-port).
         if serverRewrite != nil {
             if !r.isSubrequest || r.env["SCRIPT_URL"] == nil { r.env["SCRIPT_URL"] = r.env["REDIRECT_SCRIPT_URL"] ?? r.uri }
-            r.env["SCRIPT_URI"] = fullyQualify(r.env["SCRIPT_URL"] ?? r.uri, chain, subrequest: r.isSubrequest)
+            r.env["SCRIPT_URI"] = fullyQualify(r.env["SCRIPT_URL"] ?? r.uri, chain, r, subrequest: r.isSubrequest)
         }
         if let rw = serverRewrite, rw.rules.isEmpty {
             declinedFilename = r.uri

@@ -32,10 +32,10 @@ extension Origin {
             case .constant(let value): return value
             case .requestScheme: return scheme(chain)
             case .https: return req.tls ? "on" : "off"
-            case .serverName: return serverNameAndPort(chain).host
+            case .serverName: return serverNameAndPort(chain, r).host
             // A subrequest parses its URI afresh: the Host header's port is gone (the index
             // look-up's rules see 80; recorded: rewrite-cond-server-port-subrequest).
-            case .serverPort: return String(serverNameAndPort(chain, subrequest: r.isSubrequest).port)
+            case .serverPort: return String(serverNameAndPort(chain, r, subrequest: r.isSubrequest).port)
             case .remoteAddress: return req.remoteAddress
             case .connectionAddress: return req.connectionAddress ?? req.remoteAddress
             case .serverAddress: return req.serverAddress

@@ -39,7 +39,7 @@ extension Origin {
                 return .final(status: redirect.status, location: nil)
             }
             if location.hasPrefix("/") && !relative {
-                location = fullyQualify(location, chain, subrequest: r.isSubrequest)
+                location = fullyQualify(location, chain, r, subrequest: r.isSubrequest)
             }
             if !isAbsoluteURI(location) && !(location.hasPrefix("/") && relative) {
                 chain.log(serverContext ? "AH00674" : "AH00676", "error",

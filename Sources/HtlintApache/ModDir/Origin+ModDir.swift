@@ -13,7 +13,7 @@ extension Origin {
                     if autoindexLists(r, config), r.stagedRedirect == nil { r.filename = f + "/" }
                     return nil
                 }
-                let location = fullyQualify(escapePath(r.uri) + "/", chain, subrequest: r.isSubrequest) + (r.query.map { "?" + $0 } ?? "")
+                let location = fullyQualify(escapePath(r.uri) + "/", chain, r, subrequest: r.isSubrequest) + (r.query.map { "?" + $0 } ?? "")
                 // After a rewrite the trace says "internal redirect follows": say why it does not.
                 let staged = r.stagedRedirect.map { "; mod_dir answers first (\(r.uri) is a directory), so the internal redirect to \($0) never runs" } ?? ""
                 chain.note(.directorySlash, "DirectorySlash: 301 to \(location)\(staged)")
@@ -59,7 +59,7 @@ extension Origin {
                     if config.directoryIndexRedirect != 0 {
                         // DirectoryIndexRedirect: the client is sent to the index's URL-path as it
                         // stands (ap_construct_url, unescaped, without the query).
-                        let location = fullyQualify(sub.uri, chain)
+                        let location = fullyQualify(sub.uri, chain, r)
                         chain.note(.directoryIndex, "DirectoryIndexRedirect: \(config.directoryIndexRedirect) to \(location)")
                         return .final(status: config.directoryIndexRedirect, location: location)
                     }

@@ -329,11 +329,11 @@ extension Origin {
             r.pathInfo = ""
         }
         if rule.flags.proxy {
-            r.filename = "proxy:" + (absoluteURLScheme(uri) != nil ? uri : fullyQualify(uri, chain))
+            r.filename = "proxy:" + (absoluteURLScheme(uri) != nil ? uri : fullyQualify(uri, chain, r))
             return .matched(substituted: true, unsafeQuestionMark: false)
         }
         if let code = rule.flags.redirect, (300...399).contains(code) {
-            r.filename = absoluteURLScheme(uri) != nil ? uri : fullyQualify(uri, chain, subrequest: r.isSubrequest)
+            r.filename = absoluteURLScheme(uri) != nil ? uri : fullyQualify(uri, chain, r, subrequest: r.isSubrequest)
             result.redirectStatus = code
             r.status = code
             return .matched(substituted: true, unsafeQuestionMark: false)

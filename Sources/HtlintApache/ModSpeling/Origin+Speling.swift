@@ -44,7 +44,7 @@ extension Origin {
         if sorted[0].quality != .veryDifferent, sorted.count == 1 || sorted[0].quality != sorted[1].quality {
             // ap_escape_uri of the corrected path, then the query as the request line had it.
             let path = escapePath(url + sorted[0].name + r.pathInfo) + (r.parsedQuery.map { "?" + $0 } ?? "")
-            let location = fullyQualify(path, chain)
+            let location = fullyQualify(path, chain, r)
             chain.note(.status, "CheckSpelling: 301 to \(location) (\(r.uri) misspelled)")
             return .final(status: 301, location: location)
         }
