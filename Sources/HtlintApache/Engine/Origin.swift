@@ -462,23 +462,35 @@ public final class Origin: @unchecked Sendable {
             // separator there, so `a%2Fb/..` removes the whole `a%2Fb`.
             text = normalizePath(decodingUnreserved(text), aboveRoot: &aboveRoot, mergeSlashes: site.mergeSlashes)
         }
+        // Without `%2F` the pass over the decoded path resolves the same segments as
+        // ap_normalize_path's; with them it is the second normalisation after decoding `%2F`
+        // (AllowEncodedSlashes On), whose failure Apache ignores: `/..%2Fx` serves `/x`.
+        var decodedAboveRoot = false
         switch decodeURLPath(text, encodedSlashes: site.encodedSlashes) {
         // Decoded `%2F`s may make new `//` or `..` segments: Apache normalises again when it allows them.
-        case .success(let decoded): path = normalizePath(decoded, aboveRoot: &aboveRoot, mergeSlashes: site.mergeSlashes)
+        case .success(let decoded): path = normalizePath(decoded, aboveRoot: &decodedAboveRoot, mergeSlashes: site.mergeSlashes)
         case .failure(.badEscape):
             early = 400
             // ap_normalize_path finishes its pass before it reports the bad escape: r->uri
             // (what the log shows) has its slashes merged and segments resolved.
-            if !normalizedEncoded { path = normalizePath(decodingUnreserved(text), aboveRoot: &aboveRoot, mergeSlashes: site.mergeSlashes) }
+            if !normalizedEncoded { path = normalizePath(decodingUnreserved(text), aboveRoot: &decodedAboveRoot, mergeSlashes: site.mergeSlashes) }
         case .failure(.forbiddenByte(let decoded)):
             early = 404
             // r->uri is a C string: a decoded `%00` ends what the log shows.
             let cut = decoded.firstIndex(ofByte: 0).map { String(decoded[..<$0]) } ?? decoded
             // Refused `%2F`s: no second normalisation, the slashes they make stay in the
             // log (`/x%2F%2Fy` logs `/x//y`; recorded: rewrite-escape-encoded-slash-not-merged).
-            path = normalizedEncoded ? cut : normalizePath(cut, aboveRoot: &aboveRoot, mergeSlashes: site.mergeSlashes)
+            path = normalizedEncoded ? cut : normalizePath(cut, aboveRoot: &decodedAboveRoot, mergeSlashes: site.mergeSlashes)
         }
-        if aboveRoot { early = 400 }
+        if !normalizedEncoded && decodedAboveRoot { aboveRoot = true }
+        if aboveRoot {
+            early = 400
+            // The 400 comes before ap_unescape_url: r->uri keeps every escape but those of
+            // unreserved characters (`/../a%2Fb%7e` logs `/a%2Fb~`; recorded:
+            // rewrite-escape-above-root-logs-encoded-path).
+            var ignored = false
+            path = normalizedEncoded ? text : normalizePath(decodingUnreserved(text), aboveRoot: &ignored, mergeSlashes: site.mergeSlashes)
+        }
         // ap_normalize_path refuses a path without its leading `/` (a per-directory rewrite to
         // `a/y.html`; recorded: rewrite-base-absolute-path-outside-directory).
         if early == nil, let first = path.utf8.first, first != UInt8(ascii: "/") { early = 400 }
