@@ -3,11 +3,11 @@ import Testing
 
 /// Differential round 36 (mutations of the shared corpus), each against its recorded fixture.
 struct Hunt36RegressionTests {
-    private func respond(_ target: String, vhost: [String] = []) -> OriginResponse {
+    private func respond(_ target: String, vhost: [String] = [], host: String = "example.org") -> OriginResponse {
         var fs = SiteFileSystem(root: "/var/www/html")
         fs.addFile("/x.html")
         let origin = Origin(site: Site(serverName: "example.org", files: fs, vhostLines: vhost))
-        return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "example.org")]))
+        return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", host)]))
     }
 
     /// fixtures/apache/rewrite-escape-above-root-logs-encoded-path: the 400 for a `..` above `/`
@@ -34,5 +34,23 @@ struct Hunt36RegressionTests {
         let literal = respond("/../x%41%2F", vhost: vhost)
         #expect(literal.status == 400)
         #expect(literal.final.uri == "/xA%2F")
+    }
+
+    /// fixtures/apache/vhost-http-protocol-options-unsafe-host: `HttpProtocolOptions Unsafe` skips
+    /// the strict host-name check; apr_parse_addr_port's and fix_hostname_non_v6's refusals stay,
+    /// and a name keeping a `:` is bracketed in self-referential URLs.
+    @Test func unsafeProtocolOptionsAcceptOddHosts() {
+        let unsafe = ["HttpProtocolOptions Unsafe"]
+        for host in ["example.org:", "ex ample.org", "1234", "example.org:80:80"] {
+            #expect(respond("/x.html", host: host).status == 400, "\(host)")
+            #expect(respond("/x.html", vhost: unsafe, host: host).status == 200, "\(host)")
+        }
+        for host in ["a..b", "x/y", "example.org:99999", "[::g]", ":80", "example.org:0"] {
+            #expect(respond("/x.html", vhost: unsafe, host: host).status == 400, "\(host)")
+        }
+        #expect(splitHostHeader("example.org:80:80").host == "[example.org:80]")
+        #expect(splitHostHeader("example.org:80:80").port == 80)
+        #expect(splitHostHeader("Example.org:").host == "[example.org:]")
+        #expect(splitHostHeader("[::1]:8080") == ("[::1]", 8080))
     }
 }

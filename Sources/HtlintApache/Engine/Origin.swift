@@ -47,7 +47,7 @@ public final class Origin: @unchecked Sendable {
         let chain = RequestChain(request: request, tracing: tracing)
         chain.note(.request, "\(request.method) \(request.target)\(request.tls ? " (TLS)" : "")")
         applyRemoteIP(chain)
-        let badHost = request.header("Host").map(hostHeaderIsMalformed) ?? false
+        let badHost = request.header("Host").map { hostHeaderIsMalformed($0, strict: !site.httpProtocolUnsafe) } ?? false
         // A malformed Host is refused before the path is normalised: a `..` above the root
         // logs no AH10244 then (recorded: rewrite-escape-malformed-host-before-path).
         var (record, early) = makeRecord(url: request.target, method: request.method, isSubrequest: false, chain: chain,
