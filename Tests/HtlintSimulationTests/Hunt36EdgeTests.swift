@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import HtlintApache
 @testable import HtlintSimulation
@@ -17,5 +18,15 @@ struct Hunt36EdgeTests {
         }
         #expect(r.status == 301)
         #expect(r.location == "https://www.example.org/a.html")
+    }
+
+    /// fixtures/apache/vhost-serveralias-offsite-to-client: the recording client stays on the
+    /// case's host and aliases only, not on a `ServerAlias` among its `vhost` lines.
+    @Test func vhostServerAliasIsOffsiteToClient() throws {
+        let c = try ConformanceCase.load(ConformanceTests.ownCorpus + "/vhost-serveralias-offsite-to-client")
+        let simulator = try c.simulator()
+        #expect(simulator.clientHosts == ["example.org", "www.example.org"])
+        #expect(!simulator.namesThisSite("other.example"))
+        #expect(simulator.namesThisSite("WWW.example.org"))
     }
 }

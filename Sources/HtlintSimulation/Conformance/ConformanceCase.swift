@@ -129,7 +129,11 @@ public struct ConformanceCase {
         }
         let http = Origin(site: site(vhostHTTP))
         let https = vhostHTTPS.isEmpty && vhostHTTP.isEmpty ? http : Origin(site: site(vhostHTTPS))
-        return ChainSimulator(origin: http, tlsOrigin: https, edge: edge)
+        var simulator = ChainSimulator(origin: http, tlsOrigin: https, edge: edge)
+        // The recording client stays on the case's `host` and `aliases` only: a `ServerAlias`
+        // among the `vhost` lines is offsite to it (recorded: vhost-serveralias-offsite-to-client).
+        simulator.clientHosts = Set(([host] + aliases).map { $0.lowercased() })
+        return simulator
     }
 
     /// The configuration is the site's, as `--vhost FILE` gives it: `host` and `aliases` only
