@@ -3,9 +3,10 @@ import Testing
 
 /// Differential round 36 (mutations of the shared corpus), each against its recorded fixture.
 struct Hunt36RegressionTests {
-    private func respond(_ target: String, vhost: [String] = [], host: String = "example.org") -> OriginResponse {
+    private func respond(_ target: String, vhost: [String] = [], host: String = "example.org",
+                         files: [String] = ["/x.html"]) -> OriginResponse {
         var fs = SiteFileSystem(root: "/var/www/html")
-        fs.addFile("/x.html")
+        for f in files { fs.addFile(f) }
         let origin = Origin(site: Site(serverName: "example.org", files: fs, vhostLines: vhost))
         return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", host)]))
     }
@@ -52,5 +53,18 @@ struct Hunt36RegressionTests {
         #expect(splitHostHeader("example.org:80:80").port == 80)
         #expect(splitHostHeader("Example.org:").host == "[example.org:]")
         #expect(splitHostHeader("[::1]:8080") == ("[::1]", 8080))
+    }
+
+    /// fixtures/apache/rewrite-escape-nul-after-dot-segment: the segments are resolved before
+    /// `%00` is decoded: `.%00` is no dot segment, and `a%00/..` goes with its `%00`.
+    @Test func nulResolvedAfterSegments() {
+        let files = ["/c/x/a.html"]
+        let dot = respond("/c/x/.%00", files: files)
+        #expect(dot.status == 404)
+        #expect(dot.final.uri == "/c/x/.")
+        #expect(respond("/c/x/..%00", files: files).final.uri == "/c/x/..")
+        let gone = respond("/c/x/a.html%00/../a.html", files: files)
+        #expect(gone.status == 200)
+        #expect(gone.final.uri == "/c/x/a.html")
     }
 }

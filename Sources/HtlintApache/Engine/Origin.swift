@@ -456,10 +456,12 @@ public final class Origin: @unchecked Sendable {
         // ap_normalize_path (decoding `%2e`) refuses a `..` that climbs above `/` before
         // ap_unescape_url runs: 400, logged as AH10244 like a bad escape.
         var aboveRoot = false
-        let normalizedEncoded = hasEncodedSlash(text)
+        let normalizedEncoded = hasEncodedSlashOrNul(text)
         if normalizedEncoded {
             // ap_normalize_path resolves the segments before ap_unescape_url: `%2F` is no
-            // separator there, so `a%2Fb/..` removes the whole `a%2Fb`.
+            // separator there, so `a%2Fb/..` removes the whole `a%2Fb`; `.%00` is no dot
+            // segment and `a%00/..` goes whole (`/x/.%00` logs `/x/.`, `/x/a%00/..` is `/x/`;
+            // recorded: rewrite-escape-nul-after-dot-segment).
             text = normalizePath(decodingUnreserved(text), aboveRoot: &aboveRoot, mergeSlashes: site.mergeSlashes)
         }
         // Without `%2F` the pass over the decoded path resolves the same segments as
@@ -478,7 +480,7 @@ public final class Origin: @unchecked Sendable {
             early = 404
             // r->uri is a C string: a decoded `%00` ends what the log shows.
             let cut = decoded.firstIndex(ofByte: 0).map { String(decoded[..<$0]) } ?? decoded
-            // Refused `%2F`s: no second normalisation, the slashes they make stay in the
+            // Refused `%2F`s (and `%00`s): no second normalisation, the slashes they make stay in the
             // log (`/x%2F%2Fy` logs `/x//y`; recorded: rewrite-escape-encoded-slash-not-merged).
             path = normalizedEncoded ? cut : normalizePath(cut, aboveRoot: &decodedAboveRoot, mergeSlashes: site.mergeSlashes)
         }
@@ -582,12 +584,13 @@ func splitRequestTarget(_ url: String) -> (path: String, query: String?) {
     }
 }
 
-/// Whether a raw path holds `%2F` (either case).
-func hasEncodedSlash(_ path: String) -> Bool {
+/// Whether a raw path holds `%2F` (either case) or `%00`, whose decoding changes what its
+/// segments are.
+func hasEncodedSlashOrNul(_ path: String) -> Bool {
     var b = path.utf8[...]
     while let i = b.firstIndex(of: UInt8(ascii: "%")) {
         let rest = b[b.index(after: i)...]
-        if rest.starts(with: "2F".utf8) || rest.starts(with: "2f".utf8) { return true }
+        if rest.starts(with: "2F".utf8) || rest.starts(with: "2f".utf8) || rest.starts(with: "00".utf8) { return true }
         b = rest
     }
     return false
