@@ -19,10 +19,6 @@ struct Fuzz12RegressionTests {
             #expect(r.status == 400, "\(t)")
             #expect(r.errorCodes == ["AH10244"], "\(t)")
         }
-        // ap_normalize_path finishes its pass before it refuses the path, and ap_unescape_url
-        // never runs: the log shows the normalised path still encoded (recorded:
-        // rewrite-escape-above-root-path-stays-encoded).
-        #expect(respond(o, "/a%5Bb/../../c%5D/d%20e").final.uri == "/c%5D/d%20e")
         #expect(respond(o, "/dir/%2e%2e/page.html").status == 200)
         #expect(respond(o, "/dir/%2e%2e/old?x=1").status == 302)
     }

@@ -224,6 +224,8 @@ public struct ServerSettings: Sendable {
     public var traceEnable: Bool? = nil
     /// `MergeSlashes` (nil: not set, Apache's default On).
     public var mergeSlashes: Bool? = nil
+    /// `HttpProtocolOptions Unsafe` (true) or `Strict` (false); nil: not set, Apache's default Strict.
+    public var httpProtocolUnsafe: Bool? = nil
     /// mod_remoteip (`RemoteIPHeader`, `RemoteIPInternalProxy`, `RemoteIPTrustedProxy`).
     public var remoteIP = RemoteIPSettings()
     /// `AccessFileName` (nil: `.htaccess`); in each directory the first name that exists is read.

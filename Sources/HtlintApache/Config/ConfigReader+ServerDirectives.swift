@@ -77,6 +77,24 @@ extension ConfigReader {
         case "MergeSlashes":
             guard arity(line, 1...1, "MergeSlashes must be On or Off"), let on = flag(line) else { return }
             block.server?.mergeSlashes = on
+        case "HttpProtocolOptions":
+            // set_http_protocol_options: one option a word (ITERATE), each case-insensitive.
+            var strict = false, unsafe = false
+            for w in words {
+                switch w.value.lowercased() {
+                case "strict": strict = true
+                case "unsafe": unsafe = true
+                case "allow0.9", "require1.0", "registeredmethods", "lenientmethods": break
+                default:
+                    error(ConfigCode.badArguments, "HttpProtocolOptions accepts 'Unsafe' or 'Strict' (default), 'RegisteredMethods' or 'LenientMethods' (default), and 'Require1.0' or 'Allow0.9' (default)", w.range)
+                    return
+                }
+                if strict && unsafe {
+                    error(ConfigCode.badArguments, "HttpProtocolOptions 'Strict' and 'Unsafe' are mutually exclusive", w.range)
+                    return
+                }
+            }
+            if strict || unsafe { block.server?.httpProtocolUnsafe = unsafe }
         case "TraceEnable":
             guard arity(line, 1...1, "TraceEnable takes one argument, 'on' (default), 'off' or 'extended' to trace request body content") else { return }
             switch words[0].value.lowercased() {

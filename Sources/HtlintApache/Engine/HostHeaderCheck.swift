@@ -1,12 +1,45 @@
-/// Whether httpd's fix_hostname refuses a `Host` value with 400 under `HttpProtocolOptions
-/// Strict` (Debian's default): an empty or out-of-range port (`host:`), a digits-only name,
+/// Whether httpd's fix_hostname refuses a `Host` value with 400. Under `HttpProtocolOptions
+/// Strict` (the default): an empty or out-of-range port (`host:`), a digits-only name,
 /// characters other than letters, digits, `-`, `_` and `.` (`host:80.`), `..`, a dotted-decimal
 /// address that is not four plain numbers, a top-level label starting with a digit, or an IPv6
 /// literal with other than hex digits, `:` and `.`. An empty value is accepted.
+/// Under `Unsafe` only apr_parse_addr_port's and fix_hostname_non_v6's own refusals remain: a
+/// port out of 1–65535 or without a name (`:80`), a bad IPv6 literal, `..`, `/` or `\\`
+/// (`host:`, `a b`, `1234`, `a:80:80` pass; recorded: vhost-http-protocol-options-unsafe-host).
 /// Run on every request: it reads the value's bytes in place rather than copying them.
-public func hostHeaderIsMalformed(_ value: String) -> Bool {
+public func hostHeaderIsMalformed(_ value: String, strict: Bool = true) -> Bool {
     var value = value
-    return value.withUTF8(hostIsMalformed)
+    return value.withUTF8 { strict ? hostIsMalformed($0) : hostIsMalformedUnsafe($0) }
+}
+
+/// fix_hostname without strict_hostname_check: apr_parse_addr_port, then the IPv6 literal or
+/// fix_hostname_non_v6 check.
+private func hostIsMalformedUnsafe(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+    // Empty, or a bare number (taken as the name as it is).
+    if b.allSatisfy(isDigit) { return false }
+    var end = b.count
+    var i = b.count
+    while i > 0, isDigit(b[i - 1]) { i -= 1 }
+    // A port only when digits follow the last `:` (`host:` keeps its `:` in the name).
+    if i < b.count, b[i - 1] == UInt8(ascii: ":") {
+        if i == 1 { return true }
+        var port = 0
+        for d in b[i...] { port = min(port * 10 + Int(d - 0x30), 1_000_000) }
+        if port < 1 || port > 65535 { return true }
+        end = i - 1
+    }
+    let h = UnsafeBufferPointer(rebasing: b[..<end])
+    if h.first == UInt8(ascii: "[") {
+        guard h.last == UInt8(ascii: "]"), h.count > 2 else { return true }
+        return !h.dropFirst().dropLast().allSatisfy { isDigit($0) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }
+    }
+    for k in 0..<h.count {
+        let c = h[k]
+        if c == UInt8(ascii: "/") || c == UInt8(ascii: "\\") { return true }
+        if c == UInt8(ascii: "."), k + 1 < h.count, h[k + 1] == UInt8(ascii: ".") { return true }
+    }
+    return false
 }
 
 private func hostIsMalformed(_ b: UnsafeBufferPointer<UInt8>) -> Bool {

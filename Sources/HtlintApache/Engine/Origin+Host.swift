@@ -92,6 +92,10 @@ func splitAbsoluteURL(_ url: String) -> (prefix: String, path: String) {
 
 /// A `Host` value as httpd's fix_hostname reads it: lower case, the port split off (after the
 /// `]` of an IPv6 literal), a trailing dot dropped.
+/// apr_parse_addr_port takes a port only when digits follow the last `:`; a name that keeps a
+/// `:` (`a.example:`, `a.example:80:80`, accepted under `HttpProtocolOptions Unsafe`) is put in
+/// brackets like an IPv6 literal by ap_get_server_name_for_url: `[a.example:80]` (recorded:
+/// vhost-http-protocol-options-unsafe-host).
 public func splitHostHeader(_ value: String) -> (host: String, port: Int?) {
     var host = value.lowercased()
     var port: Int? = nil
@@ -102,9 +106,13 @@ public func splitHostHeader(_ value: String) -> (host: String, port: Int?) {
             host = String(host[...close])
         }
     } else if let colon = host.lastIndex(ofByte: UInt8(ascii: ":")) {
-        port = Int(host[host.index(after: colon)...])
-        host = String(host[..<colon])
+        let digits = host[host.index(after: colon)...]
+        if !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            port = Int(digits)
+            host = String(host[..<colon])
+        }
     }
     if host.hasSuffix(".") { host.removeLast() }
+    if !host.hasPrefix("["), host.utf8.contains(UInt8(ascii: ":")) { host = "[" + host + "]" }
     return (host, port)
 }

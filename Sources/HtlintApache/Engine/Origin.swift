@@ -50,7 +50,7 @@ public final class Origin: @unchecked Sendable {
         let chain = RequestChain(request: request, tracing: tracing)
         chain.note(.request, "\(request.method) \(request.target)\(request.tls ? " (TLS)" : "")")
         applyRemoteIP(chain)
-        let badHost = request.header("Host").map(hostHeaderIsMalformed) ?? false
+        let badHost = request.header("Host").map { hostHeaderIsMalformed($0, strict: !site.httpProtocolUnsafe) } ?? false
         // A malformed Host is refused before the path is normalised: a `..` above the root
         // logs no AH10244 then (recorded: rewrite-escape-malformed-host-before-path).
         var (record, early) = makeRecord(url: request.target, method: request.method, isSubrequest: false, chain: chain,
@@ -467,36 +467,43 @@ public final class Origin: @unchecked Sendable {
         // ap_normalize_path (decoding `%2e`) refuses a `..` that climbs above `/` before
         // ap_unescape_url runs: 400, logged as AH10244 like a bad escape.
         var aboveRoot = false
-        let normalizedEncoded = hasEncodedSlash(text)
+        let normalizedEncoded = hasEncodedSlashOrNul(text)
         if normalizedEncoded {
             // ap_normalize_path resolves the segments before ap_unescape_url: `%2F` is no
-            // separator there, so `a%2Fb/..` removes the whole `a%2Fb`.
+            // separator there, so `a%2Fb/..` removes the whole `a%2Fb`; `.%00` is no dot
+            // segment and `a%00/..` goes whole (`/x/.%00` logs `/x/.`, `/x/a%00/..` is `/x/`;
+            // recorded: rewrite-escape-nul-after-dot-segment).
             text = normalizePath(decodingUnreserved(text), aboveRoot: &aboveRoot, mergeSlashes: site.mergeSlashes)
         }
+        // Without `%2F` the pass over the decoded path resolves the same segments as
+        // ap_normalize_path's; with them it is the second normalisation after decoding `%2F`
+        // (AllowEncodedSlashes On), whose failure Apache ignores: `/..%2Fx` serves `/x`.
+        var decodedAboveRoot = false
         switch decodeURLPath(text, encodedSlashes: site.encodedSlashes) {
         // Decoded `%2F`s may make new `//` or `..` segments: Apache normalises again when it allows them.
-        case .success(let decoded):
-            path = normalizePath(decoded, aboveRoot: &aboveRoot, mergeSlashes: site.mergeSlashes)
-            if aboveRoot {
-                // ap_normalize_path finishes its pass (dropping the `..`) and then refuses the
-                // path, before ap_unescape_url runs: r->uri, what the log shows, is still
-                // encoded (recorded: rewrite-escape-above-root-path-stays-encoded).
-                path = normalizedEncoded ? text : normalizePath(decodingUnreserved(text), aboveRoot: &aboveRoot, mergeSlashes: site.mergeSlashes)
-            }
+        case .success(let decoded): path = normalizePath(decoded, aboveRoot: &decodedAboveRoot, mergeSlashes: site.mergeSlashes)
         case .failure(.badEscape):
             early = 400
             // ap_normalize_path finishes its pass before it reports the bad escape: r->uri
             // (what the log shows) has its slashes merged and segments resolved.
-            if !normalizedEncoded { path = normalizePath(decodingUnreserved(text), aboveRoot: &aboveRoot, mergeSlashes: site.mergeSlashes) }
+            if !normalizedEncoded { path = normalizePath(decodingUnreserved(text), aboveRoot: &decodedAboveRoot, mergeSlashes: site.mergeSlashes) }
         case .failure(.forbiddenByte(let decoded)):
             early = 404
             // r->uri is a C string: a decoded `%00` ends what the log shows.
             let cut = decoded.firstIndex(ofByte: 0).map { String(decoded[..<$0]) } ?? decoded
-            // Refused `%2F`s: no second normalisation, the slashes they make stay in the
+            // Refused `%2F`s (and `%00`s): no second normalisation, the slashes they make stay in the
             // log (`/x%2F%2Fy` logs `/x//y`; recorded: rewrite-escape-encoded-slash-not-merged).
-            path = normalizedEncoded ? cut : normalizePath(cut, aboveRoot: &aboveRoot, mergeSlashes: site.mergeSlashes)
+            path = normalizedEncoded ? cut : normalizePath(cut, aboveRoot: &decodedAboveRoot, mergeSlashes: site.mergeSlashes)
         }
-        if aboveRoot { early = 400 }
+        if !normalizedEncoded && decodedAboveRoot { aboveRoot = true }
+        if aboveRoot {
+            early = 400
+            // The 400 comes before ap_unescape_url: r->uri keeps every escape but those of
+            // unreserved characters (`/../a%2Fb%7e` logs `/a%2Fb~`; recorded:
+            // rewrite-escape-above-root-logs-encoded-path).
+            var ignored = false
+            path = normalizedEncoded ? text : normalizePath(decodingUnreserved(text), aboveRoot: &ignored, mergeSlashes: site.mergeSlashes)
+        }
         // ap_normalize_path refuses a path without its leading `/` (a per-directory rewrite to
         // `a/y.html`; recorded: rewrite-base-absolute-path-outside-directory).
         if early == nil, let first = path.utf8.first, first != UInt8(ascii: "/") { early = 400 }
@@ -588,12 +595,13 @@ func splitRequestTarget(_ url: String) -> (path: String, query: String?) {
     }
 }
 
-/// Whether a raw path holds `%2F` (either case).
-func hasEncodedSlash(_ path: String) -> Bool {
+/// Whether a raw path holds `%2F` (either case) or `%00`, whose decoding changes what its
+/// segments are.
+func hasEncodedSlashOrNul(_ path: String) -> Bool {
     var b = path.utf8[...]
     while let i = b.firstIndex(of: UInt8(ascii: "%")) {
         let rest = b[b.index(after: i)...]
-        if rest.starts(with: "2F".utf8) || rest.starts(with: "2f".utf8) { return true }
+        if rest.starts(with: "2F".utf8) || rest.starts(with: "2f".utf8) || rest.starts(with: "00".utf8) { return true }
         b = rest
     }
     return false

@@ -31,6 +31,9 @@ public final class Site: @unchecked Sendable {
     public let traceEnabled: Bool
     /// `MergeSlashes` of the virtual host (On unless set): Off keeps `//` in r->uri.
     public let mergeSlashes: Bool
+    /// `HttpProtocolOptions Unsafe` of the virtual host (Strict unless set): fix_hostname then
+    /// skips its strict host-name check.
+    public let httpProtocolUnsafe: Bool
     public let useCanonicalName: Bool
     public let useCanonicalPhysicalPort: Bool
     /// `%{ENV:X}` falls back to the httpd process environment.
@@ -83,6 +86,7 @@ public final class Site: @unchecked Sendable {
         self.encodedSlashes = server.encodedSlashes ?? .forbid
         self.traceEnabled = server.traceEnable ?? true
         self.mergeSlashes = server.mergeSlashes ?? true
+        self.httpProtocolUnsafe = server.httpProtocolUnsafe ?? false
         self.useCanonicalName = server.useCanonicalName == "on"
         self.useCanonicalPhysicalPort = server.useCanonicalPhysicalPort ?? false
         var configs: [String: ConfigFile] = [:]
@@ -149,6 +153,7 @@ public final class Site: @unchecked Sendable {
         encodedSlashes = s.encodedSlashes
         traceEnabled = s.traceEnabled
         mergeSlashes = s.mergeSlashes
+        httpProtocolUnsafe = s.httpProtocolUnsafe
         useCanonicalName = s.useCanonicalName
         useCanonicalPhysicalPort = s.useCanonicalPhysicalPort
         processEnvironment = s.processEnvironment

@@ -130,8 +130,9 @@ public struct ConformanceCase {
         let http = Origin(site: site(vhostHTTP))
         let https = vhostHTTPS.isEmpty && vhostHTTP.isEmpty ? http : Origin(site: site(vhostHTTPS))
         var simulator = ChainSimulator(origin: http, tlsOrigin: https, edge: edge)
-        // The recording client stays on `host` and `aliases` only: a name a case's own lines
-        // add (`ServerAlias *.example.com`) is served by Apache but offsite to the client.
+        // The recording client stays on `host` and `aliases` only: a name a case's own lines add
+        // (`ServerAlias *.example.com`) is served by Apache but offsite to the client (recorded:
+        // vhost-own-alias-offsite-to-client, vhost-serveralias-offsite-to-client).
         simulator.clientHosts = Set(([host] + aliases).map { $0.lowercased() })
         return simulator
     }
