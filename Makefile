@@ -73,7 +73,7 @@ bench-data:
 FUZZ_BUILD ?= .build/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := parser regex expander simulate
-FUZZ_LIBS := HtlintDiagnostics HtlintSyntax HtlintRegex HtlintApache
+FUZZ_LIBS := HtlintDiagnostics HtlintBytes HtlintSyntax HtlintRegex HtlintApache
 
 fuzz-build: deps
 	$(SWIFT) build --scratch-path $(FUZZ_BUILD) --target HtlintApache -Xswiftc -sanitize=fuzzer,address

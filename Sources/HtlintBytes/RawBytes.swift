@@ -10,20 +10,25 @@ import Darwin
 /// U+10FFFF), and is turned back into its byte wherever bytes matter: regex subjects and
 /// captures, escaping, digests. A well-formed sequence for one of those scalars is itself
 /// kept byte by byte, so every byte string survives the round trip unchanged.
+///
+/// The hot parts are `@inlinable`: every regex subject and capture passes through them from
+/// other modules, and a generic call across a module boundary is neither specialised nor
+/// inlined (it cost 6% of a W2 chain's instructions).
 public enum RawBytes {
     /// A raw byte b (0x80 or above) is the scalar `offset + b`: U+10FF80 … U+10FFFF.
-    static let offset: UInt32 = 0x10FF00
+    @usableFromInline static let offset: UInt32 = 0x10FF00
     /// Every UTF-8 encoding of such a scalar starts with this byte (and few other things do).
-    static let marker: UInt8 = 0xF4
+    @usableFromInline static let marker: UInt8 = 0xF4
 
     /// The raw byte a scalar stands for, if it is one of the reserved scalars.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func byte(for scalar: Unicode.Scalar) -> UInt8? {
         scalar.value >= offset + 0x80 ? UInt8(truncatingIfNeeded: scalar.value - offset) : nil
     }
 
     /// The length of the well-formed UTF-8 sequence at `i`, or nil when the byte there starts
     /// none (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
+    @inlinable
     static func sequenceLength<C: RandomAccessCollection>(_ b: C, at i: C.Index) -> Int? where C.Element == UInt8 {
         let lead = b[i]
         let (length, low, high): (Int, UInt8, UInt8)
@@ -55,6 +60,7 @@ extension RawBytes {
     /// Whether a byte is 0x80 or above: eight bytes at a time over contiguous storage (the
     /// generic `contains(where:)` costs several instructions a byte, and every regex capture
     /// passes through here).
+    @inlinable
     static func hasNonASCII<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
         bytes.withContiguousStorageIfAvailable { buffer -> Bool in
             let raw = UnsafeRawBufferPointer(buffer)
@@ -75,6 +81,7 @@ extension RawBytes {
 extension String {
     /// The string for `bytes`, each byte outside a well-formed UTF-8 sequence kept as its
     /// reserved scalar (see `RawBytes`). Plain UTF-8 costs one validation, as `String(decoding:)`.
+    @inlinable
     public init<C: RandomAccessCollection>(preservingBytes bytes: C) where C.Element == UInt8 {
         // Most strings are ASCII: decoded as `String(decoding:)` does, without a second check.
         if !RawBytes.hasNonASCII(bytes) {
@@ -106,7 +113,7 @@ extension String {
     }
 
     /// Whether the string may hold raw bytes (a cheap test: it has a byte 0xF4).
-    @inline(__always)
+    @inlinable @inline(__always)
     public var mayHoldRawBytes: Bool {
         if let found = utf8.withContiguousStorageIfAvailable({ buffer -> Bool in
             guard let base = buffer.baseAddress, !buffer.isEmpty else { return false }
@@ -116,6 +123,7 @@ extension String {
     }
 
     /// The bytes the string stands for: its UTF-8, with each reserved scalar as its raw byte.
+    @inlinable
     public var rawBytes: [UInt8] {
         guard mayHoldRawBytes else { return Array(utf8) }
         var out: [UInt8] = []
@@ -137,6 +145,7 @@ extension String {
     }
 
     /// Calls `body` with `rawBytes`, without copying a native string that holds none.
+    @inlinable
     public func withRawBytes<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
         if !mayHoldRawBytes, let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
         return try rawBytes.withUnsafeBufferPointer(body)

@@ -27,8 +27,8 @@ public func fuzzExpander(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     fs.addFile("/index.html")
     fs.addDirectory("/dir")
     fs.addAccessFile("/", file: SourceFile(path: ".htaccess", bytes: text))
-    // A twentieth of the product's work budget, as in FuzzSimulate (the instrumented build is slow).
-    let origin = Origin(site: Site(serverName: "example.org", files: fs), ruleEvaluationBudget: 50_000)
+    // A hundredth of the product's work budget, as in FuzzSimulate (the instrumented build is slow).
+    let origin = Origin(site: Site(serverName: "example.org", files: fs), ruleEvaluationBudget: 10_000)
     var target = String(decoding: lines[3].filter { $0 > 0x20 && $0 < 0x7F }, as: UTF8.self)
     if !target.hasPrefix("/") { target = "/" + target }
     _ = origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "example.org"),
