@@ -208,7 +208,7 @@ public struct ConfigReader {
         }
         guard overrideAllows([info.category], name: info.name, d.nameRange) else { return }
         guard serverLevelAllows(info.category, name: info.name, serverLevel: info.serverLevel, d.nameRange) else { return }
-        guard directorySectionAllows(info, words: d.words.count, d.nameRange) else { return }
+        guard directorySectionAllows(info, words: { d.words.count }, d.nameRange) else { return }
         if info.module == "rewrite" { rewriteDirectivesRead += 1 }
         // RewriteRule/RewriteCond tokenise themselves; only the others need the generic words.
         let key = info.name

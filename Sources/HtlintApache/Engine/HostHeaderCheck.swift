@@ -15,25 +15,10 @@ public func hostHeaderIsMalformed(_ value: String, strict: Bool = true) -> Bool 
 /// fix_hostname without strict_hostname_check: apr_parse_addr_port, then the IPv6 literal or
 /// fix_hostname_non_v6 check.
 private func hostIsMalformedUnsafe(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-    func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
     // Empty, or a bare number (taken as the name as it is).
     if b.allSatisfy(isDigit) { return false }
-    var end = b.count
-    var i = b.count
-    while i > 0, isDigit(b[i - 1]) { i -= 1 }
-    // A port only when digits follow the last `:` (`host:` keeps its `:` in the name).
-    if i < b.count, b[i - 1] == UInt8(ascii: ":") {
-        if i == 1 { return true }
-        var port = 0
-        for d in b[i...] { port = min(port * 10 + Int(d - 0x30), 1_000_000) }
-        if port < 1 || port > 65535 { return true }
-        end = i - 1
-    }
-    let h = UnsafeBufferPointer(rebasing: b[..<end])
-    if h.first == UInt8(ascii: "[") {
-        guard h.last == UInt8(ascii: "]"), h.count > 2 else { return true }
-        return !h.dropFirst().dropLast().allSatisfy { isDigit($0) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }
-    }
+    guard let h = nameBeforePort(b, strict: false) else { return true }
+    if let malformed = ipv6LiteralIsMalformed(h) { return malformed }
     for k in 0..<h.count {
         let c = h[k]
         if c == UInt8(ascii: "/") || c == UInt8(ascii: "\\") { return true }
@@ -42,27 +27,37 @@ private func hostIsMalformedUnsafe(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
     return false
 }
 
+private func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+
+/// apr_parse_addr_port: digits after the last `:` are the port, 1–65535. The name before it,
+/// or nil when the value is refused. Under Unsafe (`strict` false) a `:` is a port's only with
+/// digits after it (`host:` keeps its `:` in the name), and a port needs a name (`:80`).
+private func nameBeforePort(_ b: UnsafeBufferPointer<UInt8>, strict: Bool) -> UnsafeBufferPointer<UInt8>? {
+    var i = b.count
+    while i > 0, isDigit(b[i - 1]) { i -= 1 }
+    guard i > 0, b[i - 1] == UInt8(ascii: ":"), strict || i < b.count else { return b }
+    if !strict && i == 1 { return nil }
+    var port = 0
+    for d in b[i...] { port = min(port * 10 + Int(d - 0x30), 1_000_000) }
+    guard (1...65535).contains(port) else { return nil }
+    return UnsafeBufferPointer(rebasing: b[..<(i - 1)])
+}
+
+/// Whether a bracketed IPv6 literal holds other than hex digits, `:` and `.`; nil when `h` is
+/// not bracketed.
+private func ipv6LiteralIsMalformed(_ h: UnsafeBufferPointer<UInt8>) -> Bool? {
+    guard h.first == UInt8(ascii: "[") else { return nil }
+    guard h.last == UInt8(ascii: "]"), h.count > 2 else { return true }
+    return !h.dropFirst().dropLast().allSatisfy { isDigit($0) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }
+}
+
 private func hostIsMalformed(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
     if b.isEmpty { return false }
-    func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
     func isAlpha(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
     // A bare number would be read as a port: refused as a host name (RFC 3986 7.4).
     if b.allSatisfy(isDigit) { return true }
-    // apr_parse_addr_port: trailing digits after a `:` are the port, 1–65535.
-    var end = b.count
-    var i = b.count
-    while i > 0, isDigit(b[i - 1]) { i -= 1 }
-    if i > 0, b[i - 1] == UInt8(ascii: ":") {
-        var port = 0
-        for d in b[i...] { port = min(port * 10 + Int(d - 0x30), 1_000_000) }
-        if port < 1 || port > 65535 { return true }
-        end = i - 1
-    }
-    let h = UnsafeBufferPointer(rebasing: b[..<end])
-    if h.first == UInt8(ascii: "[") {
-        guard h.last == UInt8(ascii: "]"), h.count > 2 else { return true }
-        return !h.dropFirst().dropLast().allSatisfy { isDigit($0) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }
-    }
+    guard let h = nameBeforePort(b, strict: true) else { return true }
+    if let malformed = ipv6LiteralIsMalformed(h) { return malformed }
     // strict_hostname_check
     var dottedDecimal = true, leadingZeroes = false, dots = 0
     for (k, c) in h.enumerated() {
