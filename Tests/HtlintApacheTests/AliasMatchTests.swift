@@ -5,6 +5,17 @@ import Testing
 // the cgi-script handler, which without mod_cgi serves the file as is (fixtures/apache/alias-aliasmatch-*,
 // alias-scriptalias-no-cgi).
 struct AliasMatchTests {
+    /// alias_matches consumes nothing of an empty path, and only a match of at least one byte
+    /// applies: `Redirect 301 "" /b.html` is as if absent, in .htaccess and in the server
+    /// (recorded: alias-empty-path-never-matches).
+    @Test func anEmptyPathNeverMatches() {
+        let inFile = respond("/x.php", access: [("/", "Redirect 301 \"\" /b.html\n")], files: ["/x.php"])
+        #expect(inFile.status == 200)
+        #expect(inFile.location == nil)
+        let inServer = respond("/", vhost: ["Redirect 301 \"\" /b.html"], files: ["/index.html"])
+        #expect(inServer.status == 200)
+    }
+
     @Test func aliasMatchServesSubstitutedPath() {
         let r = respond("/pics/a.png", vhost: ["AliasMatch ^/pics/(.*)$ /var/www/html/store/$1"], files: ["/store/a.png"])
         #expect(r.status == 200)

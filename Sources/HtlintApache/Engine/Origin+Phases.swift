@@ -834,9 +834,12 @@ public func prefixMatch(_ configured: String, _ uri: String) -> String? {
 }
 
 /// The number of URI bytes `prefixMatch` consumes, or nil. Runs of `/` on either side match
-/// each other as long as both have at least one (mod_alias's alias_matches).
+/// each other as long as both have at least one (mod_alias's alias_matches). An empty
+/// configured path consumes nothing, and mod_alias applies only a match of at least one byte:
+/// `Redirect 301 "" /b.html` never applies (recorded: alias-empty-path-never-matches).
 private func prefixMatchLength(_ c: UnsafeBufferPointer<UInt8>, _ u: UnsafeBufferPointer<UInt8>) -> Int? {
     let slash = UInt8(ascii: "/")
+    guard !c.isEmpty else { return nil }
     var i = 0, j = 0
     while i < c.count {
         if c[i] == slash {
