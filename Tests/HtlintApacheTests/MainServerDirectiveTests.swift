@@ -29,6 +29,21 @@ struct MainServerDirectiveTests {
         #expect(errors(line + "\n" + insideVirtualHost("")) == [])
     }
 
+    /// server_hostname_port, as `apache2 -t` answered for each.
+    @Test func serverNameRefusesWildcardsAndBadPorts() {
+        for bad in ["shop.example:abc", "shop.example:0", "shop.example:70000", "a:b:c", "shop.example:"] {
+            #expect(errors("<VirtualHost *:80>\nServerName \(bad)\n</VirtualHost>")
+                == ["The port number \"\(bad)\" is outside the appropriate range (i.e., 1..65535)."], "\(bad)")
+        }
+        for wildcard in ["*.example.com", "shop?.example", "sh[op].example", "[::1]", "[::1]:8080"] {
+            #expect(errors("<VirtualHost *:80>\nServerName \(wildcard)\n</VirtualHost>")
+                == ["Invalid ServerName \"\(wildcard)\" use ServerAlias to set multiple server names."], "\(wildcard)")
+        }
+        for fine in ["shop.example:80x", "http://x.example:8a", "https://shop.example:8443", "shop.example:8080", "shop.example", "a[b"] {
+            #expect(errors("<VirtualHost *:80>\nServerName \(fine)\n</VirtualHost>") == [], "\(fine)")
+        }
+    }
+
     @Test("accepted inside <VirtualHost>", arguments: [
         "KeepAliveTimeout 5", "MaxKeepAliveRequests 100", "HttpProtocolOptions Unsafe", "ProtocolsHonorOrder On",
         "MergeTrailers off", "StrictHostCheck off", "ReadBufferSize 8192", "ErrorLogFormat \"%M\"", "MaxRangeOverlaps 10",

@@ -8,6 +8,9 @@ extension ConfigReader {
         switch info.name {
         case "ServerName":
             guard arity(line, 1...1, "ServerName takes one argument, The hostname and port of the server") else { return }
+            if let problem = ConfigReader.serverNameProblem(words[0].value) {
+                error(ConfigCode.badArguments, problem, words[0].range); return
+            }
             // A later ServerName without a scheme replaces host and port but keeps the scheme an
             // earlier one gave (server_hostname_port sets server_scheme only when one is written).
             var name = words[0].value
@@ -118,5 +121,39 @@ extension ConfigReader {
         default:
             break   // Known to Apache, accepted, not simulated.
         }
+    }
+}
+
+extension ConfigReader {
+    /// server_hostname_port's refusals (`apache2 -t`): a wildcard name, or a port after the first
+    /// `:` (past any `scheme://`) that atoi reads as outside 1–65535 (`host:abc`, `host:`, `a:b:c`;
+    /// `host:80x` is port 80).
+    static func serverNameProblem(_ arg: String) -> String? {
+        if isWildcard(arg) {
+            return "Invalid ServerName \"\(arg)\" use ServerAlias to set multiple server names."
+        }
+        let afterScheme = arg.range(of: "://").map { arg[$0.upperBound...] } ?? arg[...]
+        guard let colon = afterScheme.firstIndex(of: ":") else { return nil }
+        let digits = afterScheme[afterScheme.index(after: colon)...].prefix { $0.isASCII && $0.isNumber }
+        let port = digits.isEmpty ? 0 : Int(digits.prefix(6)) ?? 0
+        guard port <= 0 || port >= 65536 else { return nil }
+        return "The port number \"\(arg)\" is outside the appropriate range (i.e., 1..65535)."
+    }
+
+    /// apr_fnmatch_test: `*` or `?`, or a `[` with a `]` after it (`[::1]` counts too); a backslash
+    /// escapes the next byte.
+    static func isWildcard(_ s: String) -> Bool {
+        var bytes = s.utf8.makeIterator()
+        var open = false
+        while let c = bytes.next() {
+            switch c {
+            case UInt8(ascii: "*"), UInt8(ascii: "?"): return true
+            case UInt8(ascii: "\\"): if bytes.next() == nil { return false }
+            case UInt8(ascii: "["): open = true
+            case UInt8(ascii: "]"): if open { return true }
+            default: break
+            }
+        }
+        return false
     }
 }
