@@ -5,12 +5,14 @@ import Testing
 /// `.htaccess` files); every expected value was recorded from Apache 2.4 (the fixtures named on
 /// each test).
 struct Hunt37RegressionTests {
+    /// `/t.html` answered under a root `.htaccess` of `text` (a newline is added when missing).
+    func get(_ text: String) -> OriginResponse {
+        respond("/t.html", access: [("/", text.hasSuffix("\n") ? text : text + "\n")], files: ["/t.html"])
+    }
+
     /// fixtures/apache/syntax-error-options-all-none-placement: `All`/`None` must be the first word
     /// and unsigned; each misplacement is its own message and a 500.
     @Test func optionsAllAndNoneMustComeFirstUnsigned() {
-        func get(_ options: String) -> OriginResponse {
-            respond("/t.html", access: [("/", options + "\n")], files: ["/t.html"])
-        }
         #expect(get("Options +All -Indexes").status == 500)
         #expect(get("Options +All -Indexes").errors == ["alert: /var/www/html/.htaccess: You may not use 'Options +All' or 'Options -All'."])
         #expect(get("Options -Indexes +All").errors == ["alert: /var/www/html/.htaccess: 'Options All' must be the first option given."])
@@ -36,9 +38,6 @@ struct Hunt37RegressionTests {
     /// only ends at a line that is exactly `</Name>`; with a comment after it the line is a closer
     /// without an open section (500). A false section and `<Files>` close either way.
     @Test func trueConditionalSectionNeedsAnExactClosingLine() {
-        func get(_ htaccess: String) -> OriginResponse {
-            respond("/t.html", access: [("/", htaccess)], files: ["/t.html"])
-        }
         let commented = get("<IfModule mod_headers.c>\nHeader set X-T a\n</IfModule> # end\n")
         #expect(commented.status == 500)
         #expect(commented.errors == ["alert: /var/www/html/.htaccess: </IfModule> without matching <IfModule> section"])
@@ -87,9 +86,6 @@ struct Hunt37RegressionTests {
     /// fixtures/apache/syntax-error-unread-directive-arguments: directives htlint does not model
     /// still get invoke_cmd's argument checks; SSLRequireSSL refuses no arguments.
     @Test func unreadDirectivesGetApachesArgumentChecks() {
-        func get(_ line: String) -> OriginResponse {
-            respond("/t.html", access: [("/", line + "\n")], files: ["/t.html"])
-        }
         let prefix = "alert: /var/www/html/.htaccess: "
         #expect(get("EnableMMAP Off # c").errors == [prefix + "EnableMMAP takes one argument, Controls whether memory-mapping may be used to read files"])
         #expect(get("EnableSendfile maybe").errors == [prefix + "parameter must be 'on' or 'off'"])
@@ -117,9 +113,6 @@ struct Hunt37RegressionTests {
     /// fixtures/apache/header-empty-or-invalid-name-aborts: the header filter refuses an empty
     /// header name (AH02428) and one that is no HTTP token (AH02429) with a 500.
     @Test func headerFilterRefusesBadNames() {
-        func get(_ line: String) -> OriginResponse {
-            respond("/t.html", access: [("/", line + "\n")], files: ["/t.html"])
-        }
         #expect(get("Header set \"\" v").status == 500)
         #expect(get("Header set \"\" v").errorCodes == ["AH02428"])
         #expect(get("Header set \"X T\" v").errorCodes == ["AH02429"])
@@ -130,9 +123,6 @@ struct Hunt37RegressionTests {
     /// fixtures/apache/section-files-multiple-arguments: `<Files>` takes one path word (two with
     /// `~`); more is a 500 once the contents are read.
     @Test func filesSectionTakesOnePathWord() {
-        func get(_ htaccess: String) -> OriginResponse {
-            respond("/t.html", access: [("/", htaccess)], files: ["/t.html"])
-        }
         #expect(get("<Files t.html x.php>\nHeader set X-T two\n</Files>\n").errors
                 == ["alert: /var/www/html/.htaccess: Multiple <Files> arguments not (yet) supported."])
         #expect(get("<FilesMatch \\.html$ x>\n</FilesMatch>\n").status == 500)

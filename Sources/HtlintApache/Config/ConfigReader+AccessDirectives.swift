@@ -120,10 +120,7 @@ extension ConfigReader {
             }
             block.access.append(.order(order))
         case "Satisfy":
-            guard words.first?.value.isEmpty == false else {
-                error(ConfigCode.badArguments, "Satisfy requires at least one argument, access policy if both allow and require used ('all' or 'any')", d.argumentsRange)
-                return
-            }
+            guard hasFirstArgument(line, "Satisfy requires at least one argument, access policy if both allow and require used ('all' or 'any')") else { return }
             for w in words {   // ITERATE: each word in turn, the last one stands
                 switch w.value.lowercased() {
                 case "all": block.access.append(.satisfy(any: false, methods: methods))

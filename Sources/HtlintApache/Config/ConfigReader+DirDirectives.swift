@@ -4,7 +4,7 @@ import HtlintSyntax
 /// mod_autoindex option that changes an answer.
 extension ConfigReader {
     mutating func dirDirective(_ line: DirectiveLine, into block: inout ConfigBlock) {
-        let d = line.node, words = line.words
+        let words = line.words
         switch line.info.name {
         case "DirectorySlash":
             guard let on = flag(line) else { return }

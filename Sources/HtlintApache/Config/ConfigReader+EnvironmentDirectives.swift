@@ -19,7 +19,7 @@ extension ConfigReader {
             block.setEnv.removeAll { equalsIgnoringASCIICase($0.0, words[0].value) }
             block.setEnv.append((words[0].value, words.count > 1 ? words[1].value : ""))
         case "PassEnv":
-            guard words.first?.value.isEmpty == false else { error(ConfigCode.badArguments, "PassEnv requires at least one argument, a list of environment variables to pass to CGI.", d.argumentsRange); return }
+            guard hasFirstArgument(line, "PassEnv requires at least one argument, a list of environment variables to pass to CGI.") else { return }
             // The process's value, copied when the line is read, into the same table as SetEnv's
             // (an undefined one is only logged, AH01506).
             for w in words {
@@ -28,7 +28,7 @@ extension ConfigReader {
                 block.setEnv.append((w.value, value))
             }
         case "UnsetEnv":
-            guard words.first?.value.isEmpty == false else { error(ConfigCode.badArguments, "UnsetEnv requires at least one argument", d.argumentsRange); return }
+            guard hasFirstArgument(line, "UnsetEnv requires at least one argument") else { return }
             for w in words {
                 block.unsetEnv.append(w.value)
                 block.setEnv.removeAll { equalsIgnoringASCIICase($0.0, w.value) }

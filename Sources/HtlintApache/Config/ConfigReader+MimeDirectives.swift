@@ -43,10 +43,7 @@ extension ConfigReader {
             }
             block.mime = m
         case "RemoveType", "RemoveCharset", "RemoveLanguage", "RemoveEncoding", "RemoveHandler":
-            guard words.first?.value.isEmpty == false else {
-                error(ConfigCode.badArguments, "\(info.name) requires at least one argument, one or more file extensions", d.argumentsRange)
-                return
-            }
+            guard hasFirstArgument(line, "\(info.name) requires at least one argument, one or more file extensions") else { return }
             var m = block.mime ?? MimeDirectives()
             for w in words {
                 let ext = Self.mimeExtension(w.value)
@@ -60,10 +57,7 @@ extension ConfigReader {
             }
             block.mime = m
         case "ForceLanguagePriority":
-            guard words.first?.value.isEmpty == false else {
-                error(ConfigCode.badArguments, "ForceLanguagePriority requires at least one argument, Force LanguagePriority elections, either None, or Fallback and/or Prefer", d.argumentsRange)
-                return
-            }
+            guard hasFirstArgument(line, "ForceLanguagePriority requires at least one argument, Force LanguagePriority elections, either None, or Fallback and/or Prefer") else { return }
             var prefer = false, fallback = false
             for w in words {
                 switch w.value.lowercased() {
@@ -75,19 +69,13 @@ extension ConfigReader {
             }
             block.editMime { $0.forceLanguagePriority = (prefer, fallback) }
         case "LanguagePriority":
-            guard words.first?.value.isEmpty == false else {
-                error(ConfigCode.badArguments, "LanguagePriority requires at least one argument, space-delimited list of MIME language abbreviations", d.argumentsRange)
-                return
-            }
+            guard hasFirstArgument(line, "LanguagePriority requires at least one argument, space-delimited list of MIME language abbreviations") else { return }
             block.editMime { $0.languagePriority = ($0.languagePriority ?? []) + words.map(\.value) }
         case "ModMimeUsePathInfo":
             guard let on = flag(line) else { return }
             block.editMime { $0.usePathInfo = on }
         case "MultiviewsMatch":
-            guard words.first?.value.isEmpty == false else {
-                error(ConfigCode.badArguments, "MultiviewsMatch requires at least one argument, NegotiatedOnly (default), Handlers and/or Filters, or Any", d.argumentsRange)
-                return
-            }
+            guard hasFirstArgument(line, "MultiviewsMatch requires at least one argument, NegotiatedOnly (default), Handlers and/or Filters, or Any") else { return }
             // Each option with the ones it cannot be combined with, and Apache's message.
             let clash: [String: (Set<String>, String)] = [
                 "any": (["negotiatedonly", "filters", "handlers"], "Any is incompatible with NegotiatedOnly, Filters or Handlers"),

@@ -13,9 +13,7 @@ extension ConfigReader {
             block.rewrite!.engine = on
             block.rewrite!.engineRange = d.range
         case "RewriteOptions":
-            guard words.first?.value.isEmpty == false else {
-                error(ConfigCode.badArguments, "RewriteOptions requires at least one argument", d.argumentsRange); return
-            }
+            guard hasFirstArgument(line, "RewriteOptions requires at least one argument") else { return }
             block.rewrite = block.rewrite ?? RewriteSettings()
             let known: Set<String> = ["inherit", "inheritbefore", "inheritdown", "inheritdownbefore", "ignoreinherit",
                                       "allownoslash", "allowanyuri", "mergebase", "ignorecontextinfo",

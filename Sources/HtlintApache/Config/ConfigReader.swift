@@ -256,6 +256,14 @@ public struct ConfigReader {
         "IndexIgnore": (false, "IndexIgnore requires at least one argument, one or more file extensions", nil, ""),
     ]
 
+    /// ITERATE's check: a first word, not empty (`PassEnv ""` is "requires at least one
+    /// argument"); reported on the arguments.
+    mutating func hasFirstArgument(_ line: DirectiveLine, _ message: String) -> Bool {
+        if line.words.first?.value.isEmpty == false { return true }
+        error(ConfigCode.badArguments, message, line.node.argumentsRange)
+        return false
+    }
+
     /// Checks the number of arguments; Apache treats an empty first word (`""`) as a missing one.
     mutating func arity(_ line: DirectiveLine, _ range: ClosedRange<Int>, _ message: String) -> Bool {
         let words = line.words

@@ -20,7 +20,7 @@ public final class Origin: @unchecked Sendable {
     /// subrequest; past it the answer is a 500 that says htlint stopped (issue 9: bounded work,
     /// about two seconds in release). A million units let a substitution with two look-ups per
     /// level reach Apache's own end, ten internal redirects of a 2^10-subrequest tree each
-    /// (recorded: recursion-la-u-two-lookups-per-level-redirect-limit).
+    /// (recorded; WorkBudgetTests.lookUpTreesOfTenPassesEndAtTheRedirectLimit).
     public let ruleEvaluationBudget: Int
 
     /// `indexed: false` evaluates every rule in order (the reference the index is checked against).
