@@ -111,8 +111,8 @@ struct ReplaySummary {
     let site: Site
     var total = 0, skipped = 0
     var loops = 0, recursions = 0, offsite = 0, tooMany = 0, notFound = 0
-    var statuses: [Int: Int] = [:]
-    var chainLengths: [Int: Int] = [:]
+    var statuses = SmallCounts()
+    var chainLengths = SmallCounts()
     /// Uses per directive, once `foldFired` has run.
     private var fired: [SourceRange: Int] = [:]
     /// Chains' fired directives with uses not yet in `fired` (each listed once).
@@ -129,9 +129,9 @@ struct ReplaySummary {
         default: break
         }
         if r.recursionLimitExceeded { recursions += 1 }
-        statuses[r.finalStatus, default: 0] += 1
+        statuses.add(r.finalStatus)
         if r.finalStatus == 404 { notFound += 1 }
-        chainLengths[r.redirects, default: 0] += 1
+        chainLengths.add(r.redirects)
         guard !r.fired.ranges.isEmpty else { return }
         r.fired.unfoldedUses += 1
         if r.fired.unfoldedUses == 1 {
@@ -161,8 +161,8 @@ struct ReplaySummary {
         func pct(_ n: Int) -> String { total == 0 ? "0%" : String(format: "%.1f%%", Double(n) * 100 / Double(total)) }
         var s = "requests: \(total)" + (skipped > 0 ? " (\(skipped) unreadable line\(skipped == 1 ? "" : "s") skipped)" : "") + "\n"
         s += "verdicts: final \(total - loops - offsite - tooMany), loop \(loops), internal recursion \(recursions), offsite \(offsite), too many redirects \(tooMany)\n"
-        s += "final status: " + statuses.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value) (\(pct($0.value)))" }.joined(separator: ", ") + "\n"
-        s += "redirects per request: " + chainLengths.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "\n"
+        s += "final status: " + statuses.sorted.map { "\($0.key) \($0.value) (\(pct($0.value)))" }.joined(separator: ", ") + "\n"
+        s += "redirects per request: " + chainLengths.sorted.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "\n"
         s += "rules that fired most:\n"
         for (range, n) in fired.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key.start < $1.key.start }).prefix(top) {
             s += "  \(n)  \(location(range))\n"
@@ -188,5 +188,24 @@ struct ReplaySummary {
         }
         s += "rules that never fired: \(neverCount)" + (never.isEmpty ? "" : " (first: \(never.joined(separator: ", ")))") + "\n"
         return s
+    }
+}
+
+/// Counts per number (a status, a chain length), in an array for the small ones a replay sees:
+/// the summary adds one of each per request, and a dictionary hashed every one.
+struct SmallCounts {
+    private var small: [Int] = []
+    private var large: [Int: Int] = [:]
+
+    mutating func add(_ key: Int) {
+        guard (0..<1024).contains(key) else { large[key, default: 0] += 1; return }
+        if key >= small.count { small += repeatElement(0, count: key + 1 - small.count) }
+        small[key] += 1
+    }
+
+    /// Keys with a count, ascending.
+    var sorted: [(key: Int, value: Int)] {
+        let listed = small.indices.filter { small[$0] > 0 }.map { (key: $0, value: small[$0]) }
+        return (listed + large.map { (key: $0.key, value: $0.value) }).sorted { $0.key < $1.key }
     }
 }

@@ -2,6 +2,10 @@
 struct ReplayRequest: Sendable {
     var method: String
     var url: String
+
+    /// The request as replay's cache knows it. A URL read from a line has no space, so a GET
+    /// (nearly every line) is its URL, without a string built per line.
+    var cacheKey: String { method == "GET" ? url : method + " " + url }
 }
 
 /// Turns input lines into requests: absolute URLs, paths, or Apache/nginx access-log lines in

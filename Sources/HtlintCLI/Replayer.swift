@@ -54,7 +54,7 @@ enum Replayer {
         DispatchQueue.concurrentPerform(iterations: workers) { w in
             var i = w
             while i < batch.count {
-                let key = cache.map { _ in batch[i].method + " " + batch[i].url }
+                let key = cache.map { _ in batch[i].cacheKey }
                 if let key, let hit = cache?.get(key) {
                     results.set(i, hit)
                 } else {

@@ -27,8 +27,10 @@ struct ReplayCacheabilityTests {
         let cache = LockedCache<Int>()
         let statuses = Replayer.simulate(batch, sim, jobs: 1, cache: cache) { $0.hops.first?.status ?? 0 }
         #expect(statuses == [302, 302, 200])
-        #expect(cache.get("GET http://example.com/a") == nil)
-        #expect(cache.get("GET http://example.com/index.html") == 200)
+        #expect(cache.get(batch[0].cacheKey) == nil)
+        #expect(cache.get(batch[2].cacheKey) == 200)
+        #expect(batch[2].cacheKey == "http://example.com/index.html")
+        #expect(ReplayRequest(method: "HEAD", url: "http://example.com/a").cacheKey == "HEAD http://example.com/a")
     }
 
     @Test(arguments: [
