@@ -202,7 +202,9 @@ public struct ChainSimulator: Sendable {
     /// layers stored (layers-and-mixed-content §16 L14, L27).
     public func run(_ start: String, method: String = "GET", headers: [HTTPHeader] = [], caches: inout CacheState) -> ChainResult {
         var hops: [Hop] = []
-        var seen: [HopState: Int] = [:]
+        // Each state met so far with its hop's index (an HSTS upgrade adds a hop of its own); a
+        // chain is short (the browser's hop limit), so a scan beats hashing four strings per hop.
+        var seen: [(state: HopState, hop: Int)] = []
         var current = start
         var method = method.uppercased()
         var first = true
@@ -228,10 +230,11 @@ public struct ChainSimulator: Sendable {
                 url = upgraded
                 current = upgraded.text
             }
-            let state = HopState(method: recordingClient ? "" : method, url: url.identity, hsts: hsts.digest, caches: caches.digest)
-            if let index = seen[state] { return result(.loop, loopStart: index) }
+            let state = HopState(method: recordingClient ? "" : method, scheme: url.scheme, host: url.comparableHost,
+                                 port: url.effectivePort, target: url.target, hsts: hsts.digest, caches: caches.digest)
+            if let earlier = seen.first(where: { $0.state == state }) { return result(.loop, loopStart: earlier.hop) }
             if hops.count >= maxHops { return result(.tooManyHops) }
-            seen[state] = hops.count
+            seen.append((state, hops.count))
             let hop = exchange(url, method: method, headers: headers, firstHop: first, caches: &caches)
             first = false
             hops.append(hop)
@@ -257,11 +260,15 @@ public struct ChainSimulator: Sendable {
     }
 }
 
-/// What makes a hop the same as an earlier one (a loop): the request, and the browser's HSTS
-/// and the layers' cache state it meets. A key of its own, not one interpolated string per hop.
-private struct HopState: Hashable {
+/// What makes a hop the same as an earlier one (a loop): the request (scheme and host
+/// case-insensitive, a default port the same as none), and the browser's HSTS and the layers'
+/// cache state it meets. Compared field by field, not as one string built per hop.
+private struct HopState: Equatable {
     let method: String
-    let url: String
+    let scheme: String
+    let host: String
+    let port: Int
+    let target: String
     let hsts: String
     let caches: String
 }

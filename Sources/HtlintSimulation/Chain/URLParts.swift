@@ -104,17 +104,16 @@ public struct URLParts: Sendable, Hashable {
         return s
     }
 
-    /// Identity for loop detection: scheme and host case-insensitive, default port ignored.
+    /// The URL as loop detection tells URLs apart, as text: scheme and host case-insensitive,
+    /// default port ignored. (The chain compares the parts themselves, without building this.)
     public var identity: String {
-        var s = String()
-        s.reserveCapacity(scheme.utf8.count + host.utf8.count + target.utf8.count + 10)
-        s += scheme
-        s += "://"
+        scheme + "://" + comparableHost + (hasDefaultPort ? "" : ":" + String(port!)) + target
+    }
+
+    /// The host as loop detection compares it: case-insensitive.
+    public var comparableHost: String {
         // Only upper-case ASCII and non-ASCII bytes can change when lower-cased.
-        s += host.utf8.contains(where: { ($0 >= 0x41 && $0 <= 0x5A) || $0 >= 0x80 }) ? host.lowercased() : host
-        if !hasDefaultPort { s += ":" + String(port!) }
-        s += target
-        return s
+        host.utf8.contains(where: { ($0 >= 0x41 && $0 <= 0x5A) || $0 >= 0x80 }) ? host.lowercased() : host
     }
 
     /// The port the connection goes to.
