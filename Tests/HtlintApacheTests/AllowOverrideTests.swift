@@ -33,6 +33,15 @@ struct AllowOverrideTests {
         ("<IfModule mod_alias.c>\nRedirect /a /b\n</IfModule>", ["AllowOverride None", "AllowOverrideList Redirect"],
          "<IfModule not allowed here"),
         ("<Limit GET>\nRequire all granted\n</Limit>", ["AllowOverride FileInfo"], "<Limit not allowed here"),
+        // Recorded: allowoverride-satisfy-is-authconfig, access-requireall-refuses-other-directives.
+        ("Satisfy any", ["AllowOverride Limit"], "Satisfy not allowed here"),
+        ("Order allow,deny", ["AllowOverride AuthConfig"], "order not allowed here"),
+        ("<RequireAll>\nRequire all granted\nOptions -Indexes\n</RequireAll>", ["AllowOverride All"],
+         "Options not allowed in <RequireAll> context"),
+        ("<RequireAny>\nRequire all granted\nRewriteEngine On\n</RequireAny>", ["AllowOverride All"],
+         "RewriteEngine not allowed in <RequireAny> context"),
+        ("<RequireAll>\nRequire all granted\nDeny from all\n</RequireAll>", ["AllowOverride All"],
+         "deny not allowed in <RequireAll> context"),
     ])
     func refused(_ text: String, _ allow: [String], _ message: String) {
         #expect(fatal(text, allow: allow) == message)
@@ -47,6 +56,8 @@ struct AllowOverrideTests {
         ("<Limit GET>\nRequire all granted\n</Limit>", ["AllowOverride AuthConfig"]),
         ("Options -Indexes\nRedirect /a /b", ["AllowOverride FileInfo Nonfatal=Override"]),
         ("Bogus\nRedirect /a /b", ["AllowOverride FileInfo Nonfatal=Unknown"]),
+        ("Satisfy any", ["AllowOverride AuthConfig"]),
+        ("<RequireAny>\nRequire all granted\nSatisfy any\nAuthMerging And\n</RequireAny>", ["AllowOverride AuthConfig"]),
     ])
     func accepted(_ text: String, _ allow: [String]) {
         #expect(fatal(text, allow: allow) == nil)

@@ -359,15 +359,17 @@ extension ConfigReader {
     /// Checks a directive or section against the directory's AllowOverride / AllowOverrideList
     /// (Apache's invoke_cmd): forbidden is fatal unless `Nonfatal=Override`. Empty `categories`
     /// means not a per-directory construct (checked elsewhere).
-    mutating func overrideAllows(_ categories: [OverrideCategory], name: String, _ range: SourceRange) -> Bool {
+    /// `shown`: the name as the messages show it (the command table's spelling).
+    mutating func overrideAllows(_ categories: [OverrideCategory], name: String, shown: String? = nil, _ range: SourceRange) -> Bool {
         guard context == .htaccess, let allowed = overrides, !categories.isEmpty,
               !categories.contains(where: { allowed.permits($0, name: name) }) else { return true }
+        let shown = shown ?? name
         if allowed.nonfatalOverride {
-            warning(ConfigCode.ignored, "\(name) in .htaccess forbidden by AllowOverride", range)
+            warning(ConfigCode.ignored, "\(shown) in .htaccess forbidden by AllowOverride", range)
         } else if let parent = sectionNames.last {
-            error(ConfigCode.notAllowedHere, "\(name) not allowed in <\(parent)> context", range)
+            error(ConfigCode.notAllowedHere, "\(shown) not allowed in <\(parent)> context", range)
         } else {
-            error(ConfigCode.notAllowedHere, "\(name) not allowed here", range)
+            error(ConfigCode.notAllowedHere, "\(shown) not allowed here", range)
         }
         return false
     }

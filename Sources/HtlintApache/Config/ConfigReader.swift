@@ -199,14 +199,20 @@ public struct ConfigReader {
             return
         }
         if context == .htaccess, info.category == .serverOnly || info.category == .globalOnly || info.category == .configOnly {
-            error(ConfigCode.notAllowedHere, "\(info.name) not allowed here", d.nameRange)
+            error(ConfigCode.notAllowedHere, "\(info.commandName) not allowed here", d.nameRange)
+            return
+        }
+        // mod_authz_core walks a <RequireAll/Any/None> with only OR_AUTHCFG allowed, whatever
+        // AllowOverride says (recorded: access-requireall-refuses-other-directives).
+        if !authzParents.isEmpty, info.category != .authConfig, info.category != .any {
+            error(ConfigCode.notAllowedHere, "\(info.commandName) not allowed in <\(sectionNames.last ?? "RequireAll")> context", d.nameRange)
             return
         }
         if info.category == .globalOnly, readingVirtualHost {
             error(ConfigCode.notAllowedHere, "\(info.name) cannot occur within <VirtualHost> section", d.nameRange)
             return
         }
-        guard overrideAllows([info.category], name: info.name, d.nameRange) else { return }
+        guard !authzParents.isEmpty || overrideAllows([info.category], name: info.name, shown: info.commandName, d.nameRange) else { return }
         guard serverLevelAllows(info.category, name: info.name, serverLevel: info.serverLevel, d.nameRange) else { return }
         guard directorySectionAllows(info, words: { d.words.count }, d.nameRange) else { return }
         if info.module == "rewrite" { rewriteDirectivesRead += 1 }

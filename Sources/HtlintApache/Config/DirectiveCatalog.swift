@@ -26,6 +26,12 @@ public struct DirectiveInfo: Sendable {
     /// of the server configuration Apache refuses it ("… not allowed in <Directory> context",
     /// invoke_cmd) and does not start.
     public var notInDirectorySections = false
+
+    /// The name as the module's command table spells it, which Apache's messages show:
+    /// mod_access_compat registers `order`, `allow` and `deny` in lower case.
+    public var commandName: String {
+        module == "access_compat" && name != "Satisfy" ? name.lowercased() : name
+    }
 }
 
 /// The directives htlint recognises. Names are looked up case-insensitively. A name missing
@@ -116,7 +122,10 @@ public enum DirectiveCatalog {
                                                     "AuthBasicUseDigestAlgorithm"])
         list += entries("authn_file", .authConfig, ["AuthUserFile"])
         list += entries("authz_groupfile", .authConfig, ["AuthGroupFile"])
-        list += entries("access_compat", .limit, ["Order", "Allow", "Deny", "Satisfy"])
+        list += entries("access_compat", .limit, ["Order", "Allow", "Deny"])
+        // Satisfy is OR_AUTHCFG (mod_access_compat): AllowOverride Limit refuses it (recorded:
+        // allowoverride-satisfy-is-authconfig).
+        list += entries("access_compat", .authConfig, ["Satisfy"])
         list += entries("expires", .indexes, ["ExpiresActive", "ExpiresByType", "ExpiresDefault"])
         // Other modules' classes as recorded (hunt 24 cat-* cases, fixture
         // allowoverride-module-directive-classes).
