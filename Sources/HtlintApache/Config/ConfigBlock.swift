@@ -299,6 +299,9 @@ public struct ConfigBlock: Sendable {
     public var directoryIndexRedirect: Int? = nil
     /// `IndexOptions Charset=…`: the charset of mod_autoindex's listing.
     public var indexCharset: String? = nil
+    /// mod_autoindex's option bits as this object's `IndexOptions` lines left them: `None`
+    /// set, and other keywords set (both at once is refused, across lines too).
+    var indexOptionsNone = false, indexOptionsOthers = false
     public var directoryIndex: [String]? = nil
     /// `FallbackResource`; `"disabled"` turns an inherited one off.
     public var fallbackResource: String? = nil

@@ -1,7 +1,7 @@
 import HtlintSyntax
 
-/// mod_dir (`DirectoryIndex`, `DirectorySlash`, `FallbackResource`, …) and the one
-/// mod_autoindex option that changes an answer.
+/// mod_dir (`DirectoryIndex`, `DirectorySlash`, `FallbackResource`, …) and mod_autoindex's
+/// options (checked as Apache checks them; the listing's charset changes an answer).
 extension ConfigReader {
     mutating func dirDirective(_ line: DirectiveLine, into block: inout ConfigBlock) {
         let words = line.words
@@ -28,10 +28,9 @@ extension ConfigReader {
                 error(ConfigCode.badArguments, "DirectoryIndexRedirect ON|OFF|permanent|temp|seeother|3xx", w.range)
             }
         case "IndexOptions":
-            // Only the listing's charset changes what the simulator answers (its Content-Type).
-            for w in words where w.value.lowercased().hasPrefix("charset=") {
-                block.indexCharset = String(w.value.dropFirst("charset=".count))
-            }
+            indexOptions(line, into: &block)
+        case "IndexOrderDefault":
+            indexOrderDefault(line)
         case "DirectoryIndex":
             // add_index (RAW_ARGS) appends the words up to the first empty one to this object's
             // list, creating it even for none (`DirectoryIndex` alone: no index); `disabled`
