@@ -226,6 +226,8 @@ public struct ServerSettings: Sendable {
     public var mergeSlashes: Bool? = nil
     /// `HttpProtocolOptions Unsafe` (true) or `Strict` (false); nil: not set, Apache's default Strict.
     public var httpProtocolUnsafe: Bool? = nil
+    /// `LimitRequestLine` in bytes (nil: not set, Apache's default 8190).
+    public var limitRequestLine: Int? = nil
     /// mod_remoteip (`RemoteIPHeader`, `RemoteIPInternalProxy`, `RemoteIPTrustedProxy`).
     public var remoteIP = RemoteIPSettings()
     /// `AccessFileName` (nil: `.htaccess`); in each directory the first name that exists is read.

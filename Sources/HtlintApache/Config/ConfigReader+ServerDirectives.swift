@@ -98,6 +98,15 @@ extension ConfigReader {
                 }
             }
             if strict || unsafe { block.server?.httpProtocolUnsafe = unsafe }
+        case "LimitRequestLine":
+            // set_limit_req_line: atoi, refused below 0.
+            guard arity(line, 1...1, "LimitRequestLine takes one argument, Limit on maximum size of an HTTP request line") else { return }
+            let limit = atoi(words[0].value)
+            guard limit >= 0 else {
+                error(ConfigCode.badArguments, "LimitRequestLine \"\(words[0].value)\" must be a non-negative integer", words[0].range)
+                return
+            }
+            block.server?.limitRequestLine = limit
         case "TraceEnable":
             guard arity(line, 1...1, "TraceEnable takes one argument, 'on' (default), 'off' or 'extended' to trace request body content") else { return }
             switch words[0].value.lowercased() {

@@ -34,6 +34,8 @@ public final class Site: @unchecked Sendable {
     /// `HttpProtocolOptions Unsafe` of the virtual host (Strict unless set): fix_hostname then
     /// skips its strict host-name check.
     public let httpProtocolUnsafe: Bool
+    /// `LimitRequestLine` (default 8190): a request line of this many bytes plus two is 414.
+    public let limitRequestLine: Int
     public let useCanonicalName: Bool
     public let useCanonicalPhysicalPort: Bool
     /// `%{ENV:X}` falls back to the httpd process environment.
@@ -87,6 +89,7 @@ public final class Site: @unchecked Sendable {
         self.traceEnabled = server.traceEnable ?? true
         self.mergeSlashes = server.mergeSlashes ?? true
         self.httpProtocolUnsafe = server.httpProtocolUnsafe ?? false
+        self.limitRequestLine = server.limitRequestLine ?? 8190
         self.useCanonicalName = server.useCanonicalName == "on"
         self.useCanonicalPhysicalPort = server.useCanonicalPhysicalPort ?? false
         var configs: [String: ConfigFile] = [:]
@@ -154,6 +157,7 @@ public final class Site: @unchecked Sendable {
         traceEnabled = s.traceEnabled
         mergeSlashes = s.mergeSlashes
         httpProtocolUnsafe = s.httpProtocolUnsafe
+        limitRequestLine = s.limitRequestLine
         useCanonicalName = s.useCanonicalName
         useCanonicalPhysicalPort = s.useCanonicalPhysicalPort
         processEnvironment = s.processEnvironment

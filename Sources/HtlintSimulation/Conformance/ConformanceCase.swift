@@ -61,6 +61,8 @@ public struct ConformanceCase {
         edge.replacesForwardedFor = true
         // Its proxy_buffer_size is the default page: 4096 bytes of status line and headers.
         edge.originHeaderLimit = 4096
+        // Its large_client_header_buffers (4 8k) hold a request line of 8190 bytes (414 beyond).
+        edge.requestLineBuffer = 8192
         // It refuses malformed request paths itself (400).
         edge.rejectsMalformedPaths = true
         // And TRACE and CONNECT (405).

@@ -41,6 +41,10 @@ public struct Edge: Sendable, Hashable {
     /// headers do not fit is replaced by `502 Bad Gateway` ("upstream sent too big header"), as
     /// the recordings' nginx does once a query-doubling loop has grown the `Location`.
     public var originHeaderLimit: Int? = nil
+    /// nginx's `large_client_header_buffers 4 8k`: a request line that does not fit 8192 bytes
+    /// with its CRLF is answered 414 by the edge itself, before anything in it is checked
+    /// (recorded: https-edge-refuses-long-request-line).
+    public var requestLineBuffer: Int? = nil
     /// nginx's request-line check (ngx_http_parse_complex_uri): a path with a malformed `%`
     /// escape, an encoded NUL, or a `..` (`%2e%2e` too) above `/` is answered 400 by the edge
     /// itself, before Always Use HTTPS, as the recordings' nginx does.
@@ -207,9 +211,29 @@ extension Edge: Layer {
         mode == .terminatingProxy ? port == 443 : Edge.cloudflareHTTPSPorts.contains(port)
     }
 
+    /// Why the edge answers 414 itself, if it does: the recordings' nginx when the request line
+    /// and its CRLF overflow its buffer; Cloudflare when the URI passes 32 KB (its documented
+    /// limit, error 414).
+    private func uriTooLongReason(_ request: HopRequest) -> String? {
+        let line = request.method.utf8.count + 1 + request.target.utf8.count + " HTTP/1.1".utf8.count
+        if let buffer = requestLineBuffer, line + "\r\n".utf8.count > buffer {
+            return "the proxy's request-line buffer (\(buffer) bytes) is too small for the request line"
+        }
+        switch mode {
+        case .cloudflareOff, .cloudflareFlexible, .cloudflareFull, .cloudflareStrict, .cloudflareOriginPull:
+            if request.target.utf8.count > 32 * 1024 { return "Cloudflare refuses a URI longer than 32 KB" }
+        case .none, .terminatingProxy:
+            break
+        }
+        return nil
+    }
+
     public var verifiesCertificates: Bool { mode == .cloudflareStrict || mode == .cloudflareOriginPull }
 
     public func receive(_ request: HopRequest) -> LayerDecision {
+        if let tooLong = uriTooLongReason(request) {
+            return .answer(HopResponse(status: 414, answerer: .edge, producer: label, reason: tooLong))
+        }
         if rejectsMalformedPaths, Edge.nginxRefusesPath(request.target) {
             return .answer(HopResponse(status: 400, answerer: .edge, producer: label,
                                        reason: "the proxy refuses the request line (malformed escape, %00 or .. above /)"))
