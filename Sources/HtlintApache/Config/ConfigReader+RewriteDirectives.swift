@@ -52,7 +52,7 @@ extension ConfigReader {
             pending = []
             flushRewriteDiagnostics()
         case "RewriteMap":
-            guard arity(line, 2...3, "RewriteMap takes two or three arguments, a mapname and a filename and optional DBM type") else { return }
+            guard arity(line, 2...3, "RewriteMap takes two or three arguments, a mapname and a filename and options") else { return }
             switch RewriteMapDefinition.parse(words[1].value) {
             case .success(let map):
                 if case .unsupported(let type) = map.kind {
