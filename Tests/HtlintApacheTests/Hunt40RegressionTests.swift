@@ -18,4 +18,20 @@ struct Hunt40RegressionTests {
             #expect(errors(read.diagnostics) == ["RewriteMap takes two or three arguments, a mapname and a filename and options"])
         }
     }
+
+    /// cmd_rewritemap stats a `txt:`/`rnd:` map's file when it reads the line: a file of the site
+    /// that does not exist stops the server ("RewriteMap: file for map m2 not found:/var/www/html/
+    /// nofile.txt", apache2 -t). Paths outside the site are not known, and not refused.
+    @Test func rewriteMapFileMissingFromTheSite() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addTextFile("/map.txt", displayPath: "/var/www/html/map.txt", text: "a b\n")
+        let site = Site(serverName: "shop.example", files: fs, vhostLines: [
+            "RewriteMap m txt:/var/www/html/map.txt", "RewriteMap m2 txt:/var/www/html/nofile.txt",
+            "RewriteMap r rnd:/var/www/html/none.txt", "RewriteMap e txt:/etc/apache2/maps/x.txt", "RewriteMap rel txt:maps/x.txt"])
+        #expect(errors(site.diagnostics) == ["RewriteMap: file for map m2 not found:/var/www/html/nofile.txt",
+                                              "RewriteMap: file for map r not found:/var/www/html/none.txt"])
+        // Without a site (`htlint check` of a configuration file) nothing is known to be missing.
+        let read = ConfigReader.read(SourceFile(path: "site.conf", text: "RewriteMap m2 txt:/var/www/html/nofile.txt"), context: .server)
+        #expect(errors(read.diagnostics).isEmpty)
+    }
 }
