@@ -34,4 +34,26 @@ struct Hunt40RegressionTests {
         let read = ConfigReader.read(SourceFile(path: "site.conf", text: "RewriteMap m2 txt:/var/www/html/nofile.txt"), context: .server)
         #expect(errors(read.diagnostics).isEmpty)
     }
+
+    func respond(_ target: String, vhost: [String], access: [(String, String)] = [], files: [String]) -> OriginResponse {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for f in files { fs.addFile(f) }
+        for (dir, text) in access {
+            fs.addAccessFile(dir, displayPath: "/var/www/html\(dir == "/" ? "" : dir)/.htaccess", text: text)
+        }
+        let origin = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: vhost))
+        return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "shop.example")]))
+    }
+
+    /// fixtures/apache/errordoc-page-rewrite-carried-redirect-status: in the ErrorDocument request a
+    /// full-URL substitution sets r->status 302, a chained local rewrite keeps it, and the internal
+    /// redirect carries it over the 404: the page goes out with 302 and no Location (%<s 404).
+    @Test func errorDocumentRewriteCarriesRedirectStatus() {
+        let access = [("/", "RewriteEngine On\nRewriteCond %{ENV:REDIRECT_STATUS} =404\nRewriteRule ^q$ http://shop.example/b.html [C]\nRewriteRule ^ /t.html\n")]
+        let r = respond("/missing", vhost: ["ErrorDocument 404 /q"], access: access, files: ["/index.html", "/b.html", "/t.html"])
+        #expect(r.status == 302)
+        #expect(r.location == nil)
+        #expect(r.served == "/t.html")
+        #expect(r.original.status == 404)
+    }
 }

@@ -233,7 +233,11 @@ public final class Origin: @unchecked Sendable {
                 if s == 200, record.status != 200 { s = record.status }
                 // A page that fails inside an ErrorDocument chain is a recursive error: the first
                 // status of the run of non-OK requests goes out (ap_die_r's r_1st_err).
-                status = errorDocumentStatus.map { s >= 400 ? runStart ?? $0 : $0 } ?? s
+                // The page goes out with its request's r->status: the error ap_die set, unless a
+                // rewrite in the ErrorDocument request replaced it (a full-URL substitution that a
+                // later rule turned local: 302, no Location; recorded:
+                // errordoc-page-rewrite-carried-redirect-status).
+                status = errorDocumentStatus.map { s >= 400 ? runStart ?? $0 : s != 200 ? s : $0 } ?? s
                 record.status = s
                 served = file
                 if errorDocumentStatus != nil { location = errorDocumentLocation }
