@@ -56,4 +56,20 @@ struct Hunt40RegressionTests {
         #expect(r.served == "/t.html")
         #expect(r.original.status == 404)
     }
+
+    /// fixtures/apache/errordoc-skipped-after-rewrite-status-in-internal-redirect: [R=301] without
+    /// [L] and a rule back to the same file leave r->status 301. The first request's ap_die gets
+    /// r->status reset (ErrorDocument page); one reached by an internal redirect does not: the 404
+    /// is a recursive error, sent canned (no page).
+    @Test func rewriteStatusWithoutLastInAnInternalRedirect() {
+        let access = [("/", "RewriteEngine On\nRewriteRule ^go$ b.html [L]\nRewriteRule ^b\\.html$ /x.html [R=301]\nRewriteRule x\\.html$ b.html?s=1\nErrorDocument 404 /e.html\n")]
+        let files = ["/index.html", "/e.html"]
+        let first = respond("/b.html", vhost: [], access: access, files: files)
+        #expect(first.status == 404)
+        #expect(first.served == "/e.html")
+        let redirected = respond("/go", vhost: [], access: access, files: files)
+        #expect(redirected.status == 404)
+        #expect(redirected.served == nil)
+        #expect(redirected.final.uri == "/b.html")
+    }
 }

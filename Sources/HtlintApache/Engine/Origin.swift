@@ -151,6 +151,14 @@ public final class Origin: @unchecked Sendable {
                 record.status = 500
             }
             if originalState == nil { originalState = state(of: record) }
+            // ap_internal_redirect hands a failing request to ap_die without resetting r->status
+            // (only the first request's ap_process_async_request does): a status a per-directory
+            // [R] or full URL without [L] set in this very pass, whose later rule went back to
+            // the same file (no internal redirect), makes the error a recursive one. Its
+            // predecessor was OK, so r_1st_err is this request: the error goes out canned, without
+            // ErrorDocument (recorded: errordoc-skipped-after-rewrite-status-in-internal-redirect).
+            let setThisPass = redirects > 0 && errorDocumentStatus == nil && carried == 200 && record.status != 200
+                && !record.answeredByRewrite
             switch result {
             case .final(var s, var loc):
                 // ap_die looks up the ErrorDocument of the hook's own status before it discards the
@@ -195,6 +203,12 @@ public final class Origin: @unchecked Sendable {
                     loggedStatus = s
                     break
                 }
+                if setThisPass, s >= 400 {
+                    chain.note(.status, "\(s): r->status was set by [R] without [L] in this internal redirect: a recursive error, no ErrorDocument")
+                    status = s
+                    location = nil
+                    break
+                }
                 errorDocumentStatus = nil
                 status = s
                 location = loc
@@ -227,6 +241,13 @@ public final class Origin: @unchecked Sendable {
                     status = firstCarried
                     record.status = firstCarried
                     loggedStatus = s
+                    served = nil
+                    break
+                }
+                if s >= 400, setThisPass {
+                    chain.note(.status, "\(s): r->status was set by [R] without [L] in this internal redirect: a recursive error, no ErrorDocument")
+                    status = s
+                    record.status = s
                     served = nil
                     break
                 }
