@@ -72,4 +72,18 @@ struct Hunt40RegressionTests {
         #expect(redirected.served == nil)
         #expect(redirected.final.uri == "/b.html")
     }
+
+    /// fixtures/apache/rewrite-escape-b-map-default: do_expand expands a map's default with the
+    /// rule entry, so [B] escapes the backreferences there too, also inside a nested map.
+    @Test func backreferenceEscapingInAMapDefault() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/t.html")
+        fs.addTextFile("/map.txt", displayPath: "/var/www/html/map.txt", text: "one first\n")
+        let vhost = ["RewriteMap m txt:/var/www/html/map.txt", "RewriteMap lc int:tolower", "RewriteEngine On",
+                     "RewriteRule ^/p/(.*)$ /t.html?v=${m:$1|$1}&w=${m:x|${lc:$1}} [B,L]"]
+        let origin = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: vhost))
+        let r = origin.respond(to: OriginRequest(target: "/p/A%20B%26c", headers: [HTTPHeader("Host", "shop.example")]))
+        #expect(r.status == 200)
+        #expect(r.final.query == "?v=A+B%26c&w=a+b%26c")
+    }
 }
