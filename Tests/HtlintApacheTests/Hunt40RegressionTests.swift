@@ -86,4 +86,20 @@ struct Hunt40RegressionTests {
         #expect(r.status == 200)
         #expect(r.final.query == "?v=A+B%26c&w=a+b%26c")
     }
+
+    /// fixtures/apache/rewrite-flags-proxy-with-passthrough: [P] with [PT] writes
+    /// `passthrough:proxy:…`, which is not the proxy's filename (no AH10160/AH00669 403): per
+    /// directory the stripped `proxy:…` is no path (400), in server context core refuses it as
+    /// the URL-path (400, AH00126); [P] alone stays the 403.
+    @Test func proxyWithPassThrough() {
+        let access = [("/", "RewriteEngine On\nRewriteRule ^a\\.html$ /a [P,PT]\nRewriteRule ^b\\.html$ /b [P]\n")]
+        let vhost = ["RewriteEngine On", "RewriteRule ^/s$ /a.html [P,PT]"]
+        let files = ["/index.html", "/a.html"]
+        #expect(respond("/a.html", vhost: vhost, access: access, files: files).status == 400)
+        #expect(respond("/b.html", vhost: vhost, access: access, files: files).status == 403)
+        let server = respond("/s", vhost: vhost, access: access, files: files)
+        #expect(server.status == 400)
+        #expect(server.errorCodes == ["AH00126"])
+        #expect(server.final.filename == "passthrough:proxy:http://shop.example/a.html")
+    }
 }
