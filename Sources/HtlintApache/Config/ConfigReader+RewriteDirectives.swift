@@ -52,7 +52,7 @@ extension ConfigReader {
             pending = []
             flushRewriteDiagnostics()
         case "RewriteMap":
-            guard arity(line, 2...3, "RewriteMap takes two or three arguments, a mapname and a filename and optional DBM type") else { return }
+            guard arity(line, 2...3, "RewriteMap takes two or three arguments, a mapname and a filename and options") else { return }
             switch RewriteMapDefinition.parse(words[1].value) {
             case .success(let map):
                 if case .unsupported(let type) = map.kind {
@@ -60,6 +60,17 @@ extension ConfigReader {
                 }
                 if case .random = map.kind {
                     warning(ConfigCode.ignored, "RewriteMap type rnd: picks one of a value's alternatives at random; the simulation takes the first", words[1].range)
+                }
+                // cmd_rewritemap stats a txt:/rnd: map's file (ServerRoot-relative) when it reads
+                // the line: a missing one stops the server (only the site's files are known).
+                switch map.kind {
+                case .text(let path), .random(let path):
+                    let file = Conditionals.absolutePath(path)
+                    if knownFileExists(file) == false {
+                        error(ConfigCode.badArguments, "RewriteMap: file for map \(words[0].value) not found:\(file)", words[1].range)
+                        return
+                    }
+                default: break
                 }
                 block.server?.rewriteMaps[words[0].value] = map
             case .failure(let message): error(ConfigCode.badArguments, message.text, words[1].range)

@@ -12,6 +12,9 @@ public struct ConfigReader {
     public var processEnvironment: [String: String]
     /// `<IfFile>`: whether an absolute path exists (the simulated site, else a fixed system list).
     public var fileExists: (String) -> Bool
+    /// Whether a path exists where htlint knows for sure (the simulated site's files); nil
+    /// elsewhere. mod_rewrite refuses a `RewriteMap` whose file does not exist.
+    public var knownFileExists: (String) -> Bool?
     public let context: ConfigContext
     /// For `.htaccess`: what the directory's AllowOverride permits (nil: everything, as `All`).
     public var overrides: AllowedOverrides?
@@ -48,8 +51,10 @@ public struct ConfigReader {
     public init(context: ConfigContext, modules: ModuleSet = .standard, defines: Set<String> = [],
                 variables: [String: String] = [:], processEnvironment: [String: String] = [:],
                 overrides: AllowedOverrides? = nil,
-                fileExists: @escaping (String) -> Bool = ConfigReader.systemFileExists) {
+                fileExists: @escaping (String) -> Bool = ConfigReader.systemFileExists,
+                knownFileExists: @escaping (String) -> Bool? = { _ in nil }) {
         self.context = context
+        self.knownFileExists = knownFileExists
         self.processEnvironment = processEnvironment
         self.overrides = overrides
         self.modules = modules
@@ -74,13 +79,14 @@ public struct ConfigReader {
                             defines: Set<String> = [], variables: [String: String] = [:],
                             processEnvironment: [String: String] = [:], overrides: AllowedOverrides? = nil,
                             fileExists: @escaping (String) -> Bool = ConfigReader.systemFileExists,
+                            knownFileExists: @escaping (String) -> Bool? = { _ in nil },
                             virtualHost: VirtualHostChoice? = nil, serverDirectoryIndex: [String]? = nil,
                             topLevelIsVirtualHost: Bool = false) -> ConfigFile {
         func once(_ expand: ((LogicalLine) -> LogicalLine?)?) -> ConfigFile {
             read(tree: Parser.parse(file, context: context, expand: expand), context: context, modules: modules,
                  defines: defines, variables: variables, processEnvironment: processEnvironment, overrides: overrides,
-                 fileExists: fileExists, virtualHost: virtualHost, serverDirectoryIndex: serverDirectoryIndex,
-                 topLevelIsVirtualHost: topLevelIsVirtualHost)
+                 fileExists: fileExists, knownFileExists: knownFileExists, virtualHost: virtualHost,
+                 serverDirectoryIndex: serverDirectoryIndex, topLevelIsVirtualHost: topLevelIsVirtualHost)
         }
         let first = once(nil)
         // A byte scan: a copy of a large file as a String (and Foundation's search) cost more
@@ -97,11 +103,13 @@ public struct ConfigReader {
                             defines: Set<String> = [], variables: [String: String] = [:],
                             processEnvironment: [String: String] = [:], overrides: AllowedOverrides? = nil,
                             fileExists: @escaping (String) -> Bool = ConfigReader.systemFileExists,
+                            knownFileExists: @escaping (String) -> Bool? = { _ in nil },
                             virtualHost: VirtualHostChoice? = nil, serverDirectoryIndex: [String]? = nil,
                             topLevelIsVirtualHost: Bool = false) -> ConfigFile {
         let file = tree.file
         var reader = ConfigReader(context: context, modules: modules, defines: defines, variables: variables,
-                                  processEnvironment: processEnvironment, overrides: overrides, fileExists: fileExists)
+                                  processEnvironment: processEnvironment, overrides: overrides, fileExists: fileExists,
+                                  knownFileExists: knownFileExists)
         reader.topLevelIsVirtualHost = topLevelIsVirtualHost && context == .server
         var sectionDefines = defines
         let virtualHosts = context == .server ? VirtualHosts.sections(in: tree.nodes, defines: &sectionDefines) {

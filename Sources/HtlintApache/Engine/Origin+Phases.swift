@@ -339,11 +339,15 @@ extension Origin {
                     if result.passThrough { r.filename = "passthrough:" + f }
                     return bad
                 }
-                if f.hasPrefix("proxy:") {
+                // [P] with [PT] writes `passthrough:proxy:…`: not the proxy's filename, and the
+                // `proxy:…` left is no URL-path, which core refuses like an absolute URL below
+                // (recorded: rewrite-flags-proxy-with-passthrough).
+                let proxied = f.hasPrefix("proxy:")
+                if proxied, !result.passThrough {
                     chain.log("AH00669", "error", "attempt to make remote request from mod_rewrite without proxy enabled: \(f)")
                     return .final(status: 403, location: nil)
                 }
-                if result.passThrough, absoluteURLScheme(f) != nil {
+                if result.passThrough, proxied || absoluteURLScheme(f) != nil {
                     // [PT] prefixes `passthrough:` before hook_uri2file looks for an absolute URL:
                     // the URL (not reduced to this host) becomes r->uri, which core refuses.
                     r.uri = f

@@ -161,6 +161,14 @@ public final class Origin: @unchecked Sendable {
                 record.status = 500
             }
             if originalState == nil { originalState = state(of: record) }
+            // ap_internal_redirect hands a failing request to ap_die without resetting r->status
+            // (only the first request's ap_process_async_request does): a status a per-directory
+            // [R] or full URL without [L] set in this very pass, whose later rule went back to
+            // the same file (no internal redirect), makes the error a recursive one. Its
+            // predecessor was OK, so r_1st_err is this request: the error goes out canned, without
+            // ErrorDocument (recorded: errordoc-skipped-after-rewrite-status-in-internal-redirect).
+            let setThisPass = redirects > 0 && errorDocumentStatus == nil && carried == 200 && record.status != 200
+                && !record.answeredByRewrite
             switch result {
             case .final(var s, var loc):
                 // ap_die looks up the ErrorDocument of the hook's own status before it discards the
@@ -205,6 +213,12 @@ public final class Origin: @unchecked Sendable {
                     loggedStatus = s
                     break
                 }
+                if setThisPass, s >= 400 {
+                    chain.note(.status, "\(s): r->status was set by [R] without [L] in this internal redirect: a recursive error, no ErrorDocument")
+                    status = s
+                    location = nil
+                    break
+                }
                 errorDocumentStatus = nil
                 status = s
                 location = loc
@@ -240,10 +254,21 @@ public final class Origin: @unchecked Sendable {
                     served = nil
                     break
                 }
+                if s >= 400, setThisPass {
+                    chain.note(.status, "\(s): r->status was set by [R] without [L] in this internal redirect: a recursive error, no ErrorDocument")
+                    status = s
+                    record.status = s
+                    served = nil
+                    break
+                }
                 if s == 200, record.status != 200 { s = record.status }
                 // A page that fails inside an ErrorDocument chain is a recursive error: the first
                 // status of the run of non-OK requests goes out (ap_die_r's r_1st_err).
-                status = errorDocumentStatus.map { s >= 400 ? runStart ?? $0 : $0 } ?? s
+                // The page goes out with its request's r->status: the error ap_die set, unless a
+                // rewrite in the ErrorDocument request replaced it (a full-URL substitution that a
+                // later rule turned local: 302, no Location; recorded:
+                // errordoc-page-rewrite-carried-redirect-status).
+                status = errorDocumentStatus.map { s >= 400 ? runStart ?? $0 : s != 200 ? s : $0 } ?? s
                 record.status = s
                 served = file
                 if errorDocumentStatus != nil { location = errorDocumentLocation }

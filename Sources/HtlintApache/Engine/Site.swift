@@ -68,7 +68,9 @@ public final class Site: @unchecked Sendable {
         }
         // `${NAME}`: a Define'd variable, else the httpd process environment (apache-semantics §2.5).
         let vhost = ConfigReader.read(source, context: .server, modules: modules, variables: processEnvironment,
-                                      processEnvironment: processEnvironment, fileExists: fileExists, virtualHost: virtualHost,
+                                      processEnvironment: processEnvironment, fileExists: fileExists,
+                                      knownFileExists: { path in path == root || path.hasPrefix(root + "/") ? files.stat(path) != nil : nil },
+                                      virtualHost: virtualHost,
                                       serverDirectoryIndex: directoryIndex,
                                       // Lines (a case's `vhost`) stand inside the site's <VirtualHost>; a file is a whole configuration.
                                       topLevelIsVirtualHost: vhostFile == nil)

@@ -39,7 +39,8 @@ extension Origin {
                    let v = map.lookup(expand(key, scope, r, chain, escaping: escaping, serverContext: serverContext).text) {
                     return v
                 }
-                return fallback.map { expand($0, scope, r, chain, serverContext: serverContext).text } ?? ""
+                // do_expand expands the default with the rule entry too: [B] escapes its backreferences.
+                return fallback.map { expand($0, scope, r, chain, escaping: escaping, serverContext: serverContext).text } ?? ""
             }
         }
         let parts = template.parts

@@ -53,7 +53,9 @@ extension Origin {
             chain.note(.status, "400: [PT] on the absolute URL `\(f)` (not a path)", range: result.lastRule?.range)
             return .final(status: 400, location: nil)
         }
-        if f.hasPrefix("proxy:") {
+        // With [PT] too the filename is `passthrough:proxy:…`: not the proxy's, and stripped of
+        // `passthrough:` no path either, a 400 below (recorded: rewrite-flags-proxy-with-passthrough).
+        if f.hasPrefix("proxy:"), !result.passThrough {
             chain.log("AH10160", "error", "attempt to make remote request from mod_rewrite without proxy enabled: \(f)")
             return .final(status: 403, location: nil)
         }
