@@ -71,34 +71,18 @@ extension Origin {
         return out.mayHoldRawBytes ? String(preservingBytes: out.rawBytes) : out
     }
 
-    /// mod_alias's clean-up of a `RedirectMatch` or expression target (apr_uri_parse, then
-    /// apr_uri_unparse without the query, then ap_escape_uri): everything before `?`/`#` is
-    /// escaped, host included (`%{HTTP_HOST}` becomes `%25%7bHTTP_HOST%7d`), and a default
-    /// port disappears; query and fragment are kept as they are (§8.3).
+    /// mod_alias's clean-up of a `RedirectMatch` or expression target: apr_uri_parse (its
+    /// status ignored), apr_uri_unparse without the query, ap_escape_uri on the result, then
+    /// query and fragment as they are (§8.3). Everything before them is escaped, host included
+    /// (`%{HTTP_HOST}` becomes `%25%7bHTTP_HOST%7d`); a default port, port 0 or an empty one
+    /// disappears, a password becomes `XXXXXXXX`, and a port strtol does not read whole ends the
+    /// parse, so path, query and fragment are gone (see `AprURI`).
     private func escapeRedirectTarget(_ t: String) -> String {
-        var head = Substring(t)
-        var tail = ""
-        if let q = head.firstIndex(where: { $0 == "?" || $0 == "#" }) {
-            tail = String(head[q...])
-            head = head[..<q]
-        }
-        return escapePath(withoutDefaultPort(String(head))) + tail
-    }
-
-    /// `scheme://host:port/…` without `:port` when it is the scheme's default (or empty), as
-    /// apr_uri_unparse writes it.
-    private func withoutDefaultPort(_ url: String) -> String {
-        guard let sep = schemeSeparator(in: url) else { return url }
-        let scheme = url[..<sep].lowercased()
-        let authorityStart = url.utf8.index(sep, offsetBy: 3)
-        let authorityEnd = url[authorityStart...].firstIndex(of: "/") ?? url.endIndex
-        let authority = url[authorityStart..<authorityEnd]
-        guard let colon = authority.lastIndex(of: ":"), !authority[colon...].contains("]") else { return url }
-        let port = authority[authority.index(after: colon)...]
-        guard port.allSatisfy(\.isASCII) && port.allSatisfy(\.isNumber) else { return url }
-        let defaults = ["http": 80, "https": 443, "ftp": 21]
-        guard port.isEmpty || Int(port) == 0 || Int(port) == defaults[scheme] else { return url }
-        return String(url[..<colon]) + url[authorityEnd...]
+        let uri = AprURI(parsing: t)
+        var out = escapePath(uri.unparsedWithoutQuery)
+        if let q = uri.query { out += "?" + q }
+        if let f = uri.fragment { out += "#" + f }
+        return out
     }
 
     /// Expression-form targets are ap_expr strings: `%{VAR}` and functions are expanded, any

@@ -1,0 +1,37 @@
+import Testing
+@testable import HtlintApache
+
+/// Hunt 39: multi-hop stories across edges and nested directories, recorded with Apache 2.4.
+struct Hunt39RegressionTests {
+    func respond(_ target: String, htaccess: String, files: [String] = ["/y.html"]) -> OriginResponse {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for f in files { fs.addFile(f) }
+        fs.addAccessFile("/", displayPath: "/var/www/html/.htaccess", text: htaccess)
+        let origin = Origin(site: Site(serverName: "example.org", files: fs))
+        return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "example.org")]))
+    }
+
+    /// fixtures/apache/alias-redirectmatch-target-apr-uri-parse: mod_alias runs a RedirectMatch
+    /// target through apr_uri_parse (status ignored) and apr_uri_unparse. A port strtol does not
+    /// read whole ends the parse (no path, query or fragment); port 0, an empty port and one that
+    /// wraps to 443 in 16 bits are omitted; the port follows the first colon; a password is hidden.
+    @Test(arguments: [
+        ("https://%{HTTP_HOST}:%{SERVER_PORT}/y.html", "/x?q=1", "https://%25%7bHTTP_HOST%7d?q=1"),
+        ("https://example.org:443abc/y.html?q#f", "/x?k=1", "https://example.org?k=1"),
+        ("https://example.org:0/y.html", "/x", "https://example.org/y.html"),
+        ("https://example.org:/y.html", "/x", "https://example.org/y.html"),
+        ("https://example.org:65979/y.html", "/x", "https://example.org/y.html"),
+        ("https://example.org:8443/y.html?a#b", "/x", "https://example.org:8443/y.html?a#b"),
+        ("https://user:pw@example.org/y.html", "/x", "https://user:XXXXXXXX@example.org/y.html"),
+        ("https://:pw@example.org/y", "/x", "https://:XXXXXXXX@example.org/y"),
+        ("https://a:443:1/y.html?z", "/x", "https://a"),
+        ("http://example.org:80/y.html#f?g", "/x", "http://example.org/y.html#f?g"),
+        ("https://[::1]:443/y.html", "/x", "https://%5b::1%5d/y.html"),
+        ("https://a:b@[::1]x/y", "/x", "https://a:XXXXXXXX@%5b::1%5d%5d/y"),
+        ("https://[::1/y.html?q", "/x", "https:"),
+        ("//example.org:80/y.html", "/x", "http://example.org//example.org:80/y.html"),
+    ])
+    func redirectMatchTargetThroughAprURI(_ target: String, _ request: String, _ location: String) {
+        #expect(respond(request, htaccess: "RedirectMatch 302 ^/x$ \(target)\n").location == location)
+    }
+}
