@@ -34,4 +34,16 @@ struct Hunt39RegressionTests {
     func redirectMatchTargetThroughAprURI(_ target: String, _ request: String, _ location: String) {
         #expect(respond(request, htaccess: "RedirectMatch 302 ^/x$ \(target)\n").location == location)
     }
+
+    /// fixtures/apache/errordoc-backslash-escapes: set_error_document parses every value as an
+    /// ap_expr string, so backslash escapes are read without any `%{…}`; a bad one fails the file.
+    @Test func errorDocumentBackslashEscapes() {
+        let files = ["/y.html", "/z.html", "/sub/a.html"]
+        #expect(respond("/missing", htaccess: "ErrorDocument 404 https://example.org/y\\.html\n", files: files).location
+                == "https://example.org/y.html")
+        let local = respond("/missing", htaccess: "ErrorDocument 404 /z\\.html\n", files: files)
+        #expect(local.status == 404)
+        #expect(local.served == "/z.html")
+        #expect(respond("/sub/a.html", htaccess: "ErrorDocument 404 /z\\9.html\n", files: files).status == 500)
+    }
 }
