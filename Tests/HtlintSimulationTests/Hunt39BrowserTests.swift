@@ -24,3 +24,19 @@ struct Hunt39BrowserRegressionTests {
         #expect(URLParts("https://example.org:/y.html")?.hasDefaultPort == true)
     }
 }
+
+extension Hunt39BrowserRegressionTests {
+    /// fixtures/apache/https-redirect-port-as-written-by-browser: an empty port or one with a
+    /// leading zero stays in the URL as written; `Host` and loop identity use the number.
+    @Test func portAsWritten() {
+        let empty = URLParts("https://example.org:/y.html")!
+        #expect(empty.text == "https://example.org:/y.html")
+        #expect(empty.hostHeader == "example.org")
+        #expect(empty.resolve("z.html") == "https://example.org:/z.html")
+        let zero = URLParts("https://example.org:0443/y.html")!
+        #expect(zero.text == "https://example.org:0443/y.html")
+        #expect(zero.port == 443 && zero.hasDefaultPort)
+        #expect(zero.identity == URLParts("https://example.org/y.html")!.identity)
+        #expect(zero.upgradedToHTTPS.text == "https://example.org/y.html")
+    }
+}

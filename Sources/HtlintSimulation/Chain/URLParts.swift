@@ -13,7 +13,7 @@ public struct URLParts: Sendable, Hashable {
     /// Host as written.
     public var host: String
     /// Explicit port, nil when none is written.
-    public var port: Int?
+    public var port: Int? { didSet { writtenPort = nil } }
     /// Path and query as written, e.g. `/a%20b?x=1`.
     public var target: String { didSet { pathOmitted = false } }
     /// Fragment, never sent to the server.
@@ -25,6 +25,9 @@ public struct URLParts: Sendable, Hashable {
     /// nil without `@`: the browser (and the recording client) keeps it in the URL it requests,
     /// sends no part of it in `Host`, and loop identity ignores it.
     public var userInfo: String? = nil
+    /// The port's text when it is not how `port` prints (`host:` with none, `host:0443`): the
+    /// URL is requested and recorded as written; `Host` and loop identity use the number.
+    public var writtenPort: String? = nil
 
     /// Parses `scheme://authority/target`; nil without `://`. One pass over contiguous bytes:
     /// every delimiter is ASCII, and this runs several times a hop.
@@ -66,6 +69,7 @@ public struct URLParts: Sendable, Hashable {
             hostStart = at + 1
         }
         var port: Int? = nil
+        var writtenPort: String? = nil
         if let colon = b[hostStart..<hostEnd].lastIndex(of: UInt8(ascii: ":")), b[hostEnd - 1] != UInt8(ascii: "]") {
             // A port that is not digits (`host:443a b.html` from `%1$1`) makes no URL: the
             // recording client calls it offsite, a browser fails the redirect.
@@ -74,6 +78,9 @@ public struct URLParts: Sendable, Hashable {
             if colon + 1 < hostEnd {
                 guard let p = Int(text((colon + 1)..<hostEnd)) else { return nil }
                 port = p
+                if b[colon + 1] == UInt8(ascii: "0"), colon + 2 < hostEnd { writtenPort = text((colon + 1)..<hostEnd) }
+            } else {
+                writtenPort = ""
             }
             hostEnd = colon
         }
@@ -83,6 +90,7 @@ public struct URLParts: Sendable, Hashable {
         parts.pathOmitted = omitted
         parts.writtenScheme = written
         parts.userInfo = userInfo
+        parts.writtenPort = writtenPort
         return parts
     }
 
@@ -94,7 +102,7 @@ public struct URLParts: Sendable, Hashable {
     /// User information, host and port as written; relative Locations resolve against it (an
     /// explicit `:80` stays).
     public var authority: String {
-        let hostPort = port.map { host + ":" + String($0) } ?? host
+        let hostPort = writtenPort.map { host + ":" + $0 } ?? port.map { host + ":" + String($0) } ?? host
         return userInfo.map { $0 + "@" + hostPort } ?? hostPort
     }
 
@@ -116,7 +124,7 @@ public struct URLParts: Sendable, Hashable {
         s += "://"
         if let userInfo { s += userInfo; s += "@" }
         s += host
-        if let port { s += ":" + String(port) }
+        if let writtenPort { s += ":" + writtenPort } else if let port { s += ":" + String(port) }
         s += pathOmitted ? target.dropFirst() : Substring(target)
         if let fragment { s += "#" + fragment }
         return s
