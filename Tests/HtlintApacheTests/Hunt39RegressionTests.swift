@@ -46,4 +46,13 @@ struct Hunt39RegressionTests {
         #expect(local.served == "/z.html")
         #expect(respond("/sub/a.html", htaccess: "ErrorDocument 404 /z\\9.html\n", files: files).status == 500)
     }
+
+    /// fixtures/apache/alias-redirect-expression-backslash-escapes: the expression form of
+    /// Redirect parses its URL as an ap_expr string, so backslash escapes are read without `%{…}`.
+    @Test func redirectExpressionBackslashEscapes() {
+        let htaccess = "<If \"%{REQUEST_URI} == '/x'\">\nRedirect 302 \"https://example.org/y\\.html?a\\tb\"\n</If>\n"
+        #expect(respond("/x", htaccess: htaccess).location == "https://example.org/y.html?a\tb")
+        let plain = "<If \"true\">\nRedirect 302 https://example.org/y.html\n</If>\n"
+        #expect(respond("/x", htaccess: plain).location == "https://example.org/y.html")
+    }
 }

@@ -33,6 +33,9 @@ public struct AliasRedirect: Sendable {
     public var target: String?
     public var range: SourceRange
     public var line: Int
+    /// The expression form's target as the ap_expr string Apache parses with the file (`%{…}`,
+    /// backslash escapes), evaluated per request; nil for the other forms.
+    public var targetExpression: ExprWord? = nil
 }
 
 /// `Alias target` inside `<Location>` (mod_alias's try_alias): every request the section covers

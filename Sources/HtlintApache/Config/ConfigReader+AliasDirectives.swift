@@ -112,10 +112,16 @@ extension ConfigReader {
         if name != "RedirectMatch", path != nil, let t = target, !(t.hasPrefix("/") || isAbsoluteURI(t)) {
             error(ConfigCode.badArguments, "Redirect to non-URL", words.last!.range); return nil
         }
+        var targetExpression: ExprWord? = nil
         if path == nil, let t = target {
             // The directory-context form's URL is an ap_expr string, parsed with the file: a bad
             // one fails it (`expr=` is no prefix here, just text).
-            do { _ = try ApExpression.parsingString(t, restricted: context == .htaccess) } catch {
+            do {
+                let parsed = try ApExpression.parsingString(t, restricted: context == .htaccess)
+                // Kept where it changes the text (variables, backslash escapes); plain text,
+                // raw bytes included, is used as written.
+                if t.contains("%{") || t.utf8.contains(UInt8(ascii: "\\")) { targetExpression = parsed }
+            } catch {
                 self.error(ConfigCode.badArguments, "Cannot parse redirect expression '\(t)': \(error.message)", words.last!.range)
                 return nil
             }
@@ -134,7 +140,8 @@ extension ConfigReader {
         } else {
             matcher = .everything
         }
-        return AliasRedirect(matcher: matcher, status: status, target: (300...399).contains(status) ? target : nil,
-                             range: d.range, line: d.line.line)
+        let isRedirect = (300...399).contains(status)
+        return AliasRedirect(matcher: matcher, status: status, target: isRedirect ? target : nil,
+                             range: d.range, line: d.line.line, targetExpression: isRedirect ? targetExpression : nil)
     }
 }

@@ -19,7 +19,10 @@ extension Origin {
             var target: String? = nil
             switch redirect.matcher {
             case .everything:
-                if let t = redirect.target { target = escapeRedirectTarget(expandExpressionString(t, r, chain)) }
+                if let t = redirect.target {
+                    let expanded = redirect.targetExpression.map { $0.evaluate(ExpressionContext(origin: self, record: r, chain: chain), []) }
+                    target = escapeRedirectTarget(expanded ?? t)
+                }
             case .prefix(let path):
                 guard let rest = prefixMatch(path, r.uri) else { continue }
                 if let t = redirect.target {
@@ -83,13 +86,5 @@ extension Origin {
         if let q = uri.query { out += "?" + q }
         if let f = uri.fragment { out += "#" + f }
         return out
-    }
-
-    /// Expression-form targets are ap_expr strings: `%{VAR}` and functions are expanded, any
-    /// other `%` is literal (`a%20b` stays, to be escaped whole as `a%2520b`). mod_rewrite's
-    /// `%N` back-references do not exist here.
-    private func expandExpressionString(_ t: String, _ r: RequestRecord, _ chain: RequestChain) -> String {
-        guard t.contains("%{"), let word = try? ApExpression.parsingString(t, restricted: false) else { return t }
-        return word.evaluate(ExpressionContext(origin: self, record: r, chain: chain), [])
     }
 }
