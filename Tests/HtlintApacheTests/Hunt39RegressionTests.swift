@@ -55,4 +55,16 @@ struct Hunt39RegressionTests {
         let plain = "<If \"true\">\nRedirect 302 https://example.org/y.html\n</If>\n"
         #expect(respond("/x", htaccess: plain).location == "https://example.org/y.html")
     }
+
+    /// fixtures/apache/alias-redirect-expression-backreference-empty: `$1` in a string
+    /// expression is empty (no match data reaches ap_expr_str_exec), even under an `<If>` whose
+    /// regex captured; in an ErrorDocument as well.
+    @Test func stringExpressionBackReferenceIsEmpty() {
+        let htaccess = "<If \"%{REQUEST_URI} =~ m#^/old/(.*)#\">\nRedirect 302 \"https://example.org/new/$1\"\n</If>\n"
+        #expect(respond("/old/page", htaccess: htaccess).location == "https://example.org/new/")
+        let missing = respond("/missing", htaccess: "ErrorDocument 404 /y$1.html\n")
+        #expect(missing.status == 404)
+        #expect(missing.served == "/y.html")
+        #expect(ApExpression.stringHasSyntax("a$b") && ApExpression.stringHasSyntax("%{X}") && !ApExpression.stringHasSyntax("a%20b"))
+    }
 }

@@ -118,9 +118,10 @@ extension ConfigReader {
             // one fails it (`expr=` is no prefix here, just text).
             do {
                 let parsed = try ApExpression.parsingString(t, restricted: context == .htaccess)
-                // Kept where it changes the text (variables, backslash escapes); plain text,
-                // raw bytes included, is used as written.
-                if t.contains("%{") || t.utf8.contains(UInt8(ascii: "\\")) { targetExpression = parsed }
+                // Kept where it can change the text (variables, backslash escapes, `$1`, which
+                // is empty: no match data reaches ap_expr_str_exec); plain text, raw bytes
+                // included, is used as written.
+                if ApExpression.stringHasSyntax(t) { targetExpression = parsed }
             } catch {
                 self.error(ConfigCode.badArguments, "Cannot parse redirect expression '\(t)': \(error.message)", words.last!.range)
                 return nil

@@ -53,8 +53,8 @@ extension ConfigReader {
             block.errorDocuments[code] = words[1].value
             block.errorDocumentExpressions[code] = nil
             // Every value is an ap_expr string (set_error_document): besides `%{…}`, backslash
-            // escapes are read (`\y` is `y`, `\t` a tab); other text is used as it is.
-            if words[1].value.contains("%{") || words[1].value.utf8.contains(UInt8(ascii: "\\")) {
+            // escapes are read (`\y` is `y`, `\t` a tab) and `$1` is empty; other text is used as it is.
+            if ApExpression.stringHasSyntax(words[1].value) {
                 do {
                     block.errorDocumentExpressions[code] = try ApExpression.parsingString(words[1].value, restricted: context == .htaccess)
                 } catch {
