@@ -67,4 +67,18 @@ struct Hunt39RegressionTests {
         #expect(missing.served == "/y.html")
         #expect(ApExpression.stringHasSyntax("a$b") && ApExpression.stringHasSyntax("%{X}") && !ApExpression.stringHasSyntax("a%20b"))
     }
+
+    /// fixtures/apache/access-authname-expression: AuthName is an ap_expr string (set_authname);
+    /// one that does not parse fails the `.htaccess`.
+    @Test func authNameIsAnExpression() {
+        func challenge(_ htaccess: String) -> OriginResponse {
+            let origin = testOrigin(htaccess, files: [("/x.html", 0)], serverName: "example.org",
+                                    modules: ["auth_basic", "authn_file", "authn_core", "authz_user"])
+            return HtlintApacheTests.respond(origin, "/x.html")
+        }
+        let ok = challenge("AuthType Basic\nAuthName \"Area %{HTTP_HOST} \\\\q $1\"\nRequire valid-user\n")
+        #expect(ok.status == 401)
+        #expect(ok.headers.first { $0.name == "WWW-Authenticate" }?.value == "Basic realm=\"Area example.org q \"")
+        #expect(challenge("AuthType Basic\nAuthName \"Area %{HTTP_HOST\"\nRequire valid-user\n").status == 500)
+    }
 }

@@ -337,6 +337,9 @@ public struct ConfigBlock: Sendable {
     /// `AuthType` and `AuthName` (mod_authn_core): how a `Require` that needs a user asks for one.
     public var authType: String? = nil
     public var authName: String? = nil
+    /// `AuthName` as the ap_expr string set_authname parses (`%{…}`, backslash escapes, `$1`
+    /// empty), nil when it reads as written.
+    public var authNameExpression: ExprWord? = nil
     /// `AuthUserFile` (mod_authn_file), as written.
     public var authUserFile: String? = nil
     /// `AuthMerging And|Or` (mod_authz_core): this section's `Require` lines are combined with the
