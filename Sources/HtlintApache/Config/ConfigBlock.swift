@@ -33,6 +33,9 @@ public struct AliasRedirect: Sendable {
     public var target: String?
     public var range: SourceRange
     public var line: Int
+    /// The expression form's target as the ap_expr string Apache parses with the file (`%{…}`,
+    /// backslash escapes), evaluated per request; nil for the other forms.
+    public var targetExpression: ExprWord? = nil
 }
 
 /// `Alias target` inside `<Location>` (mod_alias's try_alias): every request the section covers
@@ -339,6 +342,9 @@ public struct ConfigBlock: Sendable {
     /// `AuthType` and `AuthName` (mod_authn_core): how a `Require` that needs a user asks for one.
     public var authType: String? = nil
     public var authName: String? = nil
+    /// `AuthName` as the ap_expr string set_authname parses (`%{…}`, backslash escapes, `$1`
+    /// empty), nil when it reads as written.
+    public var authNameExpression: ExprWord? = nil
     /// `AuthUserFile` (mod_authn_file), as written.
     public var authUserFile: String? = nil
     /// `AuthMerging And|Or` (mod_authz_core): this section's `Require` lines are combined with the

@@ -66,6 +66,16 @@ extension ConfigReader {
             block.authType = words[0].value
         case "AuthName":
             guard arity(line, 1...1, "AuthName takes one argument, the authentication realm (e.g. \"Members Only\")") else { return }
+            // set_authname parses the realm as an ap_expr string; a bad one fails the file.
+            block.authNameExpression = nil
+            if ApExpression.stringHasSyntax(words[0].value) {
+                do {
+                    block.authNameExpression = try ApExpression.parsingString(words[0].value, restricted: context == .htaccess)
+                } catch {
+                    self.error(ConfigCode.badExpression, "Cannot parse expression '\(words[0].value)' in AuthName: \(error.message)", words[0].range)
+                    return
+                }
+            }
             block.authName = words[0].value
         case "Require":
             guard !words.isEmpty else { error(ConfigCode.badArguments, "Require requires at least one argument", d.argumentsRange); return }

@@ -112,10 +112,17 @@ extension ConfigReader {
         if name != "RedirectMatch", path != nil, let t = target, !(t.hasPrefix("/") || isAbsoluteURI(t)) {
             error(ConfigCode.badArguments, "Redirect to non-URL", words.last!.range); return nil
         }
+        var targetExpression: ExprWord? = nil
         if path == nil, let t = target {
             // The directory-context form's URL is an ap_expr string, parsed with the file: a bad
             // one fails it (`expr=` is no prefix here, just text).
-            do { _ = try ApExpression.parsingString(t, restricted: context == .htaccess) } catch {
+            do {
+                let parsed = try ApExpression.parsingString(t, restricted: context == .htaccess)
+                // Kept where it can change the text (variables, backslash escapes, `$1`, which
+                // is empty: no match data reaches ap_expr_str_exec); plain text, raw bytes
+                // included, is used as written.
+                if ApExpression.stringHasSyntax(t) { targetExpression = parsed }
+            } catch {
                 self.error(ConfigCode.badArguments, "Cannot parse redirect expression '\(t)': \(error.message)", words.last!.range)
                 return nil
             }
@@ -134,7 +141,8 @@ extension ConfigReader {
         } else {
             matcher = .everything
         }
-        return AliasRedirect(matcher: matcher, status: status, target: (300...399).contains(status) ? target : nil,
-                             range: d.range, line: d.line.line)
+        let isRedirect = (300...399).contains(status)
+        return AliasRedirect(matcher: matcher, status: status, target: isRedirect ? target : nil,
+                             range: d.range, line: d.line.line, targetExpression: isRedirect ? targetExpression : nil)
     }
 }

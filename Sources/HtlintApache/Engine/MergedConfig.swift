@@ -159,6 +159,7 @@ extension MergedConfig {
         var outputFiltersByType: [String: [String]] = [:]
         var authType: String?
         var authName: String?
+        var authNameExpression: ExprWord?
         var authUserFile: String?
         var sslRequired = false
         var setEnv: [(String, String)] = []
@@ -305,7 +306,7 @@ extension MergedConfig {
             outputFiltersByType.merge(block.outputFiltersByType) { old, new in old + new }
             if let e = block.expires { expires = expires.map { e.merged(over: $0) } ?? e }
             if let t = block.authType { authType = t }
-            if let n = block.authName { authName = n }
+            if let n = block.authName { authName = n; authNameExpression = block.authNameExpression }
             if let f = block.authUserFile { authUserFile = f }
             if block.sslRequired { sslRequired = true }
             if let m = block.mime { (mime = mime ?? MimeConfig()); mime!.merge(m) }

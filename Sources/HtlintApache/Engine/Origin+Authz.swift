@@ -104,11 +104,13 @@ extension Origin {
             chain.note(.status, "500: no loaded module handles `AuthType \(type)`")
             return 500
         }
-        guard let realm = config.authName else {
+        guard let written = config.authName else {
             chain.log(digest ? "AH01780" : "AH01615", "error", "need AuthName: \(r.uri)")
             chain.note(.status, "500: `AuthType \(digest ? "Digest" : "Basic")` without `AuthName`")
             return 500
         }
+        // ap_auth_name evaluates the realm's expression for the request.
+        let realm = config.authNameExpression.map { $0.evaluate(ExpressionContext(origin: self, record: r, chain: chain), []) } ?? written
         // Basic credentials sent: mod_authn_file opens AuthUserFile before it looks for the user,
         // and a file it cannot open is a 500 for everyone who logs in (AH01620; a cPanel
         // "Directory Privacy" block whose password file stayed behind on the old server)

@@ -72,6 +72,18 @@ public indirect enum ApExpression: Sendable {
         return try p.parseStringBody(until: nil)
     }
 
+    /// Whether a string-mode expression can read differently from its text: it holds a
+    /// variable or function (`%{`), a backslash escape or a back-reference (`$0`…`$9`, empty
+    /// where nothing matched, as ap_expr_str_exec evaluates without match data).
+    public static func stringHasSyntax(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for c in text.utf8 {
+            if c == UInt8(ascii: "\\") || c == UInt8(ascii: "$") || (previous == UInt8(ascii: "%") && c == UInt8(ascii: "{")) { return true }
+            previous = c
+        }
+        return false
+    }
+
     /// Whether it reads a group `$1`…`$9` without a regex match of its own to set one: in a
     /// `RewriteCond expr` Apache's child then reads match data mod_rewrite never filled in and
     /// crashes (recorded: rewrite-cond-expr-group-without-match-crashes-child; `$0` does not).

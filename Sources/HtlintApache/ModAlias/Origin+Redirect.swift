@@ -19,7 +19,10 @@ extension Origin {
             var target: String? = nil
             switch redirect.matcher {
             case .everything:
-                if let t = redirect.target { target = escapeRedirectTarget(expandExpressionString(t, r, chain)) }
+                if let t = redirect.target {
+                    let expanded = redirect.targetExpression.map { $0.evaluate(ExpressionContext(origin: self, record: r, chain: chain), []) }
+                    target = escapeRedirectTarget(expanded ?? t)
+                }
             case .prefix(let path):
                 guard let rest = prefixMatch(path, r.uri) else { continue }
                 if let t = redirect.target {
@@ -71,41 +74,17 @@ extension Origin {
         return out.mayHoldRawBytes ? String(preservingBytes: out.rawBytes) : out
     }
 
-    /// mod_alias's clean-up of a `RedirectMatch` or expression target (apr_uri_parse, then
-    /// apr_uri_unparse without the query, then ap_escape_uri): everything before `?`/`#` is
-    /// escaped, host included (`%{HTTP_HOST}` becomes `%25%7bHTTP_HOST%7d`), and a default
-    /// port disappears; query and fragment are kept as they are (§8.3).
+    /// mod_alias's clean-up of a `RedirectMatch` or expression target: apr_uri_parse (its
+    /// status ignored), apr_uri_unparse without the query, ap_escape_uri on the result, then
+    /// query and fragment as they are (§8.3). Everything before them is escaped, host included
+    /// (`%{HTTP_HOST}` becomes `%25%7bHTTP_HOST%7d`); a default port, port 0 or an empty one
+    /// disappears, a password becomes `XXXXXXXX`, and a port strtol does not read whole ends the
+    /// parse, so path, query and fragment are gone (see `AprURI`).
     private func escapeRedirectTarget(_ t: String) -> String {
-        var head = Substring(t)
-        var tail = ""
-        if let q = head.firstIndex(where: { $0 == "?" || $0 == "#" }) {
-            tail = String(head[q...])
-            head = head[..<q]
-        }
-        return escapePath(withoutDefaultPort(String(head))) + tail
-    }
-
-    /// `scheme://host:port/…` without `:port` when it is the scheme's default (or empty), as
-    /// apr_uri_unparse writes it.
-    private func withoutDefaultPort(_ url: String) -> String {
-        guard let sep = schemeSeparator(in: url) else { return url }
-        let scheme = url[..<sep].lowercased()
-        let authorityStart = url.utf8.index(sep, offsetBy: 3)
-        let authorityEnd = url[authorityStart...].firstIndex(of: "/") ?? url.endIndex
-        let authority = url[authorityStart..<authorityEnd]
-        guard let colon = authority.lastIndex(of: ":"), !authority[colon...].contains("]") else { return url }
-        let port = authority[authority.index(after: colon)...]
-        guard port.allSatisfy(\.isASCII) && port.allSatisfy(\.isNumber) else { return url }
-        let defaults = ["http": 80, "https": 443, "ftp": 21]
-        guard port.isEmpty || Int(port) == 0 || Int(port) == defaults[scheme] else { return url }
-        return String(url[..<colon]) + url[authorityEnd...]
-    }
-
-    /// Expression-form targets are ap_expr strings: `%{VAR}` and functions are expanded, any
-    /// other `%` is literal (`a%20b` stays, to be escaped whole as `a%2520b`). mod_rewrite's
-    /// `%N` back-references do not exist here.
-    private func expandExpressionString(_ t: String, _ r: RequestRecord, _ chain: RequestChain) -> String {
-        guard t.contains("%{"), let word = try? ApExpression.parsingString(t, restricted: false) else { return t }
-        return word.evaluate(ExpressionContext(origin: self, record: r, chain: chain), [])
+        let uri = AprURI(parsing: t)
+        var out = escapePath(uri.unparsedWithoutQuery)
+        if let q = uri.query { out += "?" + q }
+        if let f = uri.fragment { out += "#" + f }
+        return out
     }
 }

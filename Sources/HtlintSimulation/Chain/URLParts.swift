@@ -13,7 +13,7 @@ public struct URLParts: Sendable, Hashable {
     /// Host as written.
     public var host: String
     /// Explicit port, nil when none is written.
-    public var port: Int?
+    public var port: Int? { didSet { writtenPort = nil } }
     /// Path and query as written, e.g. `/a%20b?x=1`.
     public var target: String { didSet { pathOmitted = false } }
     /// Fragment, never sent to the server.
@@ -21,6 +21,13 @@ public struct URLParts: Sendable, Hashable {
     /// Written without a path (`https://host`, `https://host?q`): `target` starts with the `/`
     /// that is sent, `text` leaves it out as written (the recording client records it so).
     public var pathOmitted = false
+    /// User information before `@` as written (`user:XXXXXXXX` from a `RedirectMatch` target),
+    /// nil without `@`: the browser (and the recording client) keeps it in the URL it requests,
+    /// sends no part of it in `Host`, and loop identity ignores it.
+    public var userInfo: String? = nil
+    /// The port's text when it is not how `port` prints (`host:` with none, `host:0443`): the
+    /// URL is requested and recorded as written; `Host` and loop identity use the number.
+    public var writtenPort: String? = nil
 
     /// Parses `scheme://authority/target`; nil without `://`. One pass over contiguous bytes:
     /// every delimiter is ASCII, and this runs several times a hop.
@@ -56,13 +63,25 @@ public struct URLParts: Sendable, Hashable {
         }
         let slash = b[start..<end].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? end
         var hostStart = start, hostEnd = slash
-        if let at = b[hostStart..<hostEnd].lastIndex(of: UInt8(ascii: "@")) { hostStart = at + 1 }
+        var userInfo: String? = nil
+        if let at = b[hostStart..<hostEnd].lastIndex(of: UInt8(ascii: "@")) {
+            userInfo = text(hostStart..<at)
+            hostStart = at + 1
+        }
         var port: Int? = nil
+        var writtenPort: String? = nil
         if let colon = b[hostStart..<hostEnd].lastIndex(of: UInt8(ascii: ":")), b[hostEnd - 1] != UInt8(ascii: "]") {
             // A port that is not digits (`host:443a b.html` from `%1$1`) makes no URL: the
             // recording client calls it offsite, a browser fails the redirect.
             guard b[(colon + 1)..<hostEnd].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-            port = Int(text((colon + 1)..<hostEnd))
+            // So does one too large for any integer (`:99999999999999999999`); `host:` has none.
+            if colon + 1 < hostEnd {
+                guard let p = Int(text((colon + 1)..<hostEnd)) else { return nil }
+                port = p
+                if b[colon + 1] == UInt8(ascii: "0"), colon + 2 < hostEnd { writtenPort = text((colon + 1)..<hostEnd) }
+            } else {
+                writtenPort = ""
+            }
             hostEnd = colon
         }
         let omitted = slash == end || b[slash] == UInt8(ascii: "?")
@@ -70,6 +89,8 @@ public struct URLParts: Sendable, Hashable {
         var parts = URLParts(scheme: scheme, host: text(hostStart..<hostEnd), port: port, target: target, fragment: fragment)
         parts.pathOmitted = omitted
         parts.writtenScheme = written
+        parts.userInfo = userInfo
+        parts.writtenPort = writtenPort
         return parts
     }
 
@@ -78,8 +99,12 @@ public struct URLParts: Sendable, Hashable {
     /// No port, or the scheme's default one.
     public var hasDefaultPort: Bool { port == nil || port == defaultPort }
 
-    /// Host and port as written; relative Locations resolve against it (an explicit `:80` stays).
-    public var authority: String { port.map { host + ":" + String($0) } ?? host }
+    /// User information, host and port as written; relative Locations resolve against it (an
+    /// explicit `:80` stays).
+    public var authority: String {
+        let hostPort = writtenPort.map { host + ":" + $0 } ?? port.map { host + ":" + String($0) } ?? host
+        return userInfo.map { $0 + "@" + hostPort } ?? hostPort
+    }
 
     /// `Host` header value. Browsers (and the recording client) send the host lower-cased
     /// whatever case a Location wrote it in.
@@ -97,8 +122,9 @@ public struct URLParts: Sendable, Hashable {
         s.reserveCapacity(scheme.utf8.count + host.utf8.count + target.utf8.count + 10 + (fragment?.utf8.count ?? 0))
         s += writtenScheme ?? scheme
         s += "://"
+        if let userInfo { s += userInfo; s += "@" }
         s += host
-        if let port { s += ":" + String(port) }
+        if let writtenPort { s += ":" + writtenPort } else if let port { s += ":" + String(port) }
         s += pathOmitted ? target.dropFirst() : Substring(target)
         if let fragment { s += "#" + fragment }
         return s
