@@ -6,13 +6,7 @@ import HtlintSyntax
 /// Hunt 38: rules in the server configuration (virtual hosts), each recorded with Apache 2.4.
 struct Hunt38RegressionTests {
     func respond(_ target: String, vhost: [String], access: [(String, String)] = [], files: [String]) -> OriginResponse {
-        var fs = SiteFileSystem(root: "/var/www/html")
-        for f in files { fs.addFile(f) }
-        for (dir, text) in access {
-            fs.addAccessFile(dir, displayPath: "/var/www/html\(dir == "/" ? "" : dir)/.htaccess", text: text)
-        }
-        let origin = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: vhost))
-        return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "www.shop.example")]))
+        respondOnSite(target, host: "www.shop.example", vhost: vhost, access: access, files: files)
     }
 
     /// fixtures/apache/section-directory-usecanonicalname: UseCanonicalName is per-directory

@@ -36,13 +36,7 @@ struct Hunt40RegressionTests {
     }
 
     func respond(_ target: String, vhost: [String], access: [(String, String)] = [], files: [String]) -> OriginResponse {
-        var fs = SiteFileSystem(root: "/var/www/html")
-        for f in files { fs.addFile(f) }
-        for (dir, text) in access {
-            fs.addAccessFile(dir, displayPath: "/var/www/html\(dir == "/" ? "" : dir)/.htaccess", text: text)
-        }
-        let origin = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: vhost))
-        return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "shop.example")]))
+        respondOnSite(target, vhost: vhost, access: access, files: files)
     }
 
     /// fixtures/apache/errordoc-page-rewrite-carried-redirect-status: in the ErrorDocument request a
