@@ -43,5 +43,11 @@ struct RequestLineLimitTests {
         let file = ConfigReader.read(SourceFile(path: "site.conf", text: "LimitRequestLine -1"), context: .server)
         #expect(file.fatal?.message == "LimitRequestLine \"-1\" must be a non-negative integer")
         #expect(ConfigReader.read(SourceFile(path: "site.conf", text: "LimitRequestLine 16384"), context: .server).fatal == nil)
+        // atoi is (int)strtol (checked with apache2 -t): a value past 32 bits keeps its low 32.
+        for huge in ["3000000000", "9223372036854775807", "99999999999999999999"] {
+            let read = ConfigReader.read(SourceFile(path: "site.conf", text: "LimitRequestLine \(huge)"), context: .server)
+            #expect(read.fatal?.message == "LimitRequestLine \"\(huge)\" must be a non-negative integer")
+        }
+        #expect(status(100, vhost: ["LimitRequestLine 5000000000"]) == 404)
     }
 }

@@ -99,9 +99,11 @@ extension ConfigReader {
             }
             if strict || unsafe { block.server?.httpProtocolUnsafe = unsafe }
         case "LimitRequestLine":
-            // set_limit_req_line: atoi, refused below 0.
+            // set_limit_req_line: atoi, refused below 0. glibc's atoi is (int)strtol: the value
+            // saturates at 64 bits and keeps its low 32 (apache2 -t: 3000000000 and
+            // 9223372036854775807 are negative, 5000000000 is 705032704).
             guard arity(line, 1...1, "LimitRequestLine takes one argument, Limit on maximum size of an HTTP request line") else { return }
-            let limit = atoi(words[0].value)
+            let limit = Int(Int32(truncatingIfNeeded: atoi64(words[0].value)))
             guard limit >= 0 else {
                 error(ConfigCode.badArguments, "LimitRequestLine \"\(words[0].value)\" must be a non-negative integer", words[0].range)
                 return
