@@ -6,11 +6,7 @@ import Testing
 // fixtures/apache/syntax-error-errordoc-500-*).
 struct BrokenHtaccessErrorDocumentTests {
     static func respond(_ target: String, vhost: [String], access: [(String, String)], files: [String]) -> OriginResponse {
-        var fs = SiteFileSystem(root: "/var/www/html")
-        for f in files { fs.addFile(f) }
-        for (dir, text) in access { fs.addAccessFile(dir, displayPath: "/var/www/html\(dir == "/" ? "" : dir)/.htaccess", text: text) }
-        let origin = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: vhost))
-        return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "shop.example")]))
+        respondOnSite(target, vhost: vhost, access: access, files: files)
     }
 
     @Test func vhostPageServedWithStatus500() {

@@ -7,13 +7,7 @@ import HtlintDiagnostics
 struct Hunt25RegressionTests {
     func respond(_ target: String, vhost: [String], access: [(String, String)], files: [String],
                  host: String = "site.example") -> OriginResponse {
-        var fs = SiteFileSystem(root: "/var/www/html")
-        for f in files { fs.addFile(f) }
-        for (dir, text) in access {
-            fs.addAccessFile(dir, displayPath: "/var/www/html\(dir == "/" ? "" : dir)/.htaccess", text: text)
-        }
-        let origin = Origin(site: Site(serverName: "site.example", files: fs, vhostLines: vhost))
-        return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", host)]))
+        respondOnSite(target, serverName: "site.example", host: host, vhost: vhost, access: access, files: files)
     }
 
     /// fixtures/apache/rewrite-server-dot-segments: core_translate merges a server rule's local

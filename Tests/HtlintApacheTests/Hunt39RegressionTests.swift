@@ -4,11 +4,7 @@ import Testing
 /// Hunt 39: multi-hop stories across edges and nested directories, recorded with Apache 2.4.
 struct Hunt39RegressionTests {
     func respond(_ target: String, htaccess: String, files: [String] = ["/y.html"]) -> OriginResponse {
-        var fs = SiteFileSystem(root: "/var/www/html")
-        for f in files { fs.addFile(f) }
-        fs.addAccessFile("/", displayPath: "/var/www/html/.htaccess", text: htaccess)
-        let origin = Origin(site: Site(serverName: "example.org", files: fs))
-        return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "example.org")]))
+        respondOnSite(target, serverName: "example.org", access: [("/", htaccess)], files: files)
     }
 
     /// fixtures/apache/alias-redirectmatch-target-apr-uri-parse: mod_alias runs a RedirectMatch

@@ -21,8 +21,6 @@ extension ConfigReader {
             let action = w.first == "+" || w.first == "-" ? w.removeFirst() : nil
             let lower = w.lowercased()
             func refuse(_ message: String) { error(ConfigCode.badArguments, message, word.range) }
-            /// The number after `name=` as atoi reads it.
-            func width(_ name: String) -> Int { atoi(String(lower.dropFirst(name.count + 1))) }
             if Self.indexOptionKeywords.contains(lower) {
                 // A plain keyword sets the bit; `+`/`-` only adjust the inherited ones.
                 if action == nil { block.indexOptionsOthers = true }
@@ -42,7 +40,8 @@ extension ConfigReader {
                 if action == "-" { return refuse("Cannot combine '-' with \(name)=n") }
                 let value = lower.dropFirst(name.count + 1)
                 let least = name == "NameWidth" ? 5 : 12
-                if value.first != "*", width(name) != 0, width(name) < least {
+                let width = atoi(String(value))
+                if value.first != "*", width != 0, width < least {
                     return refuse("\(name) value must be greater than \(least)")
                 }
             } else if lower.hasPrefix("type=") {

@@ -169,6 +169,9 @@ public final class Origin: @unchecked Sendable {
             // ErrorDocument (recorded: errordoc-skipped-after-rewrite-status-in-internal-redirect).
             let setThisPass = redirects > 0 && errorDocumentStatus == nil && carried == 200 && record.status != 200
                 && !record.answeredByRewrite
+            func noteRecursiveError(_ s: Int) {
+                chain.note(.status, "\(s): r->status was set by [R] without [L] in this internal redirect: a recursive error, no ErrorDocument")
+            }
             switch result {
             case .final(var s, var loc):
                 // ap_die looks up the ErrorDocument of the hook's own status before it discards the
@@ -214,7 +217,7 @@ public final class Origin: @unchecked Sendable {
                     break
                 }
                 if setThisPass, s >= 400 {
-                    chain.note(.status, "\(s): r->status was set by [R] without [L] in this internal redirect: a recursive error, no ErrorDocument")
+                    noteRecursiveError(s)
                     status = s
                     location = nil
                     break
@@ -255,7 +258,7 @@ public final class Origin: @unchecked Sendable {
                     break
                 }
                 if s >= 400, setThisPass {
-                    chain.note(.status, "\(s): r->status was set by [R] without [L] in this internal redirect: a recursive error, no ErrorDocument")
+                    noteRecursiveError(s)
                     status = s
                     record.status = s
                     served = nil

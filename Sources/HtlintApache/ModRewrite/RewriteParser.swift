@@ -1,4 +1,3 @@
-import HtlintBytes
 import HtlintDiagnostics
 import HtlintRegex
 import HtlintSyntax

@@ -219,12 +219,7 @@ extension Edge: Layer {
         if let buffer = requestLineBuffer, line + "\r\n".utf8.count > buffer {
             return "the proxy's request-line buffer (\(buffer) bytes) is too small for the request line"
         }
-        switch mode {
-        case .cloudflareOff, .cloudflareFlexible, .cloudflareFull, .cloudflareStrict, .cloudflareOriginPull:
-            if request.target.utf8.count > 32 * 1024 { return "Cloudflare refuses a URI longer than 32 KB" }
-        case .none, .terminatingProxy:
-            break
-        }
+        if isCloudflare, request.target.utf8.count > 32 * 1024 { return "Cloudflare refuses a URI longer than 32 KB" }
         return nil
     }
 
