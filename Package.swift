@@ -4,6 +4,10 @@
 // Targets are listed bottom-up; each depends only on the ones above it.
 import PackageDescription
 
+// Hot modules skip run-time exclusivity checks in release builds (4% of a replayed chain);
+// debug builds, which run the tests, keep them (docs/architecture.md).
+let releaseSpeed: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+
 let package = Package(
     name: "htlint",
     platforms: [.macOS(.v13)],
@@ -26,19 +30,19 @@ let package = Package(
         // Source positions, diagnostics and fix-its shared by every layer.
         .target(name: "HtlintDiagnostics"),
         // Apache works on bytes, Swift strings on Unicode: bytes that are not UTF-8 kept in strings.
-        .target(name: "HtlintBytes"),
+        .target(name: "HtlintBytes", swiftSettings: releaseSpeed),
         // Apache configuration syntax: logical lines, tokenisers, sections → syntax tree.
         .target(name: "HtlintSyntax", dependencies: ["HtlintDiagnostics", "HtlintBytes"]),
         // PCRE2 with Apache's compile options; the only place with PCRE2 pointers.
-        .target(name: "HtlintRegex", dependencies: ["CPCRE2", "HtlintBytes"]),
+        .target(name: "HtlintRegex", dependencies: ["CPCRE2", "HtlintBytes"], swiftSettings: releaseSpeed),
         // YAML documents (site descriptions, .htlint.yml) read with libyaml into plain values.
         .target(name: "HtlintYAML", dependencies: ["CYAML"]),
         // Page content: subresource URLs in HTML (libxml2's parser) and CSS, mixed-content classes.
         .target(name: "HtlintContent", dependencies: ["CLibXML2", "HtlintDiagnostics"]),
         // Apache itself: the typed directive model, read-time validation and the origin engine.
-        .target(name: "HtlintApache", dependencies: ["HtlintBytes", "HtlintSyntax", "HtlintRegex"]),
+        .target(name: "HtlintApache", dependencies: ["HtlintBytes", "HtlintSyntax", "HtlintRegex"], swiftSettings: releaseSpeed),
         // Layers in front of the origin (browser, CDN, proxy) and the redirect-chain simulator.
-        .target(name: "HtlintSimulation", dependencies: ["HtlintApache"]),
+        .target(name: "HtlintSimulation", dependencies: ["HtlintApache"], swiftSettings: releaseSpeed),
         // The compiled rule graph as an artifact: all-URL loop analysis, dead rules, DOT/Mermaid/SVG.
         .target(name: "HtlintGraph", dependencies: ["HtlintSimulation", "CGraphviz"]),
         // Lint rules over the model and simulations.
