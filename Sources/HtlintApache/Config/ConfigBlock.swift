@@ -231,6 +231,10 @@ public struct ServerSettings: Sendable {
     public var httpProtocolUnsafe: Bool? = nil
     /// `LimitRequestLine` in bytes (nil: not set, Apache's default 8190).
     public var limitRequestLine: Int? = nil
+    /// `LimitRequestFieldsize` in bytes (nil: not set, Apache's default 8190).
+    public var limitRequestFieldSize: Int? = nil
+    /// `LimitRequestFields` (nil: not set, Apache's default 100; 0: no limit).
+    public var limitRequestFields: Int? = nil
     /// mod_remoteip (`RemoteIPHeader`, `RemoteIPInternalProxy`, `RemoteIPTrustedProxy`).
     public var remoteIP = RemoteIPSettings()
     /// `AccessFileName` (nil: `.htaccess`); in each directory the first name that exists is read.

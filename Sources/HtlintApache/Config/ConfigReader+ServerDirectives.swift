@@ -109,6 +109,23 @@ extension ConfigReader {
                 return
             }
             block.server?.limitRequestLine = limit
+        case "LimitRequestFieldsize":
+            // set_limit_req_fieldsize reads its number as LimitRequestLine does.
+            guard arity(line, 1...1, "LimitRequestFieldsize takes one argument, Limit on maximum size of an HTTP request header field") else { return }
+            let limit = Int(Int32(truncatingIfNeeded: atoi64(words[0].value)))
+            guard limit >= 0 else {
+                error(ConfigCode.badArguments, "LimitRequestFieldsize \"\(words[0].value)\" must be a non-negative integer", words[0].range)
+                return
+            }
+            block.server?.limitRequestFieldSize = limit
+        case "LimitRequestFields":
+            guard arity(line, 1...1, "LimitRequestFields takes one argument, Limit (0 = unlimited) on max number of header fields in a request message") else { return }
+            let limit = Int(Int32(truncatingIfNeeded: atoi64(words[0].value)))
+            guard limit >= 0 else {
+                error(ConfigCode.badArguments, "LimitRequestFields \"\(words[0].value)\" must be a non-negative integer (0 = no limit)", words[0].range)
+                return
+            }
+            block.server?.limitRequestFields = limit
         case "TraceEnable":
             guard arity(line, 1...1, "TraceEnable takes one argument, 'on' (default), 'off' or 'extended' to trace request body content") else { return }
             switch words[0].value.lowercased() {

@@ -54,16 +54,21 @@ public final class Origin: @unchecked Sendable {
         // before anything in it is read (8191 bytes pass, 8192 are 414, measured with Apache
         // 2.4.71; its AH00565 is logged at info level, below the default LogLevel).
         let lineTooLong = chain.theRequest.utf8.count >= site.limitRequestLine + 2
-        let badHost = !lineTooLong
+        let headerProblem = lineTooLong ? nil : requestHeaderProblem(request.headers)
+        let badHost = !lineTooLong && headerProblem == nil
             && request.header("Host").map { hostHeaderIsMalformed($0, strict: !site.httpProtocolUnsafe) } ?? false
         // A malformed Host is refused before the path is normalised: a `..` above the root
         // logs no AH10244 then (recorded: rewrite-escape-malformed-host-before-path).
         var (record, early) = makeRecord(url: request.target, method: request.method, isSubrequest: false, chain: chain,
-                                         logsBadPath: !badHost && !lineTooLong)
+                                         logsBadPath: !badHost && !lineTooLong && headerProblem == nil)
         if lineTooLong {
             chain.note(.status, "414: the request line is longer than LimitRequestLine (\(site.limitRequestLine) bytes)")
             record.uri = record.receivedURI ?? record.uri
             early = 414
+        } else if let headerProblem {
+            chain.note(.status, "400: \(headerProblem)")
+            record.uri = record.receivedURI ?? record.uri
+            early = 400
         } else if badHost, let host = request.header("Host") {
             // ap_read_request refuses it before the URL is decoded: the log shows the raw path.
             chain.note(.status, "400: malformed Host header \(host)")

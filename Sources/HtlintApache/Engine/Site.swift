@@ -36,6 +36,10 @@ public final class Site: @unchecked Sendable {
     public let httpProtocolUnsafe: Bool
     /// `LimitRequestLine` (default 8190): a request line of this many bytes plus two is 414.
     public let limitRequestLine: Int
+    /// `LimitRequestFieldsize` (default 8190): a header line of this many bytes plus two is 400.
+    public let limitRequestFieldSize: Int
+    /// `LimitRequestFields` (default 100; 0: no limit): more header lines than this are 400.
+    public let limitRequestFields: Int
     public let useCanonicalName: Bool
     public let useCanonicalPhysicalPort: Bool
     /// `%{ENV:X}` falls back to the httpd process environment.
@@ -92,6 +96,8 @@ public final class Site: @unchecked Sendable {
         self.mergeSlashes = server.mergeSlashes ?? true
         self.httpProtocolUnsafe = server.httpProtocolUnsafe ?? false
         self.limitRequestLine = server.limitRequestLine ?? 8190
+        self.limitRequestFieldSize = server.limitRequestFieldSize ?? 8190
+        self.limitRequestFields = server.limitRequestFields ?? 100
         self.useCanonicalName = server.useCanonicalName == "on"
         self.useCanonicalPhysicalPort = server.useCanonicalPhysicalPort ?? false
         var configs: [String: ConfigFile] = [:]
@@ -160,6 +166,8 @@ public final class Site: @unchecked Sendable {
         mergeSlashes = s.mergeSlashes
         httpProtocolUnsafe = s.httpProtocolUnsafe
         limitRequestLine = s.limitRequestLine
+        limitRequestFieldSize = s.limitRequestFieldSize
+        limitRequestFields = s.limitRequestFields
         useCanonicalName = s.useCanonicalName
         useCanonicalPhysicalPort = s.useCanonicalPhysicalPort
         processEnvironment = s.processEnvironment
