@@ -11,13 +11,17 @@ extension Origin {
     /// 4` refuses a fifth line, `Host` included.
     func requestHeaderProblem(_ headers: [HTTPHeader]) -> String? {
         let fieldLimit = site.limitRequestFieldSize, countLimit = site.limitRequestFields
+        // Lines are read in order: whichever limit a line breaks first is the one reported.
         for (i, h) in headers.enumerated() {
+            if countLimit > 0, i == countLimit {
+                return "the request has more header lines than LimitRequestFields (\(countLimit))"
+            }
+            // A raw byte is one byte on the wire and four in the string: count raw bytes only
+            // for a line the string's length puts over the limit.
+            guard h.name.utf8.count + 2 + h.value.utf8.count >= fieldLimit + 2 else { continue }
             let length = h.name.utf8.count + 2 + h.value.rawByteCount
             if length >= fieldLimit + 2 {
                 return "the header line \(h.name) (\(length) bytes) is longer than LimitRequestFieldsize (\(fieldLimit) bytes)"
-            }
-            if countLimit > 0, i + 1 > countLimit {
-                return "the request has more header lines than LimitRequestFields (\(countLimit))"
             }
         }
         return nil

@@ -248,8 +248,10 @@ extension Edge: Layer {
         }
         var next = request
         // `Connection` is hop-by-hop: a proxy never passes the visitor's on.
-        next.headers.removeAll { equalsIgnoringASCIICase($0.name, "connection") }
-        if dropsInvalidHeaderNames { next.headers.removeAll { !Edge.isValidNginxHeaderName($0.name) } }
+        next.removeHeader("Connection")
+        if dropsInvalidHeaderNames, next.headers.contains(where: { !Edge.isValidNginxHeaderName($0.name) }) {
+            next.headers.removeAll { !Edge.isValidNginxHeaderName($0.name) }
+        }
         let (scheme, port) = originConnection(scheme: request.scheme, port: request.port)
         next.scheme = scheme
         next.port = port

@@ -40,6 +40,8 @@ public struct HopRequest: Sendable, Hashable {
 
     /// Removes every header of this name.
     public mutating func removeHeader(_ name: String) {
+        // removeAll(where:) copies a shared array even when nothing matches: ask first.
+        guard headers.contains(where: { equalsIgnoringASCIICase($0.name, name) }) else { return }
         headers.removeAll { equalsIgnoringASCIICase($0.name, name) }
     }
 
