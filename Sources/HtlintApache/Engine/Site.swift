@@ -14,6 +14,9 @@ public final class Site: @unchecked Sendable {
     /// `<Directory>` grants access and AllowOverride All. The directory walk starts here even
     /// when the vhost moves its DocumentRoot below it, as Apache's walk reads every level.
     public let mountedRoot: String
+    /// Whether `mountedRoot` is itself no system path (not `/`, no system directory or file):
+    /// then nothing of the system lies below it (`Origin.systemNode`).
+    public let mountedRootHoldsNoSystemPath: Bool
     public let files: SiteFileSystem
     public let modules: ModuleSet
     /// Server/virtual-host configuration (server context).
@@ -58,6 +61,7 @@ public final class Site: @unchecked Sendable {
                 processEnvironment: [String: String] = ["PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C"],
                 virtualHost: VirtualHostChoice? = nil) {
         self.mountedRoot = SiteFileSystem.normalize(documentRoot)
+        self.mountedRootHoldsNoSystemPath = Site.holdsNoSystemPath(mountedRoot)
         self.files = files
         self.modules = modules
         self.defaultDirectoryIndex = directoryIndex
@@ -154,6 +158,7 @@ public final class Site: @unchecked Sendable {
         serverAliases = s.serverAliases
         documentRoot = s.documentRoot
         mountedRoot = s.mountedRoot
+        mountedRootHoldsNoSystemPath = s.mountedRootHoldsNoSystemPath
         self.files = files
         modules = s.modules
         vhost = s.vhost
@@ -247,6 +252,11 @@ public final class Site: @unchecked Sendable {
     }
 
     private static let systemExecutables: Set<String> = ["/usr/sbin/apache2"]
+
+    /// Whether no system directory or file lies at or below `root` (`Origin.systemNode`).
+    static func holdsNoSystemPath(_ root: String) -> Bool {
+        root != "/" && !systemDirectories.contains(root) && !systemFiles.contains(root)
+    }
 
     /// Regular files of a Debian system with apache2 that expressions may test (`-f /etc/passwd`).
     public static let systemFiles: Set<String> = [

@@ -477,7 +477,7 @@ extension Origin {
     /// the system — exactly nil, and every front controller's `!-f` asks.
     func systemNode(_ path: String) -> Site.SystemNode? {
         let root = site.mountedRoot
-        if path.hasBytePrefix(root), root != "/", !Site.systemDirectories.contains(root), !Site.systemFiles.contains(root) {
+        if site.mountedRootHoldsNoSystemPath, path.hasBytePrefix(root) {
             let next = path.utf8.dropFirst(root.utf8.count).first
             if next == nil || next == UInt8(ascii: "/") { return nil }
         }
