@@ -286,11 +286,13 @@ extension Origin {
         for piece in pieces {
             switch piece {
             case .literal(let text): out += text
-            case .tag("e", let name): out += r.envValue(name) ?? "(null)"
+            // unwrap_header: a variable's CR and LF become spaces (a `%0A` in SCRIPT_URL is
+            // sent as a blank), where a literal `\n` of the format fails the response.
+            case .tag("e", let name): out += r.envValue(name).map(unwrapHeader) ?? "(null)"
             // header_request_ssl_var: an unset or empty value is written `(null)`.
             case .tag("s", let name):
                 let v = sslVariable(name, r, chain)
-                out += v.isEmpty ? "(null)" : v
+                out += v.isEmpty ? "(null)" : unwrapHeader(v)
             case .tag("t", _): out += "t=0"
             case .tag("D", _): out += "D=0"
             case .tag("l", _): out += "l=0.00/0.00/0.00"
@@ -301,6 +303,12 @@ extension Origin {
         }
         return out
     }
+}
+
+/// mod_headers' unwrap_header: CR and LF replaced by spaces.
+func unwrapHeader(_ value: String) -> String {
+    guard value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return value }
+    return String(preservingBytes: value.rawBytes.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 })
 }
 
 /// The comma-separated tokens of a header value as `Header merge` compares them: leading
