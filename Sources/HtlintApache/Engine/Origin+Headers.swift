@@ -11,10 +11,12 @@ extension Origin {
     /// and in the normal table of a page sent with a 3xx, where `Header` may replace it.
     /// `canned`: a 2xx a hook answered, sent by ap_send_error_response like an error.
     func responseHeaders(_ r: RequestRecord, status: Int, location: String? = nil, servedErrorPage: Bool = false,
-                         canned: Bool = false, chain: RequestChain) -> [HTTPHeader] {
+                         canned: Bool = false, acceptRanges: String? = nil, chain: RequestChain) -> [HTTPHeader] {
         var always = HeaderTable(entries: chain.cookies)
         var onSuccess = HeaderTable()
         if let location { onSuccess.add("Location", location) }
+        // Set by the default handler before mod_headers' filter runs: `Header unset` removes it.
+        if let acceptRanges { onSuccess.set("Accept-Ranges", acceptRanges) }
         // ap_if_walk merged the headers its conditions read into r->headers_out's Vary.
         if !r.ifVary.isEmpty { onSuccess.add("Vary", r.ifVary.joined(separator: ", ")) }
         // Error responses Apache generates itself drop the onsuccess table; an ErrorDocument
