@@ -38,7 +38,7 @@ extension Origin {
             : r.method == "OPTIONS" && r.handler == "httpd/unix-directory" ? r.forcedType ?? config?.mime?.forceType ?? "httpd/unix-directory"
             // mod_autoindex names its listing's type itself, over ForceType; so do mod_status and mod_info.
             : r.generatedType ?? (r.listed ? MimeTypes.listingType(charset: config?.indexCharset)
-                : r.forcedType ?? r.filename.flatMap { MimeTypes.type(forPath: mimeName($0, r, config?.mime), config: config?.mime) })
+                : r.forcedType ?? typedFilename(r).flatMap { MimeTypes.type(forPath: mimeName($0, r, config?.mime), config: config?.mime) })
         var context = ExpressionContext(origin: self, record: r, chain: chain, status: status, contentType: contentType)
         // mod_expires' filter runs before mod_headers' one, on the table the answer goes out with
         // (for an answer Apache writes, the moved error table `Header always` cannot reach).
@@ -249,6 +249,13 @@ extension Origin {
         let context = ExpressionContext(origin: self, record: r, chain: chain, status: nil)
         for h in list { apply(h, to: &table, &unusedType, r, context) }
         chain.request.headers = table.entries
+    }
+
+    /// The file mod_mime typed: a `redirect:` filename a forced handler kept from its internal
+    /// redirect was written in the fixups, after the type checker saw the walked file.
+    private func typedFilename(_ r: RequestRecord) -> String? {
+        guard let f = r.filename, f.hasPrefix("redirect:") else { return r.filename }
+        return r.mappedFilename
     }
 
     /// The value a directive writes: its `expr=` string expression, or its format.
