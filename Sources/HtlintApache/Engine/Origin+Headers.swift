@@ -11,10 +11,12 @@ extension Origin {
     /// and in the normal table of a page sent with a 3xx, where `Header` may replace it.
     /// `canned`: a 2xx a hook answered, sent by ap_send_error_response like an error.
     func responseHeaders(_ r: RequestRecord, status: Int, location: String? = nil, servedErrorPage: Bool = false,
-                         canned: Bool = false, chain: RequestChain) -> [HTTPHeader] {
+                         canned: Bool = false, acceptRanges: String? = nil, chain: RequestChain) -> [HTTPHeader] {
         var always = HeaderTable(entries: chain.cookies)
         var onSuccess = HeaderTable()
         if let location { onSuccess.add("Location", location) }
+        // Set by the default handler before mod_headers' filter runs: `Header unset` removes it.
+        if let acceptRanges { onSuccess.set("Accept-Ranges", acceptRanges) }
         // ap_if_walk merged the headers its conditions read into r->headers_out's Vary.
         if !r.ifVary.isEmpty { onSuccess.add("Vary", r.ifVary.joined(separator: ", ")) }
         // Error responses Apache generates itself drop the onsuccess table; an ErrorDocument
@@ -36,7 +38,7 @@ extension Origin {
             : r.method == "OPTIONS" && r.handler == "httpd/unix-directory" ? r.forcedType ?? config?.mime?.forceType ?? "httpd/unix-directory"
             // mod_autoindex names its listing's type itself, over ForceType; so do mod_status and mod_info.
             : r.generatedType ?? (r.listed ? MimeTypes.listingType(charset: config?.indexCharset)
-                : r.forcedType ?? r.filename.flatMap { MimeTypes.type(forPath: mimeName($0, r, config?.mime), config: config?.mime) })
+                : r.forcedType ?? typedFilename(r).flatMap { MimeTypes.type(forPath: mimeName($0, r, config?.mime), config: config?.mime) })
         var context = ExpressionContext(origin: self, record: r, chain: chain, status: status, contentType: contentType)
         // mod_expires' filter runs before mod_headers' one, on the table the answer goes out with
         // (for an answer Apache writes, the moved error table `Header always` cannot reach).
@@ -249,6 +251,13 @@ extension Origin {
         chain.request.headers = table.entries
     }
 
+    /// The file mod_mime typed: a `redirect:` filename a forced handler kept from its internal
+    /// redirect was written in the fixups, after the type checker saw the walked file.
+    private func typedFilename(_ r: RequestRecord) -> String? {
+        guard let f = r.filename, f.hasPrefix("redirect:") else { return r.filename }
+        return r.mappedFilename
+    }
+
     /// The value a directive writes: its `expr=` string expression, or its format.
     private func value(of h: HeaderDirective, _ r: RequestRecord, _ context: ExpressionContext) -> String {
         if let e = h.valueExpression { return e.evaluate(context, []) }
@@ -286,11 +295,13 @@ extension Origin {
         for piece in pieces {
             switch piece {
             case .literal(let text): out += text
-            case .tag("e", let name): out += r.envValue(name) ?? "(null)"
+            // unwrap_header: a variable's CR and LF become spaces (a `%0A` in SCRIPT_URL is
+            // sent as a blank), where a literal `\n` of the format fails the response.
+            case .tag("e", let name): out += r.envValue(name).map(unwrapHeader) ?? "(null)"
             // header_request_ssl_var: an unset or empty value is written `(null)`.
             case .tag("s", let name):
                 let v = sslVariable(name, r, chain)
-                out += v.isEmpty ? "(null)" : v
+                out += v.isEmpty ? "(null)" : unwrapHeader(v)
             case .tag("t", _): out += "t=0"
             case .tag("D", _): out += "D=0"
             case .tag("l", _): out += "l=0.00/0.00/0.00"
@@ -301,6 +312,12 @@ extension Origin {
         }
         return out
     }
+}
+
+/// mod_headers' unwrap_header: CR and LF replaced by spaces.
+func unwrapHeader(_ value: String) -> String {
+    guard value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return value }
+    return String(preservingBytes: value.rawBytes.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 })
 }
 
 /// The comma-separated tokens of a header value as `Header merge` compares them: leading

@@ -97,6 +97,11 @@ extension Origin {
             break
         }
         var config = MergedConfig.vhostDefaults(site)
+        // Outside the document root only the server's `<Directory />` applies, not its
+        // document-root section: another per-directory configuration, so a subrequest or internal
+        // redirect from a page of the site that lands here is checked again (a DirectoryIndex
+        // look-up rewritten to `/etc` is 403, not the main request's pass).
+        config.objectKeys.append("server-dir:/")
         var sections = vhostSections
         let directories = site.vhost.block.server?.directories ?? []
         if !directories.isEmpty {

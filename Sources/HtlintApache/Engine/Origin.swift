@@ -390,6 +390,9 @@ public final class Origin: @unchecked Sendable {
         // [L] left on the request.
         // A 204 has no body: whatever page was meant goes out empty.
         if status == 204 { served = nil }
+        // The default handler sent a file: ap_set_accept_ranges put `Accept-Ranges` in
+        // r->headers_out (`none` under MaxRanges none), kept on a 206, gone with a 416's error page.
+        var acceptsRanges = served != nil
         // The byte-range filter on a file the default handler sends with 200: a satisfiable
         // `Range` makes it 206 (part of the body), one past the end 416 (an error page).
         var contentRange: String? = nil
@@ -410,6 +413,7 @@ public final class Origin: @unchecked Sendable {
             case .unsatisfiable:
                 chain.note(.status, "416: every range of the Range header starts past the end of the file")
                 (status, sentStatus, final.status, served) = (416, 416, 416, nil)
+                acceptsRanges = false
                 if redirects == 0 { original.status = 416 }
             }
         }
@@ -421,7 +425,9 @@ public final class Origin: @unchecked Sendable {
         var headers = record.traceEcho && status == 200
             ? chain.cookies + [HTTPHeader("Content-Type", "message/http")]
             : responseHeaders(headerRecord, status: status, location: location, servedErrorPage: servedErrorPage,
-                              canned: cannedSuccess && !servedErrorPage, chain: chain)
+                              canned: cannedSuccess && !servedErrorPage,
+                              acceptRanges: acceptsRanges ? ((record.config ?? .vhostDefaults(site)).maxRanges == 0 ? "none" : "bytes") : nil,
+                              chain: chain)
         if let contentRange { headers.append(HTTPHeader("Content-Range", contentRange)) }
         if let pageLocationOnError { headers.append(HTTPHeader("Location", pageLocationOnError)) }
         if let bad = headerRefusedByFilter(headers) {

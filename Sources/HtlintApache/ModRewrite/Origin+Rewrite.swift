@@ -307,9 +307,15 @@ extension Origin {
                 } else {
                     r.query = new
                 }
+                // splitout_queryargs tests for an empty query before it drops one trailing `&`:
+                // `?&` leaves an empty query that is still there (`/t?` in a redirect, `?` logged).
                 if var query = r.query {
-                    if query.hasSuffix("&") { query.removeLast() }
-                    r.query = query.isEmpty ? nil : query
+                    if query.isEmpty {
+                        r.query = nil
+                    } else {
+                        if query.hasSuffix("&") { query.removeLast() }
+                        r.query = query
+                    }
                 }
             }
         }
@@ -443,11 +449,14 @@ extension Origin {
                 chain.note(.note, "RewriteCond expr reads $1…$9 without a regex match of its own: Apache's child reads match data mod_rewrite never set and crashes (no response)",
                            range: c.range)
             }
-            var captures: [String] = []
+            // A true condition hands mod_rewrite the expression's match data: a regex with groups
+            // sets it, or clears it when it fails (`!~` that holds too: %1 is then empty). One
+            // without such a regex leaves it unset (Apache reads stale stack; the previous stays).
+            var captures = scope.conditionCaptures
             var env = ExpressionContext(origin: self, record: r, chain: chain, typeChecked: !serverContext)
             env.addsVary = !c.noVary
             result = expr.evaluate(env, captures: &captures)
-            if result && !c.negated && !captures.isEmpty { scope.conditionCaptures = captures }
+            if result && !c.negated { scope.conditionCaptures = captures }
         }
         return c.negated ? !result : result
     }
