@@ -729,12 +729,7 @@ extension Origin {
             if site.modules.contains("autoindex"), r.handler == "httpd/unix-directory", r.method == "GET" || r.method == "HEAD" {
                 if let config = r.config, autoindexLists(r, config) {
                     // Each entry is looked up; the `.ht*` ones are denied (logged, left out).
-                    // A HEAD answer is sent before the directory is read (r->header_only).
-                    let dir = path + "/"
-                    for entry in site.files.nodes.keys.sorted() where r.method != "HEAD" && entry.hasPrefix(dir + ".ht")
-                        && !entry.dropFirst(dir.count).contains("/") {
-                        chain.log("AH01630", "error", "client denied by server configuration: \(entry)")
-                    }
+                    lookUpListedEntries(r, directory: path, config, chain)
                     chain.note(.status, "200: mod_autoindex lists the directory (Options Indexes)")
                     r.listed = true
                     return (200, nil)
