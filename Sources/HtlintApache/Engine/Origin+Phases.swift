@@ -163,6 +163,10 @@ extension Origin {
         r.env = sub.env
         r.envShadowed = sub.envShadowed
         guard sub.handler == "redirect-handler", let staged = sub.stagedRedirect else { return }
+        // ap_internal_fast_redirect copies its r->args as well: a query the look-up's rule
+        // wrote is the one this request's own rules see and `[QSA]` appends (recorded:
+        // negotiation-variant-lookup-query-adopted).
+        r.query = sub.query
         chain.note(.note, "the variant's look-up was rewritten to \(staged): this request adopts `\(sub.filename ?? "")`")
         r.filename = sub.filename
         r.handler = "redirect-handler"
