@@ -168,6 +168,8 @@ extension Origin {
         // negotiation-variant-lookup-query-adopted).
         r.query = sub.query
         chain.note(.note, "the variant's look-up was rewritten to \(staged): this request adopts `\(sub.filename ?? "")`")
+        // r->finfo stays the variant's file: mod_dir takes such an index look-up as a file.
+        r.mappedFilename = r.filename
         r.filename = sub.filename
         r.handler = "redirect-handler"
         r.stagedRedirect = staged
