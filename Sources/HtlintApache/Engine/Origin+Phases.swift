@@ -115,7 +115,10 @@ extension Origin {
         // cms-addhandler-php-html-skips-fallback, alias-scriptalias-addhandler-replaces-handler).
         if isDirectory(walk.filename) {
             if r.handler == nil { r.handler = "httpd/unix-directory" }
-        } else if let mime = walk.config.mime, let h = mime.handler(forPath: mimeName(walk.filename, r, mime)) {
+        } else if r.handler != "redirect-handler", let mime = walk.config.mime, let h = mime.handler(forPath: mimeName(walk.filename, r, mime)) {
+            // (mod_negotiation's type_checker runs first and, having adopted a variant whose
+            // look-up was rewritten, ends the phase: its redirect-handler stays; recorded:
+            // negotiation-variant-rewritten-keeps-redirect-handler.)
             r.handler = h
         }
         // fixups: core_override_type (REALLY_FIRST) puts `SetHandler` over it.
