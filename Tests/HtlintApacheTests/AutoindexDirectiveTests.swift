@@ -52,4 +52,21 @@ struct AutoindexDirectiveTests {
                                      context: .htaccess, modules: ModuleSet(ModuleSet.standard.names.union(["autoindex"])))
         #expect(file.block.indexCharset == "UTF-8")
     }
+
+    /// `IndexIgnore` words are kept in order; ignore_entry matches each one's last path
+    /// component with `*` and `?` only (recorded: dirindex-autoindex-entry-lookups).
+    @Test func indexIgnorePatterns() {
+        let file = ConfigReader.read(SourceFile(path: "/d/.htaccess", text: "IndexIgnore .ht* *.log\nIndexIgnore dir/?.txt [ab].md\nIndexIgnoreReset On"),
+                                     context: .htaccess, modules: ModuleSet(ModuleSet.standard.names.union(["autoindex"])))
+        #expect(file.block.indexIgnore == [".ht*", "*.log", "dir/?.txt", "[ab].md"])
+        #expect(file.block.indexIgnoreReset == true)
+        let patterns = file.block.indexIgnore
+        #expect(Origin.indexIgnores(patterns, ".htaccess"))
+        #expect(Origin.indexIgnores(patterns, "a.log"))
+        #expect(Origin.indexIgnores(patterns, "x.txt"))
+        #expect(!Origin.indexIgnores(patterns, "xy.txt"))
+        #expect(!Origin.indexIgnores(patterns, "a.md"))
+        #expect(Origin.indexIgnores(patterns, "[ab].md"))
+        #expect(!Origin.indexIgnores(patterns, "A.LOG.txt"))
+    }
 }

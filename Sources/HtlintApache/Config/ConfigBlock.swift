@@ -308,6 +308,10 @@ public struct ConfigBlock: Sendable {
     public var directoryIndexRedirect: Int? = nil
     /// `IndexOptions Charset=…`: the charset of mod_autoindex's listing.
     public var indexCharset: String? = nil
+    /// `IndexIgnore` patterns: entries a listing leaves out without looking them up.
+    public var indexIgnore: [String] = []
+    /// `IndexIgnoreReset On`: this object's `IndexIgnore` list does not add to the inherited one.
+    public var indexIgnoreReset: Bool? = nil
     /// mod_autoindex's option bits as this object's `IndexOptions` lines left them: `None`
     /// set, and other keywords set (both at once is refused, across lines too).
     var indexOptionsNone = false, indexOptionsOthers = false

@@ -31,6 +31,12 @@ extension ConfigReader {
             indexOptions(line, into: &block)
         case "IndexOrderDefault":
             indexOrderDefault(line)
+        case "IndexIgnore":
+            // add_ignore (ITERATE): one pattern per word.
+            block.indexIgnore += words.prefix { !$0.value.isEmpty }.map(\.value)
+        case "IndexIgnoreReset":
+            guard let on = flag(line) else { return }
+            block.indexIgnoreReset = on
         case "DirectoryIndex":
             // add_index (RAW_ARGS) appends the words up to the first empty one to this object's
             // list, creating it even for none (`DirectoryIndex` alone: no index); `disabled`

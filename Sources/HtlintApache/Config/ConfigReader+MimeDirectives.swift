@@ -76,13 +76,15 @@ extension ConfigReader {
             block.editMime { $0.usePathInfo = on }
         case "MultiviewsMatch":
             guard hasFirstArgument(line, "MultiviewsMatch requires at least one argument, NegotiatedOnly (default), Handlers and/or Filters, or Any") else { return }
-            // Each option with the ones it cannot be combined with, and Apache's message.
+            // Each option with the ones it cannot be combined with, and Apache's message. The
+            // options accumulate in the object (m->multimatch |= …), across lines too (recorded:
+            // negotiation-multiviewsmatch-accumulates).
             let clash: [String: (Set<String>, String)] = [
-                "any": (["negotiatedonly", "filters", "handlers"], "Any is incompatible with NegotiatedOnly, Filters or Handlers"),
-                "negotiatedonly": (["any", "filters", "handlers"], "NegotiatedOnly is incompatible with Any, Filters or Handlers"),
-                "filters": (["any", "negotiatedonly"], "Filters is incompatible with Any or NegotiatedOnly"),
-                "handlers": (["any", "negotiatedonly"], "Handlers is incompatible with Any or NegotiatedOnly")]
-            var options: Set<String> = []
+                "any": (["negotiatedonly", "filters", "handlers"], "Any is incompatible with NegotiatedOnly, Filters and Handlers"),
+                "negotiatedonly": (["any", "filters", "handlers"], "NegotiatedOnly is incompatible with Any, Filters and Handlers"),
+                "filters": (["any", "negotiatedonly"], "Filters is incompatible with Any and NegotiatedOnly"),
+                "handlers": (["any", "negotiatedonly"], "Handlers is incompatible with Any and NegotiatedOnly")]
+            var options: Set<String> = block.mime?.multiviewsMatch ?? []
             for w in words {
                 let o = w.value.lowercased()
                 guard let (others, message) = clash[o] else {

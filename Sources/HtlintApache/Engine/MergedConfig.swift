@@ -135,6 +135,7 @@ extension MergedConfig {
         var directoryCheckHandler = false
         var directoryIndexRedirect = 0
         var indexCharset: String?
+        var indexIgnore: [String] = []
         var directoryIndex: [String]
         var fallbackResource: String?
         var options: Set<String> = ["followsymlinks"]
@@ -249,6 +250,8 @@ extension MergedConfig {
             if let c = block.directoryCheckHandler { directoryCheckHandler = c }
             if let s = block.directoryIndexRedirect { directoryIndexRedirect = s }
             if let c = block.indexCharset { indexCharset = c }
+            // merge_autoindex_configs appends the inherited list unless IndexIgnoreReset is on.
+            if block.indexIgnoreReset == true { indexIgnore = block.indexIgnore } else { indexIgnore += block.indexIgnore }
             if let i = block.directoryIndex { directoryIndex = i }
             if let f = block.fallbackResource { fallbackResource = f.lowercased() == "disabled" ? nil : f }
             for o in block.options {

@@ -115,7 +115,10 @@ extension Origin {
         // cms-addhandler-php-html-skips-fallback, alias-scriptalias-addhandler-replaces-handler).
         if isDirectory(walk.filename) {
             if r.handler == nil { r.handler = "httpd/unix-directory" }
-        } else if let mime = walk.config.mime, let h = mime.handler(forPath: mimeName(walk.filename, r, mime)) {
+        } else if r.handler != "redirect-handler", let mime = walk.config.mime, let h = mime.handler(forPath: mimeName(walk.filename, r, mime)) {
+            // (mod_negotiation's type_checker runs first and, having adopted a variant whose
+            // look-up was rewritten, ends the phase: its redirect-handler stays; recorded:
+            // negotiation-variant-rewritten-keeps-redirect-handler.)
             r.handler = h
         }
         // fixups: core_override_type (REALLY_FIRST) puts `SetHandler` over it.
@@ -163,7 +166,13 @@ extension Origin {
         r.env = sub.env
         r.envShadowed = sub.envShadowed
         guard sub.handler == "redirect-handler", let staged = sub.stagedRedirect else { return }
+        // ap_internal_fast_redirect copies its r->args as well: a query the look-up's rule
+        // wrote is the one this request's own rules see and `[QSA]` appends (recorded:
+        // negotiation-variant-lookup-query-adopted).
+        r.query = sub.query
         chain.note(.note, "the variant's look-up was rewritten to \(staged): this request adopts `\(sub.filename ?? "")`")
+        // r->finfo stays the variant's file: mod_dir takes such an index look-up as a file.
+        r.mappedFilename = r.filename
         r.filename = sub.filename
         r.handler = "redirect-handler"
         r.stagedRedirect = staged
@@ -729,12 +738,7 @@ extension Origin {
             if site.modules.contains("autoindex"), r.handler == "httpd/unix-directory", r.method == "GET" || r.method == "HEAD" {
                 if let config = r.config, autoindexLists(r, config) {
                     // Each entry is looked up; the `.ht*` ones are denied (logged, left out).
-                    // A HEAD answer is sent before the directory is read (r->header_only).
-                    let dir = path + "/"
-                    for entry in site.files.nodes.keys.sorted() where r.method != "HEAD" && entry.hasPrefix(dir + ".ht")
-                        && !entry.dropFirst(dir.count).contains("/") {
-                        chain.log("AH01630", "error", "client denied by server configuration: \(entry)")
-                    }
+                    lookUpListedEntries(r, directory: path, config, chain)
                     chain.note(.status, "200: mod_autoindex lists the directory (Options Indexes)")
                     r.listed = true
                     return (200, nil)

@@ -80,6 +80,9 @@ public final class Origin: @unchecked Sendable {
         var status = 200
         var location: String? = nil
         var served: String? = nil
+        /// A handler answered with a page of its own (OPTIONS' Allow, a listing): sent like a
+        /// file, with the normal header table, whatever status an `[R]` without `[L]` left.
+        var handlerPage = false
         var errorDocumentStatus: Int? = nil
         /// What `%>s` logs when it differs from the status sent: the failing ErrorDocument request's own.
         /// Set exactly when the answer is a recursive error (ap_die_r), sent canned for an earlier request.
@@ -269,6 +272,7 @@ public final class Origin: @unchecked Sendable {
                     served = nil
                     break
                 }
+                handlerPage = s == 200 && file == nil
                 if s == 200, record.status != 200 { s = record.status }
                 // A page that fails inside an ErrorDocument chain is a recursive error: the first
                 // status of the run of non-OK requests goes out (ap_die_r's r_1st_err).
@@ -417,7 +421,7 @@ public final class Origin: @unchecked Sendable {
                 if redirects == 0 { original.status = 416 }
             }
         }
-        let servedErrorPage = served != nil
+        let servedErrorPage = served != nil || (handlerPage && status == record.status)
         let headerRecord = loggedStatus != nil ? (runStartRecord ?? errorOrigin ?? record) : record
         // One error table serves the whole chain: a recursive error's Vary has the later requests' tokens.
         headerRecord.negotiationVary = record.negotiationVary

@@ -4,7 +4,8 @@ extension Origin {
     /// `AddOutputFilterByType` (the type without parameters) names it, on a main request's
     /// answer other than 204, without `no-gzip` (nor `gzip-only-text/html` for another type),
     /// not already encoded, whose body is more than
-    /// 68 bytes (sizeof(gzip_header) + VALIDATION_SIZE + 50: smaller ones pass untouched). It
+    /// 68 bytes (sizeof(gzip_header) + VALIDATION_SIZE + 50: smaller ones pass untouched;
+    /// a listing's or a module's generated page is larger). It
     /// then merges `Vary: Accept-Encoding` (before mod_headers' filter) and, when the request
     /// accepts `gzip` (a q of 0 refuses it), sends `Content-Encoding: gzip`.
     func deflateHeaders(_ r: RequestRecord, status: Int, contentType: String?, config: MergedConfig?,
@@ -13,9 +14,8 @@ extension Origin {
         // (a copy of the whole configuration).
         guard config?.outputFilters != nil || config?.outputFiltersByExtension.isEmpty == false
                 || config?.outputFiltersByType.isEmpty == false else { return [] }
-        guard let config, site.modules.contains("deflate"), status != 204, !r.isSubrequest, !r.listed,
-              r.generatedType == nil, r.envValue("no-gzip") == nil,
-              let f = r.filename, case .file(let size)? = site.files.stat(f), size > 68 else { return [] }
+        guard let config, site.modules.contains("deflate"), status != 204, !r.isSubrequest,
+              r.envValue("no-gzip") == nil, let f = r.filename, bodyOverGzipOverhead(r, f) else { return [] }
         let bare = contentType.map { String($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces).lowercased() }
         var filters = config.outputFilters ?? []
         for part in lastPathComponent(f).split(separator: ".", omittingEmptySubsequences: false).dropFirst() {
@@ -37,6 +37,18 @@ extension Origin {
         }
         chain.note(.note, "mod_deflate: DEFLATE adds Vary: Accept-Encoding\(out.count > 1 ? " and compresses (gzip accepted)" : "")")
         return out
+    }
+}
+
+extension Origin {
+    /// Whether the body DEFLATE sees is over 68 bytes (recorded: header-deflate-generated-pages):
+    /// a file by its size; mod_autoindex's listing (GET: a HEAD is answered before it is
+    /// written, with no body), mod_status' and mod_info's pages (written for HEAD too) always are.
+    private func bodyOverGzipOverhead(_ r: RequestRecord, _ f: String) -> Bool {
+        if r.generatedType != nil { return true }
+        if r.listed { return r.method != "HEAD" }
+        if case .file(let size)? = site.files.stat(f) { return size > 68 }
+        return false
     }
 }
 

@@ -30,7 +30,7 @@ extension Origin {
             // A candidate answering other than 200/404 (a 403 from `<Files>`…) is remembered and
             // returned when no candidate is served, rather than a listing or a 404 (mod_dir).
             var failed: Int? = nil
-            for name in config.directoryIndex {
+            for (position, name) in config.directoryIndex.enumerated() {
                 // ap_sub_req_lookup_uri re-escapes r->uri's directory before the name is joined
                 // and the whole URL decoded again: `/a%2520b/` looks up `/a%20b/index.html`.
                 let url = (name.hasPrefix("/") ? name : escapePath(r.uri) + name) + (r.query.map { "?" + $0 } ?? "")
@@ -48,11 +48,12 @@ extension Origin {
                     // recorded: dirindex-fallback-carried-redirect-without-location).
                     takeErrorTable(of: sub, into: r)
                     return .final(status: status, location: location)
-                case .final(let status, _) where (status == 406 || status == 401) && config.directoryIndex.count == 1:
-                    // The only candidate's 406 (or 401) is the answer at once, with its error table
-                    // (a negotiated `DirectoryIndex index` refusing every variant keeps its Vary).
+                case .final(let status, _) where (status == 406 || status == 401) && position == config.directoryIndex.count - 1:
+                    // The last candidate's 406 (or 401; fixup_dir's num_names == 1) is the answer at
+                    // once, with its error table (a negotiated `DirectoryIndex index` refusing every
+                    // variant keeps its Vary; recorded: dirindex-last-candidate-406-keeps-vary).
                     takeErrorTable(of: sub, into: r)
-                    chain.note(.status, "\(status): the only DirectoryIndex candidate answered \(status)")
+                    chain.note(.status, "\(status): the last DirectoryIndex candidate answered \(status)")
                     return .final(status: status, location: nil)
                 case .serve, .internalRedirect:
                     guard let subFile = sub.filename, site.files.isFile(stagedFilename(sub, fallback: subFile)) else { continue }

@@ -77,7 +77,13 @@ extension Origin {
             // A variant without a type is a script when its look-up has a handler (AddHandler, or
             // SetHandler: a `<FilesMatch "\.php$">` one under `Any`); one with neither cannot be negotiated.
             let handlerOnly = MimeTypes.type(forPath: name, config: mime) == nil
-            if handlerOnly, mime?.handler(forPath: name) == nil, mime?.setHandler == nil { continue }
+            // An internal rewrite in its look-up leaves redirect-handler, a handler too (under
+            // `Any`; recorded: negotiation-variant-handler-from-lookup-rewrite).
+            var needsRewriteHandler = false
+            if handlerOnly, mime?.handler(forPath: name) == nil, mime?.setHandler == nil {
+                guard walk.config.rewrite?.engine == true else { continue }
+                needsRewriteHandler = true
+            }
             // The look-up runs the fixups too: mod_rewrite refuses it where the engine is on
             // without FollowSymLinks (AH00670, 403), and the variant is not available.
             if let rw = walk.config.rewrite, rw.engine, !chain.endSeen,
@@ -88,7 +94,8 @@ extension Origin {
             // Its other fixups: a status decided there (a `Redirect`, `[F]`) refuses the variant
             // (recorded: negotiation-variant-refused-by-lookup-answer).
             if walk.config.rewrite?.engine == true || !walk.config.redirects.isEmpty {
-                if variantLookup(r, walk, filename: path, uri: Origin.variantURI(r, name), chain).1 != nil { continue }
+                let (sub, decided) = variantLookup(r, walk, filename: path, uri: Origin.variantURI(r, name), chain)
+                if decided != nil || (needsRewriteHandler && sub.handler != "redirect-handler") { continue }
             }
             let type = MimeTypes.type(forPath: name, config: mime) ?? MimeTypes.cgiMagicType
             variantTypes.insert(type)

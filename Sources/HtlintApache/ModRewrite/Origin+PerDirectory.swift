@@ -81,7 +81,8 @@ extension Origin {
         }
         let url = internalRedirectURL(f, r, rw)
         chain.note(.note, "rewritten to \(url) (internal redirect follows)", range: result.lastRule?.range)
-        r.mappedFilename = f0
+        // r->finfo is still the walked file, also under an adopted `redirect:` name.
+        if r.mappedFilename == nil || !f0.hasPrefix("redirect:") { r.mappedFilename = f0 }
         r.stagedRedirect = url + (r.query.map { "?" + $0 } ?? "")
         r.filename = "redirect:" + url
         r.handler = "redirect-handler"

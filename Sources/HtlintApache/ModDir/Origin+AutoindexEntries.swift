@@ -1,0 +1,45 @@
+/// mod_autoindex's look-up of each entry it lists (recorded: dirindex-autoindex-entry-lookups).
+extension Origin {
+    /// A GET listing looks every entry up (ap_sub_req_lookup_dirent) to decide whether to show
+    /// it: a subrequest up to the fixups with the entry's file, so a denied entry logs AH01630,
+    /// and a subdirectory (named with its slash) runs mod_dir's index look-ups, whose denied
+    /// candidates log too. `IndexIgnore` names are left out before any look-up; a HEAD answer
+    /// is sent before the directory is read.
+    func lookUpListedEntries(_ r: RequestRecord, directory path: String, _ config: MergedConfig, _ chain: RequestChain) {
+        guard r.method != "HEAD" else { return }
+        let uriDirectory = r.uri.lastIndex(of: "/").map { String(r.uri[...$0]) } ?? "/"
+        for name in site.files.entryNames(in: path).sorted() where !Origin.indexIgnores(config.indexIgnore, name) {
+            let isDirectory = site.files.stat(path + "/" + name) == .directory
+            let slash = isDirectory ? "/" : ""
+            let uri = uriDirectory + name + slash
+            _ = subrequest(escapePath(uri), chain, parent: r, file: path + "/" + name + slash, uri: uri)
+        }
+    }
+
+    /// ignore_entry: an `IndexIgnore` pattern's last path component matched against the name
+    /// with ap_strcmp_match (`*` and `?` only, case-sensitive).
+    static func indexIgnores(_ patterns: [String], _ name: String) -> Bool {
+        patterns.contains { pattern in
+            let last = pattern.lastIndex(of: "/").map { String(pattern[pattern.index(after: $0)...]) } ?? pattern
+            return starQuestionMatch(Array(last.utf8), Array(name.utf8))
+        }
+    }
+
+    /// ap_strcmp_match's wildcards, iteratively (one backtrack point per `*`).
+    private static func starQuestionMatch(_ p: [UInt8], _ t: [UInt8]) -> Bool {
+        var i = 0, j = 0, star = -1, starText = 0
+        while j < t.count {
+            if i < p.count, p[i] == UInt8(ascii: "*") {
+                star = i; starText = j; i += 1
+            } else if i < p.count, p[i] == UInt8(ascii: "?") || p[i] == t[j] {
+                i += 1; j += 1
+            } else if star >= 0 {
+                i = star + 1; starText += 1; j = starText
+            } else {
+                return false
+            }
+        }
+        while i < p.count, p[i] == UInt8(ascii: "*") { i += 1 }
+        return i == p.count
+    }
+}
