@@ -99,32 +99,16 @@ extension ConfigReader {
             }
             if strict || unsafe { block.server?.httpProtocolUnsafe = unsafe }
         case "LimitRequestLine":
-            // set_limit_req_line: atoi, refused below 0. glibc's atoi is (int)strtol: the value
-            // saturates at 64 bits and keeps its low 32 (apache2 -t: 3000000000 and
-            // 9223372036854775807 are negative, 5000000000 is 705032704).
-            guard arity(line, 1...1, "LimitRequestLine takes one argument, Limit on maximum size of an HTTP request line") else { return }
-            let limit = Int(Int32(truncatingIfNeeded: atoi64(words[0].value)))
-            guard limit >= 0 else {
-                error(ConfigCode.badArguments, "LimitRequestLine \"\(words[0].value)\" must be a non-negative integer", words[0].range)
-                return
-            }
+            guard let limit = requestLimit(line, usage: "Limit on maximum size of an HTTP request line",
+                                           refusal: "must be a non-negative integer") else { return }
             block.server?.limitRequestLine = limit
         case "LimitRequestFieldsize":
-            // set_limit_req_fieldsize reads its number as LimitRequestLine does.
-            guard arity(line, 1...1, "LimitRequestFieldsize takes one argument, Limit on maximum size of an HTTP request header field") else { return }
-            let limit = Int(Int32(truncatingIfNeeded: atoi64(words[0].value)))
-            guard limit >= 0 else {
-                error(ConfigCode.badArguments, "LimitRequestFieldsize \"\(words[0].value)\" must be a non-negative integer", words[0].range)
-                return
-            }
+            guard let limit = requestLimit(line, usage: "Limit on maximum size of an HTTP request header field",
+                                           refusal: "must be a non-negative integer") else { return }
             block.server?.limitRequestFieldSize = limit
         case "LimitRequestFields":
-            guard arity(line, 1...1, "LimitRequestFields takes one argument, Limit (0 = unlimited) on max number of header fields in a request message") else { return }
-            let limit = Int(Int32(truncatingIfNeeded: atoi64(words[0].value)))
-            guard limit >= 0 else {
-                error(ConfigCode.badArguments, "LimitRequestFields \"\(words[0].value)\" must be a non-negative integer (0 = no limit)", words[0].range)
-                return
-            }
+            guard let limit = requestLimit(line, usage: "Limit (0 = unlimited) on max number of header fields in a request message",
+                                           refusal: "must be a non-negative integer (0 = no limit)") else { return }
             block.server?.limitRequestFields = limit
         case "TraceEnable":
             guard arity(line, 1...1, "TraceEnable takes one argument, 'on' (default), 'off' or 'extended' to trace request body content") else { return }
@@ -183,5 +167,21 @@ extension ConfigReader {
             }
         }
         return false
+    }
+
+    /// LimitRequestLine, LimitRequestFieldsize, LimitRequestFields: one number read with atoi,
+    /// refused below 0. glibc's atoi is (int)strtol: the value saturates at 64 bits and keeps
+    /// its low 32 (apache2 -t: 3000000000 and 9223372036854775807 are negative, 5000000000 is
+    /// 705032704).
+    mutating func requestLimit(_ line: DirectiveLine, usage: String, refusal: String) -> Int? {
+        let name = line.info.name
+        guard arity(line, 1...1, "\(name) takes one argument, \(usage)") else { return nil }
+        let word = line.words[0]
+        let limit = Int(Int32(truncatingIfNeeded: atoi64(word.value)))
+        guard limit >= 0 else {
+            error(ConfigCode.badArguments, "\(name) \"\(word.value)\" \(refusal)", word.range)
+            return nil
+        }
+        return limit
     }
 }
