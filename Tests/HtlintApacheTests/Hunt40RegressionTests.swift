@@ -35,16 +35,12 @@ struct Hunt40RegressionTests {
         #expect(errors(read.diagnostics).isEmpty)
     }
 
-    func respond(_ target: String, vhost: [String], access: [(String, String)] = [], files: [String]) -> OriginResponse {
-        respondOnSite(target, vhost: vhost, access: access, files: files)
-    }
-
     /// fixtures/apache/errordoc-page-rewrite-carried-redirect-status: in the ErrorDocument request a
     /// full-URL substitution sets r->status 302, a chained local rewrite keeps it, and the internal
     /// redirect carries it over the 404: the page goes out with 302 and no Location (%<s 404).
     @Test func errorDocumentRewriteCarriesRedirectStatus() {
         let access = [("/", "RewriteEngine On\nRewriteCond %{ENV:REDIRECT_STATUS} =404\nRewriteRule ^q$ http://shop.example/b.html [C]\nRewriteRule ^ /t.html\n")]
-        let r = respond("/missing", vhost: ["ErrorDocument 404 /q"], access: access, files: ["/index.html", "/b.html", "/t.html"])
+        let r = respondOnSite("/missing", vhost: ["ErrorDocument 404 /q"], access: access, files: ["/index.html", "/b.html", "/t.html"])
         #expect(r.status == 302)
         #expect(r.location == nil)
         #expect(r.served == "/t.html")
@@ -58,10 +54,10 @@ struct Hunt40RegressionTests {
     @Test func rewriteStatusWithoutLastInAnInternalRedirect() {
         let access = [("/", "RewriteEngine On\nRewriteRule ^go$ b.html [L]\nRewriteRule ^b\\.html$ /x.html [R=301]\nRewriteRule x\\.html$ b.html?s=1\nErrorDocument 404 /e.html\n")]
         let files = ["/index.html", "/e.html"]
-        let first = respond("/b.html", vhost: [], access: access, files: files)
+        let first = respondOnSite("/b.html", vhost: [], access: access, files: files)
         #expect(first.status == 404)
         #expect(first.served == "/e.html")
-        let redirected = respond("/go", vhost: [], access: access, files: files)
+        let redirected = respondOnSite("/go", vhost: [], access: access, files: files)
         #expect(redirected.status == 404)
         #expect(redirected.served == nil)
         #expect(redirected.final.uri == "/b.html")
@@ -89,9 +85,9 @@ struct Hunt40RegressionTests {
         let access = [("/", "RewriteEngine On\nRewriteRule ^a\\.html$ /a [P,PT]\nRewriteRule ^b\\.html$ /b [P]\n")]
         let vhost = ["RewriteEngine On", "RewriteRule ^/s$ /a.html [P,PT]"]
         let files = ["/index.html", "/a.html"]
-        #expect(respond("/a.html", vhost: vhost, access: access, files: files).status == 400)
-        #expect(respond("/b.html", vhost: vhost, access: access, files: files).status == 403)
-        let server = respond("/s", vhost: vhost, access: access, files: files)
+        #expect(respondOnSite("/a.html", vhost: vhost, access: access, files: files).status == 400)
+        #expect(respondOnSite("/b.html", vhost: vhost, access: access, files: files).status == 403)
+        let server = respondOnSite("/s", vhost: vhost, access: access, files: files)
         #expect(server.status == 400)
         #expect(server.errorCodes == ["AH00126"])
         #expect(server.final.filename == "passthrough:proxy:http://shop.example/a.html")

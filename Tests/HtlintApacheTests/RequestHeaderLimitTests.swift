@@ -12,13 +12,18 @@ import HtlintDiagnostics
 struct RequestHeaderLimitTests {
     private func status(headerLine length: Int = 10, extraHeaders: Int = 0, vhost: [String] = [],
                         target: String = "/index.html") -> Int {
+        respond(headerLine: length, extraHeaders: extraHeaders, vhost: vhost, target: target).status
+    }
+
+    private func respond(headerLine length: Int = 10, extraHeaders: Int = 0, vhost: [String] = [],
+                         target: String = "/index.html") -> OriginResponse {
         var fs = SiteFileSystem(root: "/var/www/html")
         fs.addFile("/index.html")
         let origin = Origin(site: Site(serverName: "example.com", files: fs, vhostLines: vhost))
         var headers = [HTTPHeader("Host", "example.com"),
                        HTTPHeader("X-A", String(repeating: "a", count: length - "X-A: ".utf8.count))]
         headers += (0..<extraHeaders).map { HTTPHeader("X-B\($0)", "1") }
-        return origin.respond(to: OriginRequest(target: target, headers: headers)).status
+        return origin.respond(to: OriginRequest(target: target, headers: headers))
     }
 
     @Test func theDefaultFieldLimitAllowsEightThousandOneHundredNinetyOneBytes() {
@@ -45,6 +50,16 @@ struct RequestHeaderLimitTests {
     @Test func theRequestLineIsCheckedFirst() {
         let longTarget = "/" + String(repeating: "a", count: 8200)
         #expect(status(headerLine: 9000, target: longTarget) == 414)
+    }
+
+    /// Refused while the request is read (die_unusable_input), as a malformed Host is (recorded:
+    /// env-setenvif-before-bad-path): post_read_request's SetEnvIf never runs.
+    @Test func refusedBeforePostReadRequest() {
+        let vhost = ["SetEnvIf Request_URI ^(.*)$ U=$1", "Header always set X-S %{U}e"]
+        let refused = respond(headerLine: 8192, vhost: vhost)
+        #expect(refused.status == 400)
+        #expect(refused.headers.first { $0.name == "X-S" }?.value == "(null)")
+        #expect(respond(vhost: vhost).headers.first { $0.name == "X-S" }?.value == "/index.html")
     }
 
     @Test func theValuesAreCheckedAsApacheReadsThem() {

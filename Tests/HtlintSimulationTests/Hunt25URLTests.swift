@@ -9,7 +9,8 @@ struct Hunt25URLTests {
         let u = URLParts("HTTPS://site.example/x")!
         #expect(u.scheme == "https")
         #expect(u.text == "HTTPS://site.example/x")
-        #expect(u.identity == "https://site.example/x")
+        #expect(u.loopKey == URLParts("https://site.example/x")!.loopKey)
+        #expect(u.loopKey != URLParts("https://site.example/y")!.loopKey)
         var upgraded = URLParts("HTTP://site.example/x")!
         upgraded.scheme = "https"
         #expect(upgraded.text == "https://site.example/x")

@@ -23,7 +23,8 @@ struct RecordedBrowserChainTests {
         let u = URLParts("http://www.shop.example:80/dir")!
         #expect(u.text == "http://www.shop.example:80/dir")
         #expect(u.hostHeader == "www.shop.example")
-        #expect(u.identity == URLParts("http://www.shop.example/dir")!.identity)
+        #expect(u.loopKey == URLParts("http://www.shop.example/dir")!.loopKey)
+        #expect(u.loopKey != URLParts("http://www.shop.example:8080/dir")!.loopKey)
         #expect(u.resolve("/dir/") == "http://www.shop.example:80/dir/")
         #expect(URLParts("http://shop.example/a")!.text == "http://shop.example/a")
     }
@@ -86,7 +87,7 @@ struct RecordedBrowserChainTests {
         let u = URLParts("https://shop.example?x=1")!
         #expect(u.target == "/?x=1")
         #expect(u.text == "https://shop.example?x=1")
-        #expect(u.identity == URLParts("https://shop.example/?x=1")!.identity)
+        #expect(u.loopKey == URLParts("https://shop.example/?x=1")!.loopKey)
         let rule = "RewriteEngine On\nRewriteRule ^q$ https://shop.example?x=1 [R=302,L]"
         let recording = simulator(rule, recording: true)
         let r = recording.run("http://shop.example/q", headers: [])

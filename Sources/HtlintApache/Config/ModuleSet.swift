@@ -14,16 +14,12 @@ public struct ModuleSet: Sendable, Hashable {
         asked = ModuleSet.askedBits(self.names)
     }
 
-    /// The engine's per-request questions, by short name.
-    private static let askedNames = ["actions", "autoindex", "cgi", "cgid", "deflate", "expires", "info", "status"]
-
     private static func askedBits(_ names: Set<String>) -> UInt16 {
-        var bits: UInt16 = 0
-        for (i, name) in askedNames.enumerated() where names.contains(name) { bits |= 1 << i }
-        return bits
+        names.reduce(0) { bits, name in bits | (askedBit(name) ?? 0) }
     }
 
-    /// The bit of a name in `askedNames`; string comparisons of short literals, no hashing.
+    /// The bit of a module the engine asks about on every request (by short name); string
+    /// comparisons of short literals, no hashing.
     private static func askedBit(_ module: String) -> UInt16? {
         switch module {
         case "actions": 1 << 0

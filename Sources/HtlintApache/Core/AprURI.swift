@@ -99,7 +99,7 @@ struct AprURI {
             port = AprURI.portOfScheme(scheme)
             return uri
         }
-        let (value, complete) = AprURI.strtol(u[digits..<uri])
+        let (value, complete) = strtol64(u[digits..<uri])
         port = UInt16(truncatingIfNeeded: Int32(truncatingIfNeeded: value))
         return complete ? uri : nil
     }
@@ -131,29 +131,6 @@ struct AprURI {
     /// T_SCHEME: letters, digits, `+`, `-`, `.`.
     private static func isSchemeByte(_ b: UInt8) -> Bool {
         isAlpha(b) || (b >= 0x30 && b <= 0x39) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
-    }
-
-    /// strtol(…, 10): leading white space, a sign, digits (saturating); complete when nothing
-    /// follows them (no digits at all reads nothing, so the whole text is left over).
-    private static func strtol(_ bytes: Substring.UTF8View) -> (Int64, Bool) {
-        var i = bytes.startIndex
-        while i < bytes.endIndex, [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D].contains(bytes[i]) { i = bytes.index(after: i) }
-        var negative = false
-        if i < bytes.endIndex, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
-            negative = bytes[i] == UInt8(ascii: "-")
-            i = bytes.index(after: i)
-        }
-        var value: Int64 = 0
-        var read = false
-        while i < bytes.endIndex, bytes[i] >= 0x30 && bytes[i] <= 0x39 {
-            let (m, o1) = value.multipliedReportingOverflow(by: 10)
-            let (a, o2) = m.addingReportingOverflow(Int64(bytes[i] - 0x30))
-            value = o1 || o2 ? Int64.max : a
-            read = true
-            i = bytes.index(after: i)
-        }
-        guard read else { return (0, bytes.isEmpty) }
-        return (negative ? (value == Int64.max ? Int64.min : -value) : value, i == bytes.endIndex)
     }
 
     /// apr_uri_port_of_scheme (case-insensitive; 0 for none or an unknown scheme).

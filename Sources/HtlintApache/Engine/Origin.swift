@@ -50,30 +50,17 @@ public final class Origin: @unchecked Sendable {
         let chain = RequestChain(request: request, tracing: tracing)
         chain.note(.request, "\(request.method) \(request.target)\(request.tls ? " (TLS)" : "")")
         applyRemoteIP(chain)
-        // read_request_line: a line that does not fit LimitRequestLine plus its CRLF is refused
-        // before anything in it is read (8191 bytes pass, 8192 are 414, measured with Apache
-        // 2.4.71; its AH00565 is logged at info level, below the default LogLevel).
-        let lineTooLong = chain.theRequest.utf8.count >= site.limitRequestLine + 2
-        let headerProblem = lineTooLong ? nil : requestHeaderProblem(request.headers)
-        let badHost = !lineTooLong && headerProblem == nil
-            && request.header("Host").map { hostHeaderIsMalformed($0, strict: !site.httpProtocolUnsafe) } ?? false
+        // A request ap_read_request refuses is answered before anything else reads it.
+        let refusal = readRequestRefusal(request, chain)
         // A malformed Host is refused before the path is normalised: a `..` above the root
         // logs no AH10244 then (recorded: rewrite-escape-malformed-host-before-path).
         var (record, early) = makeRecord(url: request.target, method: request.method, isSubrequest: false, chain: chain,
-                                         logsBadPath: !badHost && !lineTooLong && headerProblem == nil)
-        if lineTooLong {
-            chain.note(.status, "414: the request line is longer than LimitRequestLine (\(site.limitRequestLine) bytes)")
+                                         logsBadPath: refusal == nil)
+        if let refusal {
+            chain.note(.status, "\(refusal.status): \(refusal.why)")
+            // Refused before the URL is decoded: the log shows the raw path.
             record.uri = record.receivedURI ?? record.uri
-            early = 414
-        } else if let headerProblem {
-            chain.note(.status, "400: \(headerProblem)")
-            record.uri = record.receivedURI ?? record.uri
-            early = 400
-        } else if badHost, let host = request.header("Host") {
-            // ap_read_request refuses it before the URL is decoded: the log shows the raw path.
-            chain.note(.status, "400: malformed Host header \(host)")
-            record.uri = record.receivedURI ?? record.uri
-            early = 400
+            early = refusal.status
         }
         var originalState: RecordState? = nil
         var redirects = 0
@@ -150,10 +137,10 @@ public final class Origin: @unchecked Sendable {
             // ap_die_r walks back to the first of the requests before whose status was not OK.
             let firstCarried = runStart ?? carried
             if let early {
-                // A path refused while it is decoded comes after post_read_request; a malformed
-                // Host before it (recorded: env-setenvif-before-bad-path).
-                // Both refusals while the request is read come before it (die_unusable_input).
-                if !((badHost || lineTooLong) && redirects == 0) { postReadRequest(record, chain) }
+                // A path refused while it is decoded comes after post_read_request; a request
+                // refused while it is read (die_unusable_input) before it (recorded:
+                // env-setenvif-before-bad-path, a malformed Host).
+                if !(refusal != nil && redirects == 0) { postReadRequest(record, chain) }
                 result = .final(status: early, location: nil)
                 record.status = early
                 // Refused while the URL is decoded, before the location walk: the server defaults.

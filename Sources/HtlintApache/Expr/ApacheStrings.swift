@@ -20,22 +20,29 @@ func atoi(_ s: String) -> Int {
 
 /// apr_atoi64 (strtoll), what ap_expr's integer comparisons use: as `atoi`, but a value out
 /// of range saturates at the 64-bit bounds.
-func atoi64(_ s: String) -> Int {
-    var it = s.utf8.drop { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }
+func atoi64(_ s: String) -> Int { strtol64(s.utf8).value }
+
+/// C `strtol(s, &end, 10)` on 64 bits: leading blanks, a sign, digits, saturating at the
+/// bounds. `complete`: nothing follows the digits (with no digits at all `end` is the start, so
+/// only empty text is complete).
+func strtol64<C: Collection>(_ bytes: C) -> (value: Int, complete: Bool) where C.Element == UInt8 {
+    var i = bytes.startIndex
+    while i < bytes.endIndex, bytes[i] == 0x20 || (bytes[i] >= 0x09 && bytes[i] <= 0x0D) { i = bytes.index(after: i) }
     var negative = false
-    if let f = it.first, f == UInt8(ascii: "-") || f == UInt8(ascii: "+") {
-        negative = f == UInt8(ascii: "-")
-        it = it.dropFirst()
+    if i < bytes.endIndex, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
+        negative = bytes[i] == UInt8(ascii: "-")
+        i = bytes.index(after: i)
     }
-    var n = 0
-    for c in it {
-        guard c >= 0x30, c <= 0x39 else { break }
+    var n = 0, read = false, saturated = false
+    while i < bytes.endIndex, bytes[i] >= 0x30, bytes[i] <= 0x39 {
         let (m, o1) = n.multipliedReportingOverflow(by: 10)
-        let (a, o2) = m.addingReportingOverflow(Int(c - 0x30))
-        if o1 || o2 { return negative ? Int.min : Int.max }
-        n = a
+        let (a, o2) = m.addingReportingOverflow(Int(bytes[i] - 0x30))
+        if o1 || o2 { saturated = true } else { n = a }
+        read = true
+        i = bytes.index(after: i)
     }
-    return negative ? -n : n
+    let value = saturated ? (negative ? Int.min : Int.max) : (negative ? -n : n)
+    return (value, read ? i == bytes.endIndex : bytes.isEmpty)
 }
 
 /// apr_ipsubnet_create's acceptance: an IPv4 address or a prefix of one (`10.1`), an IPv6

@@ -230,8 +230,7 @@ public struct ChainSimulator: Sendable {
                 url = upgraded
                 current = upgraded.text
             }
-            let state = HopState(method: recordingClient ? "" : method, scheme: url.scheme, host: url.comparableHost,
-                                 port: url.effectivePort, target: url.target, hsts: hsts.digest, caches: caches.digest)
+            let state = HopState(method: recordingClient ? "" : method, url: url.loopKey, hsts: hsts.digest, caches: caches.digest)
             if let earlier = seen.first(where: { $0.state == state }) { return result(.loop, loopStart: earlier.hop) }
             if hops.count >= maxHops { return result(.tooManyHops) }
             seen.append((state, hops.count))
@@ -260,15 +259,11 @@ public struct ChainSimulator: Sendable {
     }
 }
 
-/// What makes a hop the same as an earlier one (a loop): the request (scheme and host
-/// case-insensitive, a default port the same as none), and the browser's HSTS and the layers'
-/// cache state it meets. Compared field by field, not as one string built per hop.
+/// What makes a hop the same as an earlier one (a loop): the request (`URLParts.LoopKey`), and
+/// the browser's HSTS and the layers' cache state it meets.
 private struct HopState: Equatable {
     let method: String
-    let scheme: String
-    let host: String
-    let port: Int
-    let target: String
+    let url: URLParts.LoopKey
     let hsts: String
     let caches: String
 }

@@ -130,11 +130,17 @@ public struct URLParts: Sendable, Hashable {
         return s
     }
 
-    /// The URL as loop detection tells URLs apart, as text: scheme and host case-insensitive,
-    /// default port ignored. (The chain compares the parts themselves, without building this.)
-    public var identity: String {
-        scheme + "://" + comparableHost + (hasDefaultPort ? "" : ":" + String(port!)) + target
+    /// What tells URLs apart for loop detection: scheme and host case-insensitive, a default
+    /// port the same as none, user information and the port's spelling ignored. Compared field
+    /// by field, not as one string built per hop.
+    public struct LoopKey: Equatable, Sendable {
+        let scheme: String
+        let host: String
+        let port: Int
+        let target: String
     }
+
+    public var loopKey: LoopKey { LoopKey(scheme: scheme, host: comparableHost, port: effectivePort, target: target) }
 
     /// The host as loop detection compares it: case-insensitive.
     public var comparableHost: String {

@@ -1,10 +1,27 @@
 import HtlintBytes
 
+/// What ap_read_request refuses before any hook sees the request (die_unusable_input): no
+/// post_read_request, the raw path logged, the status through ap_die (ErrorDocument applies).
 extension Origin {
+    /// The status and reason when the request is refused while it is read, in Apache's order:
+    /// the request line, then the header lines, then the Host header.
+    func readRequestRefusal(_ request: OriginRequest, _ chain: RequestChain) -> (status: Int, why: String)? {
+        // read_request_line: a line that does not fit LimitRequestLine plus its CRLF is refused
+        // before anything in it is read (8191 bytes pass, 8192 are 414, measured with Apache
+        // 2.4.71; its AH00565 is logged at info level, below the default LogLevel).
+        if chain.theRequest.utf8.count >= site.limitRequestLine + 2 {
+            return (414, "the request line is longer than LimitRequestLine (\(site.limitRequestLine) bytes)")
+        }
+        if let problem = requestHeaderProblem(request.headers) { return (400, problem) }
+        if let host = request.header("Host"), hostHeaderIsMalformed(host, strict: !site.httpProtocolUnsafe) {
+            return (400, "malformed Host header \(host)")
+        }
+        return nil
+    }
+
     /// Why ap_get_mime_headers_core refuses the request's header lines with 400, if it does:
     /// a line (`Name: value`) of LimitRequestFieldsize plus two bytes or more (AH00561), or
-    /// more lines than LimitRequestFields (AH00563; 0 is no limit). Headers are read after
-    /// the request line and before the Host header is checked. Measured by hand against
+    /// more lines than LimitRequestFields (AH00563; 0 is no limit). Measured by hand against
     /// Apache 2.4.71 with raw requests (the oracle matches a hop to its access-log line by a
     /// header Apache never reads here): with the default 8190 a line of 8191 bytes is read and
     /// one of 8192 refused; `LimitRequestFieldsize 0` refuses every header, `LimitRequestFields
