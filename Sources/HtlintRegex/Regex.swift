@@ -40,9 +40,9 @@ public final class Regex: @unchecked Sendable {
     /// Searches so far while the JIT is pending.
     private let pendingSearches = Mutex<Int>(0)
 
-    /// Maximum PCRE2 match-limit count per search. Far above what any real URL pattern needs,
-    /// yet small enough that catastrophic backtracking fails in milliseconds rather than hanging
-    /// the linter. The JIT honours this limit too.
+    /// Match-limit count of a search's first try. Far above what any real URL pattern needs,
+    /// so a search that reaches it is catastrophic backtracking, found in milliseconds (the JIT
+    /// honours this limit too); only then is the search re-run with Apache's own limits below.
     public static let matchLimit: UInt32 = 1_000_000
     /// Maximum backtracking depth per search (interpreter only; the JIT ignores it). A group
     /// repeated per byte, like `^(a|b)*$`, can need two frames per subject byte; this leaves
@@ -52,6 +52,20 @@ public final class Regex: @unchecked Sendable {
     /// Heap ceiling in KiB for the interpreter's backtracking frames, so patterns with very
     /// many groups cannot exhaust memory before the depth limit bites.
     public static let heapLimitKiB: UInt32 = 64 * 1024
+
+    /// The limits Apache really runs with. ap_regexec passes pcre2_match no match context, so
+    /// PCRE2's built-in defaults apply (Debian's build: match and depth 10,000,000). A search
+    /// that reaches htlint's fast limits above is run again with these, by the interpreter as
+    /// in Apache, so a pattern that needs 5 million steps still matches (recorded:
+    /// rewrite-cond-backtracking-beyond-a-million-steps). Only a search that fails here is
+    /// reported as a limit.
+    public static let apacheMatchLimit: UInt32 = 10_000_000
+    /// PCRE2's default depth limit (the match limit's value).
+    public static let apacheDepthLimit: UInt32 = 10_000_000
+    /// PCRE2's default heap limit is 20,000,000 KiB; 1 GiB is far more than any subject of
+    /// request-line size can need (two frames of well under 2 KiB per byte), and keeps a
+    /// pathological pattern from taking the machine's memory.
+    public static let apacheHeapLimitKiB: UInt32 = 1024 * 1024
 
     /// Whether this PCRE2 build has a JIT for this CPU (`PCRE2_CONFIG_JIT`), so tests can tell
     /// whether a limit was exercised through the JIT or only through the interpreter.
@@ -80,6 +94,15 @@ public final class Regex: @unchecked Sendable {
             _ = pcre2_set_match_limit_8(context, Regex.matchLimit)
             _ = pcre2_set_depth_limit_8(context, Regex.depthLimit)
             _ = pcre2_set_heap_limit_8(context, Regex.heapLimitKiB)
+        }
+        return MatchContext(pointer: context)
+    }()
+    private static let apacheMatchContext: MatchContext = {
+        let context = pcre2_match_context_create_8(nil)
+        if let context {
+            _ = pcre2_set_match_limit_8(context, Regex.apacheMatchLimit)
+            _ = pcre2_set_depth_limit_8(context, Regex.apacheDepthLimit)
+            _ = pcre2_set_heap_limit_8(context, Regex.apacheHeapLimitKiB)
         }
         return MatchContext(pointer: context)
     }()
@@ -309,21 +332,31 @@ public final class Regex: @unchecked Sendable {
         // options and subject (none can fail here: no UTF, no options, offset 0) — a third of
         // the library's instructions per search.
         if jitState.load(ordering: .acquiring) == 2, let code {
-            var rc = pcre2_jit_match_8(code, buffer.baseAddress, PCRE2Size(length), 0, 0, matchData, matchContext)
-            if rc == PCRE2_ERROR_JIT_STACKLIMIT {
-                rc = pcre2_match_8(code, buffer.baseAddress, PCRE2Size(length), 0, PCRE2_NO_JIT, matchData, matchContext)
-            }
-            if rc < 0, rc != PCRE2_ERROR_NOMATCH { ThreadMatchData.discard() }
-            return rc
+            let rc = pcre2_jit_match_8(code, buffer.baseAddress, PCRE2Size(length), 0, 0, matchData, matchContext)
+            return rc >= 0 || rc == PCRE2_ERROR_NOMATCH ? rc : retry(code, buffer, length: length, matchData: matchData, after: rc)
         }
         return withCompiledCode { code in
-            var rc = pcre2_match_8(code, buffer.baseAddress, PCRE2Size(length), 0, 0, matchData, matchContext)
-            if rc == PCRE2_ERROR_JIT_STACKLIMIT {
-                rc = pcre2_match_8(code, buffer.baseAddress, PCRE2Size(length), 0, PCRE2_NO_JIT, matchData, matchContext)
-            }
-            if rc < 0, rc != PCRE2_ERROR_NOMATCH { ThreadMatchData.discard() }
-            return rc
+            let rc = pcre2_match_8(code, buffer.baseAddress, PCRE2Size(length), 0, 0, matchData, matchContext)
+            return rc >= 0 || rc == PCRE2_ERROR_NOMATCH ? rc : retry(code, buffer, length: length, matchData: matchData, after: rc)
         }
+    }
+
+    /// After a failed search: the interpreter runs again when the JIT ran out of its stack,
+    /// with the same limits, and when htlint's fast limits were reached, with Apache's
+    /// (`apacheMatchLimit`). A failure that stands drops the thread's match data, which may
+    /// now hold a large frame vector.
+    private func retry(_ code: OpaquePointer, _ buffer: UnsafeBufferPointer<UInt8>, length: Int,
+                       matchData: OpaquePointer, after failure: Int32) -> Int32 {
+        var rc = failure
+        if rc == PCRE2_ERROR_JIT_STACKLIMIT {
+            rc = pcre2_match_8(code, buffer.baseAddress, PCRE2Size(length), 0, PCRE2_NO_JIT, matchData, matchContext)
+        }
+        if rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT {
+            rc = pcre2_match_8(code, buffer.baseAddress, PCRE2Size(length), 0, PCRE2_NO_JIT, matchData,
+                               Regex.apacheMatchContext.pointer)
+        }
+        if rc < 0, rc != PCRE2_ERROR_NOMATCH { ThreadMatchData.discard() }
+        return rc
     }
 
     /// Turns the ovector into a `RegexMatch` covering every group of the pattern.

@@ -25,9 +25,9 @@ public struct RegexCompileError: Error, Sendable, Hashable, CustomStringConverti
 /// Apache collapses all of these into "no match"; `Regex.search(_:)` keeps them apart so a
 /// linter can warn about patterns whose outcome depends on resource limits.
 public enum RegexMatchFailure: Error, Sendable, Hashable {
-    /// The match limit (`Regex.matchLimit`) was exhausted, typically by catastrophic backtracking.
+    /// Apache's match limit (`Regex.apacheMatchLimit`) was exhausted, typically by catastrophic backtracking.
     case matchLimit
-    /// The backtracking depth limit (`Regex.depthLimit`) was exhausted.
+    /// Apache's backtracking depth limit (`Regex.apacheDepthLimit`) was exhausted.
     case depthLimit
     /// Any other PCRE2 matching error, with PCRE2's message (for example the heap limit).
     case other(String)

@@ -92,10 +92,24 @@ import Testing
     #expect(regex.search(String(repeating: "a", count: 32) + "!") == .failure(.matchLimit))
 }
 
-@Test func deepBacktrackingHitsDepthLimitWithoutJIT() throws {
-    // Each iteration of a capturing group leaves a backtracking frame in the interpreter.
+@Test func deepBacktrackingBeyondTheFastDepthLimitMatchesWithApachesLimits() throws {
+    // Each iteration of a capturing group leaves a backtracking frame in the interpreter:
+    // 200,000 is beyond htlint's first-try depth limit, far within PCRE2's default (Apache's).
     let regex = try Regex("^(a)*$", options: .apacheDefault, jit: false)
-    #expect(regex.search(String(repeating: "a", count: 200_000)) == .failure(.depthLimit))
+    let match = try #require(try regex.search(String(repeating: "a", count: 200_000)).get())
+    #expect(match.ranges == [0..<200_000, 199_999..<200_000])
+}
+
+@Test func backtrackingBetweenTheFastAndApachesMatchLimitStillMatches() throws {
+    // ^(a+)+$ fails on n a's and "!" after about 2.5 × 2^n steps; the alternative then matches.
+    // 21 a's need 5.2 million steps (Apache matches), 22 need 10.5 million (over Apache's limit).
+    for jit in [true, false] {
+        let regex = try Regex("^(?:(a+)+$|a*!)", options: .apacheDefault, jit: jit)
+        for _ in 0..<Regex.hotSearches { _ = regex.matches("aa") }
+        #expect(regex.isJITCompiled == (jit && Regex.isJITAvailable))
+        #expect(regex.test(String(repeating: "a", count: 21) + "!") == .success(true))
+        #expect(regex.test(String(repeating: "a", count: 22) + "!") == .failure(.matchLimit))
+    }
 }
 
 @Test func requestLineSizedSubjectMatchesLikeHttpd() throws {
