@@ -159,9 +159,13 @@ extension Origin {
     /// as much time as 2 KB of copying.
     static func evaluationCost(_ input: String) -> Int { 1 + input.utf8.count / 2048 }
 
-    /// Work units a query string or environment value written by a rule costs: one per 64
-    /// bytes (copying it is the work; short ones cost nothing).
-    static func growthCost(_ value: String) -> Int { value.utf8.count / 64 }
+    /// Work units a query string or environment value written by a rule costs: one per 512
+    /// bytes (copying it is the work; short ones cost nothing). A long query carried through
+    /// every round of a path growing to Apache's 16,380-byte limit must not spend the budget
+    /// first: 16,000 rounds with a 4 KB query cost 128,000 units here (recorded:
+    /// recursion-next-growing-uri-with-long-query-reaches-length-limit); a query that itself
+    /// grows without end still ends the loop within seconds.
+    static func growthCost(_ value: String) -> Int { value.utf8.count / 512 }
 
     /// Charges `units` of work to the request; false once the budget is spent (reported once,
     /// as a warning in the log and a 500 note in the trace: the real answer is unknown).
@@ -206,8 +210,8 @@ extension Origin {
     private func reportLimit(_ failure: RegexMatchFailure, _ subject: String, what: String, _ chain: RequestChain,
                              range: SourceRange?) {
         let reason = switch failure {
-        case .matchLimit: "the PCRE2 match limit (\(Regex.matchLimit))"
-        case .depthLimit: "the PCRE2 depth limit (\(Regex.depthLimit))"
+        case .matchLimit: "the PCRE2 match limit (\(Regex.apacheMatchLimit))"
+        case .depthLimit: "the PCRE2 depth limit (\(Regex.apacheDepthLimit))"
         case .other(let message): "a PCRE2 error (\(message))"
         }
         chain.log("", "warn", "\(what) reached \(reason) on `\(subject)`; treated as no match")
