@@ -40,3 +40,23 @@ struct Hunt44RegressionTests {
         #expect(unread.status == 200)
     }
 }
+
+extension Hunt44RegressionTests {
+    /// fixtures/apache/errordoc-directory-listing-page: an ErrorDocument that mod_autoindex lists
+    /// goes out with the error status and the listing's type; for HEAD (r->header_only) the
+    /// listing is not read, so no entry is looked up.
+    @Test func errorDocumentListedWithTheListingType() {
+        let vhost = ["ErrorDocument 404 /d/", "<Directory /var/www/html/d>", "Options +Indexes", "</Directory>",
+                     "<Files f>", "Require all denied", "</Files>"]
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/d/f")
+        let origin = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: vhost))
+        let get = origin.respond(to: OriginRequest(target: "/missing", headers: [HTTPHeader("Host", "shop.example")]))
+        #expect(get.status == 404)
+        #expect(get.headers.first { $0.name == "Content-Type" }?.value == "text/html;charset=ISO-8859-1")
+        #expect(get.errorCodes == ["AH01630"])
+        let head = origin.respond(to: OriginRequest(method: "HEAD", target: "/missing", headers: [HTTPHeader("Host", "shop.example")]))
+        #expect(head.status == 404)
+        #expect(head.errorCodes.isEmpty)
+    }
+}

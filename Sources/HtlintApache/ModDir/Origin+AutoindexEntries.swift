@@ -4,9 +4,10 @@ extension Origin {
     /// it: a subrequest up to the fixups with the entry's file, so a denied entry logs AH01630,
     /// and a subdirectory (named with its slash) runs mod_dir's index look-ups, whose denied
     /// candidates log too. `IndexIgnore` names are left out before any look-up; a HEAD answer
-    /// is sent before the directory is read.
+    /// is sent before the directory is read (r->header_only, which an ErrorDocument's
+    /// internal redirect keeps though its method becomes GET).
     func lookUpListedEntries(_ r: RequestRecord, directory path: String, _ config: MergedConfig, _ chain: RequestChain) {
-        guard r.method != "HEAD" else { return }
+        guard r.method != "HEAD", chain.request.method != "HEAD" else { return }
         let uriDirectory = r.uri.lastIndex(of: "/").map { String(r.uri[...$0]) } ?? "/"
         for name in site.files.entryNames(in: path).sorted() where !Origin.indexIgnores(config.indexIgnore, name) {
             let isDirectory = site.files.stat(path + "/" + name) == .directory
