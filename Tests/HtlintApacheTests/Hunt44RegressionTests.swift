@@ -60,3 +60,24 @@ extension Hunt44RegressionTests {
         #expect(head.errorCodes.isEmpty)
     }
 }
+
+extension Hunt44RegressionTests {
+    static func respond(_ target: String, _ fs: SiteFileSystem, vhost: [String]) -> OriginResponse {
+        let origin = Origin(site: Site(serverName: "shop.example", files: fs, vhostLines: vhost))
+        return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", "shop.example")]))
+    }
+
+    /// fixtures/apache/access-symlink-refused-before-broken-htaccess: directory_walk refuses the
+    /// link (403, AH00037) before it opens the broken .htaccess of the directory it names.
+    @Test func refusedLinkBeforeItsBrokenHtaccess() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/real/x")
+        fs.addAccessFile("/real", displayPath: "/var/www/html/real/.htaccess", text: "Bogus directive\n")
+        fs.addSymlink("/nosym/lnk", target: "../real")
+        let vhost = ["<Directory /var/www/html/nosym>", "Options -FollowSymLinks", "</Directory>"]
+        let r = Self.respond("/nosym/lnk/x", fs, vhost: vhost)
+        #expect(r.status == 403)
+        #expect(r.errorCodes == ["AH00037"])
+        #expect(Self.respond("/real/x", fs, vhost: vhost).status == 500)
+    }
+}

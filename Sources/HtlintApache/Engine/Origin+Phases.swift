@@ -16,7 +16,10 @@ extension Origin {
         var walk = directoryWalk(r.filename ?? site.documentRoot)    // map_to_storage
         r.filename = walk.filename
         r.pathInfo = walk.pathInfo
-        if let fatal = walk.fatal {
+        // directory_walk refuses a link (without FollowSymLinks/SymLinksIfOwnerMatch) when it
+        // reaches it, before it opens the .htaccess of the directory the link names.
+        let refusedLink = site.files.hasSymlinks ? refusedSymlink(walk.filename) : nil
+        if let fatal = walk.fatal, !(refusedLink.map { (walk.fatalDirectory ?? "").hasPrefix($0 + "/") } ?? false) {
             // The walk stopped at the directory whose .htaccess failed: what it had not walked
             // yet stays in r->path_info (PATH_INFO of the 500 is /page.html for a broken root file).
             let full = walk.filename + walk.pathInfo
@@ -53,7 +56,7 @@ extension Origin {
             walk.config.merge(Origin.serverHtFiles, directory: "files/", key: "server-files:^.ht",
                               defaultEngine: site.vhost.block.rewrite?.engine ?? false)
         }
-        if site.files.hasSymlinks, let link = refusedSymlink(walk.filename) {
+        if let link = refusedLink {
             // directory_walk lstat()s each segment when the options merged so far lack
             // FollowSymLinks and SymLinksIfOwnerMatch: a link there is refused.
             chain.log("AH00037", "error", "Symbolic link not allowed or link target not accessible: \(link)")
