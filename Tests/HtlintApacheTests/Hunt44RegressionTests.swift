@@ -80,4 +80,25 @@ extension Hunt44RegressionTests {
         #expect(r.errorCodes == ["AH00037"])
         #expect(Self.respond("/real/x", fs, vhost: vhost).status == 500)
     }
+
+    /// fixtures/apache/dirindex-autoindex-through-symlink: a listing through a link reads the
+    /// target's entries; without FollowSymLinks a linked entry is refused by
+    /// ap_sub_req_lookup_dirent itself (AH00032) and a dangling one is left out silently.
+    @Test func listingThroughALinkAndOfLinks() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/t/secret")
+        fs.addSymlink("/lnk", target: "t")
+        fs.addFile("/nol/plain")
+        fs.addSymlink("/nol/flink", target: "../t/secret")
+        fs.addSymlink("/nol/dangling", target: "nowhere")
+        let vhost = ["<Directory /var/www/html>", "Options +Indexes", "</Directory>",
+                     "<Directory /var/www/html/nol>", "Options Indexes", "</Directory>",
+                     "<Files secret>", "Require all denied", "</Files>"]
+        let through = Self.respond("/lnk/", fs, vhost: vhost)
+        #expect(through.status == 200)
+        #expect(through.errorCodes == ["AH01630"])
+        let links = Self.respond("/nol/", fs, vhost: vhost)
+        #expect(links.status == 200)
+        #expect(links.errorCodes == ["AH00032"])
+    }
 }
