@@ -101,4 +101,17 @@ extension Hunt44RegressionTests {
         #expect(links.status == 200)
         #expect(links.errorCodes == ["AH00032"])
     }
+
+    /// fixtures/apache/allowoverride-nonfatal-skipped-rewrite-replaces-rules: a RewriteRule skipped
+    /// under Nonfatal=Override leaves an empty mod_rewrite configuration whose rule list replaces
+    /// the parent's; a skipped Redirect leaves the parent's rules in force.
+    @Test func skippedRewriteLineReplacesTheParentsRules() {
+        let vhost = ["<Directory /var/www/html/p/c>", "AllowOverride Nonfatal=Override", "</Directory>",
+                     "<Directory /var/www/html/p/d>", "AllowOverride Nonfatal=Override", "</Directory>"]
+        let access = [("/p", "RewriteEngine On\nRewriteRule ^(c|d)/x$ /show.html [L]\n"),
+                      ("/p/c", "RewriteRule ^x$ /other.html [L]\n"), ("/p/d", "Redirect 302 /nowhere /other.html\n")]
+        let files = ["/show.html", "/other.html", "/p/c/x", "/p/d/x"]
+        #expect(respondOnSite("/p/c/x", vhost: vhost, access: access, files: files).served == "/p/c/x")
+        #expect(respondOnSite("/p/d/x", vhost: vhost, access: access, files: files).served == "/show.html")
+    }
 }

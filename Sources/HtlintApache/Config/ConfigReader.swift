@@ -220,7 +220,10 @@ public struct ConfigReader {
             error(ConfigCode.notAllowedHere, "\(info.name) cannot occur within <VirtualHost> section", d.nameRange)
             return
         }
-        guard !authzParents.isEmpty || overrideAllows([info.category], name: info.name, shown: info.commandName, d.nameRange) else { return }
+        guard !authzParents.isEmpty || overrideAllows([info.category], name: info.name, shown: info.commandName, d.nameRange) else {
+            createsEmptyModuleConfig(info, into: &block)
+            return
+        }
         guard serverLevelAllows(info.category, name: info.name, serverLevel: info.serverLevel, d.nameRange) else { return }
         guard directorySectionAllows(info, words: { d.words.count }, d.nameRange) else { return }
         if info.module == "rewrite" { rewriteDirectivesRead += 1 }
