@@ -114,4 +114,15 @@ extension Hunt44RegressionTests {
         #expect(respondOnSite("/p/c/x", vhost: vhost, access: access, files: files).served == "/p/c/x")
         #expect(respondOnSite("/p/d/x", vhost: vhost, access: access, files: files).served == "/show.html")
     }
+
+    /// fixtures/apache/section-ht-files-denied-after-directorymatch: the server's `^\.ht`
+    /// <FilesMatch> is merged in the file walk, after a <DirectoryMatch> that grants access.
+    @Test func htFilesDeniedAfterDirectoryMatch() {
+        let vhost = ["<DirectoryMatch \"^/var/www/html/dm\">", "Require all granted", "</DirectoryMatch>"]
+        let files = ["/dm/.htsecret", "/dm/plain"]
+        let denied = respondOnSite("/dm/.htsecret", vhost: vhost, files: files)
+        #expect(denied.status == 403)
+        #expect(denied.errorCodes == ["AH01630"])
+        #expect(respondOnSite("/dm/plain", vhost: vhost, files: files).status == 200)
+    }
 }

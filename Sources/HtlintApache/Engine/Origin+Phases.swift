@@ -50,12 +50,6 @@ extension Origin {
             r.config = .vhostDefaults(site)
             return .final(status: 403, location: nil)
         }
-        if lastPathComponent(walk.filename).hasPrefix(".ht") {
-            // The server's `<FilesMatch "^\.ht"> Require all denied` is the first <Files>
-            // section merged: a later <Files>, <Location> or <If> with its own Require wins.
-            walk.config.merge(Origin.serverHtFiles, directory: "files/", key: "server-files:^.ht",
-                              defaultEngine: site.vhost.block.rewrite?.engine ?? false)
-        }
         if let link = refusedLink {
             // directory_walk lstat()s each segment when the options merged so far lack
             // FollowSymLinks and SymLinksIfOwnerMatch: a link there is refused.
@@ -68,7 +62,11 @@ extension Origin {
         }
         let (regexSubject, walked) = site.vhost.block.server?.directoryMatches.isEmpty ?? true
             ? (walk.filename, true) : directoryMatchSubject(r, walk)
-        applySections(&walk, record: r, chain: chain, regexSubject: regexSubject, matchEnvironment: walked)
+        // The server's `<FilesMatch "^\.ht"> Require all denied` is the first <Files> section
+        // merged, after every <DirectoryMatch>: a later <Files>, <Location> or <If> with its
+        // own Require wins (recorded: section-ht-files-denied-after-directorymatch).
+        applySections(&walk, record: r, chain: chain, regexSubject: regexSubject, matchEnvironment: walked,
+                      serverHtFiles: lastPathComponent(walk.filename).hasPrefix(".ht"))
         r.config = walk.config
         r.configIdentity = configurationIdentity(walk)
         if !r.isSubrequest { applySetEnvIf(walk.config.setEnvIf, r, chain) }  // header_parser

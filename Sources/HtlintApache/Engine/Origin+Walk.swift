@@ -207,12 +207,12 @@ extension Origin {
     /// directory walk: Apache's order (core docs, "How the sections are merged").
     /// `matchEnvironment: false` when directory_walk reused its cache (no regex was run).
     func applySections(_ walk: inout WalkResult, record: RequestRecord, chain: RequestChain,
-                       regexSubject: String? = nil, matchEnvironment: Bool = true) {
+                       regexSubject: String? = nil, matchEnvironment: Bool = true, serverHtFiles: Bool = false) {
         let locations = matchingLocations(record.uri)
         setLocationMatchEnvironment(locations, record)
         let directoryMatches = site.vhost.block.server?.directoryMatches ?? []
         // Most sites have none: skip the work.
-        guard !walk.sections.isEmpty || !locations.isEmpty || !directoryMatches.isEmpty else { return }
+        guard !walk.sections.isEmpty || !locations.isEmpty || !directoryMatches.isEmpty || serverHtFiles else { return }
         let base = walk.filename.utf8.last == UInt8(ascii: "/") ? "" : String(lastPathComponent(walk.filename))
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
         // <DirectoryMatch>: after the walk's sections and .htaccess files, before <Files>.
@@ -229,7 +229,8 @@ extension Origin {
         // <If> sections inside a matching <Files> join the if walk after the directories' ones
         // (core's merge appends the sections' sec_if lists).
         var filesIfBlocks: [ConfigBlock] = []
-        var filesMatched: [WalkMatch] = []
+        // file_walk starts with the server's own <Files> sections (Debian's `^\.ht` denial).
+        var filesMatched: [WalkMatch] = serverHtFiles ? [(Origin.serverHtFiles, "files/", "server-files:^.ht")] : []
         for source in walk.sections {
             for (k, files) in source.block.files.enumerated() {
                 let hit: Bool
