@@ -125,4 +125,22 @@ extension Hunt44RegressionTests {
         #expect(denied.errorCodes == ["AH01630"])
         #expect(respondOnSite("/dm/plain", vhost: vhost, files: files).status == 200)
     }
+
+    /// fixtures/apache/nested-options-stale-removal-reapplied: `-FollowSymLinks` then a plain
+    /// `Options FollowSymLinks` leaves the removal in opts_remove; a deeper object with core
+    /// directives (relative Options, ErrorDocument) re-applies it, so its RewriteRule is refused
+    /// (AH00670); a deeper file with mod_rewrite lines only keeps FollowSymLinks.
+    @Test func staleOptionRemovalReappliedByDeeperCoreObjects() {
+        let rules = "RewriteEngine On\nRewriteRule ^x$ /show.html [L]\n"
+        let access = [("/o", "Options -FollowSymLinks\nOptions FollowSymLinks\n" + rules), ("/o/s", "Options +Indexes\n" + rules),
+                      ("/o/t", "ErrorDocument 404 /nf.html\n" + rules), ("/o/u", rules)]
+        let files = ["/show.html", "/o/x", "/o/s/x", "/o/t/x", "/o/u/x"]
+        #expect(respondOnSite("/o/x", access: access, files: files).served == "/show.html")
+        for target in ["/o/s/x", "/o/t/x"] {
+            let r = respondOnSite(target, access: access, files: files)
+            #expect(r.status == 403)
+            #expect(r.errorCodes == ["AH00670"])
+        }
+        #expect(respondOnSite("/o/u/x", access: access, files: files).served == "/show.html")
+    }
 }

@@ -437,9 +437,11 @@ extension ConfigReader {
     /// A directive AllowOverride's Nonfatal=Override skips still leaves its module's configuration
     /// object behind: ap_walk_config_sub creates it (ap_set_config_vectors) before invoke_cmd
     /// refuses the line. For mod_rewrite that is an empty rule list, which replaces the parent's
-    /// (recorded: allowoverride-nonfatal-skipped-rewrite-replaces-rules).
+    /// (recorded: allowoverride-nonfatal-skipped-rewrite-replaces-rules); core's re-applies the
+    /// removed options.
     mutating func createsEmptyModuleConfig(_ info: DirectiveInfo, into block: inout ConfigBlock) {
         guard context == .htaccess, overrides?.nonfatalOverride == true else { return }
         if info.module == "rewrite" { block.rewrite = block.rewrite ?? RewriteSettings() }
+        if info.module == "core" { block.hasCoreConfig = true }
     }
 }

@@ -148,6 +148,7 @@ public struct ConfigReader {
         authzParents = []
         var pending: [RewriteCondition] = []
         objectDepth += 1
+        block.hasCoreConfig = true   // the section command sets core's object of the section
         read(nodes, into: &block, pendingConditions: &pending, methods: methods, inSection: inSection)
         objectDepth -= 1
         authzParents = saved
@@ -239,6 +240,7 @@ public struct ConfigReader {
                 error(ConfigCode.badArguments, check.valueError, words[0].range); return
             }
         }
+        if info.module == "core" { block.hasCoreConfig = true }
         if key == "AuthUserFile" { block.authUserFile = words[0].value }
         switch info.module {
         case "rewrite": rewriteDirective(line, into: &block, pending: &pending, inSection: inSection)
