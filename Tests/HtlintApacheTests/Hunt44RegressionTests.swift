@@ -143,4 +143,22 @@ extension Hunt44RegressionTests {
         }
         #expect(respondOnSite("/o/u/x", access: access, files: files).served == "/show.html")
     }
+
+    /// fixtures/apache/errordoc-symlinked-htaccess-distinct-object: the target's .htaccess read
+    /// through a link is another object, so the ErrorDocument page's configuration differs from
+    /// the request's and its access is checked again (a canned 403).
+    @Test func htaccessThroughALinkIsAnotherObject() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/t/x")
+        fs.addFile("/t/page.html")
+        fs.addAccessFile("/t", displayPath: "/var/www/html/t/.htaccess", text: "Require all denied\nErrorDocument 403 /t/page.html\n")
+        fs.addSymlink("/lnk", target: "t")
+        let direct = Self.respond("/t/x", fs, vhost: [])
+        #expect(direct.status == 403)
+        #expect(direct.served == "/t/page.html")
+        let linked = Self.respond("/lnk/x", fs, vhost: [])
+        #expect(linked.status == 403)
+        #expect(linked.served == nil)
+        #expect(linked.errorCodes == ["AH01630", "AH01630"])
+    }
 }

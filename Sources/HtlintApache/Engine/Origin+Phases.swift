@@ -613,14 +613,9 @@ extension Origin {
         return location
     }
 
-    /// What makes two passes share one merged configuration: the objects merged, plus the
-    /// server's `<Files ~ "^\.ht">` section that every `.ht*` name matches.
-    /// Runs every pass: the merged configuration's own list is shared, not copied, unless the
-    /// marker must be added.
-    func configurationIdentity(_ walk: WalkResult) -> [String] {
-        guard lastPathComponent(walk.filename).hasPrefix(".ht") else { return walk.config.objectKeys }
-        return walk.config.objectKeys + ["server-files:^.ht"]
-    }
+    /// What makes two passes share one merged configuration: the objects merged (the server's
+    /// `<Files ~ "^\.ht">` section among them for a `.ht*` name, merged by applySections).
+    func configurationIdentity(_ walk: WalkResult) -> [String] { walk.config.objectKeys }
 
     /// Access control: `.ht*` files, `Require`, `Order/Allow/Deny` (simplified; apache-semantics §1.1 row 8).
     func checkAccess(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain) -> Int? {

@@ -183,11 +183,15 @@ extension Origin {
                     target == dir || !Site.allowedOverrides(forDirectory: dir, documentRoot: root, vhost: site.vhost.block).readsFiles
                         ? nil : site.accessConfigs[target + "/"]
                 }) {
+                // ap_parse_htaccess caches a file by the directory walked: read through a link it
+                // is another configuration object (an ErrorDocument page there is checked again;
+                // recorded: errordoc-symlinked-htaccess-distinct-object).
+                let objectKey = file.path.hasPrefix(key) ? file.path : key + file.path
                 if !file.block.files.isEmpty || !file.block.ifChains.isEmpty {
-                    sections.append(SectionSource(key: file.path, block: file.block))
+                    sections.append(SectionSource(key: objectKey, block: file.block))
                 }
                 if let f = file.fatal, fatal == nil { fatal = (file, f); fatalDirectory = key }
-                config.merge(file.block, directory: key, key: file.path, defaultEngine: defaultEngine)
+                config.merge(file.block, directory: key, key: objectKey, defaultEngine: defaultEngine)
             }
         }
         readLevel(root)
