@@ -161,4 +161,19 @@ extension Hunt44RegressionTests {
         #expect(linked.served == nil)
         #expect(linked.errorCodes == ["AH01630", "AH01630"])
     }
+
+    /// fixtures/apache/allowoverride-nonfatal-skipped-access-compat-replaces-parent: an `Allow`
+    /// skipped under Nonfatal=Override leaves mod_access_compat's empty object, which replaces
+    /// the parent's `Order`/`Deny` (the module has no merge); a skipped `Redirect` does not.
+    @Test func skippedAccessCompatLineReplacesTheParentsLines() {
+        let vhost = ["<Directory /var/www/html/p/c>", "AllowOverride Nonfatal=Override", "</Directory>",
+                     "<Directory /var/www/html/p/d>", "AllowOverride Nonfatal=Override", "</Directory>"]
+        let access = [("/p", "Order deny,allow\nDeny from all\n"), ("/p/c", "Allow from all\n"),
+                      ("/p/d", "Redirect 302 /nowhere /p/x\n")]
+        let files = ["/p/x", "/p/c/x", "/p/d/x"]
+        #expect(respondOnSite("/p/c/x", vhost: vhost, access: access, files: files).status == 200)
+        let d = respondOnSite("/p/d/x", vhost: vhost, access: access, files: files)
+        #expect(d.status == 403)
+        #expect(d.errorCodes == ["AH01797"])
+    }
 }
