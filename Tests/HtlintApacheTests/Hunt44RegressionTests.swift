@@ -176,4 +176,18 @@ extension Hunt44RegressionTests {
         #expect(d.status == 403)
         #expect(d.errorCodes == ["AH01797"])
     }
+
+    /// fixtures/apache/negotiation-untyped-candidate-still-looked-up: read_types_multi looks
+    /// every candidate up (fixups included) before it reads the extensions, so mod_rewrite's
+    /// refusal without FollowSymLinks (AH00670) is logged for a name mod_mime cannot type too.
+    @Test func untypedMultiViewsCandidateStillLookedUp() {
+        let access = [("/sub", "Options MultiViews\nRewriteEngine On\nRewriteRule ^x$ y.html [L]\n")]
+        let files = ["/sub/page.html", "/sub/page.zzz", "/sub/only.zzz"]
+        let page = respondOnSite("/sub/page", access: access, files: files)
+        #expect(page.status == 404)
+        #expect(page.errorCodes == ["AH00670", "AH00670", "AH00687"])
+        let only = respondOnSite("/sub/only", access: access, files: files)
+        #expect(only.status == 404)
+        #expect(only.errorCodes == ["AH00670", "AH00687"])
+    }
 }
