@@ -32,8 +32,9 @@ public struct AllowedOverrides: Sendable, Equatable {
     /// Debian's `<Directory />`: the file is not even opened.
     public static let none = AllowedOverrides(categories: [], options: everyOption)
 
-    /// With no class and no listed directive Apache does not open the file at all.
-    public var readsFiles: Bool { !categories.isEmpty || !list.isEmpty }
+    /// With no class, no listed directive and no Nonfatal bit Apache does not open the file at
+    /// all: ap_directory_walk tests the whole `override` word, where the NONFATAL_* bits live too.
+    public var readsFiles: Bool { !categories.isEmpty || !list.isEmpty || nonfatalOverride || nonfatalUnknown }
 
     /// Whether a directive (or section) needing `category` may appear; `.any` (OR_ALL) needs
     /// any class at all. `AllowOverrideList` names are allowed whatever their class.
@@ -75,8 +76,12 @@ public struct AllowedOverrides: Sendable, Equatable {
         }
     }
 
-    /// A word `AllowOverride` does not know.
-    struct IllegalWord: Error { var word: String }
+    /// A word `AllowOverride` refuses, with set_override's message.
+    struct IllegalWord: Error {
+        var message: String
+        init(word: String) { message = "Illegal override option \(word)" }
+        init(message: String) { self.message = message }
+    }
 
     /// Parses the words of an `AllowOverride` line.
     static func parse(_ words: [String]) -> Result<AllowOverrideSetting, IllegalWord> {
@@ -86,8 +91,9 @@ public struct AllowedOverrides: Sendable, Equatable {
             let key = parts[0].lowercased()
             let value = parts.count > 1 ? String(parts[1]) : nil
             switch key {
-            case "none": s.categories = []
-            case "all": s.categories = classes
+            // set_override assigns the whole `override` word here, Nonfatal bits included.
+            case "none": s.categories = []; s.nonfatalOverride = false; s.nonfatalUnknown = false
+            case "all": s.categories = classes; s.nonfatalOverride = false; s.nonfatalUnknown = false
             case "fileinfo": s.categories.insert(.fileInfo)
             case "indexes": s.categories.insert(.indexes)
             case "authconfig": s.categories.insert(.authConfig)
@@ -106,7 +112,8 @@ public struct AllowedOverrides: Sendable, Equatable {
                 case "override": s.nonfatalOverride = true
                 case "unknown": s.nonfatalUnknown = true
                 case "all": s.nonfatalOverride = true; s.nonfatalUnknown = true
-                default: return .failure(IllegalWord(word: w))
+                case nil: return .failure(IllegalWord(message: "=Override, =Unknown or =All expected after \(parts[0])"))
+                default: break   // set_override ignores any other value (even an empty one).
                 }
             default: return .failure(IllegalWord(word: w))
             }

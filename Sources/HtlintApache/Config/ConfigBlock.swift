@@ -375,6 +375,9 @@ public struct ConfigBlock: Sendable {
     public var allowOverrideList: Set<String>? = nil
     /// Present in server configuration.
     public var server: ServerSettings? = nil
+    /// core's per-directory object exists: every section has one, a `.htaccess` once it holds a
+    /// core directive. Merged, it re-applies the options removed so far (merge_core_dir_configs).
+    public var hasCoreConfig = false
     public init() {}
 }
 

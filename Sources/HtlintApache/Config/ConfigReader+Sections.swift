@@ -432,3 +432,22 @@ extension ConfigReader {
         return true
     }
 }
+
+extension ConfigReader {
+    /// A directive AllowOverride's Nonfatal=Override skips still leaves its module's configuration
+    /// object behind: ap_walk_config_sub creates it (ap_set_config_vectors) before invoke_cmd
+    /// refuses the line. For mod_rewrite that is an empty rule list, which replaces the parent's
+    /// (recorded: allowoverride-nonfatal-skipped-rewrite-replaces-rules); core's re-applies the
+    /// removed options; mod_access_compat's replaces the parent's lines.
+    mutating func createsEmptyModuleConfig(_ info: DirectiveInfo, into block: inout ConfigBlock) {
+        guard context == .htaccess, overrides?.nonfatalOverride == true else { return }
+        if info.module == "rewrite" { block.rewrite = block.rewrite ?? RewriteSettings() }
+        if info.module == "core" { block.hasCoreConfig = true }
+        // mod_access_compat has no merge: its empty object (create_access_dir_config's
+        // deny,allow and no host lines) replaces the parent's Order/Allow/Deny
+        // (recorded: allowoverride-nonfatal-skipped-access-compat-replaces-parent).
+        if info.module == "access_compat", !block.access.contains(where: { !$0.isAuthorization }) {
+            block.access.append(.order("deny,allow"))
+        }
+    }
+}

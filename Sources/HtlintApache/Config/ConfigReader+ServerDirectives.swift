@@ -120,7 +120,7 @@ extension ConfigReader {
         case "AllowOverride":
             switch AllowedOverrides.parse(words.map(\.value)) {
             case .success(let setting): block.allowOverride = setting
-            case .failure(let bad): error(ConfigCode.badArguments, "Illegal override option \(bad.word)", d.argumentsRange)
+            case .failure(let bad): error(ConfigCode.badArguments, bad.message, d.argumentsRange)
             }
         case "AllowOverrideList":
             let names = words.map { $0.value.lowercased() }

@@ -148,6 +148,7 @@ public struct ConfigReader {
         authzParents = []
         var pending: [RewriteCondition] = []
         objectDepth += 1
+        block.hasCoreConfig = true   // the section command sets core's object of the section
         read(nodes, into: &block, pendingConditions: &pending, methods: methods, inSection: inSection)
         objectDepth -= 1
         authzParents = saved
@@ -220,7 +221,10 @@ public struct ConfigReader {
             error(ConfigCode.notAllowedHere, "\(info.name) cannot occur within <VirtualHost> section", d.nameRange)
             return
         }
-        guard !authzParents.isEmpty || overrideAllows([info.category], name: info.name, shown: info.commandName, d.nameRange) else { return }
+        guard !authzParents.isEmpty || overrideAllows([info.category], name: info.name, shown: info.commandName, d.nameRange) else {
+            createsEmptyModuleConfig(info, into: &block)
+            return
+        }
         guard serverLevelAllows(info.category, name: info.name, serverLevel: info.serverLevel, d.nameRange) else { return }
         guard directorySectionAllows(info, words: { d.words.count }, d.nameRange) else { return }
         if info.module == "rewrite" { rewriteDirectivesRead += 1 }
@@ -236,6 +240,7 @@ public struct ConfigReader {
                 error(ConfigCode.badArguments, check.valueError, words[0].range); return
             }
         }
+        if info.module == "core" { block.hasCoreConfig = true }
         if key == "AuthUserFile" { block.authUserFile = words[0].value }
         switch info.module {
         case "rewrite": rewriteDirective(line, into: &block, pending: &pending, inSection: inSection)

@@ -139,6 +139,10 @@ extension MergedConfig {
         var directoryIndex: [String]
         var fallbackResource: String?
         var options: Set<String> = ["followsymlinks"]
+        /// core's opts_add / opts_remove: the `+`/`-` options merged so far, kept apart from
+        /// `options` because merge_core_dir_configs re-applies them at every core object.
+        var optionsAdd: Set<String> = []
+        var optionsRemove: Set<String> = []
         var headers: [HeaderDirective] = []
         var requestHeaders: [HeaderDirective] = []
         var setEnvIf: [SetEnvIfDirective] = []
@@ -254,18 +258,7 @@ extension MergedConfig {
             if block.indexIgnoreReset == true { indexIgnore = block.indexIgnore } else { indexIgnore += block.indexIgnore }
             if let i = block.directoryIndex { directoryIndex = i }
             if let f = block.fallbackResource { fallbackResource = f.lowercased() == "disabled" ? nil : f }
-            for o in block.options {
-                if let replace = o.replace {
-                    // Plain words add up after a reset to None (core.c set_options): `All MultiViews`
-                    // keeps MultiViews, `None Indexes` is Indexes (recorded: negotiation-options-plain-words-add-up).
-                    options = replace
-                    if replace.contains("all") { options.formUnion(["indexes", "includes", "followsymlinks", "execcgi"]) }
-                    options.remove("all"); options.remove("none")
-                }
-                options.formUnion(o.add)
-                options.subtract(o.remove)
-                if o.add.contains("all") { options.formUnion(["indexes", "includes", "followsymlinks", "execcgi"]) }
-            }
+            if block.hasCoreConfig || !block.options.isEmpty { mergeCoreOptions(block.options) }
             // `early` headers are applied before the directory walk: never from here.
             headers += block.headers.filter { !$0.early }
             if !block.requestHeaders.isEmpty { requestHeaders += block.requestHeaders.filter { !$0.early } }
@@ -352,4 +345,38 @@ struct MergedWalk {
     var fatal: (file: ConfigFile, diagnostic: Diagnostic)?
     var fatalDirectory: String?
     var sections: [SectionSource] = []
+}
+
+extension MergedConfig.Fields {
+    /// The option words an `Options` word list stands for: `All` is OPT_ALL, `None` nothing.
+    static func expandedOptions(_ words: Set<String>) -> Set<String> {
+        var set = words
+        if set.contains("all") { set.formUnion(["indexes", "includes", "followsymlinks", "execcgi"]) }
+        set.remove("all"); set.remove("none")
+        return set
+    }
+
+    /// One configuration object's core options merged on (core.c): set_options keeps opts_add /
+    /// opts_remove across an object's lines (a plain list resets opts only); merge_core_dir_configs
+    /// copies an object with a plain list, and otherwise folds its +/- into the inherited ones and
+    /// re-applies them all to opts, so a removal an explicit list did not clear comes back
+    /// (recorded: nested-options-stale-removal-reapplied).
+    mutating func mergeCoreOptions(_ lines: [OptionsDirective]) {
+        var own: Set<String> = [], add: Set<String> = [], remove: Set<String> = [], explicit = false
+        for o in lines {
+            // Plain words add up after a reset to None: `All MultiViews` keeps MultiViews
+            // (recorded: negotiation-options-plain-words-add-up).
+            if let replace = o.replace { own = Self.expandedOptions(replace); explicit = true }
+            let plus = Self.expandedOptions(o.add), minus = Self.expandedOptions(o.remove)
+            add.formUnion(plus); remove.subtract(plus); own.formUnion(plus)
+            remove.formUnion(minus); add.subtract(minus); own.subtract(minus)
+        }
+        if explicit {
+            (options, optionsAdd, optionsRemove) = (own, add, remove)
+        } else {
+            optionsAdd = optionsAdd.subtracting(remove).union(add)
+            optionsRemove = optionsRemove.subtracting(add).union(remove)
+            options = options.subtracting(optionsRemove).union(optionsAdd)
+        }
+    }
 }

@@ -16,7 +16,10 @@ extension Origin {
         var walk = directoryWalk(r.filename ?? site.documentRoot)    // map_to_storage
         r.filename = walk.filename
         r.pathInfo = walk.pathInfo
-        if let fatal = walk.fatal {
+        // directory_walk refuses a link (without FollowSymLinks/SymLinksIfOwnerMatch) when it
+        // reaches it, before it opens the .htaccess of the directory the link names.
+        let refusedLink = site.files.hasSymlinks ? refusedSymlink(walk.filename) : nil
+        if let fatal = walk.fatal, !(refusedLink.map { (walk.fatalDirectory ?? "").hasPrefix($0 + "/") } ?? false) {
             // The walk stopped at the directory whose .htaccess failed: what it had not walked
             // yet stays in r->path_info (PATH_INFO of the 500 is /page.html for a broken root file).
             let full = walk.filename + walk.pathInfo
@@ -47,13 +50,7 @@ extension Origin {
             r.config = .vhostDefaults(site)
             return .final(status: 403, location: nil)
         }
-        if lastPathComponent(walk.filename).hasPrefix(".ht") {
-            // The server's `<FilesMatch "^\.ht"> Require all denied` is the first <Files>
-            // section merged: a later <Files>, <Location> or <If> with its own Require wins.
-            walk.config.merge(Origin.serverHtFiles, directory: "files/", key: "server-files:^.ht",
-                              defaultEngine: site.vhost.block.rewrite?.engine ?? false)
-        }
-        if site.files.hasSymlinks, let link = refusedSymlink(walk.filename) {
+        if let link = refusedLink {
             // directory_walk lstat()s each segment when the options merged so far lack
             // FollowSymLinks and SymLinksIfOwnerMatch: a link there is refused.
             chain.log("AH00037", "error", "Symbolic link not allowed or link target not accessible: \(link)")
@@ -65,7 +62,11 @@ extension Origin {
         }
         let (regexSubject, walked) = site.vhost.block.server?.directoryMatches.isEmpty ?? true
             ? (walk.filename, true) : directoryMatchSubject(r, walk)
-        applySections(&walk, record: r, chain: chain, regexSubject: regexSubject, matchEnvironment: walked)
+        // The server's `<FilesMatch "^\.ht"> Require all denied` is the first <Files> section
+        // merged, after every <DirectoryMatch>: a later <Files>, <Location> or <If> with its
+        // own Require wins (recorded: section-ht-files-denied-after-directorymatch).
+        applySections(&walk, record: r, chain: chain, regexSubject: regexSubject, matchEnvironment: walked,
+                      serverHtFiles: lastPathComponent(walk.filename).hasPrefix(".ht"))
         r.config = walk.config
         r.configIdentity = configurationIdentity(walk)
         if !r.isSubrequest { applySetEnvIf(walk.config.setEnvIf, r, chain) }  // header_parser
@@ -612,14 +613,9 @@ extension Origin {
         return location
     }
 
-    /// What makes two passes share one merged configuration: the objects merged, plus the
-    /// server's `<Files ~ "^\.ht">` section that every `.ht*` name matches.
-    /// Runs every pass: the merged configuration's own list is shared, not copied, unless the
-    /// marker must be added.
-    func configurationIdentity(_ walk: WalkResult) -> [String] {
-        guard lastPathComponent(walk.filename).hasPrefix(".ht") else { return walk.config.objectKeys }
-        return walk.config.objectKeys + ["server-files:^.ht"]
-    }
+    /// What makes two passes share one merged configuration: the objects merged (the server's
+    /// `<Files ~ "^\.ht">` section among them for a `.ht*` name, merged by applySections).
+    func configurationIdentity(_ walk: WalkResult) -> [String] { walk.config.objectKeys }
 
     /// Access control: `.ht*` files, `Require`, `Order/Allow/Deny` (simplified; apache-semantics §1.1 row 8).
     func checkAccess(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain) -> Int? {

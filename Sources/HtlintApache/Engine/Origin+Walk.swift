@@ -183,11 +183,15 @@ extension Origin {
                     target == dir || !Site.allowedOverrides(forDirectory: dir, documentRoot: root, vhost: site.vhost.block).readsFiles
                         ? nil : site.accessConfigs[target + "/"]
                 }) {
+                // ap_parse_htaccess caches a file by the directory walked: read through a link it
+                // is another configuration object (an ErrorDocument page there is checked again;
+                // recorded: errordoc-symlinked-htaccess-distinct-object).
+                let objectKey = file.path.hasPrefix(key) ? file.path : key + file.path
                 if !file.block.files.isEmpty || !file.block.ifChains.isEmpty {
-                    sections.append(SectionSource(key: file.path, block: file.block))
+                    sections.append(SectionSource(key: objectKey, block: file.block))
                 }
                 if let f = file.fatal, fatal == nil { fatal = (file, f); fatalDirectory = key }
-                config.merge(file.block, directory: key, key: file.path, defaultEngine: defaultEngine)
+                config.merge(file.block, directory: key, key: objectKey, defaultEngine: defaultEngine)
             }
         }
         readLevel(root)
@@ -207,12 +211,12 @@ extension Origin {
     /// directory walk: Apache's order (core docs, "How the sections are merged").
     /// `matchEnvironment: false` when directory_walk reused its cache (no regex was run).
     func applySections(_ walk: inout WalkResult, record: RequestRecord, chain: RequestChain,
-                       regexSubject: String? = nil, matchEnvironment: Bool = true) {
+                       regexSubject: String? = nil, matchEnvironment: Bool = true, serverHtFiles: Bool = false) {
         let locations = matchingLocations(record.uri)
         setLocationMatchEnvironment(locations, record)
         let directoryMatches = site.vhost.block.server?.directoryMatches ?? []
         // Most sites have none: skip the work.
-        guard !walk.sections.isEmpty || !locations.isEmpty || !directoryMatches.isEmpty else { return }
+        guard !walk.sections.isEmpty || !locations.isEmpty || !directoryMatches.isEmpty || serverHtFiles else { return }
         let base = walk.filename.utf8.last == UInt8(ascii: "/") ? "" : String(lastPathComponent(walk.filename))
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
         // <DirectoryMatch>: after the walk's sections and .htaccess files, before <Files>.
@@ -229,7 +233,8 @@ extension Origin {
         // <If> sections inside a matching <Files> join the if walk after the directories' ones
         // (core's merge appends the sections' sec_if lists).
         var filesIfBlocks: [ConfigBlock] = []
-        var filesMatched: [WalkMatch] = []
+        // file_walk starts with the server's own <Files> sections (Debian's `^\.ht` denial).
+        var filesMatched: [WalkMatch] = serverHtFiles ? [(Origin.serverHtFiles, "files/", "server-files:^.ht")] : []
         for source in walk.sections {
             for (k, files) in source.block.files.enumerated() {
                 let hit: Bool

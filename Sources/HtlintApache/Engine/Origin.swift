@@ -408,7 +408,9 @@ public final class Origin: @unchecked Sendable {
                 if redirects == 0 { original.status = 416 }
             }
         }
-        let servedErrorPage = served != nil || (handlerPage && status == record.status)
+        // A listing that is the ErrorDocument page goes out with the error status and its own
+        // type (mod_autoindex sends it whatever r->status is).
+        let servedErrorPage = served != nil || (handlerPage && (status == record.status || (record.listed && errorDocumentStatus != nil)))
         let headerRecord = loggedStatus != nil ? (runStartRecord ?? errorOrigin ?? record) : record
         // One error table serves the whole chain: a recursive error's Vary has the later requests' tokens.
         headerRecord.negotiationVary = record.negotiationVary

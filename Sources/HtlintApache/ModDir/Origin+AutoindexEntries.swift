@@ -4,11 +4,25 @@ extension Origin {
     /// it: a subrequest up to the fixups with the entry's file, so a denied entry logs AH01630,
     /// and a subdirectory (named with its slash) runs mod_dir's index look-ups, whose denied
     /// candidates log too. `IndexIgnore` names are left out before any look-up; a HEAD answer
-    /// is sent before the directory is read.
+    /// is sent before the directory is read (r->header_only, which an ErrorDocument's
+    /// internal redirect keeps though its method becomes GET).
     func lookUpListedEntries(_ r: RequestRecord, directory path: String, _ config: MergedConfig, _ chain: RequestChain) {
-        guard r.method != "HEAD" else { return }
+        guard r.method != "HEAD", chain.request.method != "HEAD" else { return }
         let uriDirectory = r.uri.lastIndex(of: "/").map { String(r.uri[...$0]) } ?? "/"
-        for name in site.files.entryNames(in: path).sorted() where !Origin.indexIgnores(config.indexIgnore, name) {
+        // opendir follows a link to the directory: the target's entries, under the link's path.
+        let listed = site.files.resolve(path) ?? path
+        let followsLinks = config.options.contains("followsymlinks") || config.options.contains("symlinksifownermatch")
+        for name in site.files.entryNames(in: listed).sorted() where !Origin.indexIgnores(config.indexIgnore, name) {
+            if case .symlink? = site.files.lstat(path + "/" + name) {
+                // A dangling link fails apr_dir_read's stat: left out, nothing logged.
+                guard site.files.stat(path + "/" + name) != nil else { continue }
+                // ap_sub_req_lookup_dirent checks a link itself with the listing's options
+                // (resolve_symlink) and refuses it without a walk.
+                guard followsLinks else {
+                    chain.log("AH00032", "error", "Symbolic link not allowed or link target not accessible: \(path)/\(name)")
+                    continue
+                }
+            }
             let isDirectory = site.files.stat(path + "/" + name) == .directory
             let slash = isDirectory ? "/" : ""
             let uri = uriDirectory + name + slash

@@ -68,6 +68,15 @@ extension Origin {
                 for (code, message) in zip(lookup.errorCodes, lookup.errors) { chain.errorCodes.append(code); chain.errors.append(message) }
                 continue
             }
+            // The look-up runs the fixups too, before read_types_multi reads the extensions:
+            // mod_rewrite refuses it where the engine is on without FollowSymLinks (AH00670, 403,
+            // also for a name mod_mime cannot type), and the variant is not available
+            // (recorded: negotiation-untyped-candidate-still-looked-up).
+            if let rw = walk.config.rewrite, rw.engine, !chain.endSeen,
+               !walk.config.options.contains("followsymlinks"), !walk.config.options.contains("symlinksifownermatch") {
+                chain.log("AH00670", "error", "Options FollowSymLinks and SymLinksIfOwnerMatch are both off, so the RewriteRule directive is also forbidden due to its similar ability to circumvent directory restrictions : \(path)")
+                continue
+            }
             // MultiviewsMatch (the variant's directory): `Handlers` also takes an extension that
             // names an AddHandler handler, `Any` every extension.
             let matching = mime?.multiviewsMatch ?? []
@@ -83,13 +92,6 @@ extension Origin {
             if handlerOnly, mime?.handler(forPath: name) == nil, mime?.setHandler == nil {
                 guard walk.config.rewrite?.engine == true else { continue }
                 needsRewriteHandler = true
-            }
-            // The look-up runs the fixups too: mod_rewrite refuses it where the engine is on
-            // without FollowSymLinks (AH00670, 403), and the variant is not available.
-            if let rw = walk.config.rewrite, rw.engine, !chain.endSeen,
-               !walk.config.options.contains("followsymlinks"), !walk.config.options.contains("symlinksifownermatch") {
-                chain.log("AH00670", "error", "Options FollowSymLinks and SymLinksIfOwnerMatch are both off, so the RewriteRule directive is also forbidden due to its similar ability to circumvent directory restrictions : \(path)")
-                continue
             }
             // Its other fixups: a status decided there (a `Redirect`, `[F]`) refuses the variant
             // (recorded: negotiation-variant-refused-by-lookup-answer).
