@@ -506,7 +506,10 @@ extension Origin {
     /// What `<DirectoryMatch>` patterns are matched against: the walked filename, unless
     /// directory_walk finds its cache "familiar" (an existing file in, or the very directory,
     /// that the previous or main request's walk cached) and reuses that walk's result, running
-    /// no regex (`walked` false: no `MATCH_` variables are set).
+    /// no regex (`walked` false: no `MATCH_` variables are set). The cache holds a walked
+    /// directory's filename as it was (`/d`, no slash added) but is looked up with a slash
+    /// appended, so a walk of `/d` is never familiar: its ErrorDocument page `/d/e.html` is
+    /// walked again and checked again (recorded: errordoc-directory-without-slash-walked-again).
     func directoryMatchSubject(_ r: RequestRecord, _ walk: WalkResult) -> (subject: String, walked: Bool) {
         let f = walk.filename
         let isDirectory = site.files.isDirectory(f)
@@ -520,7 +523,7 @@ extension Origin {
            isDirectory ? walk.pathInfo.isEmpty : site.files.isFile(f) {
             return (cache.filename, false)
         }
-        r.walkCache = (directory, f)
+        r.walkCache = (isDirectory ? f : directory, f)
         return (f, true)
     }
 
