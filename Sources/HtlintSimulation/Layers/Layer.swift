@@ -56,10 +56,15 @@ public struct HopRequest: Sendable, Hashable {
 
     /// `Host` without its port and one trailing dot, lower case (nginx's `$host`, as
     /// `ngx_http_validate_host` leaves it): the name ends at the first `:`, so `a.example:80:80`
-    /// is `a.example` (recorded: https-edge-host-ends-at-first-colon).
+    /// is `a.example` (recorded: https-edge-host-ends-at-first-colon); a bracketed IPv6 literal
+    /// ends at its `]`, so `[::1]:80` is `[::1]` (recorded: https-edge-ipv6-host-loses-port).
     public var hostName: String {
         var h = host.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? host.lowercased() : host
-        if h.utf8.first != UInt8(ascii: "["), let colon = h.utf8.firstIndex(of: UInt8(ascii: ":")) { h = String(h[..<colon]) }
+        if h.utf8.first == UInt8(ascii: "[") {
+            if let close = h.utf8.firstIndex(of: UInt8(ascii: "]")) { h = String(h[...close]) }
+        } else if let colon = h.utf8.firstIndex(of: UInt8(ascii: ":")) {
+            h = String(h[..<colon])
+        }
         if h.utf8.count > 1, h.utf8.last == UInt8(ascii: ".") { h.removeLast() }
         return h
     }
