@@ -195,9 +195,11 @@ public final class Origin: @unchecked Sendable {
                     // A recursive error (ap_die_r): the first error goes out canned, without the
                     // failing ErrorDocument request's Location. r_1st_err walks back over every
                     // request whose status is not OK: past an ErrorDocument page's own [F] to the
-                    // error that started the chain.
+                    // error that started the chain. A redirect keeps that request's own Location
+                    // (ap_send_error_response reads its headers_out; recorded:
+                    // errordoc-redirect-page-fails-keeps-first-location).
                     status = runStart ?? first
-                    location = nil
+                    location = errorDocumentLocation
                     loggedStatus = s
                     break
                 }
