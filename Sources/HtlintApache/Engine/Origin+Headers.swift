@@ -242,13 +242,18 @@ extension Origin {
     /// mod_headers' fixup for `RequestHeader` (or post_read_request for `early`): edits the
     /// request's headers, which the rest of this request, its internal redirects and the
     /// response's `Header` conditions see. A subrequest edits a copy: nothing to keep.
+    /// do_headers_fixup applies the lines one at a time to r->headers_in, so a line's `expr=`
+    /// condition (`%{req:…}`, `%{HTTP:…}`) sees what the lines before it did (recorded:
+    /// header-requestheader-condition-sees-earlier-lines).
     func applyRequestHeaders(_ list: [HeaderDirective], _ r: RequestRecord, _ chain: RequestChain) {
         guard !list.isEmpty, !r.isSubrequest else { return }
-        var table = HeaderTable(entries: chain.request.headers)
         var unusedType: String? = nil
         let context = ExpressionContext(origin: self, record: r, chain: chain, status: nil)
-        for h in list { apply(h, to: &table, &unusedType, r, context) }
-        chain.request.headers = table.entries
+        for h in list {
+            var table = HeaderTable(entries: chain.request.headers)
+            apply(h, to: &table, &unusedType, r, context)
+            chain.request.headers = table.entries
+        }
     }
 
     /// The file mod_mime typed: a `redirect:` filename a forced handler kept from its internal

@@ -1,0 +1,28 @@
+import Testing
+import HtlintDiagnostics
+@testable import HtlintApache
+
+/// Hunt 45: mod_headers' `RequestHeader` fixup, each checked against Apache 2.4.
+struct Hunt45RegressionTests {
+    /// fixtures/apache/header-requestheader-condition-sees-earlier-lines: do_headers_fixup applies
+    /// the lines one at a time to r->headers_in, so a later line's `expr=` condition sees what the
+    /// earlier ones set, unset or edited.
+    @Test func laterConditionSeesEarlierLines() {
+        let access = [("/", """
+            RequestHeader set X-A one
+            RequestHeader set X-B seen-a "expr=%{req:X-A} == 'one'"
+            RequestHeader unset X-C
+            RequestHeader set X-D c-gone "expr=-z %{req:X-C}"
+            RequestHeader edit X-E ^old$ new
+            RequestHeader set X-F e-new "expr=%{req:X-E} == 'new'"
+            Header echo ^X-[A-F]$
+            """)]
+        let r = respond("/page.html", access: access, files: ["/page.html"],
+                        headers: [HTTPHeader("X-C", "gone"), HTTPHeader("X-E", "old")])
+        #expect(r.status == 200)
+        #expect(header(r, "X-B") == "seen-a")
+        #expect(header(r, "X-C") == nil)
+        #expect(header(r, "X-D") == "c-gone")
+        #expect(header(r, "X-F") == "e-new")
+    }
+}
