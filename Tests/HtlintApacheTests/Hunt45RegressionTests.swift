@@ -25,4 +25,25 @@ struct Hunt45RegressionTests {
         #expect(header(r, "X-D") == "c-gone")
         #expect(header(r, "X-F") == "e-new")
     }
+
+    /// fixtures/apache/header-requestheader-condition-content-type: mod_headers' fixup runs after
+    /// the type checker and mod_rewrite's last fixup, so `%{CONTENT_TYPE}` is mod_mime's type, an
+    /// `AddType` one, or what `[T=]` forced; a file mod_mime cannot type has none.
+    @Test func conditionSeesTheTypeCheckersType() {
+        let access = [("/", """
+            AddType application/x-foo .foo
+            RewriteEngine On
+            RewriteRule ^forced\\.txt$ - [T=image/png]
+            RequestHeader set X-Type html "expr=%{CONTENT_TYPE} == 'text/html'"
+            RequestHeader set X-Type foo "expr=%{CONTENT_TYPE} == 'application/x-foo'"
+            RequestHeader set X-Type png "expr=%{CONTENT_TYPE} == 'image/png'"
+            RequestHeader set X-Type none "expr=-z %{CONTENT_TYPE}"
+            Header echo ^X-Type$
+            """)]
+        let files = ["/page.html", "/file.foo", "/forced.txt", "/plain.zzz"]
+        for (path, type) in [("/page.html", "html"), ("/file.foo", "foo"), ("/forced.txt", "png"), ("/plain.zzz", "none")] {
+            let r = respond(path, vhost: ["<Directory /var/www/html>", "Options FollowSymLinks", "</Directory>"], access: access, files: files)
+            #expect(header(r, "X-Type") == type, "\(path)")
+        }
+    }
 }

@@ -244,16 +244,29 @@ extension Origin {
     /// response's `Header` conditions see. A subrequest edits a copy: nothing to keep.
     /// do_headers_fixup applies the lines one at a time to r->headers_in, so a line's `expr=`
     /// condition (`%{req:…}`, `%{HTTP:…}`) sees what the lines before it did (recorded:
-    /// header-requestheader-condition-sees-earlier-lines).
+    /// header-requestheader-condition-sees-earlier-lines). `%{CONTENT_TYPE}` there is the type the
+    /// type checker and mod_rewrite's `[T=]` gave (recorded: header-requestheader-condition-content-type).
     func applyRequestHeaders(_ list: [HeaderDirective], _ r: RequestRecord, _ chain: RequestChain) {
         guard !list.isEmpty, !r.isSubrequest else { return }
-        var unusedType: String? = nil
-        let context = ExpressionContext(origin: self, record: r, chain: chain, status: nil)
+        var type: String? = fixupContentType(r)
+        let context = ExpressionContext(origin: self, record: r, chain: chain, status: nil, contentType: type)
         for h in list {
             var table = HeaderTable(entries: chain.request.headers)
-            apply(h, to: &table, &unusedType, r, context)
+            apply(h, to: &table, &type, r, context)
             chain.request.headers = table.entries
         }
+    }
+
+    /// r->content_type when mod_headers' fixup runs: mod_rewrite's `[T=]` (its last fixup, before
+    /// mod_headers'), ForceType, or mod_mime's find_ct (httpd/unix-directory for a directory
+    /// mod_dir left alone; the index's type once it adopted one); "" before the type checker.
+    func fixupContentType(_ r: RequestRecord) -> String {
+        if let t = r.forcedType { return t }
+        let mime = r.config?.mime
+        if let t = mime?.forceType { return t }
+        guard let f = typedFilename(r), f.hasPrefix("/") else { return "" }
+        if site.files.isDirectory(f) { return "httpd/unix-directory" }
+        return MimeTypes.type(forPath: mimeName(f, r, mime), config: mime) ?? ""
     }
 
     /// The file mod_mime typed: a `redirect:` filename a forced handler kept from its internal
