@@ -46,4 +46,23 @@ struct Hunt45RegressionTests {
             #expect(header(r, "X-Type") == type, "\(path)")
         }
     }
+
+    /// fixtures/apache/header-requestheader-condition-sees-rewrite-handler: the LAST fixups run in
+    /// load order, mod_dir, mod_rewrite (hook_mimetype applies `[H=]`), mod_headers, so a
+    /// `RequestHeader` condition reads the forced handler, also for a directory whose index
+    /// mod_dir adopted first.
+    @Test func conditionSeesTheRewriteHandler() {
+        let access = [("/", """
+            RewriteEngine On
+            RewriteRule ^(h\\.html|hd/)$ - [H=default-handler]
+            RequestHeader set X-Handler "expr=h:%{HANDLER}"
+            Header echo ^X-Handler$
+            """)]
+        let files = ["/page.html", "/h.html", "/hd/index.html"]
+        for (path, handler) in [("/page.html", "h:"), ("/h.html", "h:default-handler"), ("/hd/", "h:default-handler")] {
+            let r = respond(path, access: access, files: files)
+            #expect(r.status == 200)
+            #expect(header(r, "X-Handler") == handler, "\(path)")
+        }
+    }
 }

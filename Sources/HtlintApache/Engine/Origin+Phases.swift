@@ -137,15 +137,18 @@ extension Origin {
         }
         applySetEnv(walk.config.setEnv, r)                           // fixups: mod_env (MIDDLE)
         applySSLEnv(r, chain)                                        // fixups: mod_ssl (MIDDLE)
-        let dir = modDir(r, walk.config, chain)                      // fixups: mod_dir (LAST)
-        // fixups: mod_headers (LAST, after mod_dir), unless mod_dir answered.
-        if case .final? = dir {} else if let list = r.config?.requestHeaders, !list.isEmpty { applyRequestHeaders(list, r, chain) }
-        if let decided = dir { return decided }
+        // The LAST fixups run in the order the modules were loaded: mod_dir, mod_rewrite,
+        // mod_headers, then any extra module (mod_speling).
+        if let decided = modDir(r, walk.config, chain) { return decided }  // fixups: mod_dir (LAST)
+        // fixups: mod_rewrite's hook_mimetype (LAST, after mod_dir) applies [H]
+        // (recorded: rewrite-flags-handler-blocks-internal-redirect, rewrite-flags-handler-after-mod-dir),
+        // before mod_headers' fixup, whose `%{HANDLER}` sees it (recorded:
+        // header-requestheader-condition-sees-rewrite-handler).
+        if let forced = r.rewriteHandler { r.handler = forced }
+        // fixups: mod_headers (LAST, after mod_dir and mod_rewrite), unless mod_dir answered.
+        if let list = r.config?.requestHeaders, !list.isEmpty { applyRequestHeaders(list, r, chain) }
         // fixups: mod_speling (LAST, after mod_dir: a FallbackResource answers first).
         if let decided = checkSpeling(r, walk.config, chain) { return decided }
-        // fixups: mod_rewrite's hook_mimetype (LAST, after mod_dir) applies [H]
-        // (recorded: rewrite-flags-handler-blocks-internal-redirect, rewrite-flags-handler-after-mod-dir).
-        if let forced = r.rewriteHandler { r.handler = forced }
         if let staged = r.stagedRedirect {
             guard r.handler != "redirect-handler" else { return .internalRedirect(staged) }
             chain.note(.note, "[H=\(r.handler ?? "")] replaces redirect-handler: the internal redirect to \(staged) never runs")
