@@ -65,4 +65,27 @@ struct Hunt45RegressionTests {
             #expect(header(r, "X-Handler") == handler, "\(path)")
         }
     }
+
+    /// fixtures/apache/header-requestheader-edit-star-crashes-in-index-lookup: mod_dir's index
+    /// look-up runs mod_headers' fixup on its own copy of the headers. An `edit*` meeting an empty
+    /// match crashes the child there (status 0: no response), even for a missing candidate or a
+    /// line only subrequests run; what the look-up appends does not reach the main request.
+    @Test func requestHeaderRunsInTheIndexLookup() {
+        let test = [HTTPHeader("X-Test", "abc")]
+        let missing = [("/f", """
+            DirectoryIndex missing.html index.html
+            <Files missing.html>
+            RequestHeader edit* X-Test "x*" "-"
+            </Files>
+            """)]
+        #expect(respond("/f/", access: missing, files: ["/f/index.html"], headers: test).status == 0)
+        #expect(respond("/f/index.html", access: missing, files: ["/f/index.html"], headers: test).status == 200)
+        let onlySub = [("/g", "RequestHeader edit* X-Test \"x*\" \"-\" \"expr=%{IS_SUBREQ} == 'true'\"\n")]
+        #expect(respond("/g/", access: onlySub, files: ["/g/index.html"], headers: test).status == 0)
+        #expect(respond("/g/", access: onlySub, files: ["/g/index.html"]).status == 200)
+        let append = [("/e", "RequestHeader append X-Test more\nHeader echo ^X-Test$\n")]
+        let r = respond("/e/", access: append, files: ["/e/index.html"], headers: test)
+        #expect(r.status == 200)
+        #expect(header(r, "X-Test") == "abc, more")
+    }
 }

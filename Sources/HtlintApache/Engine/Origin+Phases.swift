@@ -230,7 +230,8 @@ extension Origin {
     func postReadRequest(_ r: RequestRecord, _ chain: RequestChain) {
         withReceivedURI(r) {
             let requestHeaders = site.vhost.block.requestHeaders
-            if !requestHeaders.isEmpty { applyRequestHeaders(requestHeaders.filter(\.early), r, chain) }
+            // (A subrequest runs no post_read_request: ap_sub_req_lookup_* go to the later hooks.)
+            if !requestHeaders.isEmpty, !r.isSubrequest { applyRequestHeaders(requestHeaders.filter(\.early), r, chain) }
             if !r.isSubrequest { applySetEnvIf(site.vhost.block.setEnvIf, r, chain) }
         }
     }
