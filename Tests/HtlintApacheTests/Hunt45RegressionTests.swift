@@ -88,4 +88,19 @@ struct Hunt45RegressionTests {
         #expect(r.status == 200)
         #expect(header(r, "X-Test") == "abc, more")
     }
+
+    /// fixtures/apache/header-requestheader-edit-star-crashes-in-variant-lookup: read_types_multi
+    /// looks every MultiViews candidate up with its fixups, mod_headers' included, so an `edit*`
+    /// meeting an empty match crashes the child; a candidate a `RewriteRule [F]` refuses in its
+    /// look-up never reaches mod_headers (the request is then a 404).
+    @Test func requestHeaderRunsInTheVariantLookup() {
+        let test = [HTTPHeader("X-Test", "abc")]
+        let line = "RequestHeader edit* X-Test \"x*\" \"-\" \"expr=%{IS_SUBREQ} == 'true'\"\n"
+        let plain = [("/mv", "Options +MultiViews\n" + line)]
+        #expect(respond("/mv/page", access: plain, files: ["/mv/page.html"], headers: test).status == 0)
+        #expect(respond("/mv/page", access: plain, files: ["/mv/page.html"]).status == 200)
+        #expect(respond("/mv/page.html", access: plain, files: ["/mv/page.html"], headers: test).status == 200)
+        let forbidden = [("/mv", "Options +MultiViews\nRewriteEngine On\nRewriteRule ^page\\.html$ - [F]\n" + line)]
+        #expect(respond("/mv/page", access: forbidden, files: ["/mv/page.html"], headers: test).status == 404)
+    }
 }

@@ -186,9 +186,12 @@ extension Origin {
     /// per-directory rules, then mod_alias's `Redirect`s. A status decided there (`[F]`, a
     /// `Redirect`) makes the variant unavailable. Like every subrequest it is a GET
     /// (ap_set_sub_req_protocol): a POST's `%{REQUEST_METHOD} POST` condition fails there
-    /// (recorded: negotiation-variant-lookup-is-get).
+    /// (recorded: negotiation-variant-lookup-is-get). With `requestHeaders` the look-up goes on
+    /// to mod_headers' fixup unless a status was decided: its `RequestHeader` lines edit the
+    /// look-up's copy of the headers, and an `edit*` meeting an empty match crashes the child
+    /// (recorded: header-requestheader-edit-star-crashes-in-variant-lookup).
     func variantLookup(_ r: RequestRecord, _ walk: WalkResult, filename: String, uri: String,
-                       _ chain: RequestChain) -> (RequestRecord, PassResult?) {
+                       _ chain: RequestChain, requestHeaders: Bool = false) -> (RequestRecord, PassResult?) {
         let sub = RequestRecord(method: "GET", uri: uri, query: r.query, isSubrequest: true, documentRoot: site.documentRoot)
         sub.mainURI = r.uri
         sub.env = r.env
@@ -197,8 +200,16 @@ extension Origin {
         sub.pathInfo = r.pathInfo
         sub.config = walk.config
         let lookup = RequestChain(request: chain.request, tracing: false)
-        if let decided = perDirectoryRewrite(sub, walk, lookup) { return (sub, decided) }
-        return (sub, aliasRedirect(sub, walk.config, lookup, serverContext: false))
+        var decided = perDirectoryRewrite(sub, walk, lookup)
+        if decided == nil { decided = aliasRedirect(sub, walk.config, lookup, serverContext: false) }
+        if requestHeaders, decided?.finalStatus == nil {
+            applyRequestHeaders(walk.config.requestHeaders, sub, lookup)
+            if lookup.childCrashed {
+                chain.childCrashed = true
+                chain.note(.note, "the MultiViews look-up of \(filename) ran RequestHeader edit* on an empty match: the Apache child crashes (no response)")
+            }
+        }
+        return (sub, decided)
     }
 
     /// mod_env's fixup: `SetEnv` values overlaid under the environment, so a variable already set
