@@ -103,4 +103,22 @@ struct Hunt45RegressionTests {
         let forbidden = [("/mv", "Options +MultiViews\nRewriteEngine On\nRewriteRule ^page\\.html$ - [F]\n" + line)]
         #expect(respond("/mv/page", access: forbidden, files: ["/mv/page.html"], headers: test).status == 404)
     }
+
+    /// fixtures/apache/header-requestheader-content-type-leaves-type: `RequestHeader set
+    /// Content-Type` edits the request header only; r->content_type, which a later line's
+    /// `%{CONTENT_TYPE}` and the response read, stays mod_mime's.
+    @Test func requestContentTypeLeavesTheType() {
+        let access = [("/", """
+            RequestHeader set Content-Type text/plain
+            RequestHeader set X-T yes "expr=%{CONTENT_TYPE} == 'text/plain'"
+            RequestHeader set X-H yes "expr=%{CONTENT_TYPE} == 'text/html'"
+            Header echo ^X-[TH]$
+            Header set X-Req "expr=%{req:Content-Type}"
+            """)]
+        let r = respond("/page.html", access: access, files: ["/page.html"])
+        #expect(header(r, "X-T") == nil)
+        #expect(header(r, "X-H") == "yes")
+        #expect(header(r, "X-Req") == "text/plain")
+        #expect(header(r, "Content-Type") == "text/html")
+    }
 }

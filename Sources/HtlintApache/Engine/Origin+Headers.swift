@@ -254,11 +254,14 @@ extension Origin {
         let parentHeaders = r.isSubrequest ? chain.request.headers : nil
         if r.isSubrequest { chain.request.headers.removeAll { Origin.subrequestDropsHeader($0.name) } }
         defer { if let parentHeaders { chain.request.headers = parentHeaders } }
-        var type: String? = fixupContentType(r)
+        let type: String? = fixupContentType(r)
         let context = ExpressionContext(origin: self, record: r, chain: chain, status: nil, contentType: type)
         for h in list {
             var table = HeaderTable(entries: chain.request.headers)
-            apply(h, to: &table, &type, r, context, directive: "RequestHeader")
+            // A `Content-Type` line edits the request header only: r->content_type stays, for
+            // the later lines and the response (recorded: header-requestheader-content-type-leaves-type).
+            var unchanged = type
+            apply(h, to: &table, &unchanged, r, context, directive: "RequestHeader")
             chain.request.headers = table.entries
         }
     }
