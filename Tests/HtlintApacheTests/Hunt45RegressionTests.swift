@@ -121,4 +121,18 @@ struct Hunt45RegressionTests {
         #expect(header(r, "X-Req") == "text/plain")
         #expect(header(r, "Content-Type") == "text/html")
     }
+
+    /// fixtures/apache/header-requestheader-condition-adds-vary: a `RequestHeader` condition is
+    /// run by ap_expr_exec, which merges the headers it reads into r->headers_out's Vary, true
+    /// or not, sent or not.
+    @Test func requestHeaderConditionAddsVary() {
+        let access = [("/", """
+            RequestHeader set X-B y "expr=%{req:X-A} == 'a'"
+            RequestHeader set X-C y "expr=%{HTTP:X-Z} == 'a'"
+            """)]
+        for headers in [[HTTPHeader("X-A", "a")], []] {
+            let r = respond("/page.html", access: access, files: ["/page.html"], headers: headers)
+            #expect(header(r, "Vary") == "X-A,X-Z")
+        }
+    }
 }

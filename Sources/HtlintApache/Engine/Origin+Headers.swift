@@ -255,7 +255,9 @@ extension Origin {
         if r.isSubrequest { chain.request.headers.removeAll { Origin.subrequestDropsHeader($0.name) } }
         defer { if let parentHeaders { chain.request.headers = parentHeaders } }
         let type: String? = fixupContentType(r)
-        let context = ExpressionContext(origin: self, record: r, chain: chain, status: nil, contentType: type)
+        // ap_expr_exec merges the request headers a condition reads into r->headers_out's Vary,
+        // whether it holds or not (recorded: header-requestheader-condition-adds-vary).
+        let context = ExpressionContext(origin: self, record: r, chain: chain, status: nil, contentType: type, addsVary: true)
         for h in list {
             var table = HeaderTable(entries: chain.request.headers)
             // A `Content-Type` line edits the request header only: r->content_type stays, for
