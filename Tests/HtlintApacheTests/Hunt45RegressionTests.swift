@@ -135,4 +135,24 @@ struct Hunt45RegressionTests {
             #expect(header(r, "Vary") == "X-A,X-Z")
         }
     }
+
+    /// fixtures/apache/header-requestheader-condition-directory-handler: after mod_dir's fixup a
+    /// directory's r->handler is httpd/unix-directory (a per-directory RewriteCond, earlier, sees
+    /// none); mod_dir drops the directory type when SetHandler took the directory over under
+    /// DirectoryCheckHandler On.
+    @Test func conditionOnADirectoryAfterModDir() {
+        let root = ("/", """
+            RewriteEngine On
+            RewriteCond expr "%{HANDLER} == ''"
+            RewriteRule ^d/$ - [E=EARLY:empty]
+            RequestHeader add X-Log "expr=%{HANDLER}|%{CONTENT_TYPE}|%{reqenv:EARLY}"
+            Header always echo ^X-Log$
+            """)
+        let listed = respond("/d/", access: [root], files: ["/d/f.txt"])
+        #expect(listed.status == 403)
+        #expect(header(listed, "X-Log") == "httpd/unix-directory|httpd/unix-directory|empty")
+        let taken = respond("/chk/", access: [root, ("/chk", "DirectoryCheckHandler On\nSetHandler default-handler\n")],
+                            files: ["/chk/f.txt"])
+        #expect(header(taken, "X-Log") == "default-handler||")
+    }
 }

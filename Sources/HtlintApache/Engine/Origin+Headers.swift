@@ -257,7 +257,8 @@ extension Origin {
         let type: String? = fixupContentType(r)
         // ap_expr_exec merges the request headers a condition reads into r->headers_out's Vary,
         // whether it holds or not (recorded: header-requestheader-condition-adds-vary).
-        let context = ExpressionContext(origin: self, record: r, chain: chain, status: nil, contentType: type, addsVary: true)
+        let context = ExpressionContext(origin: self, record: r, chain: chain, status: nil, contentType: type,
+                                        addsVary: true, afterModDir: true)
         for h in list {
             var table = HeaderTable(entries: chain.request.headers)
             // A `Content-Type` line edits the request header only: r->content_type stays, for
@@ -276,7 +277,8 @@ extension Origin {
         let mime = r.config?.mime
         if let t = mime?.forceType { return t }
         guard let f = typedFilename(r), f.hasPrefix("/") else { return "" }
-        if site.files.isDirectory(f) { return "httpd/unix-directory" }
+        // (Empty when mod_dir dropped it for a handler that took the directory over.)
+        if site.files.isDirectory(f) { return r.directoryTypeCleared ? "" : "httpd/unix-directory" }
         return MimeTypes.type(forPath: mimeName(f, r, mime), config: mime) ?? ""
     }
 

@@ -62,6 +62,9 @@ final class RequestRecord {
     /// `[H=…]` of a per-directory rewrite: a note mod_rewrite's last fixup (after mod_dir's)
     /// makes the handler, replacing redirect-handler too, so the staged redirect then never runs.
     var rewriteHandler: String?
+    /// mod_dir's fixup_dir dropped a directory's httpd/unix-directory type because another
+    /// handler took it over (mod_rewrite's redirect-handler, any under DirectoryCheckHandler On).
+    var directoryTypeCleared = false
     /// Set by a rewrite that replaced `r->uri` in place (server `[PT]`, DirectoryIndex).
     var forcedType: String?
     /// The per-directory configuration after the walk (set in map_to_storage).
