@@ -155,4 +155,23 @@ struct Hunt45RegressionTests {
                             files: ["/chk/f.txt"])
         #expect(header(taken, "X-Log") == "default-handler||")
     }
+
+    /// fixtures/apache/recursion-errordocument-method-becomes-get: ap_die_r makes the failing
+    /// request a GET before its ErrorDocument redirect, so when that redirect exceeds the
+    /// recursion limit the canned 500's headers see %{REQUEST_METHOD} GET, while the variable
+    /// it noted keeps HEAD.
+    @Test func failedErrorDocumentRedirectLeavesAGet() {
+        let access = [("/", """
+            RewriteEngine On
+            RewriteCond %{REQUEST_METHOD} !^GET$
+            RewriteRule ^ /index.php [L]
+            ErrorDocument 500 /oops.html
+            Header always set X-M "expr=%{tolower:%{REQUEST_METHOD}}"
+            Header always set X-E "%{REQUEST_METHOD}e"
+            """)]
+        let r = respond("/x", method: "HEAD", access: access, files: ["/index.php", "/oops.html"])
+        #expect(r.status == 500)
+        #expect(header(r, "X-M") == "get")
+        #expect(header(r, "X-E") == "HEAD")
+    }
 }

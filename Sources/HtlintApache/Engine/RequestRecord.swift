@@ -5,7 +5,8 @@ import HtlintRegex
 /// Apache's `request_rec` for one pass (the original request, an internal redirect, or a
 /// subrequest): what the phases read and change.
 final class RequestRecord {
-    let method: String
+    /// r->method; ap_die_r makes a failing request a GET before its ErrorDocument redirect.
+    var method: String
     /// Decoded URL-path (`r->uri`).
     var uri: String
     /// `r->uri` before ap_process_request_internal normalises and decodes it: the path as sent
