@@ -174,4 +174,14 @@ struct Hunt45RegressionTests {
         #expect(header(r, "X-M") == "get")
         #expect(header(r, "X-E") == "HEAD")
     }
+
+    /// fixtures/apache/header-requestheader-condition-vary-from-variant-lookup: the chosen
+    /// variant's look-up ran mod_headers' fixup; the headers its conditions read come along in
+    /// the Vary the fast redirect overlays, after mod_negotiation's tokens.
+    @Test func variantLookupVaryComesAlong() {
+        let access = [("/mv", "Options +MultiViews\nRequestHeader set X-N y \"expr=%{IS_SUBREQ} == 'true' && %{req:X-Q} == ''\"\n")]
+        let r = respond("/mv/one", access: access, files: ["/mv/one.html"])
+        #expect(r.status == 200)
+        #expect(header(r, "Vary") == "negotiate,X-Q")
+    }
 }

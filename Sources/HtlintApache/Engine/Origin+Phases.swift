@@ -100,6 +100,16 @@ extension Origin {
                walk.config.mime?.handler(forPath: walk.filename) != nil || walk.config.mime?.setHandler != nil {
                 r.forcedType = MimeTypes.cgiMagicType
             }
+            // The look-up's last fixup, mod_headers', read request headers in its `RequestHeader`
+            // conditions: the fast redirect overlays the look-up's Vary over this request's
+            // (recorded: header-requestheader-condition-vary-from-variant-lookup).
+            if !walk.config.requestHeaders.isEmpty, !chain.childCrashed {
+                let (sub, _) = variantLookup(r, walk, filename: walk.filename, uri: r.uri, chain, requestHeaders: true)
+                let own = r.ifVary
+                r.ifVary = []
+                r.addVary(sub.ifVary)
+                r.addVary(own)
+            }
             // The look-up ran its fixups too (its redirects skipped in a subrequest) in their
             // order: mod_rewrite's (which sees neither SetEnv nor HTTPS yet: recorded
             // negotiation-variant-lookup-rewrite-before-env), mod_env's, mod_ssl's; the fast
@@ -203,6 +213,9 @@ extension Origin {
         var decided = perDirectoryRewrite(sub, walk, lookup)
         if decided == nil { decided = aliasRedirect(sub, walk.config, lookup, serverContext: false) }
         if requestHeaders, decided?.finalStatus == nil {
+            // (mod_env's and mod_ssl's fixups come before it.)
+            applySetEnv(walk.config.setEnv, sub)
+            applySSLEnv(sub, lookup)
             applyRequestHeaders(walk.config.requestHeaders, sub, lookup)
             if lookup.childCrashed {
                 chain.childCrashed = true
