@@ -170,7 +170,7 @@ extension Origin {
     /// tables but in r->content_type: `set` and `setifempty` (when the table has none) change it
     /// too, `edit` edits it, `unset` clears it.
     private func apply(_ h: HeaderDirective, to table: inout HeaderTable, _ contentType: inout String?,
-                       _ r: RequestRecord, _ context: ExpressionContext, vary: VaryTokens? = nil) {
+                       _ r: RequestRecord, _ context: ExpressionContext, vary: VaryTokens? = nil, directive: String = "Header") {
         if let c = h.envCondition, (r.envValue(c.name) != nil) == c.negated { return }
         var captures: [String] = []
         // An earlier line that set or unset Content-Type changed r->content_type, which
@@ -211,7 +211,7 @@ extension Origin {
             func edit(_ v: String) -> String? {
                 guard let out = Origin.editHeaderValue(v, regex, replacement, all: h.action == "edit*") else {
                     context.chain.childCrashed = true
-                    context.chain.note(.note, "Header edit* on \(h.name): the pattern matches the empty string, so mod_headers' process_regexp recurses on the same text until the Apache child crashes (no response)",
+                    context.chain.note(.note, "\(directive) edit* on \(h.name): the pattern matches the empty string, so mod_headers' process_regexp recurses on the same text until the Apache child crashes (no response)",
                                        range: h.range)
                     return nil
                 }
@@ -241,14 +241,45 @@ extension Origin {
 
     /// mod_headers' fixup for `RequestHeader` (or post_read_request for `early`): edits the
     /// request's headers, which the rest of this request, its internal redirects and the
-    /// response's `Header` conditions see. A subrequest edits a copy: nothing to keep.
+    /// response's `Header` conditions see. A subrequest (mod_dir's index look-up, `-U`…) runs
+    /// the fixup too, on the copy ap_set_sub_req_protocol made without the body's headers:
+    /// nothing is kept, but an `edit*` meeting an empty match crashes the child there as well
+    /// (recorded: header-requestheader-edit-star-crashes-in-index-lookup).
+    /// do_headers_fixup applies the lines one at a time to r->headers_in, so a line's `expr=`
+    /// condition (`%{req:…}`, `%{HTTP:…}`) sees what the lines before it did (recorded:
+    /// header-requestheader-condition-sees-earlier-lines). `%{CONTENT_TYPE}` there is the type the
+    /// type checker and mod_rewrite's `[T=]` gave (recorded: header-requestheader-condition-content-type).
     func applyRequestHeaders(_ list: [HeaderDirective], _ r: RequestRecord, _ chain: RequestChain) {
-        guard !list.isEmpty, !r.isSubrequest else { return }
-        var table = HeaderTable(entries: chain.request.headers)
-        var unusedType: String? = nil
-        let context = ExpressionContext(origin: self, record: r, chain: chain, status: nil)
-        for h in list { apply(h, to: &table, &unusedType, r, context) }
-        chain.request.headers = table.entries
+        guard !list.isEmpty else { return }
+        let parentHeaders = r.isSubrequest ? chain.request.headers : nil
+        if r.isSubrequest { chain.request.headers.removeAll { Origin.subrequestDropsHeader($0.name) } }
+        defer { if let parentHeaders { chain.request.headers = parentHeaders } }
+        let type: String? = fixupContentType(r)
+        // ap_expr_exec merges the request headers a condition reads into r->headers_out's Vary,
+        // whether it holds or not (recorded: header-requestheader-condition-adds-vary).
+        let context = ExpressionContext(origin: self, record: r, chain: chain, status: nil, contentType: type,
+                                        addsVary: true, afterModDir: true)
+        for h in list {
+            var table = HeaderTable(entries: chain.request.headers)
+            // A `Content-Type` line edits the request header only: r->content_type stays, for
+            // the later lines and the response (recorded: header-requestheader-content-type-leaves-type).
+            var unchanged = type
+            apply(h, to: &table, &unchanged, r, context, directive: "RequestHeader")
+            chain.request.headers = table.entries
+        }
+    }
+
+    /// r->content_type when mod_headers' fixup runs: mod_rewrite's `[T=]` (its last fixup, before
+    /// mod_headers'), ForceType, or mod_mime's find_ct (httpd/unix-directory for a directory
+    /// mod_dir left alone; the index's type once it adopted one); "" before the type checker.
+    func fixupContentType(_ r: RequestRecord) -> String {
+        if let t = r.forcedType { return t }
+        let mime = r.config?.mime
+        if let t = mime?.forceType { return t }
+        guard let f = typedFilename(r), f.hasPrefix("/") else { return "" }
+        // (Empty when mod_dir dropped it for a handler that took the directory over.)
+        if site.files.isDirectory(f) { return r.directoryTypeCleared ? "" : "httpd/unix-directory" }
+        return MimeTypes.type(forPath: mimeName(f, r, mime), config: mime) ?? ""
     }
 
     /// The file mod_mime typed: a `redirect:` filename a forced handler kept from its internal

@@ -100,6 +100,16 @@ extension Origin {
                walk.config.mime?.handler(forPath: walk.filename) != nil || walk.config.mime?.setHandler != nil {
                 r.forcedType = MimeTypes.cgiMagicType
             }
+            // The look-up's last fixup, mod_headers', read request headers in its `RequestHeader`
+            // conditions: the fast redirect overlays the look-up's Vary over this request's
+            // (recorded: header-requestheader-condition-vary-from-variant-lookup).
+            if !walk.config.requestHeaders.isEmpty, !chain.childCrashed {
+                let (sub, _) = variantLookup(r, walk, filename: walk.filename, uri: r.uri, chain, requestHeaders: true)
+                let own = r.ifVary
+                r.ifVary = []
+                r.addVary(sub.ifVary)
+                r.addVary(own)
+            }
             // The look-up ran its fixups too (its redirects skipped in a subrequest) in their
             // order: mod_rewrite's (which sees neither SetEnv nor HTTPS yet: recorded
             // negotiation-variant-lookup-rewrite-before-env), mod_env's, mod_ssl's; the fast
@@ -137,15 +147,18 @@ extension Origin {
         }
         applySetEnv(walk.config.setEnv, r)                           // fixups: mod_env (MIDDLE)
         applySSLEnv(r, chain)                                        // fixups: mod_ssl (MIDDLE)
-        let dir = modDir(r, walk.config, chain)                      // fixups: mod_dir (LAST)
-        // fixups: mod_headers (LAST, after mod_dir), unless mod_dir answered.
-        if case .final? = dir {} else if let list = r.config?.requestHeaders, !list.isEmpty { applyRequestHeaders(list, r, chain) }
-        if let decided = dir { return decided }
+        // The LAST fixups run in the order the modules were loaded: mod_dir, mod_rewrite,
+        // mod_headers, then any extra module (mod_speling).
+        if let decided = modDir(r, walk.config, chain) { return decided }  // fixups: mod_dir (LAST)
+        // fixups: mod_rewrite's hook_mimetype (LAST, after mod_dir) applies [H]
+        // (recorded: rewrite-flags-handler-blocks-internal-redirect, rewrite-flags-handler-after-mod-dir),
+        // before mod_headers' fixup, whose `%{HANDLER}` sees it (recorded:
+        // header-requestheader-condition-sees-rewrite-handler).
+        if let forced = r.rewriteHandler { r.handler = forced }
+        // fixups: mod_headers (LAST, after mod_dir and mod_rewrite), unless mod_dir answered.
+        if let list = r.config?.requestHeaders, !list.isEmpty { applyRequestHeaders(list, r, chain) }
         // fixups: mod_speling (LAST, after mod_dir: a FallbackResource answers first).
         if let decided = checkSpeling(r, walk.config, chain) { return decided }
-        // fixups: mod_rewrite's hook_mimetype (LAST, after mod_dir) applies [H]
-        // (recorded: rewrite-flags-handler-blocks-internal-redirect, rewrite-flags-handler-after-mod-dir).
-        if let forced = r.rewriteHandler { r.handler = forced }
         if let staged = r.stagedRedirect {
             guard r.handler != "redirect-handler" else { return .internalRedirect(staged) }
             chain.note(.note, "[H=\(r.handler ?? "")] replaces redirect-handler: the internal redirect to \(staged) never runs")
@@ -183,9 +196,12 @@ extension Origin {
     /// per-directory rules, then mod_alias's `Redirect`s. A status decided there (`[F]`, a
     /// `Redirect`) makes the variant unavailable. Like every subrequest it is a GET
     /// (ap_set_sub_req_protocol): a POST's `%{REQUEST_METHOD} POST` condition fails there
-    /// (recorded: negotiation-variant-lookup-is-get).
+    /// (recorded: negotiation-variant-lookup-is-get). With `requestHeaders` the look-up goes on
+    /// to mod_headers' fixup unless a status was decided: its `RequestHeader` lines edit the
+    /// look-up's copy of the headers, and an `edit*` meeting an empty match crashes the child
+    /// (recorded: header-requestheader-edit-star-crashes-in-variant-lookup).
     func variantLookup(_ r: RequestRecord, _ walk: WalkResult, filename: String, uri: String,
-                       _ chain: RequestChain) -> (RequestRecord, PassResult?) {
+                       _ chain: RequestChain, requestHeaders: Bool = false) -> (RequestRecord, PassResult?) {
         let sub = RequestRecord(method: "GET", uri: uri, query: r.query, isSubrequest: true, documentRoot: site.documentRoot)
         sub.mainURI = r.uri
         sub.env = r.env
@@ -194,8 +210,19 @@ extension Origin {
         sub.pathInfo = r.pathInfo
         sub.config = walk.config
         let lookup = RequestChain(request: chain.request, tracing: false)
-        if let decided = perDirectoryRewrite(sub, walk, lookup) { return (sub, decided) }
-        return (sub, aliasRedirect(sub, walk.config, lookup, serverContext: false))
+        var decided = perDirectoryRewrite(sub, walk, lookup)
+        if decided == nil { decided = aliasRedirect(sub, walk.config, lookup, serverContext: false) }
+        if requestHeaders, decided?.finalStatus == nil {
+            // (mod_env's and mod_ssl's fixups come before it.)
+            applySetEnv(walk.config.setEnv, sub)
+            applySSLEnv(sub, lookup)
+            applyRequestHeaders(walk.config.requestHeaders, sub, lookup)
+            if lookup.childCrashed {
+                chain.childCrashed = true
+                chain.note(.note, "the MultiViews look-up of \(filename) ran RequestHeader edit* on an empty match: the Apache child crashes (no response)")
+            }
+        }
+        return (sub, decided)
     }
 
     /// mod_env's fixup: `SetEnv` values overlaid under the environment, so a variable already set
@@ -227,7 +254,8 @@ extension Origin {
     func postReadRequest(_ r: RequestRecord, _ chain: RequestChain) {
         withReceivedURI(r) {
             let requestHeaders = site.vhost.block.requestHeaders
-            if !requestHeaders.isEmpty { applyRequestHeaders(requestHeaders.filter(\.early), r, chain) }
+            // (A subrequest runs no post_read_request: ap_sub_req_lookup_* go to the later hooks.)
+            if !requestHeaders.isEmpty, !r.isSubrequest { applyRequestHeaders(requestHeaders.filter(\.early), r, chain) }
             if !r.isSubrequest { applySetEnvIf(site.vhost.block.setEnvIf, r, chain) }
         }
     }

@@ -136,6 +136,9 @@ struct ExpressionContext: ExpressionEnvironment {
     /// Where a condition evaluated while the response goes out (mod_headers' `expr=`) puts them
     /// instead: the table r->headers_out is by then.
     var varySink: VaryTokens? = nil
+    /// Evaluated in mod_headers' fixup, after mod_dir's: a directory's r->handler is then
+    /// httpd/unix-directory (recorded: header-requestheader-condition-directory-handler).
+    var afterModDir = false
 
     func noteVary(_ header: String) {
         // RFC 7231 7.1.4: never `Vary: Host` (ap_expr skips it).
@@ -174,8 +177,11 @@ struct ExpressionContext: ExpressionEnvironment {
             // r->handler: unset before the handler phase; ap_invoke_handler then takes the
             // content type (mod_dir's httpd/unix-directory for a directory), "" when none.
             // Before the output, r->handler is only what a directive or [H=] set: a directory's
-            // httpd/unix-directory is its content type until the handler phase.
-            guard let answered = status else { return record.handler == "httpd/unix-directory" ? "" : record.handler ?? "" }
+            // httpd/unix-directory is its content type until mod_dir's fixup, after which
+            // mod_headers' `RequestHeader` conditions see it as the handler too.
+            guard let answered = status else {
+                return record.handler == "httpd/unix-directory" && !afterModDir ? "" : record.handler ?? ""
+            }
             if let h = record.handler { return h }
             if let invokedHandler { return invokedHandler }
             // OPTIONS is answered by the core before any handler runs.

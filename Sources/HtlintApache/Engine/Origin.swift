@@ -116,7 +116,7 @@ public final class Origin: @unchecked Sendable {
             if redirects == 0 { originalState?.status = s }
             // ap_die_r notes the method in the failing request's environment, then makes it a GET
             // (HEAD too): the page sees REDIRECT_REQUEST_METHOD.
-            record.setEnvValue("REQUEST_METHOD", record.method)
+            noteErrorRedirectMethod(record)
             let next = makeRecord(url: doc, method: "GET", isSubrequest: false, chain: chain)
             next.0.env = renamedEnvironment(record, status: s)
             next.0.previousConfigIdentity = record.configIdentity
@@ -229,7 +229,7 @@ public final class Origin: @unchecked Sendable {
                         // An ErrorDocument page answered by a rewrite ([F]) again and again:
                         // the 11th redirect fails (AH00124); ap_die then finds the chain's
                         // statuses set and sends the first error canned, %>s logs 500.
-                        record.setEnvValue("REQUEST_METHOD", record.method)
+                        noteErrorRedirectMethod(record)
                         chain.logRecursionLimit(site.limitInternalRecursion)
                         status = firstErrorStatus ?? s
                         loggedStatus = 500
@@ -281,7 +281,7 @@ public final class Origin: @unchecked Sendable {
                     } else if doc.hasPrefix("/") {
                         // The internal redirect to the page exceeds the limit: ap_die(500) on the
                         // failing request, a recursive error sent canned as 500.
-                        record.setEnvValue("REQUEST_METHOD", record.method)
+                        noteErrorRedirectMethod(record)
                         chain.logRecursionLimit(site.limitInternalRecursion)
                         chain.note(.status, "500: ErrorDocument \(s) \(doc) would be internal redirect #\(redirects + 1) (AH00124)")
                         status = 500
@@ -485,10 +485,19 @@ public final class Origin: @unchecked Sendable {
     private func redirectAfterRecursionLimit(_ doc: String, _ record: RequestRecord, _ chain: RequestChain) -> String? {
         if doc.hasPrefix("/") {
             // ap_die_r notes the method before its internal redirect fails (its headers show it).
-            record.setEnvValue("REQUEST_METHOD", record.method)
+            noteErrorRedirectMethod(record)
             chain.logRecursionLimit(site.limitInternalRecursion)
         }
         return isAbsoluteURI(doc) ? doc : nil
+    }
+
+    /// ap_die_r before its ErrorDocument redirect: the method noted as REQUEST_METHOD in the
+    /// failing request's environment (the page sees REDIRECT_REQUEST_METHOD), then r->method
+    /// made GET (HEAD too), which that request's own headers see should the redirect fail
+    /// (recorded: recursion-errordocument-notes-method, recursion-errordocument-method-becomes-get).
+    func noteErrorRedirectMethod(_ record: RequestRecord) {
+        record.setEnvValue("REQUEST_METHOD", record.method)
+        record.method = "GET"
     }
 
     /// REDIRECT_ renaming across an internal redirect (apache-semantics §1.3).

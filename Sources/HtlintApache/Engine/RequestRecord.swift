@@ -5,7 +5,8 @@ import HtlintRegex
 /// Apache's `request_rec` for one pass (the original request, an internal redirect, or a
 /// subrequest): what the phases read and change.
 final class RequestRecord {
-    let method: String
+    /// r->method; ap_die_r makes a failing request a GET before its ErrorDocument redirect.
+    var method: String
     /// Decoded URL-path (`r->uri`).
     var uri: String
     /// `r->uri` before ap_process_request_internal normalises and decodes it: the path as sent
@@ -62,6 +63,9 @@ final class RequestRecord {
     /// `[H=…]` of a per-directory rewrite: a note mod_rewrite's last fixup (after mod_dir's)
     /// makes the handler, replacing redirect-handler too, so the staged redirect then never runs.
     var rewriteHandler: String?
+    /// mod_dir's fixup_dir dropped a directory's httpd/unix-directory type because another
+    /// handler took it over (mod_rewrite's redirect-handler, any under DirectoryCheckHandler On).
+    var directoryTypeCleared = false
     /// Set by a rewrite that replaced `r->uri` in place (server `[PT]`, DirectoryIndex).
     var forcedType: String?
     /// The per-directory configuration after the walk (set in map_to_storage).

@@ -19,12 +19,14 @@ extension Origin {
                 chain.note(.directorySlash, "DirectorySlash: 301 to \(location)\(staged)")
                 return .final(status: 301, location: location)
             }
-            if r.stagedRedirect != nil { return nil }
+            // ("Prevent DIR_MAGIC_TYPE from leaking out when someone has taken over.")
+            if r.stagedRedirect != nil { r.directoryTypeCleared = true; return nil }
             // DirectoryCheckHandler On: a directory given another handler (`SetHandler`) gets no
             // index look-up; the slash redirect above still comes first (recorded:
             // dirindex-check-handler-skips-index).
             if config.directoryCheckHandler, let h = r.handler, h != "httpd/unix-directory" {
                 chain.note(.directoryIndex, "DirectoryCheckHandler On: the handler \(h) keeps mod_dir from the index")
+                r.directoryTypeCleared = true
                 return nil
             }
             // A candidate answering other than 200/404 (a 403 from `<Files>`…) is remembered and

@@ -77,6 +77,10 @@ extension Origin {
                 chain.log("AH00670", "error", "Options FollowSymLinks and SymLinksIfOwnerMatch are both off, so the RewriteRule directive is also forbidden due to its similar ability to circumvent directory restrictions : \(path)")
                 continue
             }
+            // The look-up's last fixup, mod_headers', runs its `RequestHeader` lines (whatever
+            // the extensions; an `edit*` may crash the child there).
+            let lookedUp = walk.config.requestHeaders.isEmpty ? nil
+                : variantLookup(r, walk, filename: path, uri: Origin.variantURI(r, name), chain, requestHeaders: true)
             // MultiviewsMatch (the variant's directory): `Handlers` also takes an extension that
             // names an AddHandler handler, `Any` every extension.
             let matching = mime?.multiviewsMatch ?? []
@@ -96,7 +100,7 @@ extension Origin {
             // Its other fixups: a status decided there (a `Redirect`, `[F]`) refuses the variant
             // (recorded: negotiation-variant-refused-by-lookup-answer).
             if walk.config.rewrite?.engine == true || !walk.config.redirects.isEmpty {
-                let (sub, decided) = variantLookup(r, walk, filename: path, uri: Origin.variantURI(r, name), chain)
+                let (sub, decided) = lookedUp ?? variantLookup(r, walk, filename: path, uri: Origin.variantURI(r, name), chain)
                 if decided != nil || (needsRewriteHandler && sub.handler != "redirect-handler") { continue }
             }
             let type = MimeTypes.type(forPath: name, config: mime) ?? MimeTypes.cgiMagicType
