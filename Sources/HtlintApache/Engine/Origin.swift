@@ -173,7 +173,10 @@ public final class Origin: @unchecked Sendable {
                 // body: a local page is redirected to first (its handler then finds the body too
                 // large: a recursive error, the hook's status goes out), otherwise the 413 is sent
                 // canned, without ErrorDocument 413 (recorded: errordoc-413-not-for-hook-answers).
-                let pageFirst = s != 200 && errorDocumentStatus == nil && redirects < site.limitInternalRecursion
+                // An ErrorDocument page that a rewrite answers again ([F]) goes to its page again,
+                // until the recursion limit, without reading the body either (recorded:
+                // errordoc-page-forbidden-by-rewrite-body-never-read).
+                let pageFirst = s != 200 && (errorDocumentStatus == nil ? redirects < site.limitInternalRecursion : record.answeredByRewrite)
                     && !bodyRead && request.header("Content-Length").flatMap({ Int($0) }).map({ $0 > 0 }) == true
                     && errorDocument(for: s, record: record, chain: chain)?.hasPrefix("/") == true
                 let discardFailed = !pageFirst && bodyTooLarge(s)
