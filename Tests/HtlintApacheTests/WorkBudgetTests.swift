@@ -32,7 +32,7 @@ struct WorkBudgetTests {
         #expect(response.trace.contains { $0.detail.contains("work budget") && $0.detail.contains("real answer is unknown") })
     }
 
-    /// Two look-ups per level make a tree of 2^10 subrequests per pass (32 units each); ten passes
+    /// Two look-ups per level make a tree of 2^10 subrequests per pass (16 units each and their rules); ten passes
     /// of it reach Apache's own end, the internal redirect limit, within the budget (half the
     /// budget stopped at pass 7). Recorded with Apache's default limits on 2026-12-03 (20,480
     /// AH00125 lines a request, too large to keep); the fixture
