@@ -201,16 +201,22 @@ public struct URLParts: Sendable, Hashable {
     /// Python's urljoin (the recording client): a relative path drops the base's empty segments
     /// and its own inner ones (`x, http://h/sub/` becomes `/x, http:/h/sub/`), and `.`/`..` are
     /// resolved in any path reference.
+    /// urlunparse writes no empty query or fragment, so `/x.html?` is followed as `/x.html`
+    /// (only an absolute Location is taken as written).
     private func resolvedLikeURLJoin(_ location: String) -> String {
-        if URLParts.hasScheme(location) || location.hasPrefix("//") { return resolvedRaw(location) }
+        if URLParts.hasScheme(location) { return resolvedRaw(location) }
         let end = location.firstIndex { $0 == "?" || $0 == "#" } ?? location.endIndex
         let refPath = String(location[..<end])
-        var rest = String(location[end...])
-        if refPath.isEmpty {
-            // No path: the base's, and its query unless the reference has one.
-            if !rest.hasPrefix("?") { rest = (query.map { "?" + $0 } ?? "") + rest }
-            return "\(scheme)://\(authority)\(path)\(rest)"
+        let (refQuery, refFragment) = URLParts.queryAndFragment(location[end...])
+        if location.hasPrefix("//") {
+            return URLParts.joinedLikeURLUnparse(scheme + ":" + refPath, query: refQuery, fragment: refFragment)
         }
+        if refPath.isEmpty {
+            // No path: the base's, and its query unless the reference has a non-empty one.
+            return URLParts.joinedLikeURLUnparse("\(scheme)://\(authority)\(path)",
+                                                 query: refQuery.isEmpty ? query ?? "" : refQuery, fragment: refFragment)
+        }
+        let rest = URLParts.joinedLikeURLUnparse("", query: refQuery, fragment: refFragment)
         var segments: [Substring]
         if refPath.hasPrefix("/") {
             segments = refPath.split(separator: "/", omittingEmptySubsequences: false)
@@ -227,6 +233,18 @@ public struct URLParts: Sendable, Hashable {
         if segments.last == "." || segments.last == ".." { resolved.append("") }
         let joined = resolved.joined(separator: "/")
         return "\(scheme)://\(authority)\(joined.isEmpty ? "/" : joined)\(rest)"
+    }
+
+    /// The query and fragment of `tail` (which starts with `?`, `#` or is empty), without their marks.
+    private static func queryAndFragment(_ tail: Substring) -> (query: String, fragment: String) {
+        let hash = tail.firstIndex(of: "#") ?? tail.endIndex
+        let query = tail.hasPrefix("?") ? String(tail[tail.index(after: tail.startIndex)..<hash]) : ""
+        let fragment = hash < tail.endIndex ? String(tail[tail.index(after: hash)...]) : ""
+        return (query, fragment)
+    }
+
+    private static func joinedLikeURLUnparse(_ head: String, query: String, fragment: String) -> String {
+        head + (query.isEmpty ? "" : "?" + query) + (fragment.isEmpty ? "" : "#" + fragment)
     }
 
     private func resolvedRaw(_ location: String) -> String {
