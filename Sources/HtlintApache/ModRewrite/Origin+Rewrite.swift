@@ -368,19 +368,42 @@ extension Origin {
         return .matched(substituted: true, unsafeQuestionMark: false)
     }
 
-    /// `http://host:port/x` → `/x` when scheme, host and port denote this virtual host.
+    /// `http://host:port/x` → `/x` when scheme, host and port denote this virtual host
+    /// (mod_rewrite's reduce_uri): the host ends at the first `:`, the port is read with atoi
+    /// into an unsigned short (no port: the scheme's default), and ap_matches_request_vhost
+    /// wants it equal to the port written in `ServerName`, 0 when none is. So with
+    /// `ServerName example.org` only an empty or non-numeric port (`example.org:/y.html`)
+    /// reduces, while `example.org/y.html` and `example.org:80/y.html` stay external
+    /// redirects (recorded: rewrite-flags-self-url-reduced-only-for-port-zero).
     private func reduceSelfURL(_ url: String, _ chain: RequestChain) -> String? {
         let current = scheme(chain) + "://"
-        guard url.lowercased().hasPrefix(current), let serverPort = site.canonicalPort else { return nil }
+        guard url.lowercased().hasPrefix(current) else { return nil }
         let (prefix, path) = splitAbsoluteURL(url)
-        var hostPort = String(prefix.dropFirst(current.count))
+        var host = prefix.dropFirst(current.count)
         var port = scheme(chain) == "https" ? 443 : 80
-        if let colon = hostPort.lastIndex(of: ":") {
-            port = Int(hostPort[hostPort.index(after: colon)...]) ?? -1
-            hostPort = String(hostPort[..<colon])
+        if let colon = host.firstIndex(of: ":") {
+            port = Origin.atoiPort(host[host.index(after: colon)...])
+            host = host[..<colon]
         }
-        guard port == serverPort, site.isOwnHost(hostPort) else { return nil }
+        guard port == Site.parseServerName(site.serverName).port ?? 0, site.isOwnHost(String(host)) else { return nil }
         return path.isEmpty ? "/" : path
+    }
+
+    /// C's atoi (leading blanks, a sign, digits up to the first other byte) stored in an
+    /// unsigned short, as reduce_uri reads a port.
+    static func atoiPort(_ text: Substring) -> Int {
+        var bytes = text.utf8.drop { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }
+        var negative = false
+        if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            negative = sign == UInt8(ascii: "-")
+            bytes = bytes.dropFirst()
+        }
+        var value = 0
+        for b in bytes {
+            guard b >= 0x30 && b <= 0x39 else { break }
+            value = (value * 10 + Int(b - 0x30)) & 0xFFFF_FFFF
+        }
+        return (negative ? -value : value) & 0xFFFF
     }
 
     /// Evaluates the rule's conditions with `[OR]` grouping (apache-semantics §7.5). When they
