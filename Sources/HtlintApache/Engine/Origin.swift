@@ -436,8 +436,15 @@ public final class Origin: @unchecked Sendable {
                        : "500: the response header \(bad.header.name) has a character Apache refuses in its name or value")
             chain.cookies = []
             (status, sentStatus, location, served) = (500, 500, nil, nil)
-            final.status = 500
-            if redirects == 0 { original.status = 500 }
+            if firstErrorStatus != nil {
+                // On an ErrorDocument page the 500 is the first request's (r_1st_err); the
+                // page's request keeps its error status in the log (recorded:
+                // header-refused-name-on-errordocument-page, where the page is missing).
+                original.status = 500
+            } else {
+                final.status = 500
+                if redirects == 0 { original.status = 500 }
+            }
             // mod_headers' error filter runs again on that 500: `Header always` lines are sent
             // (recorded: rewrite-flags-cookie-control-character-header-always).
             let again = responseHeaders(headerRecord, status: 500, chain: chain)
