@@ -201,7 +201,7 @@ extension Origin {
             chain.subrequestDepth -= 1
             chain.endSeen = endSeen
         }
-        let (sub, early) = makeRecord(url: url, method: "GET", isSubrequest: true, chain: chain)
+        let (sub, early) = makeRecord(url: url, method: "GET", isSubrequest: true, chain: chain, allowRelative: file != nil)
         sub.mainURI = parent?.uri
         sub.mainIfMatches = parent?.ifMatches
         sub.walkCache = parent?.walkCache
