@@ -19,7 +19,11 @@ extension Origin {
                 chain.note(.directorySlash, "DirectorySlash: 301 to \(location)\(staged)")
                 return .final(status: 301, location: location)
             }
-            if r.stagedRedirect != nil { return nil }
+            // fixup_dir steps aside for mod_rewrite's redirect handler: a staged internal
+            // redirect, or `SetHandler redirect-handler` with none, which then declines, and the
+            // default handler answers the directory 404 (recorded:
+            // dirindex-sethandler-redirect-handler-skips-index).
+            if r.stagedRedirect != nil || r.handler == "redirect-handler" { return nil }
             // DirectoryCheckHandler On: a directory given another handler (`SetHandler`) gets no
             // index look-up; the slash redirect above still comes first (recorded:
             // dirindex-check-handler-skips-index).
