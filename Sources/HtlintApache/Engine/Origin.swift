@@ -162,8 +162,11 @@ public final class Origin: @unchecked Sendable {
             // the same file (no internal redirect), makes the error a recursive one. Its
             // predecessor was OK, so r_1st_err is this request: the error goes out canned, without
             // ErrorDocument (recorded: errordoc-skipped-after-rewrite-status-in-internal-redirect).
-            let setThisPass = redirects > 0 && errorDocumentStatus == nil && carried == 200 && record.status != 200
-                && !record.answeredByRewrite
+            // A path refused while it is decoded (`%2F`) is no such status: the new request's
+            // r->status is OK when ap_die gets the 404, so ErrorDocument applies (recorded:
+            // errordoc-encoded-slash-after-rewrite-b-flag).
+            let setThisPass = early == nil && redirects > 0 && errorDocumentStatus == nil && carried == 200
+                && record.status != 200 && !record.answeredByRewrite
             func noteRecursiveError(_ s: Int) {
                 chain.note(.status, "\(s): r->status was set by [R] without [L] in this internal redirect: a recursive error, no ErrorDocument")
             }
