@@ -6,6 +6,16 @@ extension Origin {
     /// Walks from the document root down to `filename`, reading `.htaccess` at every existing
     /// directory, and stops at the first segment that is a file or missing (apache-semantics §3).
     func directoryWalk(_ filename: String) -> WalkResult {
+        // directory_walk's apr_filepath_merge (no root path) refuses a name that with 4 bytes of
+        // slashes and NUL exceeds APR_PATH_MAX (4096): it logs AH00030 at info and returns OK
+        // having walked nothing, so r->filename stays whole, no `<Directory>` section or
+        // `.htaccess` applies (per_dir_config stays the server's defaults) and the file is not
+        // found. core's translate, which merged the URI without its leading slash onto the
+        // document root, accepted it (recorded: access-path-max-filename-skips-directory-walk).
+        if filename.utf8.count + 4 > 4096, filename.rawByteCount + 4 > 4096 {
+            return WalkResult(filename: filename, pathInfo: "", config: .vhostDefaults(site), fatal: nil,
+                              sections: vhostSections)
+        }
         // directory_walk first canonicalises the name with apr_filepath_merge: a server-context
         // substitution `./b.html` or `/dir/nothing/../x.html` serves the file it names, and
         // `/../a.html` (a filesystem path: `/..` exists) is /a.html, outside the document root

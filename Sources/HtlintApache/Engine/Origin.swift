@@ -162,8 +162,11 @@ public final class Origin: @unchecked Sendable {
             // the same file (no internal redirect), makes the error a recursive one. Its
             // predecessor was OK, so r_1st_err is this request: the error goes out canned, without
             // ErrorDocument (recorded: errordoc-skipped-after-rewrite-status-in-internal-redirect).
-            let setThisPass = redirects > 0 && errorDocumentStatus == nil && carried == 200 && record.status != 200
-                && !record.answeredByRewrite
+            // A path refused while it is decoded (`%2F`) is no such status: the new request's
+            // r->status is OK when ap_die gets the 404, so ErrorDocument applies (recorded:
+            // errordoc-encoded-slash-after-rewrite-b-flag).
+            let setThisPass = early == nil && redirects > 0 && errorDocumentStatus == nil && carried == 200
+                && record.status != 200 && !record.answeredByRewrite
             func noteRecursiveError(_ s: Int) {
                 chain.note(.status, "\(s): r->status was set by [R] without [L] in this internal redirect: a recursive error, no ErrorDocument")
             }
@@ -522,7 +525,7 @@ public final class Origin: @unchecked Sendable {
     /// Creates the record for a URL: split at `?`, drop `#…`, decode and normalise the path.
     /// Returns an early status when decoding fails (400 for `%zz`, 404 for `%2F`/`%00`).
     func makeRecord(url: String, method: String, isSubrequest: Bool, chain: RequestChain,
-                    logsBadPath: Bool = true) -> (RequestRecord, Int?) {
+                    logsBadPath: Bool = true, allowRelative: Bool = false) -> (RequestRecord, Int?) {
         var (text, query) = splitRequestTarget(url)
         let received = text
         var early: Int? = nil
@@ -568,8 +571,10 @@ public final class Origin: @unchecked Sendable {
             path = normalizedEncoded ? text : normalizePath(decodingUnreserved(text), aboveRoot: &ignored, mergeSlashes: site.mergeSlashes)
         }
         // ap_normalize_path refuses a path without its leading `/` (a per-directory rewrite to
-        // `a/y.html`; recorded: rewrite-base-absolute-path-outside-directory).
-        if early == nil, let first = path.utf8.first, first != UInt8(ascii: "/") { early = 400 }
+        // `a/y.html`; recorded: rewrite-base-absolute-path-outside-directory), except in a file
+        // look-up (AP_NORMALIZE_ALLOW_RELATIVE), whose relative name is parsed as its URI
+        // (recorded: rewrite-cond-lookup-file-relative-names).
+        if early == nil, !allowRelative, let first = path.utf8.first, first != UInt8(ascii: "/") { early = 400 }
         if early == 400, logsBadPath { chain.log("AH10244", "error", "invalid URI path (\(url))") }
         let r = RequestRecord(method: method, uri: path, query: query, isSubrequest: isSubrequest,
                               documentRoot: site.documentRoot)

@@ -19,8 +19,12 @@ extension Origin {
                 chain.note(.directorySlash, "DirectorySlash: 301 to \(location)\(staged)")
                 return .final(status: 301, location: location)
             }
-            // ("Prevent DIR_MAGIC_TYPE from leaking out when someone has taken over.")
-            if r.stagedRedirect != nil { r.directoryTypeCleared = true; return nil }
+            // fixup_dir steps aside for mod_rewrite's redirect handler: a staged internal
+            // redirect, or `SetHandler redirect-handler` with none, which then declines, and the
+            // default handler answers the directory 404 (recorded:
+            // dirindex-sethandler-redirect-handler-skips-index). ("Prevent DIR_MAGIC_TYPE from
+            // leaking out when someone has taken over.")
+            if r.stagedRedirect != nil || r.handler == "redirect-handler" { r.directoryTypeCleared = true; return nil }
             // DirectoryCheckHandler On: a directory given another handler (`SetHandler`) gets no
             // index look-up; the slash redirect above still comes first (recorded:
             // dirindex-check-handler-skips-index).
@@ -207,7 +211,7 @@ extension Origin {
             chain.subrequestDepth -= 1
             chain.endSeen = endSeen
         }
-        let (sub, early) = makeRecord(url: url, method: "GET", isSubrequest: true, chain: chain)
+        let (sub, early) = makeRecord(url: url, method: "GET", isSubrequest: true, chain: chain, allowRelative: file != nil)
         sub.mainURI = parent?.uri
         sub.mainIfMatches = parent?.ifMatches
         sub.walkCache = parent?.walkCache

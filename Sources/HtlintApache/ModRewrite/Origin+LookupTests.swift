@@ -23,8 +23,19 @@ extension Origin {
         return site.files.stat(f) != nil
     }
 
-    /// ap_sub_req_lookup_file: a relative path is resolved against the directory of the current file.
+    /// ap_sub_req_lookup_file: a relative path is resolved against the directory of the current
+    /// file. After an `[R]` without `[L]` that "file" is the URL (`https://host/sub/`): the merge
+    /// leaves a relative name, which directory_walk puts under the working directory (`/`), where
+    /// `<Directory />` denies the look-up (403, AH01630; recorded:
+    /// rewrite-cond-lookup-file-relative-names).
     private func fileSubrequest(_ input: String, _ r: RequestRecord, _ chain: RequestChain) -> (RequestRecord, PassResult)? {
+        if let f = r.filename, !f.hasPrefix("/"), !input.hasPrefix("/") {
+            // The merge keeps the relative directory as written, so the name is still "beside"
+            // it and gets a URI beside the current one.
+            let path = Origin.fileLookupPath("/" + directoryOf(f) + input)
+            if !r.uri.isEmpty, !input.contains("/") { return subrequest(directoryOf(r.uri) + input, chain, parent: r, file: path) }
+            return subrequest(input, chain, parent: r, file: path, uri: "")
+        }
         let base = r.filename.flatMap { $0.hasPrefix("/") ? directoryOf($0) : nil } ?? site.documentRoot + "/"
         let merged = input.hasPrefix("/") ? input : base + input
         // apr_filepath_merge keeps a trailing slash: in the filename of a directory, in the path
