@@ -360,6 +360,8 @@ public struct ConfigBlock: Sendable {
     public var authMerging: AuthzLogic? = nil
     /// `SSLRequireSSL` (mod_ssl): a request that did not arrive over TLS is refused.
     public var sslRequired = false
+    /// `SSLUserName` (mod_ssl): the variable whose value becomes r->user in the fixups over TLS.
+    public var sslUserName: String? = nil
     public var files: [FilesBlock] = []
     public var ifChains: [IfChain] = []
     /// `SetEnv` (mod_env): set in the fixups after mod_rewrite and mod_alias, so never visible to

@@ -48,6 +48,8 @@ extension ConfigReader {
     mutating func accessDirective(_ line: DirectiveLine, into block: inout ConfigBlock, methods: Set<String>?) {
         let d = line.node, words = line.words, info = line.info
         switch info.name {
+        case "SSLUserName":
+            block.sslUserName = words.first?.value
         case "SSLRequireSSL":
             // Apache reads no argument of it and refuses none (`SSLRequireSSL # c` is accepted).
             block.sslRequired = true

@@ -167,6 +167,7 @@ extension MergedConfig {
         var authNameExpression: ExprWord?
         var authUserFile: String?
         var sslRequired = false
+        var sslUserName: String?
         var setEnv: [(String, String)] = []
         /// Per-directory content types (nil: no mime line anywhere, Debian's mime.types only).
         var mime: MimeConfig? = nil
@@ -305,6 +306,7 @@ extension MergedConfig {
             if let n = block.authName { authName = n; authNameExpression = block.authNameExpression }
             if let f = block.authUserFile { authUserFile = f }
             if block.sslRequired { sslRequired = true }
+            if let n = block.sslUserName { sslUserName = n }
             if let m = block.mime { (mime = mime ?? MimeConfig()); mime!.merge(m) }
             // mod_env's merge: the parent's variables less this block's `UnsetEnv`, then its `SetEnv`.
             setEnv.removeAll { v in block.unsetEnv.contains { equalsIgnoringASCIICase($0, v.0) } }

@@ -73,9 +73,9 @@ extension Origin {
         // Authn/authz are skipped when an internal redirect lands on the configuration of the
         // request it came from (r->prev->per_dir_config == r->per_dir_config): an ErrorDocument
         // 403 page under the same `Require` is served.
-        if r.previousConfigIdentity != r.configIdentity,
-           let denied = checkAccess(r, walk.config, chain) {
-            return .final(status: denied, location: nil)
+        if r.previousConfigIdentity != r.configIdentity {
+            applySSLUserName(r, walk.config, chain)
+            if let denied = checkAccess(r, walk.config, chain) { return .final(status: denied, location: nil) }
         }
         // type_checker: mod_negotiation's MultiViews answers a missing file with a variant
         // (a fast internal redirect to its look-up: URI, file and configuration become the variant's).
@@ -243,6 +243,15 @@ extension Origin {
     /// fixups, so an `[R]` or `Redirect` answer never has it and `%{ENV:HTTPS}` in a rewrite is empty.
     func applySSLEnv(_ r: RequestRecord, _ chain: RequestChain) {
         if chain.request.tls { r.setEnvValue("HTTPS", "on") }
+    }
+
+    /// mod_ssl's access checker sets r->user from `SSLUserName` over TLS; a variable that is
+    /// empty there (a client certificate's field when none was sent) is logged (AH02227). It
+    /// runs with the access checks, so not again in a look-up or internal redirect that keeps
+    /// the configuration (recorded: https-sslusername-empty-variable-warns).
+    func applySSLUserName(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain) {
+        guard chain.request.tls, let name = config.sslUserName, sslVariable(name, r, chain).isEmpty else { return }
+        chain.log("AH02227", "warn", "Failed to set r->user to '\(name)'")
     }
 
     /// Runs post_read_request work with `r.uri` as that phase has it: the path as received,
