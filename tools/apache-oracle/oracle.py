@@ -635,7 +635,9 @@ class Server:
     def start(self, addresses):
         env = {"PATH": SERVER_PATH, "LANG": "C"}
         with open(self.log, "wb") as log:
-            self.proc = subprocess.Popen(self.cmd, cwd=self.casedir, env=env, stdin=subprocess.DEVNULL,
+            # cwd /: as under systemd, so a relative name Apache resolves (a relative -F look-up)
+            # lands in the same place on every run (recorded: rewrite-cond-lookup-file-relative-names).
+            self.proc = subprocess.Popen(self.cmd, cwd="/", env=env, stdin=subprocess.DEVNULL,
                                          stdout=log, stderr=log, start_new_session=True)
         deadline = time.monotonic() + START_TIMEOUT
         for address in addresses:
