@@ -328,7 +328,9 @@ public struct ConfigBlock: Sendable {
     /// `ErrorDocument` values that hold expression syntax (`%{…}`), parsed as string
     /// expressions (core parses every value so; a plain one evaluates to itself).
     public var errorDocumentExpressions: [Int: ExprWord] = [:]
-    public var acceptPathInfo: Bool? = nil
+    /// `AcceptPathInfo`: nil unset; `.some(nil)` for `Default`, which is a value of its own
+    /// (AP_REQ_DEFAULT_PATH_INFO) that replaces a parent's On/Off in core's merge.
+    public var acceptPathInfo: Bool?? = nil
     /// `LimitRequestBody` in bytes (0: no limit).
     public var limitRequestBody: Int? = nil
     /// `MaxRanges`: 0 for `none`, nil for `unlimited` inside `.some`; the outer nil: not set here.

@@ -89,7 +89,7 @@ extension ConfigReader {
             switch words[0].value.lowercased() {
             case "on": block.acceptPathInfo = true
             case "off": block.acceptPathInfo = false
-            case "default": block.acceptPathInfo = nil
+            case "default": block.acceptPathInfo = .some(nil)
             default: error(ConfigCode.badArguments, "AcceptPathInfo must be set to on, off, or default", words[0].range)
             }
         case "LimitRequestBody":

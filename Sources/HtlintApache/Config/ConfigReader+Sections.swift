@@ -40,7 +40,20 @@ extension ConfigReader {
             return true
         }
         let truth = ConfigReader.conditionHolds(s, modules: modules, defines: defines, fileExists: fileExists)
-        guard overrideAllows(sectionCategory(key, conditional: truth != nil), name: "<" + s.name, s.nameRange) else { return }
+        guard overrideAllows(sectionCategory(key, conditional: truth != nil), name: "<" + s.name, s.nameRange) else {
+            // A conditional section is read as it is built (EXEC_ON_READ): under AllowOverride
+            // Nonfatal= its refused opening line is skipped alone, so its lines are read in place
+            // and its closing line has no open section: the file fails (recorded:
+            // allowoverride-nonfatal-skipped-ifmodule-leaves-closer).
+            if truth != nil, context == .htaccess, overrides?.nonfatalOverride == true {
+                read(s.children, into: &block, pendingConditions: &pending, methods: methods, inSection: nil, lastIf: &lastIf)
+                if let range = s.closeRange {
+                    let word = s.inexactCloseWord ?? "</\(s.name)>"
+                    error(ConfigCode.badSection, "\(word) without matching <\(word.dropFirst(2)) section", range)
+                }
+            }
+            return
+        }
         if let category = sectionCategory(key, conditional: false).first, category != .any {
             guard serverLevelAllows(category, name: "<" + s.name, s.nameRange) else { return }
         }

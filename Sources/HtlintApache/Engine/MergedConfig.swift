@@ -288,6 +288,8 @@ extension MergedConfig {
             }
             errorDocuments.merge(block.errorDocuments) { _, new in new }
             for code in block.errorDocuments.keys { errorDocumentExpressions[code] = block.errorDocumentExpressions[code] }
+            // `AcceptPathInfo Default` below an `On` gives the handler's default back (recorded:
+            // nested-acceptpathinfo-default-overrides-parent).
             if let a = block.acceptPathInfo { acceptPathInfo = a }
             if let l = block.limitRequestBody { limitRequestBody = l }
             if let m = block.maxRanges { maxRanges = m }
