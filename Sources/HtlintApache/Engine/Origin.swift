@@ -438,19 +438,24 @@ public final class Origin: @unchecked Sendable {
             chain.note(.status, bad.header.name.isEmpty ? "500: a response header has an empty name"
                        : "500: the response header \(bad.header.name) has a character Apache refuses in its name or value")
             chain.cookies = []
-            (status, sentStatus, location, served) = (500, 500, nil, nil)
-            if firstErrorStatus != nil {
-                // On an ErrorDocument page the 500 is the first request's (r_1st_err); the
-                // page's request keeps its error status in the log (recorded:
-                // header-refused-name-on-errordocument-page, where the page is missing).
+            // In an ErrorDocument chain ap_die_r's recursive error answers for the first request
+            // (r_1st_err). Refused on the canned error of a page that is missing, the 500 is
+            // that request's and the page's request keeps its status in the log; refused on a
+            // page that was served, the page's request is logged 500 and the first request's
+            // own error goes out canned (recorded: header-refused-name-on-errordocument-page).
+            let refusedOn: (canned: Bool, page: Bool) = (firstErrorStatus != nil && served == nil,
+                                                          firstErrorStatus != nil && served != nil)
+            let sent = refusedOn.page ? firstErrorStatus ?? 500 : 500
+            (status, sentStatus, location, served) = (sent, sent, nil, nil)
+            if refusedOn.canned {
                 original.status = 500
             } else {
                 final.status = 500
                 if redirects == 0 { original.status = 500 }
             }
-            // mod_headers' error filter runs again on that 500: `Header always` lines are sent
+            // mod_headers' error filter runs again on that error: `Header always` lines are sent
             // (recorded: rewrite-flags-cookie-control-character-header-always).
-            let again = responseHeaders(headerRecord, status: 500, chain: chain)
+            let again = responseHeaders(headerRecord, status: sent, chain: chain)
             if let second = headerRefusedByFilter(again) {
                 // A refused `always` line is refused again on the 500, logged again (recorded:
                 // header-empty-or-invalid-name-aborts), and the canned page goes out bare.
