@@ -443,11 +443,10 @@ public final class Origin: @unchecked Sendable {
             // that request's and the page's request keeps its status in the log; refused on a
             // page that was served, the page's request is logged 500 and the first request's
             // own error goes out canned (recorded: header-refused-name-on-errordocument-page).
-            let refusedOn: (canned: Bool, page: Bool) = (firstErrorStatus != nil && served == nil,
-                                                          firstErrorStatus != nil && served != nil)
-            let sent = refusedOn.page ? firstErrorStatus ?? 500 : 500
+            let sent = served != nil ? firstErrorStatus ?? 500 : 500
+            let onCannedError = firstErrorStatus != nil && served == nil
             (status, sentStatus, location, served) = (sent, sent, nil, nil)
-            if refusedOn.canned {
+            if onCannedError {
                 original.status = 500
             } else {
                 final.status = 500
