@@ -44,8 +44,10 @@ extension Origin {
     /// Whether the body DEFLATE sees is over 68 bytes (recorded: header-deflate-generated-pages):
     /// a file by its size; mod_autoindex's listing (GET: a HEAD is answered before it is
     /// written, with no body), mod_status' and mod_info's pages (written for HEAD too) always are.
+    /// The default handler answers OPTIONS with headers only (recorded: header-deflate-options-empty-body).
     private func bodyOverGzipOverhead(_ r: RequestRecord, _ f: String) -> Bool {
         if r.generatedType != nil { return true }
+        if r.method == "OPTIONS" { return false }
         if r.listed { return r.method != "HEAD" }
         if case .file(let size)? = site.files.stat(f) { return size > 68 }
         return false
