@@ -387,7 +387,10 @@ public final class Origin: @unchecked Sendable {
         // A page a handler sends goes out like any page, not by ap_send_error_response, whatever
         // its status: an ErrorDocument page, or a file served with a status an [R=3xx] without
         // [L] left on the request.
-        // A 204 has no body: whatever page was meant goes out empty.
+        // A 204 has no body: whatever page was meant goes out empty, though its handler sent it
+        // with its request's headers (an ErrorDocument page for a 204; recorded:
+        // errordoc-204-page-headers).
+        let sentEmpty = status == 204 && served != nil
         if status == 204 { served = nil }
         // The default handler sent a file: ap_set_accept_ranges put `Accept-Ranges` in
         // r->headers_out (`none` under MaxRanges none), kept on a 206, gone with a 416's error page.
@@ -418,7 +421,7 @@ public final class Origin: @unchecked Sendable {
         }
         // A listing that is the ErrorDocument page goes out with the error status and its own
         // type (mod_autoindex sends it whatever r->status is).
-        let servedErrorPage = served != nil || (handlerPage && (status == record.status || (record.listed && errorDocumentStatus != nil)))
+        let servedErrorPage = served != nil || sentEmpty || (handlerPage && (status == record.status || (record.listed && errorDocumentStatus != nil)))
         let headerRecord = loggedStatus != nil ? (runStartRecord ?? errorOrigin ?? record) : record
         // One error table serves the whole chain: a recursive error's Vary has the later requests' tokens.
         headerRecord.negotiationVary = record.negotiationVary
