@@ -10,8 +10,10 @@ extension Origin {
     /// `location` is the answer's own Location: kept for a redirect (or 201) Apache writes,
     /// and in the normal table of a page sent with a 3xx, where `Header` may replace it.
     /// `canned`: a 2xx a hook answered, sent by ap_send_error_response like an error.
+    /// `errorTableLost`: the error table was emptied before the canned answer (a refused body).
     func responseHeaders(_ r: RequestRecord, status: Int, location: String? = nil, servedErrorPage: Bool = false,
-                         canned: Bool = false, acceptRanges: String? = nil, chain: RequestChain) -> [HTTPHeader] {
+                         canned: Bool = false, errorTableLost: Bool = false, acceptRanges: String? = nil,
+                         chain: RequestChain) -> [HTTPHeader] {
         var always = HeaderTable(entries: chain.cookies)
         var onSuccess = HeaderTable()
         if let location { onSuccess.add("Location", location) }
@@ -83,7 +85,10 @@ extension Origin {
             var errorTable = HeaderTable()
             // A condition's Vary goes to r->headers_out, which is now the moved table.
             let vary = VaryTokens()
-            for h in directives where h.always { apply(h, to: &errorTable, &contentType, r, context, vary: vary) }
+            // (`early` lines filled the error table at post_read_request: gone with it when lost.)
+            for h in directives where h.always && !(errorTableLost && h.early) {
+                apply(h, to: &errorTable, &contentType, r, context, vary: vary)
+            }
             let conditionVary = vary.names.isEmpty ? [] : [HTTPHeader("Vary", vary.names.joined(separator: ", "))]
             if let allow = r.allow { errorTable.set("Allow", allow) }
             if let challenge = r.wwwAuthenticate { errorTable.set("WWW-Authenticate", challenge) }

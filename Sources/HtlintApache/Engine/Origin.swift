@@ -95,6 +95,9 @@ public final class Origin: @unchecked Sendable {
         /// answer a hook gave. A body over the configuration's LimitRequestBody makes that a
         /// 413 (HTTP_IN's error), unless the answer closes the connection anyway.
         var bodyRead = false
+        /// The body was refused: a canned 413 goes out without what the error table held before
+        /// (`Header always … early` lines, mod_rewrite's cookies; recorded: access-limitrequestbody-error-table-lost).
+        var bodyRefused = false
         func bodyTooLarge(_ status: Int) -> Bool {
             defer { bodyRead = true }
             guard !bodyRead, let length = request.header("Content-Length").flatMap({ Int($0) }), length > 0,
@@ -103,6 +106,7 @@ public final class Origin: @unchecked Sendable {
             let limit = (record.config ?? record.preTranslate ?? .vhostDefaults(site)).limitRequestBody
             guard limit > 0, length > limit else { return false }
             chain.note(.status, "413: the request body (\(length) bytes) is over LimitRequestBody \(limit)")
+            bodyRefused = true
             return true
         }
         /// ErrorDocument with a local path: an internal redirect that keeps the error status.
@@ -426,10 +430,12 @@ public final class Origin: @unchecked Sendable {
         // One error table serves the whole chain: a recursive error's Vary has the later requests' tokens.
         headerRecord.negotiationVary = record.negotiationVary
         headerRecord.contentLocation = record.contentLocation
+        let errorTableLost = bodyRefused && status == 413 && served == nil && errorDocumentStatus == nil
+        if errorTableLost { chain.cookies = [] }
         var headers = record.traceEcho && status == 200
             ? chain.cookies + [HTTPHeader("Content-Type", "message/http")]
             : responseHeaders(headerRecord, status: status, location: location, servedErrorPage: servedErrorPage,
-                              canned: cannedSuccess && !servedErrorPage,
+                              canned: cannedSuccess && !servedErrorPage, errorTableLost: errorTableLost,
                               acceptRanges: acceptsRanges ? ((record.config ?? .vhostDefaults(site)).maxRanges == 0 ? "none" : "bytes") : nil,
                               chain: chain)
         if let contentRange { headers.append(HTTPHeader("Content-Range", contentRange)) }
