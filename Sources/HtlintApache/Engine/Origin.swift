@@ -466,9 +466,10 @@ public final class Origin: @unchecked Sendable {
             let again = responseHeaders(headerRecord, status: sent, chain: chain)
             if let second = headerRefusedByFilter(again) {
                 // A refused `always` line is refused again on the 500, logged again (recorded:
-                // header-empty-or-invalid-name-aborts), and the canned page goes out bare.
+                // header-empty-or-invalid-name-aborts), and the 500 goes out bare: no body, no
+                // Content-Type (recorded: header-refused-twice-sent-without-type).
                 chain.log(second.code, "error", second.message)
-                headers = [HTTPHeader("Content-Type", MimeTypes.errorPageType)]
+                headers = []
             } else {
                 headers = again
             }
