@@ -111,7 +111,8 @@ extension Origin {
         // mod_mime's languages and coding of the file sent (find_ct gives a directory none).
         if let mime = config?.mime, mime.namesLanguagesOrCodings, let file = r.filename, !r.listed, !site.files.isDirectory(file) {
             return finished(Self.withFileMetadata(always.entries + onSuccess.entries,
-                                                  languages: mime.languages(forPath: file), encoding: mime.encoding(forPath: file)))
+                                                  languages: mime.languages(forPath: file),
+                                                  encoding: r.negotiatedEncoding ?? mime.encoding(forPath: file)))
         }
         return finished(always.entries + onSuccess.entries)
     }

@@ -150,6 +150,8 @@ extension Origin {
         r.env.merge(sub.env) { _, new in new }
         // …and its notes over the request's: a [T=] the subrequest's rules set wins.
         if let t = sub.forcedType { r.forcedType = t }
+        // …and its content encoding: a negotiated index's, as Accept-Encoding spelled it.
+        r.negotiatedEncoding = sub.negotiatedEncoding
         // …and its error table: a negotiated index (`DirectoryIndex item` finding item.html)
         // answers with the subrequest's Vary and Content-Location.
         takeErrorTable(of: sub, into: r)

@@ -35,11 +35,13 @@ extension Origin {
         let preferScripts = (r.method != "GET" && r.method != "HEAD") || r.query != nil || !r.pathInfo.isEmpty
         var variantTypes: Set<String> = []
         // set_neg_headers compares the variants' media types and charset parameters apart.
-        var mediaTypes: Set<String> = [], charsets: Set<String> = []
+        var mediaTypes: Set<String> = [], charsets: Set<String> = [], encodings: Set<String> = []
+        let acceptEncoding = chain.request.header("Accept-Encoding").map { AcceptList($0).entries }
         var anyMatch = false
         // Variants acceptable by type, compared once their languages are known (the quality of
         // a variant without one depends on whether any variant has one).
-        var candidates: [(name: String, quality: Double, size: Int, charset: String, languages: [String])] = []
+        var candidates: [(name: String, quality: Double, size: Int, charset: String, languages: [String],
+                          encoding: (quality: Double, sent: String?))] = []
         var languageSets: Set<String> = []
         var anyLanguage = false
         let prefix = base + "."
@@ -111,21 +113,26 @@ extension Origin {
             let languages = mime?.languages(forPath: name) ?? []
             languageSets.insert(languages.joined(separator: ","))
             if !languages.isEmpty { anyLanguage = true }
+            let encoding = mime?.encoding(forPath: name)
+            encodings.insert(encoding ?? "")
             let quality = accept.quality(of: type, preferScripts: preferScripts)
-            guard quality > 0 else { continue }
-            candidates.append((name, quality, size, charset, languages))
+            let encodingQuality = Origin.encodingQuality(encoding, accept: acceptEncoding)
+            guard quality > 0, encodingQuality.quality > 0 else { continue }
+            candidates.append((name, quality, size, charset, languages, encodingQuality))
         }
         let acceptLanguage = chain.request.header("Accept-Language").map(AcceptList.init)
         let priority = config.mime?.languagePriority ?? []
         let force = (prefer: config.mime?.preferLanguagePriority ?? true, fallback: config.mime?.fallbackLanguagePriority ?? false)
-        var best: (name: String, quality: Double, language: Double, index: Int, size: Int, charset: String)? = nil
+        var best: (name: String, quality: Double, language: Double, index: Int, size: Int, charset: String,
+                   encoding: (quality: Double, sent: String?))? = nil
         for c in candidates {
             let (language, index) = Origin.languageQuality(c.languages, accept: acceptLanguage, priority: priority,
                                                            force: force, anyLanguage: anyLanguage)
             guard language > 0 else { continue }
             // is_variant_better: type quality, language quality, LanguagePriority position, then
             // a variant naming a charset other than iso-8859-1 beats a best naming none (or
-            // iso-8859-1), then the smaller file; otherwise the first name stays.
+            // iso-8859-1), then the higher encoding quality, then the smaller file; otherwise
+            // the first name stays.
             if let b = best {
                 if c.quality != b.quality {
                     if c.quality < b.quality { continue }
@@ -136,10 +143,14 @@ extension Origin {
                 } else {
                     let declaresCharset = !c.charset.isEmpty && c.charset != "iso-8859-1"
                     let bestDeclares = !b.charset.isEmpty && b.charset != "iso-8859-1"
-                    if !(declaresCharset && !bestDeclares), c.size >= b.size { continue }
+                    if !(declaresCharset && !bestDeclares) {
+                        if c.encoding.quality != b.encoding.quality {
+                            if c.encoding.quality < b.encoding.quality { continue }
+                        } else if c.size >= b.size { continue }
+                    }
                 }
             }
-            best = (c.name, c.quality, language, index, c.size, c.charset)
+            best = (c.name, c.quality, language, index, c.size, c.charset, c.encoding)
         }
         // mod_negotiation's Vary (set_neg_headers, only once some variant is available; in the
         // error table, so error answers keep it); the variant's name as Content-Location on a
@@ -147,11 +158,13 @@ extension Origin {
         if !variantTypes.isEmpty {
             r.addNegotiationVary([transparent ? "negotiate" : nil, mediaTypes.count > 1 ? "accept" : nil,
                                   languageSets.count > 1 ? "accept-language" : nil,
-                                  charsets.count > 1 ? "accept-charset" : nil].compactMap { $0 })
+                                  charsets.count > 1 ? "accept-charset" : nil,
+                                  encodings.count > 1 ? "accept-encoding" : nil].compactMap { $0 })
         }
         if let best {
             chain.note(.note, "MultiViews: \(base) is negotiated to \(best.name)")
             if transparent { r.contentLocation = escapePathSegment(best.name) }
+            r.negotiatedEncoding = best.encoding.sent
             return .variant(best.name)
         }
         if !variantTypes.isEmpty {
@@ -163,6 +176,24 @@ extension Origin {
         chain.log("AH00687", "error", "Negotiation: discovered file(s) matching request: \(filename) (None could be negotiated).")
         chain.note(.status, "404: MultiViews found files named \(base).… but none it can serve")
         return .notFound
+    }
+
+    /// set_encoding_quality: without `Accept-Encoding` a variant without a coding is worth 1, a
+    /// coded one 0.5; with it (even empty), a coding (`x-` prefixes ignored on both sides, as
+    /// `identity` for none) takes the quality of the entry naming it, else of the last `*`, else 0 —
+    /// 0.0001 for none. The entry's own name (lower case) is the Content-Encoding sent
+    /// (recorded: negotiation-encoding-variants).
+    static func encodingQuality(_ encoding: String?, accept: [(String, Double)]?) -> (quality: Double, sent: String?) {
+        let coded = encoding.map { $0.lowercased() != "identity" } ?? false
+        guard let accept else { return (coded ? 0.5 : 1, nil) }
+        func bare(_ name: String) -> Substring { name.hasPrefix("x-") ? name.dropFirst(2) : Substring(name) }
+        let own = coded ? bare(encoding!.lowercased()) : "identity"
+        var star: Double? = nil
+        for (name, quality) in accept {
+            if name == "*" { star = quality; continue }
+            if bare(name) == own { return (quality, coded ? name : nil) }
+        }
+        return (star ?? (coded ? 0 : 0.0001), nil)
     }
 
     /// The URI of the variant `name` of `r` (ap_sub_req_lookup_dirent): the request's directory,
