@@ -200,8 +200,10 @@ extension Origin {
     /// to mod_headers' fixup unless a status was decided: its `RequestHeader` lines edit the
     /// look-up's copy of the headers, and an `edit*` meeting an empty match crashes the child
     /// (recorded: header-requestheader-edit-star-crashes-in-variant-lookup).
+    /// `logged`: the look-up is negotiate's own (not a re-run htlint makes of a chosen
+    /// variant's), so what it logs goes to the error log.
     func variantLookup(_ r: RequestRecord, _ walk: WalkResult, filename: String, uri: String,
-                       _ chain: RequestChain, requestHeaders: Bool = false) -> (RequestRecord, PassResult?) {
+                       _ chain: RequestChain, requestHeaders: Bool = false, logged: Bool = false) -> (RequestRecord, PassResult?) {
         let sub = RequestRecord(method: "GET", uri: uri, query: r.query, isSubrequest: true, documentRoot: site.documentRoot)
         sub.mainURI = r.uri
         sub.env = r.env
@@ -210,6 +212,9 @@ extension Origin {
         sub.pathInfo = r.pathInfo
         sub.config = walk.config
         let lookup = RequestChain(request: chain.request, tracing: false)
+        // A subrequest one level down: the look-ups its rules make nest from there.
+        lookup.subrequestDepth = chain.subrequestDepth + 1
+        lookup.redirectDepth = chain.redirectDepth
         var decided = perDirectoryRewrite(sub, walk, lookup)
         if decided == nil { decided = aliasRedirect(sub, walk.config, lookup, serverContext: false) }
         if requestHeaders, decided?.finalStatus == nil {
@@ -221,6 +226,10 @@ extension Origin {
                 chain.childCrashed = true
                 chain.note(.note, "the MultiViews look-up of \(filename) ran RequestHeader edit* on an empty match: the Apache child crashes (no response)")
             }
+        }
+        if logged {
+            chain.errorCodes += lookup.errorCodes
+            chain.errors += lookup.errors
         }
         return (sub, decided)
     }

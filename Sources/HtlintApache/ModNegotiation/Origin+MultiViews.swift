@@ -79,10 +79,13 @@ extension Origin {
                 chain.log("AH00670", "error", "Options FollowSymLinks and SymLinksIfOwnerMatch are both off, so the RewriteRule directive is also forbidden due to its similar ability to circumvent directory restrictions : \(path)")
                 continue
             }
-            // The look-up's last fixup, mod_headers', runs its `RequestHeader` lines (whatever
-            // the extensions; an `edit*` may crash the child there).
-            let lookedUp = walk.config.requestHeaders.isEmpty ? nil
-                : variantLookup(r, walk, filename: path, uri: Origin.variantURI(r, name), chain, requestHeaders: true)
+            // The look-up runs its fixups whatever the extensions (read_types_multi reads them
+            // from the finished look-up): mod_rewrite's and mod_alias's, whose errors are logged
+            // (recorded: negotiation-variant-lookup-logged-for-untyped-name), and mod_headers'
+            // `RequestHeader` lines last (an `edit*` may crash the child there).
+            let lookedUp = walk.config.requestHeaders.isEmpty && walk.config.rewrite?.engine != true && walk.config.redirects.isEmpty ? nil
+                : variantLookup(r, walk, filename: path, uri: Origin.variantURI(r, name), chain,
+                                requestHeaders: !walk.config.requestHeaders.isEmpty, logged: true)
             // MultiviewsMatch (the variant's directory): `Handlers` also takes an extension that
             // names an AddHandler handler, `Any` every extension.
             let matching = mime?.multiviewsMatch ?? []
@@ -101,10 +104,7 @@ extension Origin {
             }
             // Its other fixups: a status decided there (a `Redirect`, `[F]`) refuses the variant
             // (recorded: negotiation-variant-refused-by-lookup-answer).
-            if walk.config.rewrite?.engine == true || !walk.config.redirects.isEmpty {
-                let (sub, decided) = lookedUp ?? variantLookup(r, walk, filename: path, uri: Origin.variantURI(r, name), chain)
-                if decided != nil || (needsRewriteHandler && sub.handler != "redirect-handler") { continue }
-            }
+            if let (sub, decided) = lookedUp, decided != nil || (needsRewriteHandler && sub.handler != "redirect-handler") { continue }
             let type = MimeTypes.type(forPath: name, config: mime) ?? MimeTypes.cgiMagicType
             variantTypes.insert(type)
             let (media, charset) = Origin.mediaTypeAndCharset(type)
