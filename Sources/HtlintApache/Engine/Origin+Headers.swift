@@ -91,7 +91,8 @@ extension Origin {
             }
             let conditionVary = vary.names.isEmpty ? [] : [HTTPHeader("Vary", vary.names.joined(separator: ", "))]
             if let allow = r.allow { errorTable.set("Allow", allow) }
-            if let challenge = r.wwwAuthenticate { errorTable.set("WWW-Authenticate", challenge) }
+            // (The access phase put the challenge in the error table.)
+            if let challenge = r.wwwAuthenticate, !errorTableLost { errorTable.set("WWW-Authenticate", challenge) }
             // ap_send_error_response keeps only a redirect's Location in the moved table.
             let own = location.flatMap { !$0.isEmpty && (StatusLines.isRedirect(status) || status == 201) ? [HTTPHeader("Location", $0)] : nil } ?? []
             return finished(errorTable.entries + chain.cookies + own + negotiationHeaders(r) + conditionVary + expires)
