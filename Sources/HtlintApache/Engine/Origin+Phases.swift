@@ -475,14 +475,15 @@ extension Origin {
             if let rest = prefixMatch(alias.url, r.uri) {
                 // The target is used as written: `Alias /assets/ /srv/ext/` maps /assets/a.css to /srv/ext/a.css.
                 let written = alias.path.replacingOccurrences(of: "${DOCROOT}", with: site.mountedRoot)
-                let target = SiteFileSystem.normalize(written)
                 guard !Origin.aliasTargetTooLong(written + rest) else { continue }
                 r.filename = written + rest
                 r.contextPrefix = alias.url
-                r.contextDocumentRoot = target
+                // …and so is the context: CONTEXT_DOCUMENT_ROOT keeps its slashes and dots
+                // (recorded: alias-context-document-root-as-written).
+                r.contextDocumentRoot = written
                 // ScriptAlias forces the cgi-script handler; without mod_cgi the file is served as is.
                 if let h = alias.handler { r.handler = h; r.scriptAliased = true }
-                chain.note(.alias, "\(alias.handler == nil ? "Alias" : "ScriptAlias") \(alias.url) → \(target)")
+                chain.note(.alias, "\(alias.handler == nil ? "Alias" : "ScriptAlias") \(alias.url) → \(written)")
                 return nil
             }
         }

@@ -118,9 +118,13 @@ extension Origin {
         if rw.base == nil, f.utf8.starts(with: (root + "/").utf8) { return dropLeadingBytes(f, root.utf8.count) }
         // An Alias's context comes first: its document root is replaced by its URL prefix
         // (hunt 28: fixtures/apache/alias-rewrite-base-outside-directory-context-prefix).
-        if !rw.options.contains("ignorecontextinfo"), !r.contextPrefix.isEmpty, f.hasPrefix(r.contextDocumentRoot + "/") {
-            let prefix = r.contextPrefix.hasSuffix("/") ? String(r.contextPrefix.dropLast()) : r.contextPrefix
-            return prefix + "/" + f.dropFirst(r.contextDocumentRoot.count + 1)
+        // (The context's root as a path: without the trailing slash an Alias target may keep.)
+        if !rw.options.contains("ignorecontextinfo"), !r.contextPrefix.isEmpty {
+            let contextRoot = SiteFileSystem.normalize(r.contextDocumentRoot)
+            if f.hasPrefix(contextRoot + "/") {
+                let prefix = r.contextPrefix.hasSuffix("/") ? String(r.contextPrefix.dropLast()) : r.contextPrefix
+                return prefix + "/" + f.dropFirst(contextRoot.count + 1)
+            }
         }
         // With a RewriteBase, a filesystem path outside the directory but under the document
         // root loses the root and its slash: `a/y.html`, not a path, so 400 (recorded:
