@@ -361,6 +361,9 @@ public final class Origin: @unchecked Sendable {
                 // The error table (mod_negotiation's Vary) is the same table after the redirect.
                 next.0.negotiationVary = record.negotiationVary
                 next.0.contentLocation = record.contentLocation
+                // …and so is the challenge of a 401 whose ErrorDocument page a rewrite moves on
+                // (recorded: errordoc-401-page-rewritten-keeps-challenge).
+                next.0.wwwAuthenticate = record.wwwAuthenticate
                 // mod_rewrite's redirect-keeps-vary note: its internal redirect keeps r->headers_out's Vary.
                 next.0.ifVary = record.ifVary
                 next.0.previousConfigIdentity = record.configIdentity
@@ -430,6 +433,9 @@ public final class Origin: @unchecked Sendable {
         // One error table serves the whole chain: a recursive error's Vary has the later requests' tokens.
         headerRecord.negotiationVary = record.negotiationVary
         headerRecord.contentLocation = record.contentLocation
+        // …and a later request's challenge (the ErrorDocument page's own 401) is in it too
+        // (recorded: errordoc-401-page-rewritten-keeps-challenge).
+        if let challenge = record.wwwAuthenticate { headerRecord.wwwAuthenticate = challenge }
         let errorTableLost = bodyRefused && status == 413 && served == nil && errorDocumentStatus == nil
         if errorTableLost { chain.cookies = [] }
         var headers = record.traceEcho && status == 200
