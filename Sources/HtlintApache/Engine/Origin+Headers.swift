@@ -11,8 +11,11 @@ extension Origin {
     /// and in the normal table of a page sent with a 3xx, where `Header` may replace it.
     /// `canned`: a 2xx a hook answered, sent by ap_send_error_response like an error.
     /// `errorTableLost`: the error table was emptied before the canned answer (a refused body).
+    /// `handlerRan`: the error came after the file's handler ran (the byte-range filter's 416),
+    /// which made the file's type r->handler (`%{HANDLER}`).
     func responseHeaders(_ r: RequestRecord, status: Int, location: String? = nil, servedErrorPage: Bool = false,
-                         canned: Bool = false, errorTableLost: Bool = false, acceptRanges: String? = nil,
+                         canned: Bool = false, errorTableLost: Bool = false, handlerRan: Bool = false,
+                         acceptRanges: String? = nil,
                          chain: RequestChain) -> [HTTPHeader] {
         var always = HeaderTable(entries: chain.cookies)
         var onSuccess = HeaderTable()
@@ -60,7 +63,12 @@ extension Origin {
                 onSuccess.append(h.name, h.value)
             }
         }
-        if success, r.method != "OPTIONS", let t = contentType { context.invokedHandler = String(t.prefix { $0 != ";" }) }
+        if success, r.method != "OPTIONS", let t = contentType {
+            context.invokedHandler = String(t.prefix { $0 != ";" })
+        } else if handlerRan, let t = r.forcedType ?? typedFilename(r).flatMap({ MimeTypes.type(forPath: mimeName($0, r, config?.mime), config: config?.mime) }) {
+            // (recorded: header-expr-handler-after-range-416)
+            context.invokedHandler = String(t.prefix { $0 != ";" })
+        }
         // ap_http_header_filter writes r->content_type over any Content-Type in the tables; with
         // none (`Header unset Content-Type`) or an empty one what the tables hold goes out.
         func finished(_ sent: [HTTPHeader]) -> [HTTPHeader] {

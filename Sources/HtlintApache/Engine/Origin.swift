@@ -405,6 +405,7 @@ public final class Origin: @unchecked Sendable {
         // The byte-range filter on a file the default handler sends with 200: a satisfiable
         // `Range` makes it 206 (part of the body), one past the end 416 (an error page).
         var contentRange: String? = nil
+        var rangeRefused = false
         // Not the old Request-Range (recorded). An If-Range must equal the ETag or
         // Last-Modified, which htlint does not know: taken as not matching (whole body).
         // The header first: most requests have none, and then no file is looked at.
@@ -423,6 +424,7 @@ public final class Origin: @unchecked Sendable {
                 chain.note(.status, "416: every range of the Range header starts past the end of the file")
                 (status, sentStatus, final.status, served) = (416, 416, 416, nil)
                 acceptsRanges = false
+                rangeRefused = true
                 if redirects == 0 { original.status = 416 }
             }
         }
@@ -441,7 +443,7 @@ public final class Origin: @unchecked Sendable {
         var headers = record.traceEcho && status == 200
             ? chain.cookies + [HTTPHeader("Content-Type", "message/http")]
             : responseHeaders(headerRecord, status: status, location: location, servedErrorPage: servedErrorPage,
-                              canned: cannedSuccess && !servedErrorPage, errorTableLost: errorTableLost,
+                              canned: cannedSuccess && !servedErrorPage, errorTableLost: errorTableLost, handlerRan: rangeRefused,
                               acceptRanges: acceptsRanges ? ((record.config ?? .vhostDefaults(site)).maxRanges == 0 ? "none" : "bytes") : nil,
                               chain: chain)
         if let contentRange { headers.append(HTTPHeader("Content-Range", contentRange)) }
