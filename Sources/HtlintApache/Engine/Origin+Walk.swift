@@ -245,6 +245,12 @@ extension Origin {
         var filesIfBlocks: [ConfigBlock] = []
         // file_walk starts with the server's own <Files> sections (Debian's `^\.ht` denial).
         var filesMatched: [WalkMatch] = serverHtFiles ? [(Origin.serverHtFiles, "files/", "server-files:^.ht")] : []
+        // The same name tested against the same sections as the previous request's walk (an
+        // internal redirect from /about.html to /wp/about.html) reuses that walk's result, running
+        // no regex: no `MATCH_` variables (recorded: section-filesmatch-env-not-set-again-after-redirect).
+        let filesSections = walk.sections.lazy.filter { !$0.block.files.isEmpty }.map(\.key)
+        let familiar = !filesSections.isEmpty && record.fileWalkCache.map { $0.base == base && $0.sections.elementsEqual(filesSections) } == true
+        if !filesSections.isEmpty { record.fileWalkCache = (Array(filesSections), base) }
         for source in walk.sections {
             for (k, files) in source.block.files.enumerated() {
                 let hit: Bool
@@ -252,7 +258,7 @@ extension Origin {
                 case .wildcard(let pattern): hit = wildcardMatch(pattern, base)
                 case .regex(let regex):
                     hit = regex.matches(base)
-                    if hit { setMatchEnvironment(regex, base, record) }
+                    if hit, !familiar { setMatchEnvironment(regex, base, record) }
                 }
                 if hit {
                     filesMatched.append((files.block, filesRewriteDirectory(files.matcher), "files:\(source.key)#\(k)"))

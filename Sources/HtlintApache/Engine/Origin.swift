@@ -125,6 +125,7 @@ public final class Origin: @unchecked Sendable {
             next.0.env = renamedEnvironment(record, status: s)
             next.0.previousConfigIdentity = record.configIdentity
             next.0.walkCache = record.walkCache
+            next.0.fileWalkCache = record.fileWalkCache
             next.0.previousIfMatches = record.ifMatches
             next.0.wwwAuthenticate = record.wwwAuthenticate
             next.0.negotiationVary = record.negotiationVary
@@ -368,6 +369,7 @@ public final class Origin: @unchecked Sendable {
                 next.0.ifVary = record.ifVary
                 next.0.previousConfigIdentity = record.configIdentity
                 next.0.walkCache = record.walkCache
+                next.0.fileWalkCache = record.fileWalkCache
                 next.0.previousIfMatches = record.ifMatches
                 record = next.0
                 early = next.1

@@ -103,6 +103,9 @@ final class RequestRecord {
     /// directory_walk's cache, inherited from the previous or main request, then this pass's:
     /// the directory cached and the filename its `<DirectoryMatch>` sections were matched against.
     var walkCache: (directory: String, filename: String)?
+    /// file_walk's cache, inherited from the previous request: the sections holding `<Files>`
+    /// it tested and the file name it tested them against.
+    var fileWalkCache: (sections: [String], base: String)?
 
     init(method: String, uri: String, query: String?, isSubrequest: Bool, documentRoot: String) {
         self.method = method
