@@ -79,7 +79,8 @@ extension Origin {
         }
         // type_checker: mod_negotiation's MultiViews answers a missing file with a variant
         // (a fast internal redirect to its look-up: URI, file and configuration become the variant's).
-        switch negotiate(r, walk.config, chain) {
+        let ifMatches = r.ifMatches
+        switch negotiate(r, walk.config, chain, ifMatches: ifMatches) {
         case .notFound?:
             return .final(status: 404, location: nil)
         case .notAcceptable?:
@@ -91,7 +92,7 @@ extension Origin {
             // The variant's subrequest walked its own file: its `<If>` sections saw that
             // REQUEST_FILENAME (`-f` true), and ap_internal_fast_redirect adopts its configuration.
             r.filename = walk.filename
-            applySections(&walk, record: r, chain: chain)
+            applySections(&walk, record: r, chain: chain, variantOf: ifMatches)
             r.filename = walk.filename
             r.config = walk.config
             r.configIdentity = configurationIdentity(walk)

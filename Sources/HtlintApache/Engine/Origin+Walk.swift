@@ -220,8 +220,11 @@ extension Origin {
     /// Merges `<Files>`, then the virtual host's `<Location>`, then `<If>` sections over the
     /// directory walk: Apache's order (core docs, "How the sections are merged").
     /// `matchEnvironment: false` when directory_walk reused its cache (no regex was run).
+    /// `variantOf`: the walk is a MultiViews variant's look-up of `record`'s own directory, and
+    /// these are the top-level `<If>` matches of `record`'s walk (its cache).
     func applySections(_ walk: inout WalkResult, record: RequestRecord, chain: RequestChain,
-                       regexSubject: String? = nil, matchEnvironment: Bool = true, serverHtFiles: Bool = false) {
+                       regexSubject: String? = nil, matchEnvironment: Bool = true, serverHtFiles: Bool = false,
+                       variantOf mainIfMatches: [String]? = nil) {
         let locations = matchingLocations(record.uri)
         setLocationMatchEnvironment(locations, record)
         let directoryMatches = site.vhost.block.server?.directoryMatches ?? []
@@ -273,7 +276,7 @@ extension Origin {
         mergeWalkMatches(locations.map { ($0.1.block, rewriteDirectory($0.1.matcher), "loc#\($0.0)") },
                          into: &walk.config, defaultEngine: defaultEngine)
         applyIfChains(walk.sections.map(\.block) + filesIfBlocks + locations.map(\.1.block), to: &walk.config, record: record, chain: chain,
-                      topLevelWalk: true)
+                      topLevelWalk: true, variantOf: mainIfMatches)
     }
 
     /// The first true branch of every `<If>` chain in `blocks` merges over `config`; the
@@ -286,7 +289,7 @@ extension Origin {
     /// outer `-f %{REQUEST_FILENAME}` false for the directory, true for its index: recorded
     /// nested-if-in-index-lookup-not-cached).
     func applyIfChains(_ blocks: [ConfigBlock], to config: inout MergedConfig, record: RequestRecord, chain: RequestChain,
-                       topLevelWalk: Bool = false) {
+                       topLevelWalk: Bool = false, variantOf mainIfMatches: [String]? = nil) {
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
         var matched: [ConfigBlock] = []
         var level: [WalkMatch] = []
@@ -309,13 +312,22 @@ extension Origin {
         // nested-if-in-index-lookup-other-files-section) and the top-level matches are its.
         let keys = config.objectKeys + ["<If>"] + level.map(\.key)
         mergeWalkMatches(level, into: &config, defaultEngine: defaultEngine)
-        if topLevelWalk { record.ifMatches = keys }
+        if topLevelWalk, mainIfMatches == nil { record.ifMatches = keys }
         // An internal redirect (an ErrorDocument page, a rewrite) inherits r->prev's cache the
         // same way: the same configuration and top-level matches skip the nested sections
-        // (recorded: section-nested-if-skipped-after-internal-redirect).
-        let cached = topLevelWalk && (record.isSubrequest
-            ? record.mainIfMatches == keys && record.mainURI.map { directoryPart($0) == directoryPart(record.uri) } == true
-            : record.previousIfMatches == keys)
+        // (recorded: section-nested-if-skipped-after-internal-redirect). So does a MultiViews
+        // variant's look-up, which the fast redirect then adopts (recorded:
+        // negotiation-variant-skips-nested-if).
+        let cached: Bool
+        if !topLevelWalk {
+            cached = false
+        } else if let mainIfMatches {
+            cached = mainIfMatches == keys
+        } else if record.isSubrequest {
+            cached = record.mainIfMatches == keys && record.mainURI.map { directoryPart($0) == directoryPart(record.uri) } == true
+        } else {
+            cached = record.previousIfMatches == keys
+        }
         if !matched.isEmpty, !cached {
             applyIfChains(matched, to: &config, record: record, chain: chain)
         }

@@ -20,7 +20,8 @@ extension Origin {
     /// `Accept` quality for its type, then the highest language quality (`Accept-Language`,
     /// `LanguagePriority`), then the smallest size (recorded: without an Accept header `b.txt`
     /// of 3 bytes wins over `b.html` of 13), then the first name.
-    func negotiate(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain) -> Negotiation? {
+    /// `ifMatches`: the top-level `<If>` matches of `r`'s own walk (the cache its look-ups inherit).
+    func negotiate(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain, ifMatches: [String]? = nil) -> Negotiation? {
         guard negotiation, config.options.contains("multiviews"),
               let filename = r.filename, site.files.stat(filename) == nil,
               let slash = filename.lastIndex(of: "/") else { return nil }
@@ -59,7 +60,7 @@ extension Origin {
             // name whose extensions turn out unrecognised, as read_types_multi looks every file up
             // before it reads the extensions.
             var walk = directoryWalk(path)
-            applySections(&walk, record: r, chain: chain)
+            applySections(&walk, record: r, chain: chain, variantOf: ifMatches ?? r.ifMatches)
             let mime = walk.config.mime
             // The look-up is for the variant's file: the `.ht*` and document-root checks see it.
             let lookup = RequestChain(request: chain.request, tracing: false)
