@@ -135,369 +135,396 @@ public final class Origin: @unchecked Sendable {
             early = next.1
             redirects += 1
         }
-        while true {
-            var result: PassResult
-            // The status this request inherited through an internal redirect ([R] without [L]).
-            let carried = redirects > 0 && errorDocumentStatus == nil ? record.status : 200
-            // ap_die_r walks back to the first of the requests before whose status was not OK.
-            let firstCarried = runStart ?? carried
-            if let early {
-                // A path refused while it is decoded comes after post_read_request; a request
-                // refused while it is read (die_unusable_input) before it (recorded:
-                // env-setenvif-before-bad-path, a malformed Host).
-                if !(refusal != nil && redirects == 0) { postReadRequest(record, chain) }
-                result = .final(status: early, location: nil)
-                record.status = early
-                // Refused while the URL is decoded, before the location walk: the server defaults.
-                if record.config == nil { record.config = .vhostDefaults(site) }
-            } else {
-                result = runPass(record, chain: chain, redirects: redirects)
-            }
-            // The work budget ran out, perhaps inside a look-up subrequest whose failure only
-            // failed its condition: the answer is htlint's 500 with its note, never one that
-            // looks normal (hunt round 34: a look-up tree past the budget answered 404).
-            if chain.budgetExhausted, result.finalStatus != 500 {
-                result = .final(status: 500, location: nil)
-                record.status = 500
-            }
-            if originalState == nil { originalState = state(of: record) }
-            // ap_internal_redirect hands a failing request to ap_die without resetting r->status
-            // (only the first request's ap_process_async_request does): a status a per-directory
-            // [R] or full URL without [L] set in this very pass, whose later rule went back to
-            // the same file (no internal redirect), makes the error a recursive one. Its
-            // predecessor was OK, so r_1st_err is this request: the error goes out canned, without
-            // ErrorDocument (recorded: errordoc-skipped-after-rewrite-status-in-internal-redirect).
-            // A path refused while it is decoded (`%2F`) is no such status: the new request's
-            // r->status is OK when ap_die gets the 404, so ErrorDocument applies (recorded:
-            // errordoc-encoded-slash-after-rewrite-b-flag).
-            let setThisPass = early == nil && redirects > 0 && errorDocumentStatus == nil && carried == 200
-                && record.status != 200 && !record.answeredByRewrite
-            func noteRecursiveError(_ s: Int) {
-                chain.note(.status, "\(s): r->status was set by [R] without [L] in this internal redirect: a recursive error, no ErrorDocument")
-            }
-            switch result {
-            case .final(var s, var loc):
-                // ap_die looks up the ErrorDocument of the hook's own status before it discards the
-                // body: a local page is redirected to first (its handler then finds the body too
-                // large: a recursive error, the hook's status goes out), otherwise the 413 is sent
-                // canned, without ErrorDocument 413 (recorded: errordoc-413-not-for-hook-answers).
-                // An ErrorDocument page that a rewrite answers again ([F]) goes to its page again,
-                // until the recursion limit, without reading the body either (recorded:
-                // errordoc-page-forbidden-by-rewrite-body-never-read).
-                let pageFirst = s != 200 && (errorDocumentStatus == nil ? redirects < site.limitInternalRecursion : record.answeredByRewrite)
-                    && !bodyRead && request.header("Content-Length").flatMap({ Int($0) }).map({ $0 > 0 }) == true
-                    && errorDocument(for: s, record: record, chain: chain)?.hasPrefix("/") == true
-                let discardFailed = !pageFirst && bodyTooLarge(s)
-                let answeredLocation = loc
-                if discardFailed { (s, loc) = (413, nil) }
-                record.status = s
-                if discardFailed, let first = errorDocumentStatus {
-                    // The ErrorDocument page's own answer (a rewrite [R]) finds the body too large:
-                    // a recursive error, the first status goes out with its own Location, or
-                    // else with the page's, even on a 403 (recorded:
-                    // errordoc-page-redirect-body-too-large-keeps-location).
-                    status = runStart ?? first
-                    location = errorDocumentLocation
-                    if location == nil { pageLocationOnError = answeredLocation }
-                    loggedStatus = s
-                    break
+        /// The header filter refused an answer once: it calls ap_die no more.
+        var headersRefused = false
+        // Once more for an ErrorDocument 500 page after the header filter refused the answer.
+        answering: while true {
+            while true {
+                var result: PassResult
+                // The status this request inherited through an internal redirect ([R] without [L]).
+                let carried = redirects > 0 && errorDocumentStatus == nil ? record.status : 200
+                // ap_die_r walks back to the first of the requests before whose status was not OK.
+                let firstCarried = runStart ?? carried
+                if let early {
+                    // A path refused while it is decoded comes after post_read_request; a request
+                    // refused while it is read (die_unusable_input) before it (recorded:
+                    // env-setenvif-before-bad-path, a malformed Host).
+                    if !(refusal != nil && redirects == 0) { postReadRequest(record, chain) }
+                    result = .final(status: early, location: nil)
+                    record.status = early
+                    // Refused while the URL is decoded, before the location walk: the server defaults.
+                    if record.config == nil { record.config = .vhostDefaults(site) }
+                } else {
+                    result = runPass(record, chain: chain, redirects: redirects)
                 }
-                if let first = errorDocumentStatus, !record.answeredByRewrite {
-                    // A recursive error (ap_die_r): the first error goes out canned, without the
-                    // failing ErrorDocument request's Location. r_1st_err walks back over every
-                    // request whose status is not OK: past an ErrorDocument page's own [F] to the
-                    // error that started the chain. A redirect keeps that request's own Location
-                    // (ap_send_error_response reads its headers_out; recorded:
-                    // errordoc-redirect-page-fails-keeps-first-location).
-                    status = runStart ?? first
-                    location = errorDocumentLocation
-                    loggedStatus = s
-                    break
+                // The work budget ran out, perhaps inside a look-up subrequest whose failure only
+                // failed its condition: the answer is htlint's 500 with its note, never one that
+                // looks normal (hunt round 34: a look-up tree past the budget answered 404).
+                if chain.budgetExhausted, result.finalStatus != 500 {
+                    result = .final(status: 500, location: nil)
+                    record.status = 500
                 }
-                if carried != 200, !record.answeredByRewrite {
-                    // ap_die_r sees r->status != OK: a recursive error. The original request's
-                    // status goes out canned, without a Location and without ErrorDocument.
-                    chain.note(.status, "\(carried): the status set by [R] without [L] answers the failing internal redirect (\(s))")
-                    status = firstCarried
-                    location = nil
-                    record.status = firstCarried
-                    loggedStatus = s
-                    break
+                if originalState == nil { originalState = state(of: record) }
+                // ap_internal_redirect hands a failing request to ap_die without resetting r->status
+                // (only the first request's ap_process_async_request does): a status a per-directory
+                // [R] or full URL without [L] set in this very pass, whose later rule went back to
+                // the same file (no internal redirect), makes the error a recursive one. Its
+                // predecessor was OK, so r_1st_err is this request: the error goes out canned, without
+                // ErrorDocument (recorded: errordoc-skipped-after-rewrite-status-in-internal-redirect).
+                // A path refused while it is decoded (`%2F`) is no such status: the new request's
+                // r->status is OK when ap_die gets the 404, so ErrorDocument applies (recorded:
+                // errordoc-encoded-slash-after-rewrite-b-flag).
+                let setThisPass = early == nil && redirects > 0 && errorDocumentStatus == nil && carried == 200
+                    && record.status != 200 && !record.answeredByRewrite
+                func noteRecursiveError(_ s: Int) {
+                    chain.note(.status, "\(s): r->status was set by [R] without [L] in this internal redirect: a recursive error, no ErrorDocument")
                 }
-                if setThisPass, s >= 400 {
-                    noteRecursiveError(s)
-                    status = s
-                    location = nil
-                    break
-                }
-                errorDocumentStatus = nil
-                status = s
-                location = loc
-                cannedSuccess = true
-                // ap_die looks up an ErrorDocument for every status a hook answers, redirects included.
-                if s != 200, !discardFailed, let doc = errorDocument(for: s, record: record, chain: chain) {
-                    if doc.hasPrefix("/"), redirects >= site.limitInternalRecursion {
-                        // An ErrorDocument page answered by a rewrite ([F]) again and again:
-                        // the 11th redirect fails (AH00124); ap_die then finds the chain's
-                        // statuses set and sends the first error canned, %>s logs 500.
-                        noteErrorRedirectMethod(record)
-                        chain.logRecursionLimit(site.limitInternalRecursion)
-                        status = firstErrorStatus ?? s
-                        loggedStatus = 500
-                    } else if doc.hasPrefix("/") {
-                        redirectToErrorDocument(doc, status: s, location: loc)
-                        continue
-                    } else if isAbsoluteURI(doc) {
-                        // No internal redirect, so the limit does not matter: a 500 from a
-                        // FallbackResource look-up past it still sends the client to the URL
-                        // (recorded: errordoc-url-after-fallback-recursion-limit).
-                        status = 302
-                        location = doc
-                    }
-                }
-            case .serve:
-                var (s, file) = bodyTooLarge(200) ? (413, nil) : serve(record, chain: chain)
-                if s != 200, carried != 200 {
-                    chain.note(.status, "\(carried): the status set by [R] without [L] answers the failing internal redirect (\(s))")
-                    status = firstCarried
-                    record.status = firstCarried
-                    loggedStatus = s
-                    served = nil
-                    break
-                }
-                if s >= 400, setThisPass {
-                    noteRecursiveError(s)
-                    status = s
+                switch result {
+                case .final(var s, var loc):
+                    // ap_die looks up the ErrorDocument of the hook's own status before it discards the
+                    // body: a local page is redirected to first (its handler then finds the body too
+                    // large: a recursive error, the hook's status goes out), otherwise the 413 is sent
+                    // canned, without ErrorDocument 413 (recorded: errordoc-413-not-for-hook-answers).
+                    // An ErrorDocument page that a rewrite answers again ([F]) goes to its page again,
+                    // until the recursion limit, without reading the body either (recorded:
+                    // errordoc-page-forbidden-by-rewrite-body-never-read).
+                    let pageFirst = s != 200 && (errorDocumentStatus == nil ? redirects < site.limitInternalRecursion : record.answeredByRewrite)
+                        && !bodyRead && request.header("Content-Length").flatMap({ Int($0) }).map({ $0 > 0 }) == true
+                        && errorDocument(for: s, record: record, chain: chain)?.hasPrefix("/") == true
+                    let discardFailed = !pageFirst && bodyTooLarge(s)
+                    let answeredLocation = loc
+                    if discardFailed { (s, loc) = (413, nil) }
                     record.status = s
-                    served = nil
-                    break
-                }
-                handlerPage = s == 200 && file == nil
-                if s == 200, record.status != 200 { s = record.status }
-                // A page that fails inside an ErrorDocument chain is a recursive error: the first
-                // status of the run of non-OK requests goes out (ap_die_r's r_1st_err).
-                // The page goes out with its request's r->status: the error ap_die set, unless a
-                // rewrite in the ErrorDocument request replaced it (a full-URL substitution that a
-                // later rule turned local: 302, no Location; recorded:
-                // errordoc-page-rewrite-carried-redirect-status).
-                status = errorDocumentStatus.map { s >= 400 ? runStart ?? $0 : s != 200 ? s : $0 } ?? s
-                record.status = s
-                served = file
-                if errorDocumentStatus != nil { location = errorDocumentLocation }
-                if s >= 400, errorDocumentStatus == nil, let doc = errorDocument(for: s, record: record, chain: chain) {
-                    if doc.hasPrefix("/"), redirects < site.limitInternalRecursion {
-                        redirectToErrorDocument(doc, status: s)
-                        served = nil
-                        continue
-                    } else if doc.hasPrefix("/") {
-                        // The internal redirect to the page exceeds the limit: ap_die(500) on the
-                        // failing request, a recursive error sent canned as 500.
-                        noteErrorRedirectMethod(record)
-                        chain.logRecursionLimit(site.limitInternalRecursion)
-                        chain.note(.status, "500: ErrorDocument \(s) \(doc) would be internal redirect #\(redirects + 1) (AH00124)")
-                        status = 500
-                        served = nil
-                    } else if isAbsoluteURI(doc) {
-                        // A full URL: the client is sent there with a 302 (core docs, ErrorDocument).
-                        status = 302
-                        location = doc
-                        served = nil
+                    if discardFailed, let first = errorDocumentStatus {
+                        // The ErrorDocument page's own answer (a rewrite [R]) finds the body too large:
+                        // a recursive error, the first status goes out with its own Location, or
+                        // else with the page's, even on a 403 (recorded:
+                        // errordoc-page-redirect-body-too-large-keeps-location).
+                        status = runStart ?? first
+                        location = errorDocumentLocation
+                        if location == nil { pageLocationOnError = answeredLocation }
+                        loggedStatus = s
+                        break
                     }
-                }
-                if errorDocumentStatus != nil, s >= 400 {
-                    // A recursive error: the first status goes out, %>s logs the page's own.
-                    served = nil
-                    loggedStatus = s
-                }
-            case .internalRedirect(let url):
-                if redirects >= site.limitInternalRecursion {
-                    chain.logRecursionLimit(site.limitInternalRecursion)
-                    chain.note(.status, "500: more than \(site.limitInternalRecursion) internal redirects (AH00124)")
-                    status = 500
-                    location = nil
-                    served = nil
-                    if let first = errorDocumentStatus {
-                        // Inside an ErrorDocument chain every request carries the error status:
-                        // ap_die(500) is a recursive error and the first error goes out canned
-                        // (the first of the run, which may be a 3xx carried from [R]).
-                        status = runStart ?? firstErrorStatus ?? first
-                        loggedStatus = 500
-                    } else if record.status == 200 {
-                        record.status = 500
-                        if let doc = errorDocument(for: 500, record: record, chain: chain),
-                           let url = redirectAfterRecursionLimit(doc, record, chain) {
-                            (status, location, record.status) = (302, url, 302)
+                    if let first = errorDocumentStatus, !record.answeredByRewrite {
+                        // A recursive error (ap_die_r): the first error goes out canned, without the
+                        // failing ErrorDocument request's Location. r_1st_err walks back over every
+                        // request whose status is not OK: past an ErrorDocument page's own [F] to the
+                        // error that started the chain. A redirect keeps that request's own Location
+                        // (ap_send_error_response reads its headers_out; recorded:
+                        // errordoc-redirect-page-fails-keeps-first-location).
+                        status = runStart ?? first
+                        location = errorDocumentLocation
+                        loggedStatus = s
+                        break
+                    }
+                    if carried != 200, !record.answeredByRewrite {
+                        // ap_die_r sees r->status != OK: a recursive error. The original request's
+                        // status goes out canned, without a Location and without ErrorDocument.
+                        chain.note(.status, "\(carried): the status set by [R] without [L] answers the failing internal redirect (\(s))")
+                        status = firstCarried
+                        location = nil
+                        record.status = firstCarried
+                        loggedStatus = s
+                        break
+                    }
+                    if setThisPass, s >= 400 {
+                        noteRecursiveError(s)
+                        status = s
+                        location = nil
+                        break
+                    }
+                    errorDocumentStatus = nil
+                    status = s
+                    location = loc
+                    cannedSuccess = true
+                    // ap_die looks up an ErrorDocument for every status a hook answers, redirects included.
+                    if s != 200, !discardFailed, let doc = errorDocument(for: s, record: record, chain: chain) {
+                        if doc.hasPrefix("/"), redirects >= site.limitInternalRecursion {
+                            // An ErrorDocument page answered by a rewrite ([F]) again and again:
+                            // the 11th redirect fails (AH00124); ap_die then finds the chain's
+                            // statuses set and sends the first error canned, %>s logs 500.
+                            noteErrorRedirectMethod(record)
+                            chain.logRecursionLimit(site.limitInternalRecursion)
+                            status = firstErrorStatus ?? s
+                            loggedStatus = 500
+                        } else if doc.hasPrefix("/") {
+                            redirectToErrorDocument(doc, status: s, location: loc)
+                            continue
+                        } else if isAbsoluteURI(doc) {
+                            // No internal redirect, so the limit does not matter: a 500 from a
+                            // FallbackResource look-up past it still sends the client to the URL
+                            // (recorded: errordoc-url-after-fallback-recursion-limit).
+                            status = 302
+                            location = doc
                         }
-                    } else if let first = runStart {
-                        // ap_die(500) on a request whose status is not OK: a recursive error.
-                        status = first
-                        loggedStatus = 500
-                    } else {
-                        // The status was set in this very pass ([R] without [L]): r_1st_err is this
-                        // request, whose status ap_die has just made 500, and that goes out
-                        // (recorded: recursion-limit-r-without-l-in-last-pass).
-                        record.status = 500
                     }
-                    break
+                case .serve:
+                    var (s, file) = bodyTooLarge(200) ? (413, nil) : serve(record, chain: chain)
+                    if s != 200, carried != 200 {
+                        chain.note(.status, "\(carried): the status set by [R] without [L] answers the failing internal redirect (\(s))")
+                        status = firstCarried
+                        record.status = firstCarried
+                        loggedStatus = s
+                        served = nil
+                        break
+                    }
+                    if s >= 400, setThisPass {
+                        noteRecursiveError(s)
+                        status = s
+                        record.status = s
+                        served = nil
+                        break
+                    }
+                    handlerPage = s == 200 && file == nil
+                    if s == 200, record.status != 200 { s = record.status }
+                    // A page that fails inside an ErrorDocument chain is a recursive error: the first
+                    // status of the run of non-OK requests goes out (ap_die_r's r_1st_err).
+                    // The page goes out with its request's r->status: the error ap_die set, unless a
+                    // rewrite in the ErrorDocument request replaced it (a full-URL substitution that a
+                    // later rule turned local: 302, no Location; recorded:
+                    // errordoc-page-rewrite-carried-redirect-status).
+                    status = errorDocumentStatus.map { s >= 400 ? runStart ?? $0 : s != 200 ? s : $0 } ?? s
+                    record.status = s
+                    served = file
+                    if errorDocumentStatus != nil { location = errorDocumentLocation }
+                    if s >= 400, errorDocumentStatus == nil, let doc = errorDocument(for: s, record: record, chain: chain) {
+                        if doc.hasPrefix("/"), redirects < site.limitInternalRecursion {
+                            redirectToErrorDocument(doc, status: s)
+                            served = nil
+                            continue
+                        } else if doc.hasPrefix("/") {
+                            // The internal redirect to the page exceeds the limit: ap_die(500) on the
+                            // failing request, a recursive error sent canned as 500.
+                            noteErrorRedirectMethod(record)
+                            chain.logRecursionLimit(site.limitInternalRecursion)
+                            chain.note(.status, "500: ErrorDocument \(s) \(doc) would be internal redirect #\(redirects + 1) (AH00124)")
+                            status = 500
+                            served = nil
+                        } else if isAbsoluteURI(doc) {
+                            // A full URL: the client is sent there with a 302 (core docs, ErrorDocument).
+                            status = 302
+                            location = doc
+                            served = nil
+                        }
+                    }
+                    if errorDocumentStatus != nil, s >= 400 {
+                        // A recursive error: the first status goes out, %>s logs the page's own.
+                        served = nil
+                        loggedStatus = s
+                    }
+                case .internalRedirect(let url):
+                    if redirects >= site.limitInternalRecursion {
+                        chain.logRecursionLimit(site.limitInternalRecursion)
+                        chain.note(.status, "500: more than \(site.limitInternalRecursion) internal redirects (AH00124)")
+                        status = 500
+                        location = nil
+                        served = nil
+                        if let first = errorDocumentStatus {
+                            // Inside an ErrorDocument chain every request carries the error status:
+                            // ap_die(500) is a recursive error and the first error goes out canned
+                            // (the first of the run, which may be a 3xx carried from [R]).
+                            status = runStart ?? firstErrorStatus ?? first
+                            loggedStatus = 500
+                        } else if record.status == 200 {
+                            record.status = 500
+                            if let doc = errorDocument(for: 500, record: record, chain: chain),
+                               let url = redirectAfterRecursionLimit(doc, record, chain) {
+                                (status, location, record.status) = (302, url, 302)
+                            }
+                        } else if let first = runStart {
+                            // ap_die(500) on a request whose status is not OK: a recursive error.
+                            status = first
+                            loggedStatus = 500
+                        } else {
+                            // The status was set in this very pass ([R] without [L]): r_1st_err is this
+                            // request, whose status ap_die has just made 500, and that goes out
+                            // (recorded: recursion-limit-r-without-l-in-last-pass).
+                            record.status = 500
+                        }
+                        break
+                    }
+                    let handedOn = errorDocumentStatus != nil && record.status == 200 ? errorDocumentStatus! : record.status
+                    if handedOn == 200 {
+                        runStart = nil
+                        runStartRecord = nil
+                    } else if runStart == nil {
+                        runStart = handedOn
+                        runStartRecord = record
+                    }
+                    redirects += 1
+                    chain.note(.internalRedirect, "internal redirect #\(redirects) to \(url)")
+                    // internal_internal_redirect copies r->method: GET after an ErrorDocument's redirect
+                    // (recorded: errordoc-post-becomes-get-through-rewrite).
+                    let next = makeRecord(url: url, method: record.method, isSubrequest: false, chain: chain)
+                    // An ErrorDocument request keeps its error as r->status, which a later internal redirect
+                    // reports as REDIRECT_STATUS (recorded: recursion-errordocument-rewrite-redirect-status).
+                    next.0.env = renamedEnvironment(record, status: record.errorStatus ?? record.status)
+                    // A status set by `[R]` without `[L]` travels with the internal redirect (§4.9 CT-RW-R-02).
+                    next.0.status = record.status
+                    next.0.errorStatus = record.errorStatus
+                    // The error table (mod_negotiation's Vary) is the same table after the redirect.
+                    next.0.negotiationVary = record.negotiationVary
+                    next.0.contentLocation = record.contentLocation
+                    // …and so is the challenge of a 401 whose ErrorDocument page a rewrite moves on
+                    // (recorded: errordoc-401-page-rewritten-keeps-challenge).
+                    next.0.wwwAuthenticate = record.wwwAuthenticate
+                    // mod_rewrite's redirect-keeps-vary note: its internal redirect keeps r->headers_out's Vary.
+                    next.0.ifVary = record.ifVary
+                    next.0.previousConfigIdentity = record.configIdentity
+                    next.0.walkCache = record.walkCache
+                    next.0.fileWalkCache = record.fileWalkCache
+                    next.0.previousIfMatches = record.ifMatches
+                    record = next.0
+                    early = next.1
+                    continue
                 }
-                let handedOn = errorDocumentStatus != nil && record.status == 200 ? errorDocumentStatus! : record.status
-                if handedOn == 200 {
-                    runStart = nil
-                    runStartRecord = nil
-                } else if runStart == nil {
-                    runStart = handedOn
-                    runStartRecord = record
+                break
+            }
+            var final = state(of: record)
+            final.status = loggedStatus ?? status
+            var original = originalState ?? final
+            if redirects == 0 { original.status = status }
+            // A status without a line in httpd's table goes out as 500; %>s logs it, unless it is
+            // not a status at all (600 and up: AH01579, and 500 logged).
+            var sentStatus = status
+            if !StatusLines.known(status) {
+                if status >= 600 || status < 100 {
+                    chain.log("AH01579", "error", "Invalid response status \(status)")
+                    if final.status == status { final.status = 500 }
+                    if original.status == status { original.status = 500 }
                 }
-                redirects += 1
-                chain.note(.internalRedirect, "internal redirect #\(redirects) to \(url)")
-                // internal_internal_redirect copies r->method: GET after an ErrorDocument's redirect
-                // (recorded: errordoc-post-becomes-get-through-rewrite).
-                let next = makeRecord(url: url, method: record.method, isSubrequest: false, chain: chain)
-                // An ErrorDocument request keeps its error as r->status, which a later internal redirect
-                // reports as REDIRECT_STATUS (recorded: recursion-errordocument-rewrite-redirect-status).
-                next.0.env = renamedEnvironment(record, status: record.errorStatus ?? record.status)
-                // A status set by `[R]` without `[L]` travels with the internal redirect (§4.9 CT-RW-R-02).
-                next.0.status = record.status
-                next.0.errorStatus = record.errorStatus
-                // The error table (mod_negotiation's Vary) is the same table after the redirect.
-                next.0.negotiationVary = record.negotiationVary
-                next.0.contentLocation = record.contentLocation
-                // …and so is the challenge of a 401 whose ErrorDocument page a rewrite moves on
-                // (recorded: errordoc-401-page-rewritten-keeps-challenge).
-                next.0.wwwAuthenticate = record.wwwAuthenticate
-                // mod_rewrite's redirect-keeps-vary note: its internal redirect keeps r->headers_out's Vary.
-                next.0.ifVary = record.ifVary
-                next.0.previousConfigIdentity = record.configIdentity
-                next.0.walkCache = record.walkCache
-                next.0.fileWalkCache = record.fileWalkCache
-                next.0.previousIfMatches = record.ifMatches
-                record = next.0
-                early = next.1
-                continue
+                sentStatus = 500
             }
-            break
-        }
-        var final = state(of: record)
-        final.status = loggedStatus ?? status
-        var original = originalState ?? final
-        if redirects == 0 { original.status = status }
-        // A status without a line in httpd's table goes out as 500; %>s logs it, unless it is
-        // not a status at all (600 and up: AH01579, and 500 logged).
-        var sentStatus = status
-        if !StatusLines.known(status) {
-            if status >= 600 || status < 100 {
-                chain.log("AH01579", "error", "Invalid response status \(status)")
-                if final.status == status { final.status = 500 }
-                if original.status == status { original.status = 500 }
+            // An ErrorDocument page is sent by its handler like any page, not by ap_send_error_response.
+            // A page a handler sends goes out like any page, not by ap_send_error_response, whatever
+            // its status: an ErrorDocument page, or a file served with a status an [R=3xx] without
+            // [L] left on the request.
+            // A 204 has no body: whatever page was meant goes out empty, though its handler sent it
+            // with its request's headers (an ErrorDocument page for a 204; recorded:
+            // errordoc-204-page-headers).
+            let sentEmpty = status == 204 && served != nil
+            if status == 204 { served = nil }
+            // The default handler sent a file: ap_set_accept_ranges put `Accept-Ranges` in
+            // r->headers_out (`none` under MaxRanges none), kept on a 206, gone with a 416's error page.
+            var acceptsRanges = served != nil
+            // The byte-range filter on a file the default handler sends with 200: a satisfiable
+            // `Range` makes it 206 (part of the body), one past the end 416 (an error page).
+            var contentRange: String? = nil
+            var rangeRefused = false
+            // Not the old Request-Range (recorded). An If-Range must equal the ETag or
+            // Last-Modified, which htlint does not know: taken as not matching (whole body).
+            // The header first: most requests have none, and then no file is looked at.
+            if status == 200, loggedStatus == nil, served != nil, request.header("If-Range") == nil,
+               let header = request.header("Range"), let f = record.filename,
+               case .file(let size)? = site.files.stat(f.hasSuffix("/") ? String(f.dropLast()) : f) {
+                let maxRanges = (record.config ?? .vhostDefaults(site)).maxRanges
+                switch ByteRangeOutcome.evaluate(header, length: size, maxRanges: maxRanges) {
+                case .whole: break
+                case .partial(let ranges):
+                    chain.note(.status, "206: the Range header asks for part of the file")
+                    (status, sentStatus, final.status, served) = (206, 206, 206, nil)
+                    if redirects == 0 { original.status = 206 }
+                    if ranges.count == 1 { contentRange = "bytes \(ranges[0].lowerBound)-\(ranges[0].upperBound)/\(size)" }
+                case .unsatisfiable:
+                    chain.note(.status, "416: every range of the Range header starts past the end of the file")
+                    (status, sentStatus, final.status, served) = (416, 416, 416, nil)
+                    acceptsRanges = false
+                    rangeRefused = true
+                    if redirects == 0 { original.status = 416 }
+                }
             }
-            sentStatus = 500
-        }
-        // An ErrorDocument page is sent by its handler like any page, not by ap_send_error_response.
-        // A page a handler sends goes out like any page, not by ap_send_error_response, whatever
-        // its status: an ErrorDocument page, or a file served with a status an [R=3xx] without
-        // [L] left on the request.
-        // A 204 has no body: whatever page was meant goes out empty, though its handler sent it
-        // with its request's headers (an ErrorDocument page for a 204; recorded:
-        // errordoc-204-page-headers).
-        let sentEmpty = status == 204 && served != nil
-        if status == 204 { served = nil }
-        // The default handler sent a file: ap_set_accept_ranges put `Accept-Ranges` in
-        // r->headers_out (`none` under MaxRanges none), kept on a 206, gone with a 416's error page.
-        var acceptsRanges = served != nil
-        // The byte-range filter on a file the default handler sends with 200: a satisfiable
-        // `Range` makes it 206 (part of the body), one past the end 416 (an error page).
-        var contentRange: String? = nil
-        var rangeRefused = false
-        // Not the old Request-Range (recorded). An If-Range must equal the ETag or
-        // Last-Modified, which htlint does not know: taken as not matching (whole body).
-        // The header first: most requests have none, and then no file is looked at.
-        if status == 200, loggedStatus == nil, served != nil, request.header("If-Range") == nil,
-           let header = request.header("Range"), let f = record.filename,
-           case .file(let size)? = site.files.stat(f.hasSuffix("/") ? String(f.dropLast()) : f) {
-            let maxRanges = (record.config ?? .vhostDefaults(site)).maxRanges
-            switch ByteRangeOutcome.evaluate(header, length: size, maxRanges: maxRanges) {
-            case .whole: break
-            case .partial(let ranges):
-                chain.note(.status, "206: the Range header asks for part of the file")
-                (status, sentStatus, final.status, served) = (206, 206, 206, nil)
-                if redirects == 0 { original.status = 206 }
-                if ranges.count == 1 { contentRange = "bytes \(ranges[0].lowerBound)-\(ranges[0].upperBound)/\(size)" }
-            case .unsatisfiable:
-                chain.note(.status, "416: every range of the Range header starts past the end of the file")
-                (status, sentStatus, final.status, served) = (416, 416, 416, nil)
-                acceptsRanges = false
-                rangeRefused = true
-                if redirects == 0 { original.status = 416 }
+            // A listing that is the ErrorDocument page goes out with the error status and its own
+            // type (mod_autoindex sends it whatever r->status is).
+            let servedErrorPage = served != nil || sentEmpty || (handlerPage && (status == record.status || (record.listed && errorDocumentStatus != nil)))
+            let headerRecord = loggedStatus != nil ? (runStartRecord ?? errorOrigin ?? record) : record
+            // One error table serves the whole chain: a recursive error's Vary has the later requests' tokens.
+            headerRecord.negotiationVary = record.negotiationVary
+            headerRecord.contentLocation = record.contentLocation
+            // …and a later request's challenge (the ErrorDocument page's own 401) is in it too
+            // (recorded: errordoc-401-page-rewritten-keeps-challenge).
+            if let challenge = record.wwwAuthenticate { headerRecord.wwwAuthenticate = challenge }
+            let errorTableLost = bodyRefused && status == 413 && served == nil && errorDocumentStatus == nil
+            if errorTableLost { chain.cookies = [] }
+            var headers = record.traceEcho && status == 200
+                ? chain.cookies + [HTTPHeader("Content-Type", "message/http")]
+                : responseHeaders(headerRecord, status: status, location: location, servedErrorPage: servedErrorPage,
+                                  canned: cannedSuccess && !servedErrorPage, errorTableLost: errorTableLost, handlerRan: rangeRefused,
+                                  acceptRanges: acceptsRanges ? ((record.config ?? .vhostDefaults(site)).maxRanges == 0 ? "none" : "bytes") : nil,
+                                  chain: chain)
+            if let contentRange { headers.append(HTTPHeader("Content-Range", contentRange)) }
+            if let pageLocationOnError { headers.append(HTTPHeader("Location", pageLocationOnError)) }
+            if let bad = headerRefusedByFilter(headers) {
+                // The filter clears both header tables (mod_rewrite's cookies too) and answers with
+                // ap_die(500), once: refused again, on that answer or its ErrorDocument page, the
+                // 500 goes out bare.
+                chain.log(bad.code, "error", bad.message)
+                chain.note(.status, bad.header.name.isEmpty ? "500: a response header has an empty name"
+                           : "500: the response header \(bad.header.name) has a character Apache refuses in its name or value")
+                chain.cookies = []
+                let firstRefusal = !headersRefused
+                headersRefused = true
+                // ap_die(500) on a page sent with 200 (r->status OK) looks up ErrorDocument 500: a
+                // local page is an internal redirect, served with 500; a URL a 302 to it (recorded:
+                // header-refused-errordocument-500).
+                var pageURL: String? = nil
+                if firstRefusal, status == 200, record.status == 200, firstErrorStatus == nil, !cannedSuccess,
+                   let doc = errorDocument(for: 500, record: record, chain: chain) {
+                    if doc.hasPrefix("/"), redirects < site.limitInternalRecursion {
+                        (status, location, served, loggedStatus, handlerPage) = (200, nil, nil, nil, false)
+                        redirectToErrorDocument(doc, status: 500)
+                        continue answering
+                    }
+                    if isAbsoluteURI(doc) { pageURL = doc }
+                }
+                // In an ErrorDocument chain ap_die_r's recursive error answers for the first request
+                // (r_1st_err). Refused on the canned error of a page that is missing, the 500 is
+                // that request's and the page's request keeps its status in the log; refused on a
+                // page that was served, the page's request is logged 500 and the first request's
+                // own error goes out canned (recorded: header-refused-name-on-errordocument-page).
+                let sent = pageURL != nil ? 302 : served != nil ? firstErrorStatus ?? 500 : 500
+                let onCannedError = firstErrorStatus != nil && served == nil
+                (status, sentStatus, location, served) = (sent, sent, pageURL, nil)
+                if onCannedError {
+                    original.status = 500
+                } else {
+                    final.status = pageURL != nil ? 302 : 500
+                    if redirects == 0 { original.status = final.status }
+                }
+                // mod_headers' error filter runs again on that error: `Header always` lines are sent
+                // (recorded: rewrite-flags-cookie-control-character-header-always).
+                let again = firstRefusal ? responseHeaders(headerRecord, status: sent, location: pageURL, chain: chain) : []
+                if !firstRefusal {
+                    // The ErrorDocument 500 page refused as well: the 500 goes out bare.
+                    headers = []
+                } else if let second = headerRefusedByFilter(again) {
+                    // A refused `always` line is refused again on the 500, logged again (recorded:
+                    // header-empty-or-invalid-name-aborts), and the 500 goes out bare: no body, no
+                    // Content-Type (recorded: header-refused-twice-sent-without-type).
+                    // The status line stays; the request that sends it is logged 500.
+                    chain.log(second.code, "error", second.message)
+                    location = nil
+                    original.status = 500
+                    headers = []
+                } else {
+                    headers = again
+                }
             }
-        }
-        // A listing that is the ErrorDocument page goes out with the error status and its own
-        // type (mod_autoindex sends it whatever r->status is).
-        let servedErrorPage = served != nil || sentEmpty || (handlerPage && (status == record.status || (record.listed && errorDocumentStatus != nil)))
-        let headerRecord = loggedStatus != nil ? (runStartRecord ?? errorOrigin ?? record) : record
-        // One error table serves the whole chain: a recursive error's Vary has the later requests' tokens.
-        headerRecord.negotiationVary = record.negotiationVary
-        headerRecord.contentLocation = record.contentLocation
-        // …and a later request's challenge (the ErrorDocument page's own 401) is in it too
-        // (recorded: errordoc-401-page-rewritten-keeps-challenge).
-        if let challenge = record.wwwAuthenticate { headerRecord.wwwAuthenticate = challenge }
-        let errorTableLost = bodyRefused && status == 413 && served == nil && errorDocumentStatus == nil
-        if errorTableLost { chain.cookies = [] }
-        var headers = record.traceEcho && status == 200
-            ? chain.cookies + [HTTPHeader("Content-Type", "message/http")]
-            : responseHeaders(headerRecord, status: status, location: location, servedErrorPage: servedErrorPage,
-                              canned: cannedSuccess && !servedErrorPage, errorTableLost: errorTableLost, handlerRan: rangeRefused,
-                              acceptRanges: acceptsRanges ? ((record.config ?? .vhostDefaults(site)).maxRanges == 0 ? "none" : "bytes") : nil,
-                              chain: chain)
-        if let contentRange { headers.append(HTTPHeader("Content-Range", contentRange)) }
-        if let pageLocationOnError { headers.append(HTTPHeader("Location", pageLocationOnError)) }
-        if let bad = headerRefusedByFilter(headers) {
-            // The filter clears both header tables (mod_rewrite's cookies too) and answers with
-            // ap_die(500): the canned page (an ErrorDocument 500 is not modelled here).
-            chain.log(bad.code, "error", bad.message)
-            chain.note(.status, bad.header.name.isEmpty ? "500: a response header has an empty name"
-                       : "500: the response header \(bad.header.name) has a character Apache refuses in its name or value")
-            chain.cookies = []
-            // In an ErrorDocument chain ap_die_r's recursive error answers for the first request
-            // (r_1st_err). Refused on the canned error of a page that is missing, the 500 is
-            // that request's and the page's request keeps its status in the log; refused on a
-            // page that was served, the page's request is logged 500 and the first request's
-            // own error goes out canned (recorded: header-refused-name-on-errordocument-page).
-            let sent = served != nil ? firstErrorStatus ?? 500 : 500
-            let onCannedError = firstErrorStatus != nil && served == nil
-            (status, sentStatus, location, served) = (sent, sent, nil, nil)
-            if onCannedError {
-                original.status = 500
-            } else {
-                final.status = 500
-                if redirects == 0 { original.status = 500 }
+            // The Location the client sees: every Location line sent (a `Header` one too, on any
+            // status), joined as one header's values.
+            let locations = headers.filter { equalsIgnoringASCIICase($0.name, "Location") }.map(\.value)
+            if !locations.isEmpty || location != nil {
+                headers.removeAll { equalsIgnoringASCIICase($0.name, "Location") }
+                location = locations.isEmpty ? nil : locations.joined(separator: ", ")
             }
-            // mod_headers' error filter runs again on that error: `Header always` lines are sent
-            // (recorded: rewrite-flags-cookie-control-character-header-always).
-            let again = responseHeaders(headerRecord, status: sent, chain: chain)
-            if let second = headerRefusedByFilter(again) {
-                // A refused `always` line is refused again on the 500, logged again (recorded:
-                // header-empty-or-invalid-name-aborts), and the 500 goes out bare: no body, no
-                // Content-Type (recorded: header-refused-twice-sent-without-type).
-                chain.log(second.code, "error", second.message)
-                headers = []
-            } else {
-                headers = again
-            }
+            // Status 0: a crashed child closes the connection without a response (AH00052).
+            let crashed = chain.childCrashed
+            return OriginResponse(status: crashed ? 0 : sentStatus, location: crashed ? nil : location, headers: crashed ? [] : headers,
+                                  served: crashed ? nil : served, final: final, original: original,
+                                  recursionLimitExceeded: !crashed && chain.recursionLimitExceeded,
+                                  errors: chain.errors, errorCodes: chain.errorCodes, trace: chain.trace,
+                                  internalRedirects: redirects, firedRules: chain.fired, readsClock: chain.readsClock)
         }
-        // The Location the client sees: every Location line sent (a `Header` one too, on any
-        // status), joined as one header's values.
-        let locations = headers.filter { equalsIgnoringASCIICase($0.name, "Location") }.map(\.value)
-        if !locations.isEmpty || location != nil {
-            headers.removeAll { equalsIgnoringASCIICase($0.name, "Location") }
-            location = locations.isEmpty ? nil : locations.joined(separator: ", ")
-        }
-        // Status 0: a crashed child closes the connection without a response (AH00052).
-        let crashed = chain.childCrashed
-        return OriginResponse(status: crashed ? 0 : sentStatus, location: crashed ? nil : location, headers: crashed ? [] : headers,
-                              served: crashed ? nil : served, final: final, original: original,
-                              recursionLimitExceeded: !crashed && chain.recursionLimitExceeded,
-                              errors: chain.errors, errorCodes: chain.errorCodes, trace: chain.trace,
-                              internalRedirects: redirects, firedRules: chain.fired, readsClock: chain.readsClock)
     }
 
     /// mod_remoteip's post_read_request, before anything reads the client's address: the
