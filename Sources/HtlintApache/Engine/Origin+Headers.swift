@@ -11,8 +11,8 @@ extension Origin {
     /// and in the normal table of a page sent with a 3xx, where `Header` may replace it.
     /// `canned`: a 2xx a hook answered, sent by ap_send_error_response like an error.
     /// `errorTableLost`: the error table was emptied before the canned answer (a refused body).
-    /// `handlerRan`: the error came after the file's handler ran (the byte-range filter's 416),
-    /// which made the file's type r->handler (`%{HANDLER}`).
+    /// `handlerRan`: the error came after the file's handler ran (the byte-range filter's 416,
+    /// the header filter's 500), which made the file's type r->handler (`%{HANDLER}`).
     func responseHeaders(_ r: RequestRecord, status: Int, location: String? = nil, servedErrorPage: Bool = false,
                          canned: Bool = false, errorTableLost: Bool = false, handlerRan: Bool = false,
                          acceptRanges: String? = nil,
@@ -66,7 +66,7 @@ extension Origin {
         if success, r.method != "OPTIONS", let t = contentType {
             context.invokedHandler = String(t.prefix { $0 != ";" })
         } else if handlerRan, let t = r.forcedType ?? typedFilename(r).flatMap({ MimeTypes.type(forPath: mimeName($0, r, config?.mime), config: config?.mime) }) {
-            // (recorded: header-expr-handler-after-range-416)
+            // (recorded: header-expr-handler-after-range-416, header-expr-handler-after-refused-header)
             context.invokedHandler = String(t.prefix { $0 != ";" })
         }
         // ap_http_header_filter writes r->content_type over any Content-Type in the tables; with

@@ -482,6 +482,8 @@ public final class Origin: @unchecked Sendable {
                 // that request's and the page's request keeps its status in the log; refused on a
                 // page that was served, the page's request is logged 500 and the first request's
                 // own error goes out canned (recorded: header-refused-name-on-errordocument-page).
+                // (A page its handler sent left r->handler set: %{HANDLER} is its type.)
+                let handlerRan = served != nil && headerRecord === record
                 let sent = pageURL != nil ? 302 : served != nil ? firstErrorStatus ?? 500 : 500
                 let onCannedError = firstErrorStatus != nil && served == nil
                 (status, sentStatus, location, served) = (sent, sent, pageURL, nil)
@@ -493,7 +495,7 @@ public final class Origin: @unchecked Sendable {
                 }
                 // mod_headers' error filter runs again on that error: `Header always` lines are sent
                 // (recorded: rewrite-flags-cookie-control-character-header-always).
-                let again = firstRefusal ? responseHeaders(headerRecord, status: sent, location: pageURL, chain: chain) : []
+                let again = firstRefusal ? responseHeaders(headerRecord, status: sent, location: pageURL, handlerRan: handlerRan, chain: chain) : []
                 if !firstRefusal {
                     // The ErrorDocument 500 page refused as well: the 500 goes out bare.
                     headers = []
