@@ -357,6 +357,8 @@ public struct ConfigBlock: Sendable {
     public var authNameExpression: ExprWord? = nil
     /// `AuthUserFile` (mod_authn_file), as written.
     public var authUserFile: String? = nil
+    /// `AuthBasicProvider` (mod_auth_basic), lower-cased; nil is the default, `file`.
+    public var authBasicProviders: [String]? = nil
     /// `AuthMerging And|Or` (mod_authz_core): this section's `Require` lines are combined with the
     /// nearest enclosing ones as in `<RequireAll>`/`<RequireAny>`; nil (or Off) replaces them.
     public var authMerging: AuthzLogic? = nil

@@ -166,6 +166,7 @@ extension MergedConfig {
         var authName: String?
         var authNameExpression: ExprWord?
         var authUserFile: String?
+        var authBasicProviders: [String]?
         var sslRequired = false
         var sslUserName: String?
         var setEnv: [(String, String)] = []
@@ -307,6 +308,7 @@ extension MergedConfig {
             if let t = block.authType { authType = t }
             if let n = block.authName { authName = n; authNameExpression = block.authNameExpression }
             if let f = block.authUserFile { authUserFile = f }
+            if let p = block.authBasicProviders { authBasicProviders = p }
             if block.sslRequired { sslRequired = true }
             if let n = block.sslUserName { sslUserName = n }
             if let m = block.mime { (mime = mime ?? MimeConfig()); mime!.merge(m) }

@@ -119,6 +119,14 @@ extension Origin {
             let parts = credentials.split(separator: " ", maxSplits: 1)
             if parts.first?.lowercased() != "basic" {
                 chain.log("AH01614", "error", "client used wrong authentication scheme: \(r.uri)")
+            } else if (config.authBasicProviders ?? ["file"]) != ["file"] {
+                // (Other providers are not modelled: the browser is asked, as without credentials.)
+            } else if config.authUserFile == nil, site.modules.contains("authn_file") {
+                // The default provider, mod_authn_file, without a file is a general error (recorded:
+                // access-authn-file-not-specified).
+                chain.log("AH01619", "error", "AuthUserFile not specified in the configuration")
+                chain.note(.status, "500: the credentials are checked by mod_authn_file, but no `AuthUserFile` is set")
+                return 500
             } else if let file = config.authUserFile, site.modules.contains("authn_file") {
                 let path = file.hasPrefix("/") ? file : "/etc/apache2/" + file
                 guard let lines = site.files.isFile(path) ? site.files.contents(path) : nil else {
