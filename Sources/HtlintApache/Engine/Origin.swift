@@ -243,10 +243,12 @@ public final class Origin: @unchecked Sendable {
                         if doc.hasPrefix("/"), redirects >= site.limitInternalRecursion {
                             // An ErrorDocument page answered by a rewrite ([F]) again and again:
                             // the 11th redirect fails (AH00124); ap_die then finds the chain's
-                            // statuses set and sends the first error canned, %>s logs 500.
+                            // statuses set and sends the first of the run canned, %>s logs 500:
+                            // a status an [R] without [L] carried into the chain (recorded:
+                            // errordoc-page-forbidden-after-carried-redirect-status).
                             noteErrorRedirectMethod(record)
                             chain.logRecursionLimit(site.limitInternalRecursion)
-                            status = firstErrorStatus ?? s
+                            status = runStart ?? firstErrorStatus ?? s
                             loggedStatus = 500
                         } else if doc.hasPrefix("/") {
                             redirectToErrorDocument(doc, status: s, location: loc)
