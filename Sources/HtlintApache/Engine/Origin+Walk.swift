@@ -251,9 +251,12 @@ extension Origin {
         // The same name tested against the same sections as the previous request's walk (an
         // internal redirect from /about.html to /wp/about.html) reuses that walk's result, running
         // no regex: no `MATCH_` variables (recorded: section-filesmatch-env-not-set-again-after-redirect).
-        let filesSections = walk.sections.lazy.filter { !$0.block.files.isEmpty }.map(\.key)
-        let familiar = !filesSections.isEmpty && record.fileWalkCache.map { $0.base == base && $0.sections.elementsEqual(filesSections) } == true
-        if !filesSections.isEmpty { record.fileWalkCache = (Array(filesSections), base) }
+        // An `.htaccess` merged on one walk and not the other makes it new, even one without
+        // `<Files>` (recorded there too); a `<Directory>` section without them does not.
+        let filesSections = walk.sections.filter { !$0.block.files.isEmpty }.map(\.key)
+        let tested = filesSections + walk.config.objectKeys.filter { $0.hasPrefix("/") }
+        let familiar = !filesSections.isEmpty && record.fileWalkCache.map { $0.base == base && $0.sections == tested } == true
+        if !filesSections.isEmpty { record.fileWalkCache = (tested, base) }
         for source in walk.sections {
             for (k, files) in source.block.files.enumerated() {
                 let hit: Bool
