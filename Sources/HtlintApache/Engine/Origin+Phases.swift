@@ -80,6 +80,10 @@ extension Origin {
         // type_checker: mod_negotiation's MultiViews answers a missing file with a variant
         // (a fast internal redirect to its look-up: URI, file and configuration become the variant's).
         let ifMatches = r.ifMatches
+        // Reading the directory sets r->mtime, variants or not: %{LAST_MODIFIED} is no longer the
+        // epoch once the type checker is done (recorded: negotiation-scan-sets-last-modified).
+        let scansDirectory = multiViewsScan(r, walk.config) != nil
+        defer { if scansDirectory { r.mtimeSet = true } }
         switch negotiate(r, walk.config, chain, ifMatches: ifMatches) {
         case .notFound?:
             return .final(status: 404, location: nil)

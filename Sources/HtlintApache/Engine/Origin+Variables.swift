@@ -154,7 +154,12 @@ struct ExpressionContext: ExpressionEnvironment {
         case "HTTP2": return "off"  // the simulated connections are HTTP/1.1
         case "LAST_MODIFIED":
             // r->mtime, formatted: the default handler sets it to the file it sends (a file as
-            // old as the clock here); before that, and on any other answer, it is the epoch.
+            // old as the clock here), MultiViews to the directory it read; before that, and on
+            // any other answer, it is the epoch.
+            if record.mtimeSet {
+                chain.readsClock = true
+                return origin.timeVariable("TIME")
+            }
             if let s = status, (200...299).contains(s), record.method != "OPTIONS",
                let f = record.filename, case .file? = origin.site.files.stat(f) {
                 chain.readsClock = true

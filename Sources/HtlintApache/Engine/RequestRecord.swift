@@ -90,6 +90,8 @@ final class RequestRecord {
     /// Request headers `<If>` conditions read: merged into this request's normal table's `Vary`.
     var ifVary: [String] = []
     var contentLocation: String?
+    /// r->mtime is no longer the epoch (mod_negotiation read the directory).
+    var mtimeSet = false
     /// The chosen variant's coding as the `Accept-Encoding` entry it matched spells it.
     var negotiatedEncoding: String?
     /// Which configuration objects this pass merged (see `Origin.configurationIdentity`).

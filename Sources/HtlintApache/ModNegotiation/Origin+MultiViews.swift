@@ -22,12 +22,7 @@ extension Origin {
     /// of 3 bytes wins over `b.html` of 13), then the first name.
     /// `ifMatches`: the top-level `<If>` matches of `r`'s own walk (the cache its look-ups inherit).
     func negotiate(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain, ifMatches: [String]? = nil) -> Negotiation? {
-        guard negotiation, config.options.contains("multiviews"),
-              let filename = r.filename, site.files.stat(filename) == nil,
-              let slash = filename.lastIndex(of: "/") else { return nil }
-        let directory = String(filename[..<slash])
-        let base = filename[filename.index(after: slash)...]
-        guard !base.isEmpty, site.files.isDirectory(directory) else { return nil }
+        guard let (directory, base) = multiViewsScan(r, config), let filename = r.filename else { return nil }
         let accept = AcceptList(chain.request.header("Accept"))
         // Transparent negotiation (RFC 2295) is for GET and HEAD without path info only.
         let transparent = (r.method == "GET" || r.method == "HEAD") && r.pathInfo.isEmpty
@@ -177,6 +172,18 @@ extension Origin {
         chain.log("AH00687", "error", "Negotiation: discovered file(s) matching request: \(filename) (None could be negotiated).")
         chain.note(.status, "404: MultiViews found files named \(base).… but none it can serve")
         return .notFound
+    }
+
+    /// The directory MultiViews reads for `r` and the name it looks for there, or nil when it
+    /// does not apply (off, the file exists, no directory).
+    func multiViewsScan(_ r: RequestRecord, _ config: MergedConfig) -> (directory: String, base: Substring)? {
+        guard negotiation, config.options.contains("multiviews"),
+              let filename = r.filename, site.files.stat(filename) == nil,
+              let slash = filename.lastIndex(of: "/") else { return nil }
+        let directory = String(filename[..<slash])
+        let base = filename[filename.index(after: slash)...]
+        guard !base.isEmpty, site.files.isDirectory(directory) else { return nil }
+        return (directory, base)
     }
 
     /// set_encoding_quality: without `Accept-Encoding` a variant without a coding is worth 1, a
