@@ -85,7 +85,9 @@ extension Origin {
             let vary = VaryTokens()
             for h in directives where h.always { apply(h, to: &errorTable, &contentType, r, context, vary: vary) }
             let conditionVary = vary.names.isEmpty ? [] : [HTTPHeader("Vary", vary.names.joined(separator: ", "))]
-            if let allow = r.allow { errorTable.set("Allow", allow) }
+            // ap_send_error_response adds Allow by the status it sends: an ErrorDocument URL has
+            // made a 405 or 501 a 302 by then (recorded: errordoc-url-405-redirect-no-allow).
+            if let allow = r.allow, status == 405 || status == 501 { errorTable.set("Allow", allow) }
             if let challenge = r.wwwAuthenticate { errorTable.set("WWW-Authenticate", challenge) }
             // ap_send_error_response keeps only a redirect's Location in the moved table.
             let own = location.flatMap { !$0.isEmpty && (StatusLines.isRedirect(status) || status == 201) ? [HTTPHeader("Location", $0)] : nil } ?? []
