@@ -140,7 +140,7 @@ extension Origin {
 
     /// ap_http_header_filter's fixup_vary: every `Vary` line becomes one, at the first one's
     /// place, its tokens (split at commas and blanks) each once, case-insensitively, joined by commas.
-    private func fixupVary(_ headers: [HTTPHeader]) -> [HTTPHeader] {
+    func fixupVary(_ headers: [HTTPHeader]) -> [HTTPHeader] {
         let lines = headers.filter { equalsIgnoringASCIICase($0.name, "Vary") }
         guard !lines.isEmpty else { return headers }
         var tokens: [String] = []
