@@ -140,7 +140,7 @@ extension Origin {
 
     /// ap_http_header_filter's fixup_vary: every `Vary` line becomes one, at the first one's
     /// place, its tokens (split at commas and blanks) each once, case-insensitively, joined by commas.
-    func fixupVary(_ headers: [HTTPHeader]) -> [HTTPHeader] {
+    private func fixupVary(_ headers: [HTTPHeader]) -> [HTTPHeader] {
         let lines = headers.filter { equalsIgnoringASCIICase($0.name, "Vary") }
         guard !lines.isEmpty else { return headers }
         var tokens: [String] = []
@@ -166,6 +166,23 @@ extension Origin {
         if let vary = r.negotiationVaryHeader { out.append(HTTPHeader("Vary", vary)) }
         if let location = r.contentLocation { out.append(HTTPHeader("Content-Location", location)) }
         return out
+    }
+
+    /// The headers of a TRACE echo (ap_send_http_trace at map_to_storage, before mod_headers'
+    /// output filter exists): what post_read_request's `early` lines of the virtual host put in
+    /// the two tables (recorded: header-trace-echo-early-lines), mod_rewrite's cookies, and the
+    /// Vary the <If> walk merged (recorded: header-trace-echo-keeps-if-vary); the error table
+    /// goes first.
+    func traceEchoHeaders(_ r: RequestRecord, chain: RequestChain) -> [HTTPHeader] {
+        var always = HeaderTable()
+        var onSuccess = HeaderTable()
+        var type: String? = "message/http"
+        let context = ExpressionContext(origin: self, record: r, chain: chain, status: 200, contentType: type)
+        for h in site.vhost.block.headers where h.early {
+            if h.always { apply(h, to: &always, &type, r, context) } else { apply(h, to: &onSuccess, &type, r, context) }
+        }
+        let vary = r.ifVary.isEmpty ? [] : [HTTPHeader("Vary", r.ifVary.joined(separator: ", "))]
+        return fixupVary([HTTPHeader("Content-Type", "message/http")] + always.entries + chain.cookies + onSuccess.entries + vary)
     }
 
     /// One directive on one table, as mod_headers' do_headers_fixup. The type itself is not in the

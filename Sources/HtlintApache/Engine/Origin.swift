@@ -423,11 +423,8 @@ public final class Origin: @unchecked Sendable {
         // One error table serves the whole chain: a recursive error's Vary has the later requests' tokens.
         headerRecord.negotiationVary = record.negotiationVary
         headerRecord.contentLocation = record.contentLocation
-        // The TRACE echo skips mod_headers, but the <If> walk before map_to_storage has put the
-        // headers its conditions read in Vary (recorded: header-trace-echo-keeps-if-vary).
         var headers = record.traceEcho && status == 200
-            ? fixupVary(chain.cookies + [HTTPHeader("Content-Type", "message/http")]
-                        + (record.ifVary.isEmpty ? [] : [HTTPHeader("Vary", record.ifVary.joined(separator: ", "))]))
+            ? traceEchoHeaders(record, chain: chain)
             : responseHeaders(headerRecord, status: status, location: location, servedErrorPage: servedErrorPage,
                               canned: cannedSuccess && !servedErrorPage,
                               acceptRanges: acceptsRanges ? ((record.config ?? .vhostDefaults(site)).maxRanges == 0 ? "none" : "bytes") : nil,
