@@ -260,6 +260,9 @@ extension ConfigReader {
         block.server?.aliases = []
         block.directoryIndex = nil
         block.server?.rewriteMaps = [:]
+        // core's per-directory merge takes the section's AllowEncodedSlashes (default Off), never
+        // the main server's (recorded: vhost-allow-encoded-slashes-not-inherited).
+        block.server?.encodedSlashes = nil
         var pending: [RewriteCondition] = []
         let rewriteDirectivesBefore = rewriteDirectivesRead
         let serverNamesBefore = serverNamesRead

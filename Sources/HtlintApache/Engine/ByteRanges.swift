@@ -55,3 +55,14 @@ enum ByteRangeOutcome: Equatable {
         return .partial(ranges)
     }
 }
+
+extension Origin {
+    /// Whether the byte-range filter answers the file `record` serves with 416: a `Range` (no
+    /// `If-Range`) whose every range starts past the file's end.
+    func unsatisfiableRange(_ record: RequestRecord, _ request: OriginRequest) -> Bool {
+        guard request.header("If-Range") == nil, let header = request.header("Range"), let f = record.filename,
+              case .file(let size)? = site.files.stat(f.hasSuffix("/") ? String(f.dropLast()) : f) else { return false }
+        let maxRanges = (record.config ?? .vhostDefaults(site)).maxRanges
+        return ByteRangeOutcome.evaluate(header, length: size, maxRanges: maxRanges) == .unsatisfiable
+    }
+}

@@ -98,7 +98,9 @@ extension Origin {
                 apply(h, to: &errorTable, &contentType, r, context, vary: vary)
             }
             let conditionVary = vary.names.isEmpty ? [] : [HTTPHeader("Vary", vary.names.joined(separator: ", "))]
-            if let allow = r.allow { errorTable.set("Allow", allow) }
+            // ap_send_error_response adds Allow by the status it sends: an ErrorDocument URL has
+            // made a 405 or 501 a 302 by then (recorded: errordoc-url-405-redirect-no-allow).
+            if let allow = r.allow, status == 405 || status == 501 { errorTable.set("Allow", allow) }
             // (The access phase put the challenge in the error table.)
             if let challenge = r.wwwAuthenticate, !errorTableLost { errorTable.set("WWW-Authenticate", challenge) }
             // ap_send_error_response keeps only a redirect's Location in the moved table.
@@ -179,6 +181,23 @@ extension Origin {
         if let vary = r.negotiationVaryHeader { out.append(HTTPHeader("Vary", vary)) }
         if let location = r.contentLocation { out.append(HTTPHeader("Content-Location", location)) }
         return out
+    }
+
+    /// The headers of a TRACE echo (ap_send_http_trace at map_to_storage, before mod_headers'
+    /// output filter exists): what post_read_request's `early` lines of the virtual host put in
+    /// the two tables (recorded: header-trace-echo-early-lines), mod_rewrite's cookies, and the
+    /// Vary the <If> walk merged (recorded: header-trace-echo-keeps-if-vary); the error table
+    /// goes first.
+    func traceEchoHeaders(_ r: RequestRecord, chain: RequestChain) -> [HTTPHeader] {
+        var always = HeaderTable()
+        var onSuccess = HeaderTable()
+        var type: String? = "message/http"
+        let context = ExpressionContext(origin: self, record: r, chain: chain, status: 200, contentType: type)
+        for h in site.vhost.block.headers where h.early {
+            if h.always { apply(h, to: &always, &type, r, context) } else { apply(h, to: &onSuccess, &type, r, context) }
+        }
+        let vary = r.ifVary.isEmpty ? [] : [HTTPHeader("Vary", r.ifVary.joined(separator: ", "))]
+        return fixupVary([HTTPHeader("Content-Type", "message/http")] + always.entries + chain.cookies + onSuccess.entries + vary)
     }
 
     /// One directive on one table, as mod_headers' do_headers_fixup. The type itself is not in the

@@ -278,6 +278,14 @@ public final class Origin: @unchecked Sendable {
                         served = nil
                         break
                     }
+                    // The byte-range filter's 416 is an error bucket: ap_die then redirects to a page or
+                    // URL ErrorDocument 416 names (recorded: errordoc-range-not-satisfiable-page).
+                    if s == 200, file != nil, record.status == 200, errorDocumentStatus == nil,
+                       unsatisfiableRange(record, request),
+                       let doc = errorDocument(for: 416, record: record, chain: chain), doc.hasPrefix("/") || isAbsoluteURI(doc) {
+                        chain.note(.status, "416: every range of the Range header starts past the end of the file")
+                        s = 416
+                    }
                     handlerPage = s == 200 && file == nil
                     if s == 200, record.status != 200 { s = record.status }
                     // A page that fails inside an ErrorDocument chain is a recursive error: the first
@@ -449,7 +457,7 @@ public final class Origin: @unchecked Sendable {
             let errorTableLost = bodyRefused && status == 413 && served == nil && errorDocumentStatus == nil
             if errorTableLost { chain.cookies = [] }
             var headers = record.traceEcho && status == 200
-                ? chain.cookies + [HTTPHeader("Content-Type", "message/http")]
+                ? traceEchoHeaders(record, chain: chain)
                 : responseHeaders(headerRecord, status: status, location: location, servedErrorPage: servedErrorPage,
                                   canned: cannedSuccess && !servedErrorPage, errorTableLost: errorTableLost, handlerRan: rangeRefused,
                                   acceptRanges: acceptsRanges ? ((record.config ?? .vhostDefaults(site)).maxRanges == 0 ? "none" : "bytes") : nil,

@@ -350,6 +350,11 @@ extension Edge: Layer {
         func endsBlank(_ v: String) -> Bool { v.utf8.last == UInt8(ascii: " ") || v.utf8.last == UInt8(ascii: "\t") }
         if let location = r.location, endsBlank(location) { r.location = trimmed(location) }
         if r.headers.contains(where: { endsBlank($0.value) }) { r.headers = r.headers.map { HTTPHeader($0.name, trimmed($0.value)) } }
+        // The hop's recorded headers are what the client sees: any header, not only Location
+        // (recorded: header-edge-trailing-blanks-any-header).
+        if let headers = r.origin?.headers, headers.contains(where: { endsBlank($0.value) }) {
+            r.origin?.headers = headers.map { HTTPHeader($0.name, trimmed($0.value)) }
+        }
     }
 
     /// nginx keeps one Content-Type from the origin, the last line it read (each overwrites
