@@ -96,7 +96,10 @@ extension Origin {
             // The variant's subrequest walked its own file: its `<If>` sections saw that
             // REQUEST_FILENAME (`-f` true), and ap_internal_fast_redirect adopts its configuration.
             r.filename = walk.filename
-            applySections(&walk, record: r, chain: chain, variantOf: ifMatches)
+            // (Its <DirectoryMatch> sections see the filename this request's walk cached, when
+            // familiar: recorded negotiation-variant-directorymatch-cached-subject.)
+            let (subject, walked) = directoryMatchSubject(r, walk, remember: false)
+            applySections(&walk, record: r, chain: chain, regexSubject: subject, matchEnvironment: walked, variantOf: ifMatches)
             r.filename = walk.filename
             r.config = walk.config
             r.configIdentity = configurationIdentity(walk)
@@ -562,7 +565,9 @@ extension Origin {
     /// directory's filename as it was (`/d`, no slash added) but is looked up with a slash
     /// appended, so a walk of `/d` is never familiar: its ErrorDocument page `/d/e.html` is
     /// walked again and checked again (recorded: errordoc-directory-without-slash-walked-again).
-    func directoryMatchSubject(_ r: RequestRecord, _ walk: WalkResult) -> (subject: String, walked: Bool) {
+    /// `remember: false` for a look-up of `r` (a MultiViews variant's), which reads `r`'s cache
+    /// and keeps its own.
+    func directoryMatchSubject(_ r: RequestRecord, _ walk: WalkResult, remember: Bool = true) -> (subject: String, walked: Bool) {
         let f = walk.filename
         let isDirectory = site.files.isDirectory(f)
         let directory: String
@@ -575,7 +580,7 @@ extension Origin {
            isDirectory ? walk.pathInfo.isEmpty : site.files.isFile(f) {
             return (cache.filename, false)
         }
-        r.walkCache = (isDirectory ? f : directory, f)
+        if remember { r.walkCache = (isDirectory ? f : directory, f) }
         return (f, true)
     }
 

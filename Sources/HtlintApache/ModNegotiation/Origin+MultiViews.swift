@@ -55,7 +55,9 @@ extension Origin {
             // name whose extensions turn out unrecognised, as read_types_multi looks every file up
             // before it reads the extensions.
             var walk = directoryWalk(path)
-            applySections(&walk, record: r, chain: chain, variantOf: ifMatches ?? r.ifMatches)
+            let (subject, walked) = directoryMatchSubject(r, walk, remember: false)
+            applySections(&walk, record: r, chain: chain, regexSubject: subject, matchEnvironment: walked,
+                          variantOf: ifMatches ?? r.ifMatches)
             let mime = walk.config.mime
             // The look-up is for the variant's file: the `.ht*` and document-root checks see it.
             let lookup = RequestChain(request: chain.request, tracing: false)
