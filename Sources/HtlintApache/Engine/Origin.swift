@@ -505,21 +505,23 @@ public final class Origin: @unchecked Sendable {
                 }
                 // mod_headers' error filter runs again on that error: `Header always` lines are sent
                 // (recorded: rewrite-flags-cookie-control-character-header-always).
-                let again = firstRefusal ? responseHeaders(headerRecord, status: sent, location: pageURL, handlerRan: handlerRan, chain: chain) : []
                 if !firstRefusal {
                     // The ErrorDocument 500 page refused as well: the 500 goes out bare.
                     headers = []
-                } else if let second = headerRefusedByFilter(again) {
-                    // A refused `always` line is refused again on the 500, logged again (recorded:
-                    // header-empty-or-invalid-name-aborts), and the 500 goes out bare: no body, no
-                    // Content-Type (recorded: header-refused-twice-sent-without-type).
-                    // The status line stays; the request that sends it is logged 500.
-                    chain.log(second.code, "error", second.message)
-                    location = nil
-                    original.status = 500
-                    headers = []
                 } else {
-                    headers = again
+                    let again = responseHeaders(headerRecord, status: sent, location: pageURL, handlerRan: handlerRan, chain: chain)
+                    if let second = headerRefusedByFilter(again) {
+                        // A refused `always` line is refused again on the 500, logged again (recorded:
+                        // header-empty-or-invalid-name-aborts), and the answer goes out bare: no body,
+                        // no Content-Type (recorded: header-refused-twice-sent-without-type). The
+                        // status line stays; the request that sends it is logged 500.
+                        chain.log(second.code, "error", second.message)
+                        location = nil
+                        original.status = 500
+                        headers = []
+                    } else {
+                        headers = again
+                    }
                 }
             }
             // The Location the client sees: every Location line sent (a `Header` one too, on any
