@@ -15,8 +15,7 @@ extension Origin {
     /// the header filter's 500), which made the file's type r->handler (`%{HANDLER}`).
     func responseHeaders(_ r: RequestRecord, status: Int, location: String? = nil, servedErrorPage: Bool = false,
                          canned: Bool = false, errorTableLost: Bool = false, handlerRan: Bool = false,
-                         acceptRanges: String? = nil,
-                         chain: RequestChain) -> [HTTPHeader] {
+                         acceptRanges: String? = nil, chain: RequestChain) -> [HTTPHeader] {
         var always = HeaderTable(entries: chain.cookies)
         var onSuccess = HeaderTable()
         if let location { onSuccess.add("Location", location) }
@@ -65,7 +64,8 @@ extension Origin {
         }
         if success, r.method != "OPTIONS", let t = contentType {
             context.invokedHandler = String(t.prefix { $0 != ";" })
-        } else if handlerRan, let t = r.forcedType ?? typedFilename(r).flatMap({ MimeTypes.type(forPath: mimeName($0, r, config?.mime), config: config?.mime) }) {
+        } else if handlerRan, let t = r.forcedType
+                    ?? typedFilename(r).flatMap({ MimeTypes.type(forPath: mimeName($0, r, config?.mime), config: config?.mime) }) {
             // (recorded: header-expr-handler-after-range-416, header-expr-handler-after-refused-header)
             context.invokedHandler = String(t.prefix { $0 != ";" })
         }
