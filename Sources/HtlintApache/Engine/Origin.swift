@@ -492,8 +492,9 @@ public final class Origin: @unchecked Sendable {
                 // that request's and the page's request keeps its status in the log; refused on a
                 // page that was served, the page's request is logged 500 and the first request's
                 // own error goes out canned (recorded: header-refused-name-on-errordocument-page).
-                // (A page its handler sent left r->handler set: %{HANDLER} is its type.)
-                let handlerRan = served != nil && headerRecord === record
+                // (A page its handler sent left r->handler set: %{HANDLER} is its type; not so for
+                // the first request of an ErrorDocument chain, whose error goes out canned.)
+                let handlerRan = served != nil && headerRecord === record && firstErrorStatus == nil
                 let sent = pageURL != nil ? 302 : served != nil ? firstErrorStatus ?? 500 : 500
                 let onCannedError = firstErrorStatus != nil && served == nil
                 (status, sentStatus, location, served) = (sent, sent, pageURL, nil)
