@@ -256,7 +256,8 @@ extension Origin {
         let filesSections = walk.sections.filter { !$0.block.files.isEmpty }.map(\.key)
         let tested = filesSections + walk.config.objectKeys.filter { $0.hasPrefix("/") }
         let familiar = !filesSections.isEmpty && record.fileWalkCache.map { $0.base == base && $0.sections == tested } == true
-        if !filesSections.isEmpty { record.fileWalkCache = (tested, base) }
+        // (A variant's look-up keeps its own cache: the fast redirect does not bring it along.)
+        if !filesSections.isEmpty, mainIfMatches == nil { record.fileWalkCache = (tested, base) }
         for source in walk.sections {
             for (k, files) in source.block.files.enumerated() {
                 let hit: Bool
