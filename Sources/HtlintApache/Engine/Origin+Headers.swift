@@ -36,8 +36,10 @@ extension Origin {
         // own type for an answer Apache writes (text/html without charset under
         // suppress-error-charset, which also keeps AddDefaultCharset off).
         let suppressCharset = !success && r.envValue("suppress-error-charset") != nil
-        // A 204 goes out without a type (ap_http_header_filter clears r->content_type).
-        var contentType: String? = status == 204 ? nil : !success ? (suppressCharset ? "text/html" : MimeTypes.errorPageType)
+        // A 204 goes out without a type (ap_http_header_filter clears r->content_type, after
+        // mod_headers' filter: a page's handler set one its expressions see; recorded:
+        // errordoc-204-page-headers). A canned 204 never has one.
+        var contentType: String? = status == 204 && !servedErrorPage ? nil : !success ? (suppressCharset ? "text/html" : MimeTypes.errorPageType)
             // OPTIONS answers a directory before mod_dir: mod_mime's DIR_MAGIC_TYPE (or ForceType).
             : r.method == "OPTIONS" && r.handler == "httpd/unix-directory" ? r.forcedType ?? config?.mime?.forceType ?? "httpd/unix-directory"
             // mod_autoindex names its listing's type itself, over ForceType; so do mod_status and mod_info.
@@ -73,7 +75,7 @@ extension Origin {
         // none (`Header unset Content-Type`) or an empty one what the tables hold goes out.
         func finished(_ sent: [HTTPHeader]) -> [HTTPHeader] {
             let tables = fixupVary(sent)
-            guard let t = contentType, !t.isEmpty else { return tables }
+            guard status != 204, let t = contentType, !t.isEmpty else { return tables }
             let type = suppressCharset ? t : MimeTypes.withDefaultCharset(t, config?.mime?.defaultCharset)
             var out: [HTTPHeader] = []
             out.reserveCapacity(tables.count + 1)
