@@ -328,7 +328,7 @@ extension Origin {
     /// The value a directive writes: its `expr=` string expression, or its format.
     private func value(of h: HeaderDirective, _ r: RequestRecord, _ context: ExpressionContext) -> String {
         if let e = h.valueExpression { return e.evaluate(context, []) }
-        return formatHeaderValue(h.value, r, context.chain)
+        return formatHeaderValue(h.value, r, context.chain, postRead: h.early)
     }
 
     /// `Header edit`: the first match replaced; `edit*` goes on in the rest, searching it
@@ -354,7 +354,10 @@ extension Origin {
     /// shape (`t=0`, `D=0`, `l=0.00/0.00/0.00`, `i=0`, `b=100`, the one worker busy), so a
     /// value is non-empty where Apache's is and `merge`, `setifempty` and `edit` see what they
     /// would.
-    func formatHeaderValue(_ v: String, _ r: RequestRecord, _ chain: RequestChain) -> String {
+    /// `postRead`: an `early` line, formatted at post_read_request, when the environment holds
+    /// only what an internal redirect renamed (`REDIRECT_…`; recorded:
+    /// header-early-format-sees-post-read-environment).
+    func formatHeaderValue(_ v: String, _ r: RequestRecord, _ chain: RequestChain, postRead: Bool = false) -> String {
         // Only a `%` tag or a backslash escape changes the text.
         guard v.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") }),
               case .success(let pieces) = parseHeaderFormat(v) else { return v }
@@ -364,7 +367,9 @@ extension Origin {
             case .literal(let text): out += text
             // unwrap_header: a variable's CR and LF become spaces (a `%0A` in SCRIPT_URL is
             // sent as a blank), where a literal `\n` of the format fails the response.
-            case .tag("e", let name): out += r.envValue(name).map(unwrapHeader) ?? "(null)"
+            case .tag("e", let name):
+                let value = postRead && !name.uppercased().hasPrefix("REDIRECT_") ? nil : r.envValue(name)
+                out += value.map(unwrapHeader) ?? "(null)"
             // header_request_ssl_var: an unset or empty value is written `(null)`.
             case .tag("s", let name):
                 let v = sslVariable(name, r, chain)
