@@ -35,7 +35,10 @@ extension Origin {
         // A 204 goes out without a type (ap_http_header_filter clears r->content_type).
         var contentType: String? = status == 204 ? nil : !success ? (suppressCharset ? "text/html" : MimeTypes.errorPageType)
             // OPTIONS answers a directory before mod_dir: mod_mime's DIR_MAGIC_TYPE (or ForceType).
-            : r.method == "OPTIONS" && r.handler == "httpd/unix-directory" ? r.forcedType ?? config?.mime?.forceType ?? "httpd/unix-directory"
+            // So does `SetHandler default-handler` (recorded: dirindex-options-directory-default-handler-type).
+            : r.method == "OPTIONS" && (r.handler == "httpd/unix-directory"
+                                        || r.handler == "default-handler" && !r.directoryTypeCleared && typedFilename(r).map(site.files.isDirectory) == true)
+                ? r.forcedType ?? config?.mime?.forceType ?? "httpd/unix-directory"
             // mod_autoindex names its listing's type itself, over ForceType; so do mod_status and mod_info.
             : r.generatedType ?? (r.listed ? MimeTypes.listingType(charset: config?.indexCharset)
                 : r.forcedType ?? typedFilename(r).flatMap { MimeTypes.type(forPath: mimeName($0, r, config?.mime), config: config?.mime) })
