@@ -75,6 +75,10 @@ extension ConfigReader {
             }
             return
         }
+        // These section commands are core's: invoking one gives the enclosing object (a
+        // `.htaccess`) core's per-directory config, whose merge re-applies stale option removals
+        // (recorded: nested-options-stale-removal-section-directive).
+        if ["files", "filesmatch", "if", "elseif", "else", "limit", "limitexcept"].contains(key) { block.hasCoreConfig = true }
         switch key {
         case "files", "filesmatch":
             guard requireArgument(), checkClosed(s) else { return }

@@ -41,7 +41,10 @@ extension Origin {
         // errordoc-204-page-headers). A canned 204 never has one.
         var contentType: String? = status == 204 && !servedErrorPage ? nil : !success ? (suppressCharset ? "text/html" : MimeTypes.errorPageType)
             // OPTIONS answers a directory before mod_dir: mod_mime's DIR_MAGIC_TYPE (or ForceType).
-            : r.method == "OPTIONS" && r.handler == "httpd/unix-directory" ? r.forcedType ?? config?.mime?.forceType ?? "httpd/unix-directory"
+            // So does `SetHandler default-handler` (recorded: dirindex-options-directory-default-handler-type).
+            : r.method == "OPTIONS" && (r.handler == "httpd/unix-directory"
+                                        || r.handler == "default-handler" && !r.directoryTypeCleared && typedFilename(r).map(site.files.isDirectory) == true)
+                ? r.forcedType ?? config?.mime?.forceType ?? "httpd/unix-directory"
             // mod_autoindex names its listing's type itself, over ForceType; so do mod_status and mod_info.
             : r.generatedType ?? (r.listed ? MimeTypes.listingType(charset: config?.indexCharset)
                 : r.forcedType ?? typedFilename(r).flatMap { MimeTypes.type(forPath: mimeName($0, r, config?.mime), config: config?.mime) })

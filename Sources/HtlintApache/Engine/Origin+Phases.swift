@@ -375,9 +375,13 @@ extension Origin {
         // which its environment already holds: SCRIPT_URL stays the URL the client asked for.
         // SCRIPT_URI is built afresh there, with the subrequest's own port (the scheme's default,
         // not the Host header's: recorded rewrite-script-uri-index-subrequest-port).
+        // A main request whose own URL had the engine off has none: the subrequest's SCRIPT_URL
+        // is then unset, and apr_pstrcat stops SCRIPT_URI at that NULL, after the host (recorded:
+        // rewrite-script-url-subrequest-without-main-value).
         if serverRewrite != nil {
-            if !r.isSubrequest || r.env["SCRIPT_URL"] == nil { r.env["SCRIPT_URL"] = r.env["REDIRECT_SCRIPT_URL"] ?? r.uri }
-            r.env["SCRIPT_URI"] = fullyQualify(r.env["SCRIPT_URL"] ?? r.uri, chain, r, subrequest: r.isSubrequest)
+            if !r.isSubrequest { r.env["SCRIPT_URL"] = r.env["REDIRECT_SCRIPT_URL"] ?? r.uri }
+            r.env["SCRIPT_URI"] = r.env["SCRIPT_URL"].map { fullyQualify($0, chain, r, subrequest: r.isSubrequest) }
+                ?? String(fullyQualify("/", chain, r, subrequest: r.isSubrequest).dropLast())
         }
         if let rw = serverRewrite, rw.rules.isEmpty {
             declinedFilename = r.uri
