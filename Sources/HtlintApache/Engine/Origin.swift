@@ -123,13 +123,7 @@ public final class Origin: @unchecked Sendable {
             noteErrorRedirectMethod(record)
             let next = makeRecord(url: doc, method: "GET", isSubrequest: false, chain: chain)
             next.0.env = renamedEnvironment(record, status: s)
-            next.0.previousConfigIdentity = record.configIdentity
-            next.0.walkCache = record.walkCache
-            next.0.fileWalkCache = record.fileWalkCache
-            next.0.previousIfMatches = record.ifMatches
-            next.0.wwwAuthenticate = record.wwwAuthenticate
-            next.0.negotiationVary = record.negotiationVary
-            next.0.contentLocation = record.contentLocation
+            next.0.inherit(from: record)
             next.0.errorStatus = s
             record = next.0
             early = next.1
@@ -373,18 +367,9 @@ public final class Origin: @unchecked Sendable {
                     // A status set by `[R]` without `[L]` travels with the internal redirect (§4.9 CT-RW-R-02).
                     next.0.status = record.status
                     next.0.errorStatus = record.errorStatus
-                    // The error table (mod_negotiation's Vary) is the same table after the redirect.
-                    next.0.negotiationVary = record.negotiationVary
-                    next.0.contentLocation = record.contentLocation
-                    // …and so is the challenge of a 401 whose ErrorDocument page a rewrite moves on
-                    // (recorded: errordoc-401-page-rewritten-keeps-challenge).
-                    next.0.wwwAuthenticate = record.wwwAuthenticate
+                    next.0.inherit(from: record)
                     // mod_rewrite's redirect-keeps-vary note: its internal redirect keeps r->headers_out's Vary.
                     next.0.ifVary = record.ifVary
-                    next.0.previousConfigIdentity = record.configIdentity
-                    next.0.walkCache = record.walkCache
-                    next.0.fileWalkCache = record.fileWalkCache
-                    next.0.previousIfMatches = record.ifMatches
                     record = next.0
                     early = next.1
                     continue

@@ -109,6 +109,20 @@ final class RequestRecord {
     /// it tested and the file name it tested them against.
     var fileWalkCache: (sections: [String], base: String)?
 
+    /// What an internal redirect (an ErrorDocument page, a rewrite's) takes from the request
+    /// before it: the walk caches and configuration it compares against, and the error table,
+    /// which is the same table after the redirect (mod_negotiation's Vary and Content-Location,
+    /// a 401's challenge; recorded: errordoc-401-page-rewritten-keeps-challenge).
+    func inherit(from previous: RequestRecord) {
+        previousConfigIdentity = previous.configIdentity
+        walkCache = previous.walkCache
+        fileWalkCache = previous.fileWalkCache
+        previousIfMatches = previous.ifMatches
+        wwwAuthenticate = previous.wwwAuthenticate
+        negotiationVary = previous.negotiationVary
+        contentLocation = previous.contentLocation
+    }
+
     init(method: String, uri: String, query: String?, isSubrequest: Bool, documentRoot: String) {
         self.method = method
         self.uri = uri
