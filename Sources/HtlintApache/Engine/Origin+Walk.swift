@@ -253,11 +253,15 @@ extension Origin {
         // no regex: no `MATCH_` variables (recorded: section-filesmatch-env-not-set-again-after-redirect).
         // An `.htaccess` merged on one walk and not the other makes it new, even one without
         // `<Files>` (recorded there too); a `<Directory>` section without them does not.
+        // (Only walks that test <Files> sections have a cache; most have none and skip the work.)
+        var familiar = false
         let filesSections = walk.sections.filter { !$0.block.files.isEmpty }.map(\.key)
-        let tested = filesSections + walk.config.objectKeys.filter { $0.hasPrefix("/") }
-        let familiar = !filesSections.isEmpty && record.fileWalkCache.map { $0.base == base && $0.sections == tested } == true
-        // (A variant's look-up keeps its own cache: the fast redirect does not bring it along.)
-        if !filesSections.isEmpty, mainIfMatches == nil { record.fileWalkCache = (tested, base) }
+        if !filesSections.isEmpty {
+            let tested = filesSections + walk.config.objectKeys.filter { $0.hasPrefix("/") }
+            familiar = record.fileWalkCache.map { $0.base == base && $0.sections == tested } == true
+            // (A variant's look-up keeps its own cache: the fast redirect does not bring it along.)
+            if mainIfMatches == nil { record.fileWalkCache = (tested, base) }
+        }
         for source in walk.sections {
             for (k, files) in source.block.files.enumerated() {
                 let hit: Bool

@@ -194,10 +194,11 @@ extension Origin {
     /// 0.0001 for none. The entry's own name (lower case) is the Content-Encoding sent
     /// (recorded: negotiation-encoding-variants).
     static func encodingQuality(_ encoding: String?, accept: [(String, Double)]?) -> (quality: Double, sent: String?) {
-        let coded = encoding.map { $0.lowercased() != "identity" } ?? false
+        let coding = encoding.map { $0.lowercased() }.flatMap { $0 == "identity" ? nil : $0 }
+        let coded = coding != nil
         guard let accept else { return (coded ? 0.5 : 1, nil) }
         func bare(_ name: String) -> Substring { name.hasPrefix("x-") ? name.dropFirst(2) : Substring(name) }
-        let own = coded ? bare(encoding!.lowercased()) : "identity"
+        let own = coding.map(bare) ?? "identity"
         var star: Double? = nil
         for (name, quality) in accept {
             if name == "*" { star = quality; continue }
