@@ -56,6 +56,7 @@ public final class Origin: @unchecked Sendable {
         // logs no AH10244 then (recorded: rewrite-escape-malformed-host-before-path).
         var (record, early) = makeRecord(url: request.target, method: request.method, isSubrequest: false, chain: chain,
                                          logsBadPath: refusal == nil)
+        let firstRecord = record
         if let refusal {
             chain.note(.status, "\(refusal.status): \(refusal.why)")
             // Refused before the URL is decoded: the log shows the raw path.
@@ -483,8 +484,12 @@ public final class Origin: @unchecked Sendable {
                 let sent = pageURL != nil ? 302 : served != nil ? firstErrorStatus ?? 500 : 500
                 let onCannedError = firstErrorStatus != nil && served == nil
                 (status, sentStatus, location, served) = (sent, sent, pageURL, nil)
+                // ap_die_r walks back only through requests whose status is not OK: after a
+                // rewrite's internal redirect the first request keeps its 200 in the log (recorded:
+                // header-refused-canned-error-after-rewrite-keeps-first-200).
+                let firstRequestDies = (runStartRecord ?? errorOrigin ?? record) === firstRecord
                 if onCannedError {
-                    original.status = 500
+                    if firstRequestDies { original.status = 500 }
                 } else {
                     final.status = pageURL != nil ? 302 : 500
                     if redirects == 0 { original.status = final.status }
@@ -503,7 +508,7 @@ public final class Origin: @unchecked Sendable {
                         // status line stays; the request that sends it is logged 500.
                         chain.log(second.code, "error", second.message)
                         location = nil
-                        original.status = 500
+                        if firstRequestDies { original.status = 500 }
                         headers = []
                     } else {
                         headers = again
