@@ -187,6 +187,16 @@ public final class Origin: @unchecked Sendable {
                         && !bodyRead && request.header("Content-Length").flatMap({ Int($0) }).map({ $0 > 0 }) == true
                         && errorDocument(for: s, record: record, chain: chain)?.hasPrefix("/") == true
                     let discardFailed = !pageFirst && bodyTooLarge(s)
+                    if discardFailed, errorDocumentStatus != nil, !record.answeredByRewrite {
+                        // A recursive error (the page's request already holds the error): ap_die_r
+                        // sends canned for r_1st_err, and the body it reads for that request makes the
+                        // answer a 413; the page's request keeps its own status in %>s (recorded:
+                        // errordoc-recursive-error-body-too-large-sends-413).
+                        record.status = s
+                        (status, location, loggedStatus) = (413, nil, s)
+                        if (runStartRecord ?? errorOrigin) === firstRecord { originalState?.status = 413 }
+                        break
+                    }
                     let answeredLocation = loc
                     if discardFailed { (s, loc) = (413, nil) }
                     record.status = s
