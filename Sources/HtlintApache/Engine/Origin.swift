@@ -283,6 +283,16 @@ public final class Origin: @unchecked Sendable {
                         served = nil
                         break
                     }
+                    // The default handler's ap_meets_conditions: `If-None-Match: *` matches any file it
+                    // sends, a 304 for GET and HEAD, a 412 for the rest, sent as the handler's own
+                    // answer without a body or ErrorDocument (recorded: header-if-none-match-any-file).
+                    let conditionFailed = s == 200 && file != nil && record.status == 200 && errorDocumentStatus == nil
+                        && request.header("If-None-Match")?.hasPrefix("*") == true
+                    if conditionFailed {
+                        s = record.method == "GET" || record.method == "HEAD" ? 304 : 412
+                        file = nil
+                        chain.note(.status, "\(s): If-None-Match: * matches the file")
+                    }
                     // The byte-range filter's 416 is an error bucket: ap_die then redirects to a page or
                     // URL ErrorDocument 416 names (recorded: errordoc-range-not-satisfiable-page).
                     if s == 200, file != nil, record.status == 200, errorDocumentStatus == nil,
@@ -291,7 +301,7 @@ public final class Origin: @unchecked Sendable {
                         chain.note(.status, "416: every range of the Range header starts past the end of the file")
                         s = 416
                     }
-                    handlerPage = s == 200 && file == nil
+                    handlerPage = (s == 200 && file == nil) || conditionFailed
                     if s == 200, record.status != 200 { s = record.status }
                     // A page that fails inside an ErrorDocument chain is a recursive error: the first
                     // status of the run of non-OK requests goes out (ap_die_r's r_1st_err).
@@ -303,7 +313,7 @@ public final class Origin: @unchecked Sendable {
                     record.status = s
                     served = file
                     if errorDocumentStatus != nil { location = errorDocumentLocation }
-                    if s >= 400, errorDocumentStatus == nil, let doc = errorDocument(for: s, record: record, chain: chain) {
+                    if s >= 400, errorDocumentStatus == nil, !conditionFailed, let doc = errorDocument(for: s, record: record, chain: chain) {
                         if doc.hasPrefix("/"), redirects < site.limitInternalRecursion {
                             redirectToErrorDocument(doc, status: s)
                             served = nil
