@@ -145,6 +145,7 @@ extension Origin {
         // fixups; an answer decided here is sent without running a handler (`%R` logs none).
         if let decided = perDirectoryRewrite(r, walk, chain) ?? aliasRedirect(r, walk.config, chain, serverContext: false) {
             if r.handler == "httpd/unix-directory" { r.handler = nil }
+            if decided.finalStatus != nil { r.answeredInFixups = true }
             // A per-dir internal rewrite returns OK: the later fixups (mod_env) still run.
             if case .internalRedirect = decided {
                 applySetEnv(walk.config.setEnv, r)
