@@ -17,6 +17,8 @@ extension MergedConfig {
         perDirectory.fallbackResource = vhost.fallbackResource
         perDirectory.redirectRelative = vhost.redirectRelative
         perDirectory.acceptPathInfo = vhost.acceptPathInfo
+        perDirectory.limitRequestBody = vhost.limitRequestBody
+        perDirectory.maxRanges = vhost.maxRanges
         perDirectory.speling = vhost.speling
         perDirectory.expires = vhost.expires
         perDirectory.actions = vhost.actions

@@ -38,8 +38,10 @@ extension Origin {
         let suppressCharset = !success && r.envValue("suppress-error-charset") != nil
         // A 204 goes out without a type (ap_http_header_filter clears r->content_type, after
         // mod_headers' filter: a page's handler set one its expressions see; recorded:
-        // errordoc-204-page-headers). A canned 204 never has one.
-        var contentType: String? = status == 204 && !servedErrorPage ? nil : !success ? (suppressCharset ? "text/html" : MimeTypes.errorPageType)
+        // errordoc-204-page-headers). A canned 204 never has one. Nor does a 304 (recorded:
+        // header-if-none-match-any-file).
+        let headerOnly = status == 204 || status == 304
+        var contentType: String? = headerOnly && !servedErrorPage ? nil : !success ? (suppressCharset ? "text/html" : MimeTypes.errorPageType)
             // OPTIONS answers a directory before mod_dir: mod_mime's DIR_MAGIC_TYPE (or ForceType).
             // So does `SetHandler default-handler` (recorded: dirindex-options-directory-default-handler-type).
             : r.method == "OPTIONS" && (r.handler == "httpd/unix-directory"
@@ -78,7 +80,7 @@ extension Origin {
         // none (`Header unset Content-Type`) or an empty one what the tables hold goes out.
         func finished(_ sent: [HTTPHeader]) -> [HTTPHeader] {
             let tables = fixupVary(sent)
-            guard status != 204, let t = contentType, !t.isEmpty else { return tables }
+            guard !headerOnly, let t = contentType, !t.isEmpty else { return tables }
             let type = suppressCharset ? t : MimeTypes.withDefaultCharset(t, config?.mime?.defaultCharset)
             var out: [HTTPHeader] = []
             out.reserveCapacity(tables.count + 1)
@@ -124,8 +126,9 @@ extension Origin {
         if let allow = r.allow { always.set("Allow", allow) }
         if let challenge = r.wwwAuthenticate { always.set("WWW-Authenticate", challenge) }
         for h in directives where !h.always { apply(h, to: &onSuccess, &contentType, r, context, vary: vary); mergeVary() }
-        // mod_mime's languages and coding of the file sent (find_ct gives a directory none).
-        if let mime = config?.mime, mime.namesLanguagesOrCodings, let file = r.filename, !r.listed, !site.files.isDirectory(file) {
+        // mod_mime's languages and coding of the file sent (find_ct gives a directory none); a
+        // 304 goes out without them (ap_http_header_filter clears both).
+        if status != 304, let mime = config?.mime, mime.namesLanguagesOrCodings, let file = r.filename, !r.listed, !site.files.isDirectory(file) {
             return finished(Self.withFileMetadata(always.entries + onSuccess.entries,
                                                   languages: mime.languages(forPath: file),
                                                   encoding: r.negotiatedEncoding ?? mime.encoding(forPath: file)))

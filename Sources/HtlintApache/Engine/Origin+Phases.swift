@@ -145,6 +145,7 @@ extension Origin {
         // fixups; an answer decided here is sent without running a handler (`%R` logs none).
         if let decided = perDirectoryRewrite(r, walk, chain) ?? aliasRedirect(r, walk.config, chain, serverContext: false) {
             if r.handler == "httpd/unix-directory" { r.handler = nil }
+            if decided.finalStatus != nil { r.answeredInFixups = true }
             // A per-dir internal rewrite returns OK: the later fixups (mod_env) still run.
             if case .internalRedirect = decided {
                 applySetEnv(walk.config.setEnv, r)
@@ -299,8 +300,12 @@ extension Origin {
         // match_headers keeps one regmatch array and match source for the whole list: an
         // expression without a regex of its own substitutes the groups an earlier one left.
         guard !list.isEmpty else { return }
-        var carried = Array(repeating: "", count: 10)
+        let emptySource = Array(repeating: "", count: 10)
+        var carried = emptySource
         for d in list {
+            // match_headers turns a NULL source (a failed regex with groups) into "" before each
+            // entry: only the entry whose expression failed that regex sets `$1` as written.
+            if carried.isEmpty { carried = emptySource }
             guard let groups = setEnvIfMatch(d, r, chain, carried: &carried) else { continue }
             for a in d.assignments {
                 if a.unset { r.setEnvValue(a.name, nil); continue }

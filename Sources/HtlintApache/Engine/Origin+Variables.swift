@@ -193,8 +193,9 @@ struct ExpressionContext: ExpressionEnvironment {
             guard record.method != "OPTIONS", let f = record.filename, f.hasPrefix("/") else { return "" }
             switch origin.site.files.stat(f) {
             // The handler phase ran for a directory without index (the 404 comes from it); a
-            // Redirect, [F] or access answer came before it. mod_dir's 301 sets the handler.
-            case .directory? where answered == 404 || answered == 200: return "httpd/unix-directory"
+            // Redirect, [F], a fixup's 404 ([R=404], `Redirect 404`) or access answer came before
+            // it (recorded: header-expr-handler-directory-fixup-404). mod_dir's 301 sets the handler.
+            case .directory? where (answered == 404 && !record.answeredInFixups) || answered == 200: return "httpd/unix-directory"
             case .file? where answered < 300:
                 return MimeTypes.type(forPath: f, config: record.config?.mime).map { String($0.prefix { $0 != ";" }) } ?? ""
             default: return ""

@@ -56,6 +56,7 @@ public final class Origin: @unchecked Sendable {
         // logs no AH10244 then (recorded: rewrite-escape-malformed-host-before-path).
         var (record, early) = makeRecord(url: request.target, method: request.method, isSubrequest: false, chain: chain,
                                          logsBadPath: refusal == nil)
+        let firstRecord = record
         if let refusal {
             chain.note(.status, "\(refusal.status): \(refusal.why)")
             // Refused before the URL is decoded: the log shows the raw path.
@@ -186,6 +187,16 @@ public final class Origin: @unchecked Sendable {
                         && !bodyRead && request.header("Content-Length").flatMap({ Int($0) }).map({ $0 > 0 }) == true
                         && errorDocument(for: s, record: record, chain: chain)?.hasPrefix("/") == true
                     let discardFailed = !pageFirst && bodyTooLarge(s)
+                    if discardFailed, errorDocumentStatus != nil, !record.answeredByRewrite {
+                        // A recursive error (the page's request already holds the error): ap_die_r
+                        // sends canned for r_1st_err, and the body it reads for that request makes the
+                        // answer a 413; the page's request keeps its own status in %>s (recorded:
+                        // errordoc-recursive-error-body-too-large-sends-413).
+                        record.status = s
+                        (status, location, loggedStatus) = (413, nil, s)
+                        if (runStartRecord ?? errorOrigin) === firstRecord { originalState?.status = 413 }
+                        break
+                    }
                     let answeredLocation = loc
                     if discardFailed { (s, loc) = (413, nil) }
                     record.status = s
@@ -272,6 +283,16 @@ public final class Origin: @unchecked Sendable {
                         served = nil
                         break
                     }
+                    // The default handler's ap_meets_conditions: `If-None-Match: *` matches any file it
+                    // sends, a 304 for GET and HEAD, a 412 for the rest, sent as the handler's own
+                    // answer without a body or ErrorDocument (recorded: header-if-none-match-any-file).
+                    let conditionFailed = s == 200 && file != nil && record.status == 200 && errorDocumentStatus == nil
+                        && request.header("If-None-Match")?.hasPrefix("*") == true
+                    if conditionFailed {
+                        s = record.method == "GET" || record.method == "HEAD" ? 304 : 412
+                        file = nil
+                        chain.note(.status, "\(s): If-None-Match: * matches the file")
+                    }
                     // The byte-range filter's 416 is an error bucket: ap_die then redirects to a page or
                     // URL ErrorDocument 416 names (recorded: errordoc-range-not-satisfiable-page).
                     if s == 200, file != nil, record.status == 200, errorDocumentStatus == nil,
@@ -280,7 +301,7 @@ public final class Origin: @unchecked Sendable {
                         chain.note(.status, "416: every range of the Range header starts past the end of the file")
                         s = 416
                     }
-                    handlerPage = s == 200 && file == nil
+                    handlerPage = (s == 200 && file == nil) || conditionFailed
                     if s == 200, record.status != 200 { s = record.status }
                     // A page that fails inside an ErrorDocument chain is a recursive error: the first
                     // status of the run of non-OK requests goes out (ap_die_r's r_1st_err).
@@ -292,7 +313,7 @@ public final class Origin: @unchecked Sendable {
                     record.status = s
                     served = file
                     if errorDocumentStatus != nil { location = errorDocumentLocation }
-                    if s >= 400, errorDocumentStatus == nil, let doc = errorDocument(for: s, record: record, chain: chain) {
+                    if s >= 400, errorDocumentStatus == nil, !conditionFailed, let doc = errorDocument(for: s, record: record, chain: chain) {
                         if doc.hasPrefix("/"), redirects < site.limitInternalRecursion {
                             redirectToErrorDocument(doc, status: s)
                             served = nil
@@ -483,8 +504,12 @@ public final class Origin: @unchecked Sendable {
                 let sent = pageURL != nil ? 302 : served != nil ? firstErrorStatus ?? 500 : 500
                 let onCannedError = firstErrorStatus != nil && served == nil
                 (status, sentStatus, location, served) = (sent, sent, pageURL, nil)
+                // ap_die_r walks back only through requests whose status is not OK: after a
+                // rewrite's internal redirect the first request keeps its 200 in the log (recorded:
+                // header-refused-canned-error-after-rewrite-keeps-first-200).
+                let firstRequestDies = (runStartRecord ?? errorOrigin ?? record) === firstRecord
                 if onCannedError {
-                    original.status = 500
+                    if firstRequestDies { original.status = 500 }
                 } else {
                     final.status = pageURL != nil ? 302 : 500
                     if redirects == 0 { original.status = final.status }
@@ -503,7 +528,7 @@ public final class Origin: @unchecked Sendable {
                         // status line stays; the request that sends it is logged 500.
                         chain.log(second.code, "error", second.message)
                         location = nil
-                        original.status = 500
+                        if firstRequestDies { original.status = 500 }
                         headers = []
                     } else {
                         headers = again

@@ -35,6 +35,8 @@ final class RequestRecord {
     /// before returning its code, so inside an ErrorDocument request `ap_die` takes the answer
     /// as a fresh one, not as a recursive error.
     var answeredByRewrite = false
+    /// A fixup (mod_rewrite, mod_alias) decided this pass's answer: no handler ran.
+    var answeredInFixups = false
     /// `Allow` sent by the default handler (OPTIONS, 405, 501).
     var allow: String?
     /// `WWW-Authenticate` of a 401 (mod_auth_basic puts it in the error table, which an

@@ -81,7 +81,10 @@ extension Origin {
             // from the finished look-up): mod_rewrite's and mod_alias's, whose errors are logged
             // (recorded: negotiation-variant-lookup-logged-for-untyped-name), and mod_headers'
             // `RequestHeader` lines last (an `edit*` may crash the child there).
-            let lookedUp = walk.config.requestHeaders.isEmpty && walk.config.rewrite?.engine != true && walk.config.redirects.isEmpty ? nil
+            // (A one-argument `Redirect` in an `<If>` or `<Files>` counts too: recorded
+            // negotiation-variant-refused-by-section-redirect.)
+            let redirects = !walk.config.redirects.isEmpty || walk.config.redirectExpression != nil
+            let lookedUp = walk.config.requestHeaders.isEmpty && walk.config.rewrite?.engine != true && !redirects ? nil
                 : variantLookup(r, walk, filename: path, uri: Origin.variantURI(r, name), chain,
                                 requestHeaders: !walk.config.requestHeaders.isEmpty, logged: true)
             // MultiviewsMatch (the variant's directory): `Handlers` also takes an extension that
