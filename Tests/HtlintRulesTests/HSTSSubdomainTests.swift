@@ -65,7 +65,8 @@ struct HSTSSubdomainTests {
         #expect(found.map { position(in: text, $0) } == [SourcePosition(line: 3, column: 1)])
         #expect(found.first?.message == "2 redirects before the final page: http://example.com/ → https://example.com/ → https://www.example.com/; "
                 + "this order lets `example.com` send its `Strict-Transport-Security` over https, which `includeSubDomains` and the HSTS "
-                + "preload list need (`redirects.http.www_first`): keep it for those, else redirect in one hop")
+                + "preload list need (`redirects.http.www_first`): keep it for those, else redirect in one hop"
+                + " (and 1 more probe request)")
         let preload = text.replacingOccurrences(of: "max-age=31536000", with: "max-age=63072000; includeSubDomains; preload")
         #expect(findings(of: "HT306", in: preload).isEmpty)
     }

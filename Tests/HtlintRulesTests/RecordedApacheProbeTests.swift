@@ -41,6 +41,28 @@ struct RecordedApacheProbeTests {
         #expect(Self.run("HT302", code, files: ["/about.php"]).isEmpty)
     }
 
+    /// rewrite-to-itself-recurses-below-missing-directory: `^(.*)$ $1 [L]` leaves `/about.html`
+    /// alone, but below a missing directory the rest is path info and every pass redirects
+    /// internally (recorded 500, AH00124). No probe named a missing directory.
+    @Test func rewriteToItselfRecursesBelowAMissingDirectory() {
+        let code = "RewriteEngine On\nRewriteRule ^(.*)$ $1 [L]\n"
+        let found = Self.run("HT302", code, files: ["/about.html"])
+        #expect(found.count == 1)
+        #expect(found.first?.message.contains("/no-such-dir/no-such-page") == true)
+        #expect(found.first.map { position(in: code, $0).line } == 2)
+    }
+
+    /// rewrite-strip-suffix-redirect-and-add-suffix-loop: recorded, /about.html → 301 /about →
+    /// (internally about.html, whose pass redirects again) 301 /about. The witness is the bare
+    /// stem visitors use, not only `/about/` (found through path info).
+    @Test func strippingTheSuffixAndAddingItBackLoops() {
+        let code = "RewriteEngine On\nRewriteRule ^(.*)\\.html$ /$1 [R=301,L]\nRewriteCond %{REQUEST_FILENAME}.html -f\nRewriteRule ^(.*)$ $1.html [L]\n"
+        let found = Self.run("HT301", code, files: ["/about.html"])
+        #expect(found.count == 1)
+        #expect(found.first?.message.contains("redirect loop: http://example.com/about redirects to itself") == true)
+        #expect(found.first.map { position(in: code, $0).line } == 2)
+    }
+
     /// A site that lists one file twice (an `AccessFileName` other than `.htaccess` next to a
     /// `.htaccess`) crashed the linter on a duplicate dictionary key.
     @Test func aFileListedTwiceDoesNotCrash() {

@@ -63,6 +63,7 @@ public enum ProbeSet {
                 if rel.split(separator: "/").count <= 2 { paths += [rel, rel + "/"] }
             }
             paths += errorDocumentPaths(context) + extensionHidingPaths(context, site: site)
+                + pathInfoPaths(context) + sampleFilePaths(site: site)
         }
         var seen = Set<String>()
         var unique = paths.map { p in
@@ -88,11 +89,41 @@ public enum ProbeSet {
         return out
     }
 
+    /// A URL below a directory that does not exist, in each directory with rewrite rules. In a
+    /// per-directory context the file walk stops at the missing directory and the rest becomes path
+    /// info, so a rule that rewrites a URL to itself (`RewriteRule ^(.*)$ $1 [L]`) — ignored for a
+    /// URL naming a file — differs from the filename it started with and redirects internally
+    /// until Apache answers 500 (AH00124, recorded from Apache).
+    static func pathInfoPaths(_ context: LintContext) -> [String] {
+        context.files.filter { !$0.rules.isEmpty }.map {
+            ($0.context == .server ? "/" : ($0.directory ?? "/")) + "no-such-dir/no-such-page"
+        }
+    }
+
+    /// One existing file of each extension (depth ≤ 2, no dot-files, at most 8): rules that only
+    /// fire for URLs naming a real file (`-f` conditions, `\.html$` patterns) are reached through them.
+    static func sampleFilePaths(site: Site) -> [String] {
+        let root = site.documentRoot
+        var byExtension: [String: String] = [:]
+        for (path, node) in site.files.nodes where path.hasPrefix(root + "/") {
+            guard case .file = node else { continue }
+            let rel = String(path.dropFirst(root.count))
+            let parts = rel.split(separator: "/")
+            guard parts.count <= 2, let name = parts.last, !parts.contains(where: { $0.hasPrefix(".") }),
+                  let dot = name.lastIndex(of: ".") else { continue }
+            let ext = String(name[dot...])
+            if let known = byExtension[ext], known <= rel { continue }
+            byExtension[ext] = rel
+        }
+        return byExtension.keys.sorted().prefix(8).compactMap { byExtension[$0] }
+    }
+
     /// The extension-hiding rewrite `RewriteCond %{REQUEST_FILENAME}.php -f` / `RewriteRule ^(.*)$ $1.php`
     /// tests the file with the suffix but rewrites the whole URL: `/about/` or `/about/x` (with
     /// `about.php` present) find the file through path info, and each pass appends the suffix
     /// again until Apache answers 500 (AH00124, recorded from Apache). A few files with each
-    /// tested suffix are probed with a slash and a segment after their name.
+    /// tested suffix are probed by their bare name (which a rule stripping the suffix with a
+    /// redirect sends back and forth), with a slash, and with a segment after their name.
     static func extensionHidingPaths(_ context: LintContext, site: Site) -> [String] {
         var suffixes: [String] = []
         for file in context.files {
@@ -119,7 +150,7 @@ public enum ProbeSet {
                 guard rel.count > 1, !rel.hasSuffix("/"), rel.split(separator: "/").count <= 2 else { return nil }
                 return rel
             }.sorted().prefix(2)
-            for stem in stems { out += [stem + "/", stem + "/x"] }
+            for stem in stems { out += [stem, stem + "/", stem + "/x"] }
         }
         return out
     }
