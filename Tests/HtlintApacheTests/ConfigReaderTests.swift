@@ -593,3 +593,19 @@ func serverDirectiveArgumentErrors(_ line: String, _ expected: String) {
     }
     #expect(found == [expected])
 }
+
+/// syntax-error-build-errors-before-directive-errors: Apache builds the whole tree before it runs
+/// a directive, so a section error after a misspelled directive is the one it reports; an unclosed
+/// section is found at the end of the file, before its command could refuse missing arguments.
+@Test(arguments: [
+    ("RewriteRul ^a$ /b\n<FilesMatch \"x\">\nRequire all denied\n</Files>\n", "Expected </FilesMatch> but saw </Files>"),
+    ("RewriteRul ^a$ /b\n<Files a.html>\n", "<Files> was not closed."),
+    ("Options -Indexes +Multiviews\n<IfModule mod_rewrite.c>\nRewriteEngine On\n</IfModule\n", "</IfModule without matching <IfModule section"),
+    ("<Files>\nRequire all denied\n", "<Files> was not closed."),
+    ("SetEnvIf Host ^(a x=1\n", "SetEnvIf regex could not be compiled."),
+    // Without a build error the first directive's error stands.
+    ("RewriteRul ^a$ /b\nOptions -Indexes +Multiviews\n", "Invalid command 'RewriteRul', perhaps misspelled or defined by a module not included in the server configuration"),
+])
+func fatalErrorIsTheOneApacheMeetsFirst(_ htaccess: String, _ message: String) {
+    #expect(read(htaccess).fatal?.message == message)
+}

@@ -400,11 +400,16 @@ public struct ConfigFile: Sendable {
     /// The file's `<VirtualHost>` sections (server configuration): with some, each connection is
     /// answered by one of them, and the file is read per connection (`virtualHost:`).
     public var virtualHosts: [VirtualHostSection] = []
+    /// The errors Apache meets while it builds the file's tree (ap_build_config: section
+    /// structure, conditional sections, over-long lines), in the order it meets them; it stops at
+    /// the first of them before it runs any directive.
+    public var buildErrors: [Diagnostic] = []
     /// The first error Apache would stop at; requests whose walk reads this file answer 500.
     /// An unterminated quote is reported as an error (it is almost always a typo) but Apache
     /// accepts it, so it does not make the file fail.
     public var fatal: Diagnostic? {
-        diagnostics.first { $0.severity == .error && !ConfigFile.acceptedByApache.contains($0.code) }
+        let fails = { (d: Diagnostic) in d.severity == .error && !ConfigFile.acceptedByApache.contains(d.code) }
+        return buildErrors.first(where: fails) ?? diagnostics.first(where: fails)
     }
 
     /// Error codes htlint reports although Apache reads the file anyway.

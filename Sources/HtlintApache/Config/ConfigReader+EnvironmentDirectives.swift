@@ -166,7 +166,7 @@ extension ConfigReader {
         var options = RegexOptions.apacheDefault
         if name.hasSuffix("NoCase") { options.insert(.caseless) }
         guard let regex = try? Regex(pattern, options: options) else {
-            error(ConfigCode.badRegex, "Regular expression could not be compiled.", d.argumentsRange); return
+            error(ConfigCode.badRegex, "\(name) regex could not be compiled.", d.argumentsRange); return
         }
         let features = w.dropFirst(2).prefix { !$0.isEmpty }
         guard !features.isEmpty else {

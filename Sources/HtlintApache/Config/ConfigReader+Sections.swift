@@ -5,6 +5,10 @@ import HtlintSyntax
 /// Sections: conditional ones (`<IfModule>` …) read inline, per-directory ones (`<Directory>`,
 /// `<Files>`, `<If>`, `<Location>` …) as objects of their own, `<VirtualHost>` as httpd selects it.
 extension ConfigReader {
+    /// The conditional sections: their commands run while Apache builds the file's tree
+    /// (EXEC_ON_READ), so their errors come before any directive's.
+    static let conditionalKeys: Set<String> = ["ifmodule", "ifdefine", "ifversion", "iffile", "ifdirective", "ifsection"]
+
     /// Whether Apache reads the contents of a conditional section (`<IfModule>`, `<IfDefine>`,
     /// `<IfVersion>`, `<IfFile>`, `<IfDirective>`, `<IfSection>`, with `!` negation); nil for
     /// any other section. Shared with rules that walk the syntax tree.
@@ -32,9 +36,10 @@ extension ConfigReader {
                                   methods: Set<String>?, lastIf: inout Int?) {
         let key = s.key
         let arg = s.argumentText
-        func requireArgument() -> Bool {
+        func requireArgument(whileBuilding: Bool = false) -> Bool {
             if arg.isEmpty || arg == ">" {
-                error(ConfigCode.badSection, "<\(s.name)> directive requires additional arguments", s.openRange)
+                let message = "<\(s.name)> directive requires additional arguments"
+                if whileBuilding { buildError(ConfigCode.badSection, message, s.openRange) } else { error(ConfigCode.badSection, message, s.openRange) }
                 return false
             }
             return true
@@ -49,7 +54,7 @@ extension ConfigReader {
                 read(s.children, into: &block, pendingConditions: &pending, methods: methods, inSection: nil, lastIf: &lastIf)
                 if let range = s.closeRange {
                     let word = s.inexactCloseWord ?? "</\(s.name)>"
-                    error(ConfigCode.badSection, "\(word) without matching <\(word.dropFirst(2)) section", range)
+                    buildError(ConfigCode.badSection, "\(word) without matching <\(word.dropFirst(2)) section", range)
                 }
             }
             return
@@ -61,17 +66,17 @@ extension ConfigReader {
         if truth == nil { sectionNames.append(s.name) }
         defer { if truth == nil { sectionNames.removeLast() } }
         if let truth {
-            guard requireArgument() else { return }
+            guard requireArgument(whileBuilding: true) else { return }
             if truth {
                 read(s.children, into: &block, pendingConditions: &pending, methods: methods, inSection: nil, lastIf: &lastIf)
                 // ap_build_cont_config only ends a true conditional section at a line that is
                 // exactly `</Name>`; `</IfModule> # end` is read as a closer with no open section
                 // of its own (recorded: syntax-error-ifmodule-close-with-trailing-text).
                 if let word = s.inexactCloseWord, let range = s.closeRange {
-                    error(ConfigCode.badSection, "\(word) without matching <\(word.dropFirst(2)) section", range)
+                    buildError(ConfigCode.badSection, "\(word) without matching <\(word.dropFirst(2)) section", range)
                 }
             } else if s.closeRange == nil {
-                error(ConfigCode.badSection, "Expected </\(s.name)> before end of configuration", s.openRange)
+                buildError(ConfigCode.badSection, "Expected </\(s.name)> before end of configuration", s.openRange, atEnd: true)
             }
             return
         }
@@ -81,7 +86,7 @@ extension ConfigReader {
         if ["files", "filesmatch", "if", "elseif", "else", "limit", "limitexcept"].contains(key) { block.hasCoreConfig = true }
         switch key {
         case "files", "filesmatch":
-            guard requireArgument(), checkClosed(s) else { return }
+            guard checkClosed(s), requireArgument() else { return }
             // NOT_IN_LOCATION: Apache refuses to start (recorded with Apache 2.4, Hunt38RegressionTests).
             if context == .server, let location = sectionNames.dropLast().last(where: { ["location", "locationmatch"].contains($0.lowercased()) }) {
                 error(ConfigCode.notAllowedHere, "<\(s.name)> cannot occur within <\(location)> section", s.nameRange)
@@ -133,7 +138,7 @@ extension ConfigReader {
                       "<Else> or <ElseIf> section without previous <If> or <ElseIf> section in same scope", s.openRange)
             }
         case "limit", "limitexcept":
-            guard requireArgument(), checkClosed(s) else { return }
+            guard checkClosed(s), requireArgument() else { return }
             // limit_section looks each name up as written (case matters): TRACE is TraceEnable's
             // business, and an unknown name can only be registered by the server configuration.
             for w in s.arguments {
@@ -186,7 +191,7 @@ extension ConfigReader {
                 error(ConfigCode.notAllowedHere, "<\(s.name) not allowed here", s.nameRange)
                 return
             }
-            guard requireArgument(), checkClosed(s) else { return }
+            guard checkClosed(s), requireArgument() else { return }
             // RSRC_CONF sections: inside a `<Directory>`, `<Location>`, `<Files>` or `<If>` Apache
             // refuses to start (recorded with Apache 2.4, Hunt38RegressionTests).
             if key != "virtualhost", key != "proxy", key != "proxymatch",
@@ -444,9 +449,11 @@ extension ConfigReader {
         error(ConfigCode.badSection, "Multiple <\(names[s.key] ?? s.name)> arguments not (yet) supported.", s.closeRange ?? s.openRange)
     }
 
+    /// An unclosed section is found when the tree is built, at the end of the file (before the
+    /// section's own command could refuse its arguments).
     mutating func checkClosed(_ s: SectionNode) -> Bool {
         if s.closeRange == nil {
-            error(ConfigCode.badSection, "<\(s.name)> was not closed.", s.openRange)
+            buildError(ConfigCode.badSection, "<\(s.name)> was not closed.", s.openRange, atEnd: true)
             return false
         }
         return true

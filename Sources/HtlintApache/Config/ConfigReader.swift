@@ -21,6 +21,8 @@ public struct ConfigReader {
     // The reading state below is internal, not private: the reader's extensions (one file per
     // module family: ConfigReader+RewriteDirectives.swift and its siblings) share it.
     var diagnostics: [Diagnostic] = []
+    /// The errors of `diagnostics` Apache meets while it builds the file's tree, with where it meets each.
+    var buildErrors: [(at: Int, diagnostic: Diagnostic)] = []
     /// Names of the sections being read, innermost last (for "not allowed in <X> context").
     var sectionNames: [String] = []
     var rewriteParser = RewriteParser()
@@ -136,8 +138,12 @@ public struct ConfigReader {
             block.rewrite = RewriteSettings()
         }
         let all = (tree.diagnostics + reader.diagnostics).sorted { $0.range.start < $1.range.start }
-        return ConfigFile(path: file.path, block: block, diagnostics: all, defines: reader.defines,
-                          variables: reader.variables, virtualHosts: virtualHosts)
+        var config = ConfigFile(path: file.path, block: block, diagnostics: all, defines: reader.defines,
+                                variables: reader.variables, virtualHosts: virtualHosts)
+        // The reader's come first where both report a line: it knows the closer of a true
+        // conditional section is read with no section open (ap_build_cont_config).
+        config.buildErrors = (reader.buildErrors + buildPhase(tree)).sorted { $0.at < $1.at }.map(\.diagnostic)
+        return config
     }
 
     /// Reads a section that is a configuration object of its own (`<Files>`, `<If>`,
@@ -156,6 +162,34 @@ public struct ConfigReader {
 
     mutating func error(_ code: String, _ message: String, _ range: SourceRange) {
         diagnostics.append(Diagnostic(code: code, severity: .error, message: message, range: range))
+    }
+
+    /// An error ap_build_config returns: at its line, or (`atEnd`) when the file ends, where the
+    /// innermost open section is the one reported.
+    mutating func buildError(_ code: String, _ message: String, _ range: SourceRange, atEnd: Bool = false) {
+        let d = Diagnostic(code: code, severity: .error, message: message, range: range)
+        diagnostics.append(d)
+        buildErrors.append((atEnd ? Int.max / 2 - range.start : range.start, d))
+    }
+
+    /// The parser's errors that ap_build_config meets, at their lines: section structure and
+    /// over-long lines. A missing `>` on the opening line of a section that is not conditional
+    /// is its command's error, met only when the directives run.
+    static func buildPhase(_ tree: SyntaxTree) -> [(at: Int, diagnostic: Diagnostic)] {
+        var openers = Set<Int>()
+        func visit(_ nodes: [ConfigNode]) {
+            for case .section(let s) in nodes {
+                if !conditionalKeys.contains(s.key) { openers.insert(s.openRange.start) }
+                visit(s.children)
+            }
+        }
+        visit(tree.nodes)
+        return tree.diagnostics.compactMap { d in
+            guard d.severity == .error, d.code == SyntaxCode.section || d.code == SyntaxCode.lineTooLong else { return nil }
+            if d.message.hasPrefix("<"), !d.message.hasPrefix("</"), d.message.hasSuffix("directive missing closing '>'"),
+               openers.contains(d.range.start) { return nil }
+            return (d.range.start, d)
+        }
     }
 
     mutating func warning(_ code: String, _ message: String, _ range: SourceRange) {
