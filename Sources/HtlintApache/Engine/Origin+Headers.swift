@@ -131,9 +131,25 @@ extension Origin {
         if status != 304, let mime = config?.mime, mime.namesLanguagesOrCodings, let file = r.filename, !r.listed, !site.files.isDirectory(file) {
             return finished(Self.withFileMetadata(always.entries + onSuccess.entries,
                                                   languages: mime.languages(forPath: file),
-                                                  encoding: r.negotiatedEncoding ?? mime.encoding(forPath: file)))
+                                                  encoding: (r.negotiatedEncoding ?? mime.encoding(forPath: file)).map {
+                                                      negotiation ? Self.fixEncoding($0, chain.request.header("Accept-Encoding")) : $0
+                                                  }))
         }
         return finished(always.entries + onSuccess.entries)
+    }
+
+    /// mod_negotiation's fix_encoding fixup, run for every request: the coding (an `x-` prefix
+    /// ignored) is respelled as the first `Accept-Encoding` entry naming it plainly, else as the
+    /// last entry naming it with `x-`, whatever their q (recorded: negotiation-fix-encoding-spelling).
+    static func fixEncoding(_ encoding: String, _ acceptEncoding: String?) -> String {
+        guard !encoding.isEmpty, let acceptEncoding else { return encoding }
+        let coding = encoding.hasPrefix("x-") ? String(encoding.dropFirst(2)) : encoding
+        var prefixed: String? = nil
+        for (name, _) in AcceptList(acceptEncoding).entries {
+            if name == coding { return name }
+            if name.hasPrefix("x-"), name.dropFirst(2) == coding { prefixed = name }
+        }
+        return prefixed ?? encoding
     }
 
     /// ap_http_header_filter: r->content_encoding replaces every Content-Encoding of the tables;
