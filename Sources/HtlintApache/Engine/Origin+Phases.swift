@@ -60,8 +60,10 @@ extension Origin {
             r.config = .vhostDefaults(site)
             return .final(status: 403, location: nil)
         }
+        // (The walk cache is kept either way: mod_allowmethods reads its familiarity below.)
+        let cacheSubject = directoryMatchSubject(r, walk)
         let (regexSubject, walked) = site.vhost.block.server?.directoryMatches.isEmpty ?? true
-            ? (walk.filename, true) : directoryMatchSubject(r, walk)
+            ? (walk.filename, true) : cacheSubject
         // The server's `<FilesMatch "^\.ht"> Require all denied` is the first <Files> section
         // merged, after every <DirectoryMatch>: a later <Files>, <Location> or <If> with its
         // own Require wins (recorded: section-ht-files-denied-after-directorymatch).
@@ -73,7 +75,12 @@ extension Origin {
         // Authn/authz are skipped when an internal redirect lands on the configuration of the
         // request it came from (r->prev->per_dir_config == r->per_dir_config): an ErrorDocument
         // 403 page under the same `Require` is served.
-        if r.previousConfigIdentity != r.configIdentity {
+        // mod_allowmethods hooks the access checker without AP_AUTH_INTERNAL_PER_CONF, which turns
+        // auth_internal_per_conf off: a directory walk its cache does not find familiar then always
+        // merges a configuration of its own, and authz runs again (recorded:
+        // access-allowmethods-errordocument-other-directory-rechecked).
+        let freshWalk = site.modules.contains("allowmethods") && cacheSubject.walked
+        if r.previousConfigIdentity != r.configIdentity || freshWalk {
             applySSLUserName(r, walk.config, chain)
             if let denied = checkAccess(r, walk.config, chain) { return .final(status: denied, location: nil) }
         }
