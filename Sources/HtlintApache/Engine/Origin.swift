@@ -520,7 +520,11 @@ public final class Origin: @unchecked Sendable {
                     // The ErrorDocument 500 page refused as well: the 500 goes out bare.
                     headers = []
                 } else {
-                    let again = responseHeaders(headerRecord, status: sent, location: pageURL, handlerRan: handlerRan, chain: chain)
+                    // A served page's refusal sends the first request's error canned: ap_send_error_response
+                    // runs the insert_error_filter hook for r_1st_err, so mod_headers adds that request's
+                    // `Header always` lines, not the page's (recorded: header-refused-errordocument-page-only).
+                    let dying = firstErrorStatus != nil && !onCannedError ? (runStartRecord ?? errorOrigin ?? headerRecord) : headerRecord
+                    let again = responseHeaders(dying, status: sent, location: pageURL, handlerRan: handlerRan, chain: chain)
                     if let second = headerRefusedByFilter(again) {
                         // A refused `always` line is refused again on the 500, logged again (recorded:
                         // header-empty-or-invalid-name-aborts), and the answer goes out bare: no body,
