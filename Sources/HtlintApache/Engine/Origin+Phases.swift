@@ -76,10 +76,17 @@ extension Origin {
         // request it came from (r->prev->per_dir_config == r->per_dir_config): an ErrorDocument
         // 403 page under the same `Require` is served.
         // mod_allowmethods hooks the access checker without AP_AUTH_INTERNAL_PER_CONF, which turns
-        // auth_internal_per_conf off: a directory walk its cache does not find familiar then always
-        // merges a configuration of its own, and authz runs again (recorded:
-        // access-allowmethods-errordocument-other-directory-rechecked).
-        let freshWalk = site.modules.contains("allowmethods") && cacheSubject.walked
+        // auth_internal_per_conf off: a directory walk its cache does not find familiar, or a
+        // location or file walk that merges a section for another URI or file name than the one
+        // it cached, then always merges a configuration of its own, and authz runs again
+        // (recorded: access-allowmethods-errordocument-other-directory-rechecked).
+        let keys = walk.config.objectKeys
+        let base = String(lastPathComponent(walk.filename))
+        let freshWalk = site.modules.contains("allowmethods")
+            && (cacheSubject.walked || (keys.contains { $0.hasPrefix("loc#") } && r.locationWalkURI != r.uri)
+                || (keys.contains { $0.hasPrefix("files:") || $0.hasPrefix("server-files:") } && r.fileWalkName != base))
+        if !(site.vhost.block.server?.locations.isEmpty ?? true) { r.locationWalkURI = r.uri }
+        r.fileWalkName = base
         if r.previousConfigIdentity != r.configIdentity || freshWalk {
             applySSLUserName(r, walk.config, chain)
             if let denied = checkAccess(r, walk.config, chain) { return .final(status: denied, location: nil) }

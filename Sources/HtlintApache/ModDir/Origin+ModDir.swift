@@ -217,6 +217,8 @@ extension Origin {
         sub.mainURI = parent?.uri
         sub.mainIfMatches = parent?.ifMatches
         sub.walkCache = parent?.walkCache
+        sub.locationWalkURI = parent?.locationWalkURI
+        sub.fileWalkName = parent?.fileWalkName
         // ap_set_sub_req_protocol copies subprocess_env: the subrequest sees REDIRECT_STATUS,
         // [E=] values and the like of its parent.
         if let parent {
