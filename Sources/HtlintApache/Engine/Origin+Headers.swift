@@ -107,7 +107,10 @@ extension Origin {
             let conditionVary = vary.names.isEmpty ? [] : [HTTPHeader("Vary", vary.names.joined(separator: ", "))]
             // ap_send_error_response adds Allow by the status it sends: an ErrorDocument URL has
             // made a 405 or 501 a 302 by then (recorded: errordoc-url-405-redirect-no-allow).
-            if let allow = r.allow, status == 405 || status == 501 { errorTable.set("Allow", allow) }
+            // make_allow lists what handlers registered, none before the handler ran (a rewrite's
+            // or Redirect's 405/501), and TRACE unless `TraceEnable Off` (recorded:
+            // header-allow-on-rewrite-405-and-501).
+            if status == 405 || status == 501 { errorTable.set("Allow", r.allow ?? (site.traceEnabled ? "TRACE" : "")) }
             // (The access phase put the challenge in the error table.)
             if let challenge = r.wwwAuthenticate, !errorTableLost { errorTable.set("WWW-Authenticate", challenge) }
             // ap_send_error_response keeps only a redirect's Location in the moved table.
