@@ -501,8 +501,13 @@ public final class Origin: @unchecked Sendable {
                 // (A page its handler sent left r->handler set: %{HANDLER} is its type; not so for
                 // the first request of an ErrorDocument chain, whose error goes out canned.)
                 let handlerRan = served != nil && headerRecord === record && firstErrorStatus == nil
-                let sent = pageURL != nil ? 302 : served != nil ? firstErrorStatus ?? 500 : 500
-                let onCannedError = firstErrorStatus != nil && served == nil
+                // A page request's own canned error (a per-directory [R=4xx] there left r->status OK,
+                // so ap_die did not treat it as recursive) is refused like a served page: that
+                // request is logged 500 and the first request's error goes out canned (recorded:
+                // header-refused-errordocument-page-own-canned-error).
+                let pageAnswered = served != nil || (firstErrorStatus != nil && loggedStatus == nil)
+                let sent = pageURL != nil ? 302 : pageAnswered ? firstErrorStatus ?? 500 : 500
+                let onCannedError = firstErrorStatus != nil && !pageAnswered
                 (status, sentStatus, location, served) = (sent, sent, pageURL, nil)
                 // ap_die_r walks back only through requests whose status is not OK: after a
                 // rewrite's internal redirect the first request keeps its 200 in the log (recorded:
