@@ -592,7 +592,8 @@ extension Origin {
     /// and keeps its own.
     func directoryMatchSubject(_ r: RequestRecord, _ walk: WalkResult, remember: Bool = true) -> (subject: String, walked: Bool) {
         let f = walk.filename
-        let isDirectory = site.files.isDirectory(f)
+        // (A server-context rewrite can walk outside the site: `/` is a directory there too.)
+        let isDirectory = self.isDirectory(f)
         let directory: String
         if isDirectory {
             directory = f.hasSuffix("/") ? f : f + "/"
@@ -600,7 +601,7 @@ extension Origin {
             directory = f.lastIndex(of: "/").map { String(f[...$0]) } ?? f
         }
         if let cache = r.walkCache, cache.directory == directory,
-           isDirectory ? walk.pathInfo.isEmpty : site.files.isFile(f) {
+           isDirectory ? walk.pathInfo.isEmpty : site.files.isFile(f) || [.file, .executable].contains(Site.systemNode(f)) {
             return (cache.filename, false)
         }
         if remember { r.walkCache = (isDirectory ? f : directory, f) }
