@@ -51,6 +51,7 @@ extension Origin {
             : r.generatedType ?? (r.listed ? MimeTypes.listingType(charset: config?.indexCharset)
                 : r.forcedType ?? typedFilename(r).flatMap { MimeTypes.type(forPath: mimeName($0, r, config?.mime), config: config?.mime) })
         var context = ExpressionContext(origin: self, record: r, chain: chain, status: status, contentType: contentType)
+        context.sentErrorPage = servedErrorPage
         // mod_expires' filter runs before mod_headers' one, on the table the answer goes out with
         // (for an answer Apache writes, the moved error table `Header always` cannot reach).
         // (Module checks first: the configuration argument is a copy of a large struct.)
