@@ -54,16 +54,18 @@ extension Origin {
             // `<Files "*.bak">` denial), whose refusal is logged as the subrequest's — also for a
             // name whose extensions turn out unrecognised, as read_types_multi looks every file up
             // before it reads the extensions.
+            // The look-up is for the variant's file: its `<If>` sections (`-f %{REQUEST_FILENAME}`
+            // true: recorded negotiation-variant-lookup-if-sees-variant-file), the `.ht*` and
+            // document-root checks see it.
+            let missing = r.filename
+            r.filename = path
+            defer { r.filename = missing }
             var walk = directoryWalk(path)
             let (subject, walked) = directoryMatchSubject(r, walk, remember: false)
             applySections(&walk, record: r, chain: chain, regexSubject: subject, matchEnvironment: walked,
                           variantOf: ifMatches ?? r.ifMatches)
             let mime = walk.config.mime
-            // The look-up is for the variant's file: the `.ht*` and document-root checks see it.
             let lookup = RequestChain(request: chain.request, tracing: false)
-            let missing = r.filename
-            r.filename = path
-            defer { r.filename = missing }
             if checkAccess(r, walk.config, lookup) != nil {
                 for (code, message) in zip(lookup.errorCodes, lookup.errors) { chain.errorCodes.append(code); chain.errors.append(message) }
                 continue
