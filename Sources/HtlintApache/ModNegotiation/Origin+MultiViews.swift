@@ -118,7 +118,10 @@ extension Origin {
             if !languages.isEmpty { anyLanguage = true }
             let encoding = mime?.encoding(forPath: name)
             encodings.insert(encoding ?? "")
-            let quality = accept.quality(of: type, preferScripts: preferScripts)
+            // mime_match compares the variant's type without its parameters (an AddCharset
+            // charset): `Accept: text/html` takes text/html; charset=utf-8 (recorded:
+            // negotiation-accept-type-ignores-charset).
+            let quality = accept.quality(of: media, preferScripts: preferScripts)
             let encodingQuality = Origin.encodingQuality(encoding, accept: acceptEncoding)
             guard quality > 0, encodingQuality.quality > 0 else { continue }
             candidates.append((name, quality, size, charset, languages, encodingQuality))
