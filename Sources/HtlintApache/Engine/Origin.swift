@@ -99,12 +99,16 @@ public final class Origin: @unchecked Sendable {
         /// The body was refused: a canned 413 goes out without what the error table held before
         /// (`Header always … early` lines, mod_rewrite's cookies; recorded: access-limitrequestbody-error-table-lost).
         var bodyRefused = false
-        func bodyTooLarge(_ status: Int) -> Bool {
+        /// …read for r_1st_err of a recursive error: its canned 413 loses the error table too.
+        var firstRequestBodyRefused = false
+        func bodyTooLarge(_ status: Int, readFor reader: RequestRecord? = nil) -> Bool {
             defer { bodyRead = true }
             guard !bodyRead, let length = request.header("Content-Length").flatMap({ Int($0) }), length > 0,
                   ![400, 408, 411, 413, 414, 500, 501, 503].contains(status) else { return false }
-            // A translate_name answer has the location and if walks' configuration.
-            let limit = (record.config ?? record.preTranslate ?? .vhostDefaults(site)).limitRequestBody
+            // A translate_name answer has the location and if walks' configuration. HTTP_IN takes
+            // the limit of the request it first reads for.
+            let reader = reader ?? record
+            let limit = (reader.config ?? reader.preTranslate ?? .vhostDefaults(site)).limitRequestBody
             guard limit > 0, length > limit else { return false }
             chain.note(.status, "413: the request body (\(length) bytes) is over LimitRequestBody \(limit)")
             bodyRefused = true
@@ -186,7 +190,10 @@ public final class Origin: @unchecked Sendable {
                     let pageFirst = s != 200 && (errorDocumentStatus == nil ? redirects < site.limitInternalRecursion : record.answeredByRewrite)
                         && !bodyRead && request.header("Content-Length").flatMap({ Int($0) }).map({ $0 > 0 }) == true
                         && errorDocument(for: s, record: record, chain: chain)?.hasPrefix("/") == true
-                    let discardFailed = !pageFirst && bodyTooLarge(s)
+                    // A recursive error reads the body for r_1st_err, under its LimitRequestBody
+                    // (recorded: errordoc-recursive-error-body-limit-of-first-request).
+                    let recursive = errorDocumentStatus != nil && !record.answeredByRewrite
+                    let discardFailed = !pageFirst && bodyTooLarge(s, readFor: recursive ? runStartRecord ?? errorOrigin : nil)
                     if discardFailed, errorDocumentStatus != nil, !record.answeredByRewrite {
                         // A recursive error (the page's request already holds the error): ap_die_r
                         // sends canned for r_1st_err, and the body it reads for that request makes the
@@ -194,6 +201,7 @@ public final class Origin: @unchecked Sendable {
                         // errordoc-recursive-error-body-too-large-sends-413).
                         record.status = s
                         (status, location, loggedStatus) = (413, nil, s)
+                        firstRequestBodyRefused = true
                         if (runStartRecord ?? errorOrigin) === firstRecord { originalState?.status = 413 }
                         break
                     }
@@ -460,7 +468,7 @@ public final class Origin: @unchecked Sendable {
             // …and a later request's challenge (the ErrorDocument page's own 401) is in it too
             // (recorded: errordoc-401-page-rewritten-keeps-challenge).
             if let challenge = record.wwwAuthenticate { headerRecord.wwwAuthenticate = challenge }
-            let errorTableLost = bodyRefused && status == 413 && served == nil && errorDocumentStatus == nil
+            let errorTableLost = bodyRefused && status == 413 && served == nil && (errorDocumentStatus == nil || firstRequestBodyRefused)
             if errorTableLost { chain.cookies = [] }
             var headers = record.traceEcho && status == 200
                 ? traceEchoHeaders(record, chain: chain)
