@@ -96,7 +96,7 @@ extension Origin {
         let ifMatches = r.ifMatches
         // Reading the directory sets r->mtime, variants or not: %{LAST_MODIFIED} is no longer the
         // epoch once the type checker is done (recorded: negotiation-scan-sets-last-modified).
-        let scansDirectory = multiViewsScan(r, walk.config) != nil
+        var scansDirectory = multiViewsScan(r, walk.config) != nil
         defer { if scansDirectory { r.mtimeSet = true } }
         switch negotiate(r, walk.config, chain, ifMatches: ifMatches) {
         case .notFound?:
@@ -104,6 +104,10 @@ extension Origin {
         case .notAcceptable?:
             return .final(status: 406, location: nil)
         case .variant(let variant)?:
+            // ap_internal_fast_redirect copies the look-up's r->mtime, the epoch: only a handler
+            // that sends the file sets it again (an OPTIONS answer keeps it; recorded:
+            // negotiation-variant-options-last-modified-epoch).
+            scansDirectory = false
             guard let file = r.filename, let slash = file.lastIndex(of: "/") else { break }
             r.uri = Origin.variantURI(r, variant)
             walk = directoryWalk(String(file[..<slash]) + "/" + variant)
