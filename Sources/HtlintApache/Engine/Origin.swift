@@ -99,6 +99,8 @@ public final class Origin: @unchecked Sendable {
         /// The body was refused: a canned 413 goes out without what the error table held before
         /// (`Header always … early` lines, mod_rewrite's cookies; recorded: access-limitrequestbody-error-table-lost).
         var bodyRefused = false
+        /// The default handler answered a file 304 or 412 (If-None-Match: *).
+        var conditionFailedFile = false
         /// …read for r_1st_err of a recursive error: its canned 413 loses the error table too.
         var firstRequestBodyRefused = false
         func bodyTooLarge(_ status: Int, readFor reader: RequestRecord? = nil) -> Bool {
@@ -298,6 +300,7 @@ public final class Origin: @unchecked Sendable {
                         && request.header("If-None-Match")?.hasPrefix("*") == true
                     if conditionFailed {
                         s = record.method == "GET" || record.method == "HEAD" ? 304 : 412
+                        conditionFailedFile = true
                         file = nil
                         chain.note(.status, "\(s): If-None-Match: * matches the file")
                     }
@@ -431,7 +434,9 @@ public final class Origin: @unchecked Sendable {
             if status == 204 { served = nil }
             // The default handler sent a file: ap_set_accept_ranges put `Accept-Ranges` in
             // r->headers_out (`none` under MaxRanges none), kept on a 206, gone with a 416's error page.
-            var acceptsRanges = served != nil
+            // …also before ap_meets_conditions, whose 304 or 412 keeps r->headers_out (recorded:
+            // header-if-none-match-304-accept-ranges).
+            var acceptsRanges = served != nil || conditionFailedFile
             // The byte-range filter on a file the default handler sends with 200: a satisfiable
             // `Range` makes it 206 (part of the body), one past the end 416 (an error page).
             var contentRange: String? = nil
