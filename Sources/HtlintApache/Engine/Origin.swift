@@ -440,6 +440,8 @@ public final class Origin: @unchecked Sendable {
             // The byte-range filter on a file the default handler sends with 200: a satisfiable
             // `Range` makes it 206 (part of the body), one past the end 416 (an error page).
             var contentRange: String? = nil
+            // The file went out cut to a range (206): its handler ran all the same.
+            var rangedFile = false
             var rangeRefused = false
             // Not the old Request-Range (recorded). An If-Range must equal the ETag or
             // Last-Modified, which htlint does not know: taken as not matching (whole body).
@@ -453,6 +455,7 @@ public final class Origin: @unchecked Sendable {
                 case .partial(let ranges):
                     chain.note(.status, "206: the Range header asks for part of the file")
                     (status, sentStatus, final.status, served) = (206, 206, 206, nil)
+                    rangedFile = true
                     if redirects == 0 { original.status = 206 }
                     if ranges.count == 1 { contentRange = "bytes \(ranges[0].lowerBound)-\(ranges[0].upperBound)/\(size)" }
                 case .unsatisfiable:
@@ -513,7 +516,7 @@ public final class Origin: @unchecked Sendable {
                 // own error goes out canned (recorded: header-refused-name-on-errordocument-page).
                 // (A page its handler sent left r->handler set: %{HANDLER} is its type; not so for
                 // the first request of an ErrorDocument chain, whose error goes out canned.)
-                let handlerRan = served != nil && headerRecord === record && firstErrorStatus == nil
+                let handlerRan = (served != nil || rangedFile) && headerRecord === record && firstErrorStatus == nil
                 // A page request's own canned error (a per-directory [R=4xx] there left r->status OK,
                 // so ap_die did not treat it as recursive) is refused like a served page: that
                 // request is logged 500 and the first request's error goes out canned (recorded:
