@@ -86,8 +86,13 @@ extension Origin {
             && (cacheSubject.walked || (keys.contains { $0.hasPrefix("loc#") } && r.locationWalkURI != r.uri)
                 || (keys.contains { $0.hasPrefix("files:") || $0.hasPrefix("server-files:") } && r.fileWalkName != base))
         if !(site.vhost.block.server?.locations.isEmpty ?? true) { r.locationWalkURI = r.uri }
+        // A look-up by file skips the location walk before translate_name: its one location walk
+        // is compared with the main request's first, whose base was the server defaults, so a
+        // matching `<Location>` always merges afresh and authz runs again (recorded:
+        // dirindex-autoindex-entry-location-rechecked).
+        let freshLocation = r.fileSubrequest && keys.contains { $0.hasPrefix("loc#") }
         r.fileWalkName = base
-        if r.previousConfigIdentity != r.configIdentity || freshWalk {
+        if r.previousConfigIdentity != r.configIdentity || freshWalk || freshLocation {
             applySSLUserName(r, walk.config, chain)
             if let denied = checkAccess(r, walk.config, chain) { return .final(status: denied, location: nil) }
         }

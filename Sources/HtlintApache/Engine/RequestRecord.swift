@@ -113,6 +113,8 @@ final class RequestRecord {
     /// What location_walk and file_walk last walked afresh (their caches' `cached`): the URI and
     /// the file name, inherited like the other caches.
     var locationWalkURI: String?
+    /// A look-up by file (ap_sub_req_lookup_file, _dirent): no location walk before translate.
+    var fileSubrequest = false
     var fileWalkName: String?
 
     /// What an internal redirect (an ErrorDocument page, a rewrite's) takes from the request

@@ -231,6 +231,7 @@ extension Origin {
         if let uri { sub.uri = uri }
         // A file look-up has its filename before the URI is checked; a URI one has none if that fails.
         sub.filename = file
+        sub.fileSubrequest = file != nil
         if let early {
             if file == nil { sub.filename = "" }
             return (sub, .final(status: early, location: nil))
