@@ -531,10 +531,11 @@ extension Origin {
     }
 
     /// try_alias_list passes the mapped path through ap_server_root_relative, whose
-    /// apr_filepath_merge fails for APR_PATH_MAX (4096) bytes with the NUL: the Alias then does
-    /// not apply, and core's translate answers 403 AH00127 for the long URI (recorded:
-    /// alias-target-longer-than-path-max).
-    static func aliasTargetTooLong(_ found: String) -> Bool { found.utf8.count + 1 >= 4096 && found.rawByteCount + 1 >= 4096 }
+    /// apr_filepath_merge counts the ServerRoot (`/etc/apache2`, 12 bytes) even for an absolute
+    /// path, plus 4 bytes of slashes and NUL, against APR_PATH_MAX (4096): over it the Alias does
+    /// not apply, and core's translate maps the URI itself (AH00127 if that is too long as well;
+    /// recorded: alias-target-longer-than-path-max, alias-target-length-counts-server-root).
+    static func aliasTargetTooLong(_ found: String) -> Bool { 12 + found.utf8.count + 4 > 4096 && 12 + found.rawByteCount + 4 > 4096 }
 
     /// ap_core_translate: `path` (the URI, or a server rule's result that is no filesystem path)
     /// less its leading slashes, merged onto the document root by apr_filepath_merge with
