@@ -60,10 +60,16 @@ extension Origin {
             let missing = r.filename
             r.filename = path
             defer { r.filename = missing }
+            // …and its URI: a `<Location>` naming the variant applies to the look-up (recorded:
+            // negotiation-variant-refused-by-location).
+            let variantURI = Origin.variantURI(r, name)
+            let requested = r.uri
             var walk = directoryWalk(path)
             let (subject, walked) = directoryMatchSubject(r, walk, remember: false)
+            r.uri = variantURI
             applySections(&walk, record: r, chain: chain, regexSubject: subject, matchEnvironment: walked,
                           variantOf: ifMatches ?? r.ifMatches)
+            r.uri = requested
             let mime = walk.config.mime
             let lookup = RequestChain(request: chain.request, tracing: false)
             if checkAccess(r, walk.config, lookup) != nil {
@@ -87,7 +93,7 @@ extension Origin {
             // negotiation-variant-refused-by-section-redirect.)
             let redirects = !walk.config.redirects.isEmpty || walk.config.redirectExpression != nil
             let lookedUp = walk.config.requestHeaders.isEmpty && walk.config.rewrite?.engine != true && !redirects ? nil
-                : variantLookup(r, walk, filename: path, uri: Origin.variantURI(r, name), chain,
+                : variantLookup(r, walk, filename: path, uri: variantURI, chain,
                                 requestHeaders: !walk.config.requestHeaders.isEmpty, logged: true)
             // MultiviewsMatch (the variant's directory): `Handlers` also takes an extension that
             // names an AddHandler handler, `Any` every extension.
