@@ -362,6 +362,9 @@ public struct ConfigBlock: Sendable {
     /// `AuthMerging And|Or` (mod_authz_core): this section's `Require` lines are combined with the
     /// nearest enclosing ones as in `<RequireAll>`/`<RequireAny>`; nil (or Off) replaces them.
     public var authMerging: AuthzLogic? = nil
+    /// `AuthMerging Off` written: the object's (possibly empty) `Require` lines replace the
+    /// enclosing ones even when it has none.
+    public var authMergingOff = false
     /// `SSLRequireSSL` (mod_ssl): a request that did not arrive over TLS is refused.
     public var sslRequired = false
     /// `SSLUserName` (mod_ssl): the variable whose value becomes r->user in the fixups over TLS.

@@ -143,9 +143,9 @@ extension ConfigReader {
         case "AuthMerging":
             guard arity(line, 1...1, "AuthMerging takes one argument, controls how a <Directory>, <Location>, or similar directive's authorization directives are combined with those of its predecessor") else { return }
             switch words[0].value.lowercased() {
-            case "off": block.authMerging = nil
-            case "and": block.authMerging = .all
-            case "or": block.authMerging = .any
+            case "off": block.authMerging = nil; block.authMergingOff = true
+            case "and": block.authMerging = .all; block.authMergingOff = false
+            case "or": block.authMerging = .any; block.authMergingOff = false
             default: error(ConfigCode.badArguments, "AuthMerging must be one of: Off | And | Or", words[0].range)
             }
         case "Allow", "Deny":

@@ -268,13 +268,16 @@ extension MergedConfig {
             // mod_access_compat (Order/Allow/Deny/Satisfy) and mod_authz_core (Require) are separate
             // modules: a configuration without any line of one keeps the enclosing one's lines of it,
             // so `Require all granted` below does not lift an inherited `Deny from all`.
-            if !block.access.isEmpty {
+            // merge_authz_core_dir_config keeps the parent's section only for an object that set
+            // neither `Require` nor `AuthMerging`: under `AuthMerging Off` alone nothing is required
+            // (recorded: access-authmerging-off-without-require).
+            if !block.access.isEmpty || block.authMergingOff {
                 let compat = block.access.contains { !$0.isAuthorization }
                     ? block.access.filter { !$0.isAuthorization } : access.filter { !$0.isAuthorization }
                 let inherited = access.filter(\.isAuthorization)
                 var authz = block.access.filter(\.isAuthorization)
                 if authz.isEmpty {
-                    authz = inherited
+                    authz = block.authMergingOff ? [] : inherited
                 } else if let logic = block.authMerging {
                     // `AuthMerging And|Or`: both sets of lines, each an implicit `<RequireAny>`, in
                     // a `<RequireAll>`/`<RequireAny>` (merge_authz_core_dir_config). With no line

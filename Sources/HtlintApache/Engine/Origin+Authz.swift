@@ -146,6 +146,15 @@ extension Origin {
                 }
             }
         }
+        // get_digest_rec reads the scheme up to the first white space: any other than Digest is
+        // AH01781 before the challenge (recorded: access-authn-digest-wrong-scheme). (Digest
+        // credentials themselves are not modelled: the browser is asked, as without them.)
+        if digest, let credentials = chain.request.header("Authorization") {
+            let scheme = String(credentials.prefix { $0 != " " && $0 != "\t" })
+            if scheme.lowercased() != "digest" {
+                chain.log("AH01781", "error", "client used wrong authentication scheme `\(scheme)': \(r.uri)")
+            }
+        }
         if digest {
             chain.readsClock = true
             r.wwwAuthenticate = "Digest realm=\"\(realm)\", nonce=\"(time-based)\", algorithm=MD5, qop=\"auth\""

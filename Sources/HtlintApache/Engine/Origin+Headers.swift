@@ -51,6 +51,7 @@ extension Origin {
             : r.generatedType ?? (r.listed ? MimeTypes.listingType(charset: config?.indexCharset)
                 : r.forcedType ?? typedFilename(r).flatMap { MimeTypes.type(forPath: mimeName($0, r, config?.mime), config: config?.mime) })
         var context = ExpressionContext(origin: self, record: r, chain: chain, status: status, contentType: contentType)
+        context.sentErrorPage = servedErrorPage
         // mod_expires' filter runs before mod_headers' one, on the table the answer goes out with
         // (for an answer Apache writes, the moved error table `Header always` cannot reach).
         // (Module checks first: the configuration argument is a copy of a large struct.)
@@ -107,7 +108,10 @@ extension Origin {
             let conditionVary = vary.names.isEmpty ? [] : [HTTPHeader("Vary", vary.names.joined(separator: ", "))]
             // ap_send_error_response adds Allow by the status it sends: an ErrorDocument URL has
             // made a 405 or 501 a 302 by then (recorded: errordoc-url-405-redirect-no-allow).
-            if let allow = r.allow, status == 405 || status == 501 { errorTable.set("Allow", allow) }
+            // make_allow lists what handlers registered, none before the handler ran (a rewrite's
+            // or Redirect's 405/501), and TRACE unless `TraceEnable Off` (recorded:
+            // header-allow-on-rewrite-405-and-501).
+            if status == 405 || status == 501 { errorTable.set("Allow", r.allow ?? (site.traceEnabled ? "TRACE" : "")) }
             // (The access phase put the challenge in the error table.)
             if let challenge = r.wwwAuthenticate, !errorTableLost { errorTable.set("WWW-Authenticate", challenge) }
             // ap_send_error_response keeps only a redirect's Location in the moved table.
@@ -131,9 +135,25 @@ extension Origin {
         if status != 304, let mime = config?.mime, mime.namesLanguagesOrCodings, let file = r.filename, !r.listed, !site.files.isDirectory(file) {
             return finished(Self.withFileMetadata(always.entries + onSuccess.entries,
                                                   languages: mime.languages(forPath: file),
-                                                  encoding: r.negotiatedEncoding ?? mime.encoding(forPath: file)))
+                                                  encoding: (r.negotiatedEncoding ?? mime.encoding(forPath: file)).map {
+                                                      negotiation ? Self.fixEncoding($0, chain.request.header("Accept-Encoding")) : $0
+                                                  }))
         }
         return finished(always.entries + onSuccess.entries)
+    }
+
+    /// mod_negotiation's fix_encoding fixup, run for every request: the coding (an `x-` prefix
+    /// ignored) is respelled as the first `Accept-Encoding` entry naming it plainly, else as the
+    /// last entry naming it with `x-`, whatever their q (recorded: negotiation-fix-encoding-spelling).
+    static func fixEncoding(_ encoding: String, _ acceptEncoding: String?) -> String {
+        guard !encoding.isEmpty, let acceptEncoding else { return encoding }
+        let coding = encoding.hasPrefix("x-") ? String(encoding.dropFirst(2)) : encoding
+        var prefixed: String? = nil
+        for (name, _) in AcceptList(acceptEncoding).entries {
+            if name == coding { return name }
+            if name.hasPrefix("x-"), name.dropFirst(2) == coding { prefixed = name }
+        }
+        return prefixed ?? encoding
     }
 
     /// ap_http_header_filter: r->content_encoding replaces every Content-Encoding of the tables;

@@ -60,8 +60,10 @@ extension Origin {
             r.config = .vhostDefaults(site)
             return .final(status: 403, location: nil)
         }
+        // (The walk cache is kept either way: mod_allowmethods reads its familiarity below.)
+        let cacheSubject = directoryMatchSubject(r, walk)
         let (regexSubject, walked) = site.vhost.block.server?.directoryMatches.isEmpty ?? true
-            ? (walk.filename, true) : directoryMatchSubject(r, walk)
+            ? (walk.filename, true) : cacheSubject
         // The server's `<FilesMatch "^\.ht"> Require all denied` is the first <Files> section
         // merged, after every <DirectoryMatch>: a later <Files>, <Location> or <If> with its
         // own Require wins (recorded: section-ht-files-denied-after-directorymatch).
@@ -73,7 +75,24 @@ extension Origin {
         // Authn/authz are skipped when an internal redirect lands on the configuration of the
         // request it came from (r->prev->per_dir_config == r->per_dir_config): an ErrorDocument
         // 403 page under the same `Require` is served.
-        if r.previousConfigIdentity != r.configIdentity {
+        // mod_allowmethods hooks the access checker without AP_AUTH_INTERNAL_PER_CONF, which turns
+        // auth_internal_per_conf off: a directory walk its cache does not find familiar, or a
+        // location or file walk that merges a section for another URI or file name than the one
+        // it cached, then always merges a configuration of its own, and authz runs again
+        // (recorded: access-allowmethods-errordocument-other-directory-rechecked).
+        let keys = walk.config.objectKeys
+        let base = String(lastPathComponent(walk.filename))
+        let freshWalk = site.modules.contains("allowmethods")
+            && (cacheSubject.walked || (keys.contains { $0.hasPrefix("loc#") } && r.locationWalkURI != r.uri)
+                || (keys.contains { $0.hasPrefix("files:") || $0.hasPrefix("server-files:") } && r.fileWalkName != base))
+        if !(site.vhost.block.server?.locations.isEmpty ?? true) { r.locationWalkURI = r.uri }
+        // A look-up by file skips the location walk before translate_name: its one location walk
+        // is compared with the main request's first, whose base was the server defaults, so a
+        // matching `<Location>` always merges afresh and authz runs again (recorded:
+        // dirindex-autoindex-entry-location-rechecked).
+        let freshLocation = r.fileSubrequest && keys.contains { $0.hasPrefix("loc#") }
+        r.fileWalkName = base
+        if r.previousConfigIdentity != r.configIdentity || freshWalk || freshLocation {
             applySSLUserName(r, walk.config, chain)
             if let denied = checkAccess(r, walk.config, chain) { return .final(status: denied, location: nil) }
         }
@@ -82,7 +101,7 @@ extension Origin {
         let ifMatches = r.ifMatches
         // Reading the directory sets r->mtime, variants or not: %{LAST_MODIFIED} is no longer the
         // epoch once the type checker is done (recorded: negotiation-scan-sets-last-modified).
-        let scansDirectory = multiViewsScan(r, walk.config) != nil
+        var scansDirectory = multiViewsScan(r, walk.config) != nil
         defer { if scansDirectory { r.mtimeSet = true } }
         switch negotiate(r, walk.config, chain, ifMatches: ifMatches) {
         case .notFound?:
@@ -90,6 +109,10 @@ extension Origin {
         case .notAcceptable?:
             return .final(status: 406, location: nil)
         case .variant(let variant)?:
+            // ap_internal_fast_redirect copies the look-up's r->mtime, the epoch: only a handler
+            // that sends the file sets it again (an OPTIONS answer keeps it; recorded:
+            // negotiation-variant-options-last-modified-epoch).
+            scansDirectory = false
             guard let file = r.filename, let slash = file.lastIndex(of: "/") else { break }
             r.uri = Origin.variantURI(r, variant)
             walk = directoryWalk(String(file[..<slash]) + "/" + variant)
@@ -508,10 +531,11 @@ extension Origin {
     }
 
     /// try_alias_list passes the mapped path through ap_server_root_relative, whose
-    /// apr_filepath_merge fails for APR_PATH_MAX (4096) bytes with the NUL: the Alias then does
-    /// not apply, and core's translate answers 403 AH00127 for the long URI (recorded:
-    /// alias-target-longer-than-path-max).
-    static func aliasTargetTooLong(_ found: String) -> Bool { found.utf8.count + 1 >= 4096 && found.rawByteCount + 1 >= 4096 }
+    /// apr_filepath_merge counts the ServerRoot (`/etc/apache2`, 12 bytes) even for an absolute
+    /// path, plus 4 bytes of slashes and NUL, against APR_PATH_MAX (4096): over it the Alias does
+    /// not apply, and core's translate maps the URI itself (AH00127 if that is too long as well;
+    /// recorded: alias-target-longer-than-path-max, alias-target-length-counts-server-root).
+    static func aliasTargetTooLong(_ found: String) -> Bool { 12 + found.utf8.count + 4 > 4096 && 12 + found.rawByteCount + 4 > 4096 }
 
     /// ap_core_translate: `path` (the URI, or a server rule's result that is no filesystem path)
     /// less its leading slashes, merged onto the document root by apr_filepath_merge with
@@ -578,7 +602,8 @@ extension Origin {
     /// and keeps its own.
     func directoryMatchSubject(_ r: RequestRecord, _ walk: WalkResult, remember: Bool = true) -> (subject: String, walked: Bool) {
         let f = walk.filename
-        let isDirectory = site.files.isDirectory(f)
+        // (A server-context rewrite can walk outside the site: `/` is a directory there too.)
+        let isDirectory = self.isDirectory(f)
         let directory: String
         if isDirectory {
             directory = f.hasSuffix("/") ? f : f + "/"
@@ -586,7 +611,7 @@ extension Origin {
             directory = f.lastIndex(of: "/").map { String(f[...$0]) } ?? f
         }
         if let cache = r.walkCache, cache.directory == directory,
-           isDirectory ? walk.pathInfo.isEmpty : site.files.isFile(f) {
+           isDirectory ? walk.pathInfo.isEmpty : site.files.isFile(f) || [.file, .executable].contains(Site.systemNode(f)) {
             return (cache.filename, false)
         }
         if remember { r.walkCache = (isDirectory ? f : directory, f) }

@@ -139,6 +139,8 @@ struct ExpressionContext: ExpressionEnvironment {
     /// Evaluated in mod_headers' fixup, after mod_dir's: a directory's r->handler is then
     /// httpd/unix-directory (recorded: header-requestheader-condition-directory-handler).
     var afterModDir = false
+    /// The answer is an ErrorDocument page its handler sent (a file's is r->mtime, whatever the status).
+    var sentErrorPage = false
 
     func noteVary(_ header: String) {
         // RFC 7231 7.1.4: never `Vary: Host` (ap_expr skips it).
@@ -160,7 +162,8 @@ struct ExpressionContext: ExpressionEnvironment {
                 chain.readsClock = true
                 return origin.timeVariable("TIME")
             }
-            if let s = status, (200...299).contains(s), record.method != "OPTIONS",
+            // (A served ErrorDocument page too: recorded errordoc-page-last-modified.)
+            if let s = status, (200...299).contains(s) || sentErrorPage, record.method != "OPTIONS",
                let f = record.filename, case .file? = origin.site.files.stat(f) {
                 chain.readsClock = true
                 return origin.timeVariable("TIME")

@@ -78,7 +78,16 @@ extension Origin {
             }
             return (filename, "", current, nil)
         }
-        let merged = mergedConfiguration(deepest: current)
+        var merged = mergedConfiguration(deepest: current)
+        // directory_walk stats the whole name first; for an existing file, under FollowSymLinks
+        // without SymLinksIfOwnerMatch, it skips the lstat of every segment and takes each for a
+        // directory, the file's own name too: a `<Directory>` naming the file applies to it
+        // (recorded: section-directory-naming-a-file).
+        if pathInfo.isEmpty, resolved != current, case .file? = site.files.stat(resolved),
+           merged.config.options.contains("followsymlinks"), !merged.config.options.contains("symlinksifownermatch"),
+           site.vhost.block.server?.directories.contains(where: { directorySectionPath($0.0) == resolved }) == true {
+            merged = mergedConfiguration(deepest: resolved)
+        }
         var result = WalkResult(filename: resolved, pathInfo: pathInfo, config: merged.config,
                                 fatal: merged.fatal, fatalDirectory: merged.fatalDirectory, danglingLink: danglingLink,
                                 sections: merged.sections)

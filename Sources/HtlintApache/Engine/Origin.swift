@@ -99,12 +99,18 @@ public final class Origin: @unchecked Sendable {
         /// The body was refused: a canned 413 goes out without what the error table held before
         /// (`Header always … early` lines, mod_rewrite's cookies; recorded: access-limitrequestbody-error-table-lost).
         var bodyRefused = false
-        func bodyTooLarge(_ status: Int) -> Bool {
+        /// The default handler answered a file 304 or 412 (If-None-Match: *).
+        var conditionFailedFile = false
+        /// …read for r_1st_err of a recursive error: its canned 413 loses the error table too.
+        var firstRequestBodyRefused = false
+        func bodyTooLarge(_ status: Int, readFor reader: RequestRecord? = nil) -> Bool {
             defer { bodyRead = true }
             guard !bodyRead, let length = request.header("Content-Length").flatMap({ Int($0) }), length > 0,
                   ![400, 408, 411, 413, 414, 500, 501, 503].contains(status) else { return false }
-            // A translate_name answer has the location and if walks' configuration.
-            let limit = (record.config ?? record.preTranslate ?? .vhostDefaults(site)).limitRequestBody
+            // A translate_name answer has the location and if walks' configuration. HTTP_IN takes
+            // the limit of the request it first reads for.
+            let reader = reader ?? record
+            let limit = (reader.config ?? reader.preTranslate ?? .vhostDefaults(site)).limitRequestBody
             guard limit > 0, length > limit else { return false }
             chain.note(.status, "413: the request body (\(length) bytes) is over LimitRequestBody \(limit)")
             bodyRefused = true
@@ -186,7 +192,10 @@ public final class Origin: @unchecked Sendable {
                     let pageFirst = s != 200 && (errorDocumentStatus == nil ? redirects < site.limitInternalRecursion : record.answeredByRewrite)
                         && !bodyRead && request.header("Content-Length").flatMap({ Int($0) }).map({ $0 > 0 }) == true
                         && errorDocument(for: s, record: record, chain: chain)?.hasPrefix("/") == true
-                    let discardFailed = !pageFirst && bodyTooLarge(s)
+                    // A recursive error reads the body for r_1st_err, under its LimitRequestBody
+                    // (recorded: errordoc-recursive-error-body-limit-of-first-request).
+                    let recursive = errorDocumentStatus != nil && !record.answeredByRewrite
+                    let discardFailed = !pageFirst && bodyTooLarge(s, readFor: recursive ? runStartRecord ?? errorOrigin : nil)
                     if discardFailed, errorDocumentStatus != nil, !record.answeredByRewrite {
                         // A recursive error (the page's request already holds the error): ap_die_r
                         // sends canned for r_1st_err, and the body it reads for that request makes the
@@ -194,6 +203,7 @@ public final class Origin: @unchecked Sendable {
                         // errordoc-recursive-error-body-too-large-sends-413).
                         record.status = s
                         (status, location, loggedStatus) = (413, nil, s)
+                        firstRequestBodyRefused = true
                         if (runStartRecord ?? errorOrigin) === firstRecord { originalState?.status = 413 }
                         break
                     }
@@ -290,6 +300,7 @@ public final class Origin: @unchecked Sendable {
                         && request.header("If-None-Match")?.hasPrefix("*") == true
                     if conditionFailed {
                         s = record.method == "GET" || record.method == "HEAD" ? 304 : 412
+                        conditionFailedFile = true
                         file = nil
                         chain.note(.status, "\(s): If-None-Match: * matches the file")
                     }
@@ -423,10 +434,14 @@ public final class Origin: @unchecked Sendable {
             if status == 204 { served = nil }
             // The default handler sent a file: ap_set_accept_ranges put `Accept-Ranges` in
             // r->headers_out (`none` under MaxRanges none), kept on a 206, gone with a 416's error page.
-            var acceptsRanges = served != nil
+            // …also before ap_meets_conditions, whose 304 or 412 keeps r->headers_out (recorded:
+            // header-if-none-match-304-accept-ranges).
+            var acceptsRanges = served != nil || conditionFailedFile
             // The byte-range filter on a file the default handler sends with 200: a satisfiable
             // `Range` makes it 206 (part of the body), one past the end 416 (an error page).
             var contentRange: String? = nil
+            // The file went out cut to a range (206): its handler ran all the same.
+            var rangedFile = false
             var rangeRefused = false
             // Not the old Request-Range (recorded). An If-Range must equal the ETag or
             // Last-Modified, which htlint does not know: taken as not matching (whole body).
@@ -440,6 +455,7 @@ public final class Origin: @unchecked Sendable {
                 case .partial(let ranges):
                     chain.note(.status, "206: the Range header asks for part of the file")
                     (status, sentStatus, final.status, served) = (206, 206, 206, nil)
+                    rangedFile = true
                     if redirects == 0 { original.status = 206 }
                     if ranges.count == 1 { contentRange = "bytes \(ranges[0].lowerBound)-\(ranges[0].upperBound)/\(size)" }
                 case .unsatisfiable:
@@ -460,7 +476,7 @@ public final class Origin: @unchecked Sendable {
             // …and a later request's challenge (the ErrorDocument page's own 401) is in it too
             // (recorded: errordoc-401-page-rewritten-keeps-challenge).
             if let challenge = record.wwwAuthenticate { headerRecord.wwwAuthenticate = challenge }
-            let errorTableLost = bodyRefused && status == 413 && served == nil && errorDocumentStatus == nil
+            let errorTableLost = bodyRefused && status == 413 && served == nil && (errorDocumentStatus == nil || firstRequestBodyRefused)
             if errorTableLost { chain.cookies = [] }
             var headers = record.traceEcho && status == 200
                 ? traceEchoHeaders(record, chain: chain)
@@ -500,9 +516,14 @@ public final class Origin: @unchecked Sendable {
                 // own error goes out canned (recorded: header-refused-name-on-errordocument-page).
                 // (A page its handler sent left r->handler set: %{HANDLER} is its type; not so for
                 // the first request of an ErrorDocument chain, whose error goes out canned.)
-                let handlerRan = served != nil && headerRecord === record && firstErrorStatus == nil
-                let sent = pageURL != nil ? 302 : served != nil ? firstErrorStatus ?? 500 : 500
-                let onCannedError = firstErrorStatus != nil && served == nil
+                let handlerRan = (served != nil || rangedFile) && headerRecord === record && firstErrorStatus == nil
+                // A page request's own canned error (a per-directory [R=4xx] there left r->status OK,
+                // so ap_die did not treat it as recursive) is refused like a served page: that
+                // request is logged 500 and the first request's error goes out canned (recorded:
+                // header-refused-errordocument-page-own-canned-error).
+                let pageAnswered = served != nil || (firstErrorStatus != nil && loggedStatus == nil)
+                let sent = pageURL != nil ? 302 : pageAnswered ? firstErrorStatus ?? 500 : 500
+                let onCannedError = firstErrorStatus != nil && !pageAnswered
                 (status, sentStatus, location, served) = (sent, sent, pageURL, nil)
                 // ap_die_r walks back only through requests whose status is not OK: after a
                 // rewrite's internal redirect the first request keeps its 200 in the log (recorded:
@@ -520,7 +541,11 @@ public final class Origin: @unchecked Sendable {
                     // The ErrorDocument 500 page refused as well: the 500 goes out bare.
                     headers = []
                 } else {
-                    let again = responseHeaders(headerRecord, status: sent, location: pageURL, handlerRan: handlerRan, chain: chain)
+                    // A served page's refusal sends the first request's error canned: ap_send_error_response
+                    // runs the insert_error_filter hook for r_1st_err, so mod_headers adds that request's
+                    // `Header always` lines, not the page's (recorded: header-refused-errordocument-page-only).
+                    let dying = firstErrorStatus != nil && !onCannedError ? (runStartRecord ?? errorOrigin ?? headerRecord) : headerRecord
+                    let again = responseHeaders(dying, status: sent, location: pageURL, handlerRan: handlerRan, chain: chain)
                     if let second = headerRefusedByFilter(again) {
                         // A refused `always` line is refused again on the 500, logged again (recorded:
                         // header-empty-or-invalid-name-aborts), and the answer goes out bare: no body,

@@ -110,6 +110,12 @@ final class RequestRecord {
     /// file_walk's cache, inherited from the previous request: the sections holding `<Files>`
     /// it tested and the file name it tested them against.
     var fileWalkCache: (sections: [String], base: String)?
+    /// What location_walk and file_walk last walked afresh (their caches' `cached`): the URI and
+    /// the file name, inherited like the other caches.
+    var locationWalkURI: String?
+    /// A look-up by file (ap_sub_req_lookup_file, _dirent): no location walk before translate.
+    var fileSubrequest = false
+    var fileWalkName: String?
 
     /// What an internal redirect (an ErrorDocument page, a rewrite's) takes from the request
     /// before it: the walk caches and configuration it compares against, and the error table,
@@ -119,6 +125,8 @@ final class RequestRecord {
         previousConfigIdentity = previous.configIdentity
         walkCache = previous.walkCache
         fileWalkCache = previous.fileWalkCache
+        locationWalkURI = previous.locationWalkURI
+        fileWalkName = previous.fileWalkName
         previousIfMatches = previous.ifMatches
         wwwAuthenticate = previous.wwwAuthenticate
         negotiationVary = previous.negotiationVary

@@ -25,11 +25,13 @@ extension Origin {
                 }
             case .prefix(let path):
                 guard let rest = prefixMatch(path, r.uri) else { continue }
+                // try_alias_list sets the context info of a prefix match, Redirect's too:
+                // CONTEXT_PREFIX is the URL-path as written, CONTEXT_DOCUMENT_ROOT the target, which
+                // a status-only Redirect (`Redirect 410 /x`) does not have: the root stays (recorded:
+                // alias-redirect-status-only-sets-context-prefix).
+                r.contextPrefix = path
                 if let t = redirect.target {
                     target = t + escapePath(rest)
-                    // try_alias_list sets the context info of a prefix match, Redirect's too:
-                    // CONTEXT_PREFIX is the URL-path as written, CONTEXT_DOCUMENT_ROOT the target.
-                    r.contextPrefix = path
                     r.contextDocumentRoot = t
                 }
             case .regex(let regex):

@@ -217,6 +217,8 @@ extension Origin {
         sub.mainURI = parent?.uri
         sub.mainIfMatches = parent?.ifMatches
         sub.walkCache = parent?.walkCache
+        sub.locationWalkURI = parent?.locationWalkURI
+        sub.fileWalkName = parent?.fileWalkName
         // ap_set_sub_req_protocol copies subprocess_env: the subrequest sees REDIRECT_STATUS,
         // [E=] values and the like of its parent.
         if let parent {
@@ -229,6 +231,7 @@ extension Origin {
         if let uri { sub.uri = uri }
         // A file look-up has its filename before the URI is checked; a URI one has none if that fails.
         sub.filename = file
+        sub.fileSubrequest = file != nil
         if let early {
             if file == nil { sub.filename = "" }
             return (sub, .final(status: early, location: nil))

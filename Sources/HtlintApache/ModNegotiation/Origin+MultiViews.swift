@@ -54,16 +54,24 @@ extension Origin {
             // `<Files "*.bak">` denial), whose refusal is logged as the subrequest's — also for a
             // name whose extensions turn out unrecognised, as read_types_multi looks every file up
             // before it reads the extensions.
-            var walk = directoryWalk(path)
-            let (subject, walked) = directoryMatchSubject(r, walk, remember: false)
-            applySections(&walk, record: r, chain: chain, regexSubject: subject, matchEnvironment: walked,
-                          variantOf: ifMatches ?? r.ifMatches)
-            let mime = walk.config.mime
-            // The look-up is for the variant's file: the `.ht*` and document-root checks see it.
-            let lookup = RequestChain(request: chain.request, tracing: false)
+            // The look-up is for the variant's file: its `<If>` sections (`-f %{REQUEST_FILENAME}`
+            // true: recorded negotiation-variant-lookup-if-sees-variant-file), the `.ht*` and
+            // document-root checks see it.
             let missing = r.filename
             r.filename = path
             defer { r.filename = missing }
+            // …and its URI: a `<Location>` naming the variant applies to the look-up (recorded:
+            // negotiation-variant-refused-by-location).
+            let variantURI = Origin.variantURI(r, name)
+            let requested = r.uri
+            var walk = directoryWalk(path)
+            let (subject, walked) = directoryMatchSubject(r, walk, remember: false)
+            r.uri = variantURI
+            applySections(&walk, record: r, chain: chain, regexSubject: subject, matchEnvironment: walked,
+                          variantOf: ifMatches ?? r.ifMatches)
+            r.uri = requested
+            let mime = walk.config.mime
+            let lookup = RequestChain(request: chain.request, tracing: false)
             if checkAccess(r, walk.config, lookup) != nil {
                 for (code, message) in zip(lookup.errorCodes, lookup.errors) { chain.errorCodes.append(code); chain.errors.append(message) }
                 continue
@@ -85,7 +93,7 @@ extension Origin {
             // negotiation-variant-refused-by-section-redirect.)
             let redirects = !walk.config.redirects.isEmpty || walk.config.redirectExpression != nil
             let lookedUp = walk.config.requestHeaders.isEmpty && walk.config.rewrite?.engine != true && !redirects ? nil
-                : variantLookup(r, walk, filename: path, uri: Origin.variantURI(r, name), chain,
+                : variantLookup(r, walk, filename: path, uri: variantURI, chain,
                                 requestHeaders: !walk.config.requestHeaders.isEmpty, logged: true)
             // MultiviewsMatch (the variant's directory): `Handlers` also takes an extension that
             // names an AddHandler handler, `Any` every extension.
@@ -116,7 +124,10 @@ extension Origin {
             if !languages.isEmpty { anyLanguage = true }
             let encoding = mime?.encoding(forPath: name)
             encodings.insert(encoding ?? "")
-            let quality = accept.quality(of: type, preferScripts: preferScripts)
+            // mime_match compares the variant's type without its parameters (an AddCharset
+            // charset): `Accept: text/html` takes text/html; charset=utf-8 (recorded:
+            // negotiation-accept-type-ignores-charset).
+            let quality = accept.quality(of: media, preferScripts: preferScripts)
             let encodingQuality = Origin.encodingQuality(encoding, accept: acceptEncoding)
             guard quality > 0, encodingQuality.quality > 0 else { continue }
             candidates.append((name, quality, size, charset, languages, encodingQuality))

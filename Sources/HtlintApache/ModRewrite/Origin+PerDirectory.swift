@@ -119,7 +119,8 @@ extension Origin {
         // An Alias's context comes first: its document root is replaced by its URL prefix
         // (hunt 28: fixtures/apache/alias-rewrite-base-outside-directory-context-prefix).
         // (The context's root as a path: without the trailing slash an Alias target may keep.)
-        if !rw.options.contains("ignorecontextinfo"), !r.contextPrefix.isEmpty {
+        let inContext = !rw.options.contains("ignorecontextinfo") && !r.contextPrefix.isEmpty
+        if inContext {
             let contextRoot = SiteFileSystem.normalize(r.contextDocumentRoot)
             if f.hasPrefix(contextRoot + "/") {
                 let prefix = r.contextPrefix.hasSuffix("/") ? String(r.contextPrefix.dropLast()) : r.contextPrefix
@@ -129,7 +130,9 @@ extension Origin {
         // With a RewriteBase, a filesystem path outside the directory but under the document
         // root loses the root and its slash: `a/y.html`, not a path, so 400 (recorded:
         // fixtures/apache/rewrite-base-absolute-path-outside-directory).
-        if rw.base != nil, f.utf8.starts(with: (root + "/").utf8) { return dropLeadingBytes(f, root.utf8.count + 1) }
+        // Under an Alias that root is the context's: a path outside it stays whole (recorded:
+        // rewrite-base-absolute-path-outside-alias-context).
+        if rw.base != nil, !inContext, f.utf8.starts(with: (root + "/").utf8) { return dropLeadingBytes(f, root.utf8.count + 1) }
         return f
     }
 }
