@@ -62,6 +62,10 @@ public struct Edge: Sendable, Hashable {
     /// byte or blank, or no name before the port is answered 400 by the edge itself, after the
     /// request-line check and before TRACE's 405 (recorded: https-edge-refuses-invalid-host).
     public var rejectsInvalidHost = false
+    /// nginx's body-framing checks: a repeated or non-numeric Content-Length is answered 400,
+    /// a Transfer-Encoding other than `chunked` 501, by the edge itself after the Host check
+    /// and before TRACE's 405 (recorded: https-edge-refuses-bad-content-length).
+    public var rejectsBadBodyHeaders = false
     /// The address Apache listens on behind this edge (`%{SERVER_ADDR}`), when not the default
     /// 127.0.0.1: the recordings' Apache is on 127.0.0.2 while their nginx holds 127.0.0.1.
     public var originServerAddress: String? = nil
@@ -236,6 +240,9 @@ extension Edge: Layer {
         if rejectsInvalidHost, !Edge.nginxAcceptsHost(request.host) {
             return .answer(HopResponse(status: 400, answerer: .edge, producer: label,
                                        reason: "the proxy refuses the Host header (.., /, a blank or control byte, or no name)"))
+        }
+        if rejectsBadBodyHeaders, let refusal = Edge.nginxBodyHeaderRefusal(request.headers) {
+            return .answer(HopResponse(status: refusal.status, answerer: .edge, producer: label, reason: refusal.why))
         }
         if rejectsTrace, request.method == "TRACE" || request.method == "CONNECT" {
             return .answer(HopResponse(status: 405, answerer: .edge, producer: label, reason: "the proxy refuses \(request.method)"))
