@@ -31,4 +31,18 @@ struct StoriesRoundTests {
         #expect(!Origin.isStrictLength(""))
         #expect(!Origin.isStrictLength("99999999999999999999"))
     }
+
+    /// fixtures/apache/header-if-match-and-if-unmodified-since-412: apr_date_parse_http's three
+    /// formats give the same instant; impossible days and the wrong case are APR_DATE_BAD.
+    @Test func httpDateFormats() {
+        #expect(Origin.parseHTTPDate("Sun, 06 Nov 1994 08:49:37 GMT") == 784_111_777)
+        #expect(Origin.parseHTTPDate("Sunday, 06-Nov-94 08:49:37 GMT") == 784_111_777)
+        #expect(Origin.parseHTTPDate("Sun Nov  6 08:49:37 1994") == 784_111_777)
+        #expect(Origin.parseHTTPDate("x 6 Nov 1994 08:49:37 UTC") == 784_111_777)
+        #expect(Origin.parseHTTPDate("Thu, 01 Jan 1970 00:00:00 GMT") == 0)
+        #expect(Origin.parseHTTPDate("Tue, 29 Feb 2000 00:00:00 GMT") == 951_782_400)
+        #expect(Origin.parseHTTPDate("Sat, 31 Apr 2000 00:00:00 GMT") == nil)
+        #expect(Origin.parseHTTPDate("Sat, 01 jan 2000 00:00:00 GMT") == nil)
+        #expect(Origin.parseHTTPDate("Sat, 01 Jan 2000 00:00:00") == nil)
+    }
 }
