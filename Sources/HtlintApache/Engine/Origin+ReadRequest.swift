@@ -17,6 +17,11 @@ extension Origin {
             return (400, "malformed Host header \(host)")
         }
         if let problem = bodyFramingProblem(request.headers) { return (400, problem) }
+        // ap_check_request_header: an expectation other than 100-continue is 417 (AH00570, info
+        // level), after the framing checks (recorded: header-expect-unknown-417).
+        if let expect = request.header("Expect"), !expect.isEmpty, !equalsIgnoringASCIICase(expect, "100-continue") {
+            return (417, "unrecognized expectation Expect: \(expect)")
+        }
         return nil
     }
 
