@@ -45,4 +45,22 @@ struct StoriesRoundTests {
         #expect(Origin.parseHTTPDate("Sat, 01 jan 2000 00:00:00 GMT") == nil)
         #expect(Origin.parseHTTPDate("Sat, 01 Jan 2000 00:00:00") == nil)
     }
+
+    /// fixtures/apache/header-edge-drops-expect: nginx's proxy module passes no Expect, TE,
+    /// Keep-Alive or Upgrade to Apache; other headers go through.
+    @Test func nginxEdgeDropsProxyDefaultHeaders() {
+        var edge = Edge(name: "flexible")!
+        edge.dropsProxyDefaultHeaders = true
+        let request = HopRequest(scheme: "http", port: 80, host: "example.org", method: "GET", target: "/a.html",
+                                 headers: [HTTPHeader("Host", "example.org"), HTTPHeader("Expect", "foo"), HTTPHeader("TE", "trailers"),
+                                           HTTPHeader("Upgrade", "h2c"), HTTPHeader("X-Token", "c")])
+        guard case .forward(let next, _) = edge.receive(request) else {
+            Issue.record("the request was answered by the edge")
+            return
+        }
+        #expect(next.header("Expect") == nil)
+        #expect(next.header("TE") == nil)
+        #expect(next.header("Upgrade") == nil)
+        #expect(next.header("X-Token") == "c")
+    }
 }
