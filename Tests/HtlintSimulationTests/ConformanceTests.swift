@@ -23,6 +23,20 @@ struct ConformanceTests {
         #expect(result.disagreements.map(\.description) == [])
     }
 
+    /// A recording is stale when its case changed after it was made: the live check
+    /// (`oracle.py check` in CI) then disagrees, so the description and edge it echoes must match.
+    @Test("own recordings echo their case", arguments: caseNames(ownCorpus))
+    func recordingMatchesCase(_ name: String) throws {
+        func object(_ file: String) throws -> [String: Any] {
+            let data = try Data(contentsOf: URL(fileURLWithPath: Self.ownCorpus + "/" + name + "/" + file))
+            return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        }
+        let (c, e) = (try object("case.json"), try object("expected.json"))
+        #expect(c["description"] as? String == e["description"] as? String)
+        #expect(c["edge"] as? String ?? "none" == e["edge"] as? String ?? "none")
+        #expect((c["requests"] as? [Any])?.count == (e["results"] as? [Any])?.count)
+    }
+
     @Test func ownCorpusIsLargeEnough() {
         let names = Self.caseNames(Self.ownCorpus)
         let requests = names.compactMap { try? ConformanceCase.load(Self.ownCorpus + "/" + $0) }.map(\.requests.count).reduce(0, +)
