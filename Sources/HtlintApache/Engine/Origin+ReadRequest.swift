@@ -16,7 +16,42 @@ extension Origin {
         if let host = request.header("Host"), hostHeaderIsMalformed(host, strict: !site.httpProtocolUnsafe) {
             return (400, "malformed Host header \(host)")
         }
+        if let problem = bodyFramingProblem(request.headers) { return (400, problem) }
+        // ap_check_request_header: an expectation other than 100-continue is 417 (AH00570, info
+        // level), after the framing checks (recorded: header-expect-unknown-417).
+        if let expect = request.header("Expect"), !expect.isEmpty, !equalsIgnoringASCIICase(expect, "100-continue") {
+            return (417, "unrecognized expectation Expect: \(expect)")
+        }
         return nil
+    }
+
+    /// Why ap_read_request refuses the body's framing headers with 400 (logged at info level),
+    /// repeated lines read as one joined with ", ": a Transfer-Encoding whose last coding is
+    /// not `chunked` (AH02539), else a Content-Length that is not all digits (AH10242), so a
+    /// second Content-Length line (`0, 8`) is refused too. `chunked` drops Content-Length
+    /// unread. Recorded: header-invalid-content-length-refused.
+    func bodyFramingProblem(_ headers: [HTTPHeader]) -> String? {
+        func joined(_ name: String) -> String? {
+            let values = headers.filter { equalsIgnoringASCIICase($0.name, name) }.map(\.value)
+            return values.isEmpty ? nil : values.joined(separator: ", ")
+        }
+        if let te = joined("Transfer-Encoding") {
+            let codings = te.split(separator: ",", omittingEmptySubsequences: false).map {
+                String($0.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+            }
+            let chunked = codings.map { equalsIgnoringASCIICase($0, "chunked") }
+            guard chunked.last == true, chunked.filter({ $0 }).count == 1 else {
+                return "unknown Transfer-Encoding (\(te))"
+            }
+            return nil
+        }
+        if let cl = joined("Content-Length"), !Origin.isStrictLength(cl) { return "invalid Content-Length (\(cl))" }
+        return nil
+    }
+
+    /// ap_parse_strict_length: decimal digits only (no sign, no blank), within apr_off_t.
+    static func isStrictLength(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } && Int64(s) != nil
     }
 
     /// Why ap_get_mime_headers_core refuses the request's header lines with 400, if it does:

@@ -293,16 +293,17 @@ public final class Origin: @unchecked Sendable {
                         served = nil
                         break
                     }
-                    // The default handler's ap_meets_conditions: `If-None-Match: *` matches any file it
-                    // sends, a 304 for GET and HEAD, a 412 for the rest, sent as the handler's own
-                    // answer without a body or ErrorDocument (recorded: header-if-none-match-any-file).
-                    let conditionFailed = s == 200 && file != nil && record.status == 200 && errorDocumentStatus == nil
-                        && request.header("If-None-Match")?.hasPrefix("*") == true
-                    if conditionFailed {
-                        s = record.method == "GET" || record.method == "HEAD" ? 304 : 412
+                    // The default handler's ap_meets_conditions (Origin+Preconditions): its 304 or 412
+                    // is sent as the handler's own answer without a body or ErrorDocument (recorded:
+                    // header-if-none-match-any-file).
+                    let precondition = s == 200 && file != nil && record.status == 200 && errorDocumentStatus == nil
+                        ? failedPrecondition(request, method: record.method, chain: chain) : nil
+                    let conditionFailed = precondition != nil
+                    if let p = precondition {
+                        s = p
                         conditionFailedFile = true
                         file = nil
-                        chain.note(.status, "\(s): If-None-Match: * matches the file")
+                        chain.note(.status, "\(s): a precondition (If-Match, If-Unmodified-Since, If-None-Match: *) fails for the file")
                     }
                     // The byte-range filter's 416 is an error bucket: ap_die then redirects to a page or
                     // URL ErrorDocument 416 names (recorded: errordoc-range-not-satisfiable-page).

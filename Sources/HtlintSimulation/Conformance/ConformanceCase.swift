@@ -71,6 +71,10 @@ public struct ConformanceCase {
         edge.dropsInvalidHeaderNames = true
         // And one whose Host header it finds invalid (400).
         edge.rejectsInvalidHost = true
+        // And a repeated or non-numeric Content-Length (400), an unknown Transfer-Encoding (501).
+        edge.rejectsBadBodyHeaders = true
+        // Its proxy module drops Expect, TE, Keep-Alive and Upgrade on the way to Apache.
+        edge.dropsProxyDefaultHeaders = true
         // Behind it, Apache listens on 127.0.0.2 (oracle.py), which %{SERVER_ADDR} reports.
         edge.originServerAddress = "127.0.0.2"
         // Its TLS to Apache (full modes) is TLSv1.2 (nginx 1.22.1's proxy_ssl_protocols).

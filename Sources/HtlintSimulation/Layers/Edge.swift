@@ -62,6 +62,14 @@ public struct Edge: Sendable, Hashable {
     /// byte or blank, or no name before the port is answered 400 by the edge itself, after the
     /// request-line check and before TRACE's 405 (recorded: https-edge-refuses-invalid-host).
     public var rejectsInvalidHost = false
+    /// nginx's body-framing checks: a repeated or non-numeric Content-Length is answered 400,
+    /// a Transfer-Encoding other than `chunked` 501, by the edge itself after the Host check
+    /// and before TRACE's 405 (recorded: https-edge-refuses-bad-content-length).
+    public var rejectsBadBodyHeaders = false
+    /// nginx's proxy module sends `Expect`, `TE`, `Keep-Alive` and `Upgrade` empty, that is not
+    /// at all, unless configured otherwise: Apache behind it never sees an expectation it would
+    /// refuse with 417 (recorded: header-edge-drops-expect).
+    public var dropsProxyDefaultHeaders = false
     /// The address Apache listens on behind this edge (`%{SERVER_ADDR}`), when not the default
     /// 127.0.0.1: the recordings' Apache is on 127.0.0.2 while their nginx holds 127.0.0.1.
     public var originServerAddress: String? = nil
@@ -237,6 +245,9 @@ extension Edge: Layer {
             return .answer(HopResponse(status: 400, answerer: .edge, producer: label,
                                        reason: "the proxy refuses the Host header (.., /, a blank or control byte, or no name)"))
         }
+        if rejectsBadBodyHeaders, let refusal = Edge.nginxBodyHeaderRefusal(request.headers) {
+            return .answer(HopResponse(status: refusal.status, answerer: .edge, producer: label, reason: refusal.why))
+        }
         if rejectsTrace, request.method == "TRACE" || request.method == "CONNECT" {
             return .answer(HopResponse(status: 405, answerer: .edge, producer: label, reason: "the proxy refuses \(request.method)"))
         }
@@ -249,6 +260,9 @@ extension Edge: Layer {
         var next = request
         // `Connection` is hop-by-hop: a proxy never passes the visitor's on.
         next.removeHeader("Connection")
+        if dropsProxyDefaultHeaders {
+            for name in ["Expect", "TE", "Keep-Alive", "Upgrade"] { next.removeHeader(name) }
+        }
         if dropsInvalidHeaderNames, next.headers.contains(where: { !Edge.isValidNginxHeaderName($0.name) }) {
             next.headers.removeAll { !Edge.isValidNginxHeaderName($0.name) }
         }
