@@ -75,23 +75,12 @@ extension Origin {
         // Authn/authz are skipped when an internal redirect lands on the configuration of the
         // request it came from (r->prev->per_dir_config == r->per_dir_config): an ErrorDocument
         // 403 page under the same `Require` is served.
-        // mod_allowmethods hooks the access checker without AP_AUTH_INTERNAL_PER_CONF, which turns
-        // auth_internal_per_conf off: a directory walk its cache does not find familiar, or a
-        // location or file walk that merges a section for another URI or file name than the one
-        // it cached, then always merges a configuration of its own, and authz runs again
-        // (recorded: access-allowmethods-errordocument-other-directory-rechecked).
-        let keys = walk.config.objectKeys
-        let base = String(lastPathComponent(walk.filename))
-        let freshWalk = site.modules.contains("allowmethods")
-            && (cacheSubject.walked || (keys.contains { $0.hasPrefix("loc#") } && r.locationWalkURI != r.uri)
-                || (keys.contains { $0.hasPrefix("files:") || $0.hasPrefix("server-files:") } && r.fileWalkName != base))
-        if !(site.vhost.block.server?.locations.isEmpty ?? true) { r.locationWalkURI = r.uri }
+        let freshWalk = site.modules.contains("allowmethods") && allowMethodsWalksAfresh(r, walk, familiar: !cacheSubject.walked)
         // A look-up by file skips the location walk before translate_name: its one location walk
         // is compared with the main request's first, whose base was the server defaults, so a
         // matching `<Location>` always merges afresh and authz runs again (recorded:
         // dirindex-autoindex-entry-location-rechecked).
-        let freshLocation = r.fileSubrequest && keys.contains { $0.hasPrefix("loc#") }
-        r.fileWalkName = base
+        let freshLocation = r.fileSubrequest && walk.config.objectKeys.contains { $0.hasPrefix("loc#") }
         if r.previousConfigIdentity != r.configIdentity || freshWalk || freshLocation {
             applySSLUserName(r, walk.config, chain)
             if let denied = checkAccess(r, walk.config, chain) { return .final(status: denied, location: nil) }
@@ -528,6 +517,22 @@ extension Origin {
             }
         }
         return coreTranslate(r.uri, r, chain, failedFilename: declinedFilename)
+    }
+
+    /// mod_allowmethods hooks the access checker without AP_AUTH_INTERNAL_PER_CONF, which turns
+    /// auth_internal_per_conf off: a directory walk its cache does not find familiar, or a
+    /// location or file walk that merges a section for another URI or file name than the one it
+    /// cached, then always merges a configuration of its own, and authz runs again (recorded:
+    /// access-allowmethods-errordocument-other-directory-rechecked,
+    /// access-allowmethods-errordocument-section-rechecked). Updates the walks' caches.
+    func allowMethodsWalksAfresh(_ r: RequestRecord, _ walk: WalkResult, familiar: Bool) -> Bool {
+        let keys = walk.config.objectKeys
+        let base = String(lastPathComponent(walk.filename))
+        let fresh = !familiar || (keys.contains { $0.hasPrefix("loc#") } && r.locationWalkURI != r.uri)
+            || (keys.contains { $0.hasPrefix("files:") || $0.hasPrefix("server-files:") } && r.fileWalkName != base)
+        if !(site.vhost.block.server?.locations.isEmpty ?? true) { r.locationWalkURI = r.uri }
+        r.fileWalkName = base
+        return fresh
     }
 
     /// try_alias_list passes the mapped path through ap_server_root_relative, whose

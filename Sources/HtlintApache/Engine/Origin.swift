@@ -99,7 +99,7 @@ public final class Origin: @unchecked Sendable {
         /// The body was refused: a canned 413 goes out without what the error table held before
         /// (`Header always … early` lines, mod_rewrite's cookies; recorded: access-limitrequestbody-error-table-lost).
         var bodyRefused = false
-        /// The default handler answered a file 304 or 412 (If-None-Match: *).
+        /// The default handler answered a file 304 or 412 (a failed precondition).
         var conditionFailedFile = false
         /// …read for r_1st_err of a recursive error: its canned 413 loses the error table too.
         var firstRequestBodyRefused = false
@@ -196,7 +196,7 @@ public final class Origin: @unchecked Sendable {
                     // (recorded: errordoc-recursive-error-body-limit-of-first-request).
                     let recursive = errorDocumentStatus != nil && !record.answeredByRewrite
                     let discardFailed = !pageFirst && bodyTooLarge(s, readFor: recursive ? runStartRecord ?? errorOrigin : nil)
-                    if discardFailed, errorDocumentStatus != nil, !record.answeredByRewrite {
+                    if discardFailed, recursive {
                         // A recursive error (the page's request already holds the error): ap_die_r
                         // sends canned for r_1st_err, and the body it reads for that request makes the
                         // answer a 413; the page's request keeps its own status in %>s (recorded:

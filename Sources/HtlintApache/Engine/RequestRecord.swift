@@ -111,7 +111,8 @@ final class RequestRecord {
     /// it tested and the file name it tested them against.
     var fileWalkCache: (sections: [String], base: String)?
     /// What location_walk and file_walk last walked afresh (their caches' `cached`): the URI and
-    /// the file name, inherited like the other caches.
+    /// the file name, inherited like the other caches (kept only under mod_allowmethods, the one
+    /// reader: Origin.allowMethodsWalksAfresh).
     var locationWalkURI: String?
     /// A look-up by file (ap_sub_req_lookup_file, _dirent): no location walk before translate.
     var fileSubrequest = false
