@@ -11,6 +11,15 @@ struct RecordedApacheProbeTests {
         Linter(rules: [rule(named: id)!]).run(LintContext(htaccess: code, extraFiles: files))
     }
 
+    /// Exactly one finding of rule `id`, its message naming `witness`, on line `line`.
+    static func expectOneFinding(_ id: String, _ code: String, files: [String], naming witness: String, line: Int,
+                                 sourceLocation: SourceLocation = #_sourceLocation) {
+        let found = run(id, code, files: files)
+        #expect(found.count == 1, sourceLocation: sourceLocation)
+        #expect(found.first?.message.contains(witness) == true, "\(found.map(\.message))", sourceLocation: sourceLocation)
+        #expect(found.first.map { position(in: code, $0).line } == line, sourceLocation: sourceLocation)
+    }
+
     /// `ErrorDocument 404 http://host/missing`: recorded, `/missing` → 302 `/nothere` → 302
     /// `/nothere` (ERR_TOO_MANY_REDIRECTS) for every URL no file serves. No probe was a 404.
     @Test func fullURLErrorDocumentToAMissingPageLoops() {
@@ -29,10 +38,7 @@ struct RecordedApacheProbeTests {
     /// internal redirects (`/c/.php.php…`): the condition finds `c.php` through path info.
     @Test func extensionHidingRecursesOnASlashAfterTheName() {
         let code = "RewriteEngine On\nRewriteCond %{REQUEST_FILENAME}.php -f\nRewriteRule ^(.*)$ $1.php [L]\n"
-        let found = Self.run("HT302", code, files: ["/about.php"])
-        #expect(found.count == 1)
-        #expect(found.first?.message.contains("http://example.com/about/ is rewritten") == true)
-        #expect(found.first.map { position(in: code, $0).line } == 3)
+        Self.expectOneFinding("HT302", code, files: ["/about.php"], naming: "http://example.com/about/ is rewritten", line: 3)
     }
 
     /// With `[END]` the rewrite runs once: `/about/` is a plain 404, no recursion.
@@ -46,10 +52,7 @@ struct RecordedApacheProbeTests {
     /// internally (recorded 500, AH00124). No probe named a missing directory.
     @Test func rewriteToItselfRecursesBelowAMissingDirectory() {
         let code = "RewriteEngine On\nRewriteRule ^(.*)$ $1 [L]\n"
-        let found = Self.run("HT302", code, files: ["/about.html"])
-        #expect(found.count == 1)
-        #expect(found.first?.message.contains("/no-such-dir/no-such-page") == true)
-        #expect(found.first.map { position(in: code, $0).line } == 2)
+        Self.expectOneFinding("HT302", code, files: ["/about.html"], naming: "/no-such-dir/no-such-page", line: 2)
     }
 
     /// rewrite-strip-suffix-redirect-and-add-suffix-loop: recorded, /about.html → 301 /about →
@@ -57,10 +60,7 @@ struct RecordedApacheProbeTests {
     /// stem visitors use, not only `/about/` (found through path info).
     @Test func strippingTheSuffixAndAddingItBackLoops() {
         let code = "RewriteEngine On\nRewriteRule ^(.*)\\.html$ /$1 [R=301,L]\nRewriteCond %{REQUEST_FILENAME}.html -f\nRewriteRule ^(.*)$ $1.html [L]\n"
-        let found = Self.run("HT301", code, files: ["/about.html"])
-        #expect(found.count == 1)
-        #expect(found.first?.message.contains("redirect loop: http://example.com/about redirects to itself") == true)
-        #expect(found.first.map { position(in: code, $0).line } == 2)
+        Self.expectOneFinding("HT301", code, files: ["/about.html"], naming: "redirect loop: http://example.com/about redirects to itself", line: 2)
     }
 
     /// A site that lists one file twice (an `AccessFileName` other than `.htaccess` next to a
