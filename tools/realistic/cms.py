@@ -217,31 +217,32 @@ def make_split(i):
     json.dump(case, open(os.path.join(d, "case.json"), "w"), indent=2)
 
 # --- typos: hand-editing mistakes
+# (old, new[, count]) for str.replace; old None appends new to the line.
 TYPOS = [
-    lambda l: l.replace("RewriteRule", "RewriteRul", 1), lambda l: l.replace("RewriteCond", "ReWriteCond", 1),
-    lambda l: l.replace("[L]", "[L"), lambda l: l.replace("[R=301,L]", "[R=301, L]"), lambda l: l.replace("[R=301,L]", "[R=301 L]"),
-    lambda l: l.replace("[L]", "[l]"), lambda l: l.replace("[L]", "[Last]"), lambda l: l.replace("[L]", "[L,QSA,]"),
-    lambda l: l.replace(" [", "[", 1), lambda l: l.replace("!-f", "! -f"), lambda l: l.replace("!-d", "-D"),
-    lambda l: l.replace("%{REQUEST_FILENAME}", "%{REQUEST_FILENAME"), lambda l: l.replace("%{HTTP_HOST}", "%{HTTP_HOST }"),
-    lambda l: l.replace("^(.*)$", "^(.*$"), lambda l: l.replace("^(.*)$", "^(.*))$"), lambda l: l.replace("\\.", "\\"),
-    lambda l: l.replace("Require all denied", "Require all deny"), lambda l: l.replace("Require all denied", "Deny from all"),
-    lambda l: l.replace("Options -Indexes", "Options -Indexes +Multiviews"), lambda l: l.replace("Options -Indexes", "Options Indexes -FollowSymLinks"),
-    lambda l: l.replace("Options -Indexes", "Options -Index"), lambda l: l.replace("RewriteEngine On", "RewriteEngine Yes"),
-    lambda l: l.replace("RewriteEngine On", "RewriteEngine on # enable"), lambda l: l.replace("Redirect 301", "Redirect 301 "),
-    lambda l: l.replace("Redirect 301 ", "Redirect 301 http://"), lambda l: l.replace("Redirect permanent / ", "Redirect permanent "),
-    lambda l: l.replace("Header set", "Header sett"), lambda l: l.replace("Header always set", "Header always add"),
-    lambda l: l.replace("</IfModule>", "</IfModule"), lambda l: l.replace("</IfModule>", ""), lambda l: l.replace("<IfModule mod_rewrite.c>", "<IfModule mod_rewrite.c"),
-    lambda l: l.replace("</FilesMatch>", "</Files>"), lambda l: l.replace("ErrorDocument 404 /", "ErrorDocument 404 "),
-    lambda l: l.replace("ErrorDocument 404 /404.html", "ErrorDocument 404 404.html"), lambda l: l.replace("DirectoryIndex", "DirectoryIndex "),
-    lambda l: l.replace("RewriteBase /", "RewriteBase"), lambda l: l.replace("RewriteBase /", "RewriteBase blog/"),
-    lambda l: l.replace("FallbackResource /", "FallbackResource "), lambda l: l.replace("[R=301,L]", "[R=3O1,L]"),
-    lambda l: l.replace("[R=301,L]", "[R=200,L]"), lambda l: l.replace("[R=302,L]", "[R=399,L]"), lambda l: l.replace("[L,R=301]", "[L,R=301,NE,NE]"),
-    lambda l: l.replace("[F]", "[F,R=301]"), lambda l: l.replace("[NC]", "[NC,L]"), lambda l: l.replace("[NC]", "[NOCASE,OR]"),
-    lambda l: l.replace("[OR]", "[or]"), lambda l: l.replace("[OR]", "[OR"), lambda l: l.replace("AddType", "AddType ."),
-    lambda l: l.replace("SetEnvIf Origin", "SetEnvIf origin"), lambda l: l.replace("env=ORIGIN_OK", "env=!ORIGIN_OK"),
-    lambda l: l.replace("ServerSignature Off", "ServerSignature Of"), lambda l: l.replace("AddDefaultCharset UTF-8", "AddDefaultCharset"),
-    lambda l: l.replace("RedirectMatch 404", "RedirectMatch 404 "), lambda l: l.replace("Options +FollowSymLinks", "Options FollowSymLinks -Indexes"),
-    lambda l: l.replace("FileETag None", "FileETag Nope"), lambda l: l.replace("\"", "", 1), lambda l: l + "\\",
+    ("RewriteRule", "RewriteRul", 1), ("RewriteCond", "ReWriteCond", 1),
+    ("[L]", "[L"), ("[R=301,L]", "[R=301, L]"), ("[R=301,L]", "[R=301 L]"),
+    ("[L]", "[l]"), ("[L]", "[Last]"), ("[L]", "[L,QSA,]"),
+    (" [", "[", 1), ("!-f", "! -f"), ("!-d", "-D"),
+    ("%{REQUEST_FILENAME}", "%{REQUEST_FILENAME"), ("%{HTTP_HOST}", "%{HTTP_HOST }"),
+    ("^(.*)$", "^(.*$"), ("^(.*)$", "^(.*))$"), ("\\.", "\\"),
+    ("Require all denied", "Require all deny"), ("Require all denied", "Deny from all"),
+    ("Options -Indexes", "Options -Indexes +Multiviews"), ("Options -Indexes", "Options Indexes -FollowSymLinks"),
+    ("Options -Indexes", "Options -Index"), ("RewriteEngine On", "RewriteEngine Yes"),
+    ("RewriteEngine On", "RewriteEngine on # enable"), ("Redirect 301", "Redirect 301 "),
+    ("Redirect 301 ", "Redirect 301 http://"), ("Redirect permanent / ", "Redirect permanent "),
+    ("Header set", "Header sett"), ("Header always set", "Header always add"),
+    ("</IfModule>", "</IfModule"), ("</IfModule>", ""), ("<IfModule mod_rewrite.c>", "<IfModule mod_rewrite.c"),
+    ("</FilesMatch>", "</Files>"), ("ErrorDocument 404 /", "ErrorDocument 404 "),
+    ("ErrorDocument 404 /404.html", "ErrorDocument 404 404.html"), ("DirectoryIndex", "DirectoryIndex "),
+    ("RewriteBase /", "RewriteBase"), ("RewriteBase /", "RewriteBase blog/"),
+    ("FallbackResource /", "FallbackResource "), ("[R=301,L]", "[R=3O1,L]"),
+    ("[R=301,L]", "[R=200,L]"), ("[R=302,L]", "[R=399,L]"), ("[L,R=301]", "[L,R=301,NE,NE]"),
+    ("[F]", "[F,R=301]"), ("[NC]", "[NC,L]"), ("[NC]", "[NOCASE,OR]"),
+    ("[OR]", "[or]"), ("[OR]", "[OR"), ("AddType", "AddType ."),
+    ("SetEnvIf Origin", "SetEnvIf origin"), ("env=ORIGIN_OK", "env=!ORIGIN_OK"),
+    ("ServerSignature Off", "ServerSignature Of"), ("AddDefaultCharset UTF-8", "AddDefaultCharset"),
+    ("RedirectMatch 404", "RedirectMatch 404 "), ("Options +FollowSymLinks", "Options FollowSymLinks -Indexes"),
+    ("FileETag None", "FileETag Nope"), ("\"", "", 1), (None, "\\"),
 ]
 def make_err(i):
     make_case(i)
@@ -250,7 +251,8 @@ def make_err(i):
     lines = open(p).read().split("\n")
     for _ in range(R.randint(1, 2)):
         for _ in range(40):
-            k = R.randrange(len(lines)); t = R.choice(TYPOS); new = t(lines[k])
+            k = R.randrange(len(lines)); old, new, *count = R.choice(TYPOS)
+            new = lines[k] + new if old is None else lines[k].replace(old, new, *count)
             if new != lines[k]: lines[k] = new; break
     if R.random() < 0.15: lines.insert(R.randrange(len(lines) + 1), ch("Php_value upload_max_filesize 64M", "php_flag display_errors Off", "SSLRequireSSL", "AuthType Basic", "Order allow,deny", "Allow from all", "LimitRequestBody 100", "CheckSpelling On", "ExpiresActive On", "AddOutputFilterByType DEFLATE text/html", "Satisfy Any", "RewriteLog /tmp/x"))
     open(p, "w").write("\n".join(lines))
