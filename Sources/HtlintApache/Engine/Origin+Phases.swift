@@ -613,7 +613,8 @@ extension Origin {
         if isDirectory {
             directory = f.hasSuffix("/") ? f : f + "/"
         } else {
-            directory = f.lastIndex(of: "/").map { String(f[...$0]) } ?? f
+            // Bytes, not Characters: a grapheme search cost a twentieth of a request.
+            directory = f.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(f[...$0]) } ?? f
         }
         if let cache = r.walkCache, cache.directory == directory,
            isDirectory ? walk.pathInfo.isEmpty : site.files.isFile(f) || [.file, .executable].contains(Site.systemNode(f)) {

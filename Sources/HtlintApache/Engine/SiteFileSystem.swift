@@ -164,12 +164,27 @@ public struct SiteFileSystem: Sendable {
     /// the node's look-up took two; every request stats several paths): `.some(nil)` is
     /// "nothing there", `nil` means the walk must run.
     private func plainLookup(_ path: String, followFinal: Bool) -> Node?? {
-        guard SiteFileSystem.isPlain(path) else { return nil }
-        if let n = nodes[path] {
-            if case .symlink = n, followFinal { return nil }
+        guard let (name, directoryOnly) = SiteFileSystem.plainForm(path) else { return nil }
+        if let n = nodes[name] {
+            switch n {
+            case .symlink: if followFinal || directoryOnly { return nil }
+            case .file: if directoryOnly { return .some(nil) }
+            case .directory: break
+            }
             return .some(n)
         }
         return hasSymlinks ? nil : .some(nil)
+    }
+
+    /// The name the fast paths look up: a plain `path` itself, or a plain name with one
+    /// trailing slash (`directoryOnly`: the walk demands a directory there, and follows a
+    /// final link). Every request stats its directory with the slash, so this one form
+    /// skips the slow walk's string building.
+    private static func plainForm(_ path: String) -> (name: String, directoryOnly: Bool)? {
+        if isPlain(path) { return (path, false) }
+        guard path.utf8.count > 1, path.utf8.last == UInt8(ascii: "/") else { return nil }
+        let name = dropTrailingBytes(path, 1)
+        return isPlain(name) ? (name, true) : nil
     }
 
     /// The path `path` leads to after following symbolic links: nil when nothing is there, a
@@ -182,13 +197,14 @@ public struct SiteFileSystem: Sendable {
     /// trailing slash demands a directory. At most 7 links are followed (as before).
     private func walk(_ path: String, followFinal: Bool) -> String? {
         // Fast path (every request tests several paths): absolute, no `//`, no `/.` segment start,
-        // no trailing slash. Found, it is the answer unless it is a link to follow; missing, it
-        // is missing when no link on the way could lead elsewhere.
-        if SiteFileSystem.isPlain(path) {
-            if let n = nodes[path] {
-                guard case .symlink = n, followFinal else { return path }
-            } else if !hasSymlinks {
-                return nil
+        // at most a trailing slash (`plainForm`). Found, it is the answer unless it is a link to
+        // follow; missing, it is missing when no link on the way could lead elsewhere.
+        if let (name, directoryOnly) = SiteFileSystem.plainForm(path) {
+            switch nodes[name] {
+            case .symlink?: if !followFinal && !directoryOnly { return name }
+            case .file?: return directoryOnly ? nil : name
+            case .directory?: return name
+            case nil: if !hasSymlinks { return nil }
             }
         }
         var resolved: [Substring] = []

@@ -44,14 +44,19 @@ extension Origin {
         var cursor = 0
         // The match input only changes when a rule substitutes (or [DPI] drops the path info).
         var input = matchInput(r, directory: directory, pathInfo: pathInfo)
-        func refreshCandidates() {
-            input = matchInput(r, directory: directory, pathInfo: pathInfo)
-            guard let index = set.index else { return }
-            candidates = index.candidates(for: input, query: r.query)
-            cursor = 0
-        }
+        // Recomputed when the next rule is tried, not when a rule substitutes: most
+        // substituting rules end the set ([L], a redirect), and then nothing reads them again.
+        var stale = false
         if let index = set.index { candidates = index.candidates(for: input, query: r.query) }
         while i < rules.count {
+            if stale {
+                stale = false
+                input = matchInput(r, directory: directory, pathInfo: pathInfo)
+                if let index = set.index {
+                    candidates = index.candidates(for: input, query: r.query)
+                    cursor = 0
+                }
+            }
             if let c = candidates {
                 while cursor < c.count, Int(c[cursor]) < i { cursor += 1 }
                 guard cursor < c.count else { break }
@@ -109,7 +114,7 @@ extension Origin {
                 result.lastRule = rule
                 result.changed = true
                 result.noEscape = rule.flags.noEscape
-                refreshCandidates()
+                stale = true
             }
             if rule.flags.passThrough { result.passThrough = true; result.changed = true; break }
             if rule.flags.end {
@@ -134,7 +139,7 @@ extension Origin {
                     return result
                 }
                 i = 0
-                refreshCandidates()
+                stale = true
                 continue
             }
             i = set.onMatch[i]
