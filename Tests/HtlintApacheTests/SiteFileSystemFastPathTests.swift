@@ -54,4 +54,26 @@ struct SiteFileSystemFastPathTests {
         #expect(fs.resolve("/var/www/html/link/a.html") == "/var/www/html/real/a.html")
         #expect(fs.stat("/var/www/html/link/missing.html") == nil)
     }
+
+    /// One trailing slash demands a directory, as the kernel's walk does: the fast path for such
+    /// a name answers like the full walk (a doubled slash takes the full walk).
+    @Test func trailingSlashDemandsADirectory() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/a.html")
+        fs.addFile("/blog/post.html")
+        fs.addSymlink("/to-blog", target: "blog")
+        fs.addSymlink("/to-file", target: "a.html")
+        for slashes in ["/", "//"] {
+            #expect(fs.stat("/var/www/html/blog" + slashes) == .directory)
+            #expect(fs.resolve("/var/www/html/blog" + slashes) == "/var/www/html/blog")
+            #expect(fs.stat("/var/www/html/a.html" + slashes) == nil)
+            #expect(fs.stat("/var/www/html/missing" + slashes) == nil)
+            // A final link is followed before a slash, by lstat too.
+            #expect(fs.stat("/var/www/html/to-blog" + slashes) == .directory)
+            #expect(fs.lstat("/var/www/html/to-blog" + slashes) == .directory)
+            #expect(fs.resolve("/var/www/html/to-blog" + slashes) == "/var/www/html/blog")
+            #expect(fs.stat("/var/www/html/to-file" + slashes) == nil)
+        }
+        #expect(fs.lstat("/var/www/html/to-blog") == .symlink(target: "blog"))
+    }
 }
