@@ -29,8 +29,8 @@ struct SiteFileSystemFastPathTests {
         #expect(fs.entryNames(in: "/var/www") == ["html"])
         #expect(fs.entryNames(in: "/var/www/html/missing").isEmpty)
         // Every node below the root is in its parent's listing, and nothing else is.
-        let listed = fs.nodes.keys.filter { $0.hasPrefix("/var/www/html/") }.count
-        let counted = fs.nodes.keys.filter { fs.isDirectory($0) }.reduce(0) { $0 + fs.entryNames(in: $1).count }
+        let listed = fs.nodes.map(\.key).filter { $0.hasPrefix("/var/www/html/") }.count
+        let counted = fs.nodes.map(\.key).filter { fs.isDirectory($0) }.reduce(0) { $0 + fs.entryNames(in: $1).count }
         #expect(counted == listed + 2)              // + "www" in /var and "html" in /var/www
     }
 
@@ -40,7 +40,7 @@ struct SiteFileSystemFastPathTests {
         var fs = SiteFileSystem(root: "/var/www/html")
         fs.addAccessFile("/", displayPath: ".htaccess", text: "")
         fs.addAccessFile("/sub/", displayPath: "sub/.htaccess", text: "")
-        #expect(fs.nodes.keys.filter { $0.hasSuffix("/") }.isEmpty)
+        #expect(fs.nodes.map(\.key).filter { $0.hasSuffix("/") }.isEmpty)
         #expect(Set(fs.accessFiles.keys) == ["/var/www/html/", "/var/www/html/sub/"])
         #expect(fs.entryNames(in: "/var/www/html").sorted() == [".htaccess", "sub"])
     }
@@ -75,5 +75,21 @@ struct SiteFileSystemFastPathTests {
             #expect(fs.stat("/var/www/html/to-file" + slashes) == nil)
         }
         #expect(fs.lstat("/var/www/html/to-blog") == .symlink(target: "blog"))
+    }
+
+    /// The kernel names files by bytes: a precomposed é and an e with a combining accent are
+    /// two names (Swift's `String` equality would make them one file).
+    @Test func namesAreBytesNotCanonicalEquivalents() {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        fs.addFile("/caf\u{E9}.html")
+        #expect(fs.stat("/var/www/html/caf\u{E9}.html") == .file(size: 1))
+        #expect(fs.stat("/var/www/html/cafe\u{301}.html") == nil)
+        fs.addFile("/cafe\u{301}.html", size: 2)
+        #expect(fs.stat("/var/www/html/cafe\u{301}.html") == .file(size: 2))
+        #expect(fs.entryNames(in: "/var/www/html").count == 2)
+        // A slash followed by a combining mark still separates names.
+        fs.addFile("/d/\u{301}x.html")
+        #expect(fs.isDirectory("/var/www/html/d"))
+        #expect(fs.entryNames(in: "/var/www/html/d") == ["\u{301}x.html"])
     }
 }

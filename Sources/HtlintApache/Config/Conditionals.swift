@@ -32,7 +32,7 @@ public enum Conditionals {
 
     /// The absolute path `<IfFile>` tests: relative to ServerRoot, `.`/`..` and repeated slashes folded.
     public static func absolutePath(_ path: String) -> String {
-        let full = path.hasPrefix("/") ? path : serverRoot + "/" + path
+        let full = path.hasBytePrefix("/") ? path : serverRoot + "/" + path
         var parts: [Substring] = []
         for seg in full.split(separator: "/") {
             if seg == "." { continue }
@@ -71,16 +71,16 @@ public enum Conditionals {
         case 1:
             op = "="; operand = words[0]
             // `/re/` is turned into a regex below, with the slashes stripped once.
-            if operand.hasPrefix("!") { op = "!="; operand.removeFirst() }
+            if operand.hasBytePrefix("!") { op = "!="; operand.removeFirst() }
         case 2: op = words[0]; operand = words[1]
         default: return nil
         }
         var negate = false
-        if op.hasPrefix("!") { negate = true; op.removeFirst() }
-        if op == "~", operand.count >= 2, operand.hasPrefix("/"), operand.hasSuffix("/") {
+        if op.hasBytePrefix("!") { negate = true; op.removeFirst() }
+        if op == "~", operand.count >= 2, operand.hasBytePrefix("/"), operand.hasByteSuffix("/") {
             operand = String(operand.dropFirst().dropLast())
         }
-        if (op == "=" || op == "==" || op.isEmpty), operand.count >= 2, operand.hasPrefix("/"), operand.hasSuffix("/") {
+        if (op == "=" || op == "==" || op.isEmpty), operand.count >= 2, operand.hasBytePrefix("/"), operand.hasByteSuffix("/") {
             op = "~"; operand = String(operand.dropFirst().dropLast())
         }
         let result: Bool

@@ -1,3 +1,4 @@
+import HtlintRegex
 import HtlintSyntax
 
 /// Access control: mod_authz_core's `Require` and `AuthMerging`, mod_authn_core's `AuthType`
@@ -30,7 +31,7 @@ extension ConfigReader {
         if parts[0].contains(":") { return nil }
         func dotted(_ text: Substring, full: Bool) -> Bool {
             // A prefix may end in one dot (`10.1.`).
-            let s = !full && text.hasSuffix(".") ? text.dropLast() : text
+            let s = !full && text.hasByteSuffix(".") ? text.dropLast() : text
             let octets = s.split(separator: ".", omittingEmptySubsequences: false)
             return (full ? octets.count == 4 : octets.count <= 4) && text.count < 16
                 && octets.allSatisfy { !$0.isEmpty && $0.count <= 3 && Int($0).map { $0 <= 255 } == true }
@@ -157,7 +158,7 @@ extension ConfigReader {
             // `Deny from all # c` is a 500.
             if let bad = words.dropFirst().first(where: {
                 let v = $0.value.lowercased()
-                return v.contains("#") && !v.hasPrefix("env=") && v != "all"
+                return v.contains("#") && !v.hasBytePrefix("env=") && v != "all"
             }) {
                 error(ConfigCode.badArguments, "No comments are allowed here", bad.range); return
             }

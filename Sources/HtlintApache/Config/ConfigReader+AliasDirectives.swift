@@ -29,13 +29,13 @@ extension ConfigReader {
         case "Alias", "AliasMatch", "ScriptAlias", "ScriptAliasMatch":
             guard arity(line, 2...2, "\(info.name) takes two arguments, a fakename and a realname") else { return }
             var regex: Regex? = nil
-            if info.name.hasSuffix("Match") {
+            if info.name.hasByteSuffix("Match") {
                 do { regex = try Regex(words[0].value) } catch {
                     self.error(ConfigCode.badRegex, "Regular expression could not be compiled.", words[0].range); return
                 }
             }
             block.server?.aliases.append(AliasEntry(url: words[0].value, path: words[1].value, regex: regex,
-                                                    handler: info.name.hasPrefix("Script") ? "cgi-script" : nil))
+                                                    handler: info.name.hasBytePrefix("Script") ? "cgi-script" : nil))
         default:
             break   // Known to Apache, accepted, not simulated.
         }
@@ -109,7 +109,7 @@ extension ConfigReader {
         if path == nil && !inDirectory {
             error(ConfigCode.badArguments, "URL to redirect to is missing", d.argumentsRange); return nil
         }
-        if name != "RedirectMatch", path != nil, let t = target, !(t.hasPrefix("/") || isAbsoluteURI(t)) {
+        if name != "RedirectMatch", path != nil, let t = target, !(t.hasBytePrefix("/") || isAbsoluteURI(t)) {
             error(ConfigCode.badArguments, "Redirect to non-URL", words.last!.range); return nil
         }
         var targetExpression: ExprWord? = nil

@@ -1,3 +1,4 @@
+import HtlintRegex
 import HtlintSyntax
 
 /// mod_autoindex's `IndexOptions` and `IndexOrderDefault`, refused where its add_opts and
@@ -30,13 +31,13 @@ extension ConfigReader {
                 block.indexOptionsOthers = false
             } else if lower == "iconwidth" || lower == "iconheight" {
                 continue
-            } else if lower.hasPrefix("iconwidth=") || lower.hasPrefix("iconheight=") {
-                if action == "-" { return refuse("Cannot combine '-' with \(lower.hasPrefix("iconwidth") ? "IconWidth" : "IconHeight")=n") }
+            } else if lower.hasBytePrefix("iconwidth=") || lower.hasBytePrefix("iconheight=") {
+                if action == "-" { return refuse("Cannot combine '-' with \(lower.hasBytePrefix("iconwidth") ? "IconWidth" : "IconHeight")=n") }
             } else if lower == "namewidth" || lower == "descriptionwidth" {
                 let name = lower == "namewidth" ? "NameWidth" : "DescriptionWidth"
                 if action != "-" { return refuse("\(name) with no value may only appear as '-\(name)'") }
-            } else if lower.hasPrefix("namewidth=") || lower.hasPrefix("descriptionwidth=") {
-                let name = lower.hasPrefix("namewidth=") ? "NameWidth" : "DescriptionWidth"
+            } else if lower.hasBytePrefix("namewidth=") || lower.hasBytePrefix("descriptionwidth=") {
+                let name = lower.hasBytePrefix("namewidth=") ? "NameWidth" : "DescriptionWidth"
                 if action == "-" { return refuse("Cannot combine '-' with \(name)=n") }
                 let value = lower.dropFirst(name.count + 1)
                 let least = name == "NameWidth" ? 5 : 12
@@ -44,9 +45,9 @@ extension ConfigReader {
                 if value.first != "*", width != 0, width < least {
                     return refuse("\(name) value must be greater than \(least)")
                 }
-            } else if lower.hasPrefix("type=") {
+            } else if lower.hasBytePrefix("type=") {
                 continue
-            } else if lower.hasPrefix("charset=") {
+            } else if lower.hasBytePrefix("charset=") {
                 block.indexCharset = String(w.dropFirst("charset=".count))
             } else {
                 return refuse("Invalid directory indexing option")

@@ -1,3 +1,4 @@
+import HtlintRegex
 import HtlintSyntax
 
 /// core's per-directory directives (`Options`, `ErrorDocument`, `ForceType`, `Define`, …).
@@ -5,7 +6,7 @@ extension ConfigReader {
     /// set_error_document's REMOTE_PATH: no blank, not a local path, and ap_is_url (a scheme
     /// of letters, digits, `+`, `-`, `.` before a `:`).
     static func isFullURL(_ value: String) -> Bool {
-        guard !value.contains(" "), !value.hasPrefix("/"), let colon = value.firstIndex(of: ":"),
+        guard !value.contains(" "), !value.hasBytePrefix("/"), let colon = value.firstIndex(of: ":"),
               colon != value.startIndex else { return false }
         return value[..<colon].utf8.allSatisfy { c in
             (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2B || c == 0x2D || c == 0x2E
@@ -95,7 +96,7 @@ extension ConfigReader {
         case "LimitRequestBody":
             guard arity(line, 1...1, "LimitRequestBody takes one argument") else { return }
             let w = words[0].value
-            let digits = w.hasPrefix("-") || w.hasPrefix("+") ? w.dropFirst() : Substring(w)
+            let digits = w.hasBytePrefix("-") || w.hasBytePrefix("+") ? w.dropFirst() : Substring(w)
             guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let n = Int(w) else {
                 error(ConfigCode.badArguments, "LimitRequestBody argument is not parsable.", words[0].range); return
             }

@@ -70,7 +70,7 @@ extension ConfigReader {
         let replacement = w.popFirst()
         var clause = w.popFirst()
         var editPattern: Regex? = nil
-        if action.hasPrefix("edit") {
+        if action.hasBytePrefix("edit") {
             guard let pattern = value, replacement != nil else {
                 error(ConfigCode.badArguments, "Header edit requires a match and a substitution", d.argumentsRange); return nil
             }
@@ -102,9 +102,9 @@ extension ConfigReader {
         let early = clause?.value.lowercased() == "early"
         if let c = clause {
             let text = c.value, lower = text.lowercased()
-            if lower.hasPrefix("env=") {
+            if lower.hasBytePrefix("env=") {
                 var n = String(text.dropFirst(4))
-                let neg = n.hasPrefix("!")
+                let neg = n.hasBytePrefix("!")
                 if neg { n.removeFirst() }
                 guard !n.isEmpty else {
                     error(ConfigCode.badArguments,
@@ -112,7 +112,7 @@ extension ConfigReader {
                     return nil
                 }
                 condition = (n, neg)
-            } else if lower.hasPrefix("expr=") {
+            } else if lower.hasBytePrefix("expr=") {
                 do { expression = try ApExpression(parsing: String(text.dropFirst(5)), restricted: context == .htaccess) } catch {
                     self.error(ConfigCode.badExpression, "Can't parse envclause/expression: \(error.message)", c.range)
                     return nil
@@ -124,7 +124,7 @@ extension ConfigReader {
         // Checked last, as mod_headers parses the format after the condition. `expr=` (case
         // as written) makes the value a string expression instead of a format.
         var valueExpression: ExprWord? = nil
-        if let v = value, v.value.hasPrefix("expr=") {
+        if let v = value, v.value.hasBytePrefix("expr=") {
             do { valueExpression = try ApExpression.parsingString(String(v.value.dropFirst(5)), restricted: context == .htaccess) } catch {
                 self.error(ConfigCode.badExpression, "Can't parse value expression : \(error.message)", v.range)
                 return nil
@@ -151,7 +151,7 @@ extension ConfigReader {
 
     private mutating func parseSetEnvIf(_ name: String, _ d: DirectiveNode, _ words: [Word], into block: inout ConfigBlock) {
         var w = words.map(\.value)
-        let browser = name.hasPrefix("BrowserMatch")
+        let browser = name.hasBytePrefix("BrowserMatch")
         if browser { w.insert("User-Agent", at: 0) }
         // add_setenvif_core reads word by word: an empty word ends each list (`SetEnvIf "" x V`
         // has no header, `SetEnvIf Host x ""` no variable).
@@ -164,7 +164,7 @@ extension ConfigReader {
         let attribute = w[0]
         let pattern = w[1]
         var options = RegexOptions.apacheDefault
-        if name.hasSuffix("NoCase") { options.insert(.caseless) }
+        if name.hasByteSuffix("NoCase") { options.insert(.caseless) }
         guard let regex = try? Regex(pattern, options: options) else {
             error(ConfigCode.badRegex, "\(name) regex could not be compiled.", d.argumentsRange); return
         }
@@ -205,7 +205,7 @@ extension ConfigReader {
     /// `!VAR` unsets, `VAR=value` sets, `VAR` sets to 1.
     private static func envAssignments(_ items: some Sequence<String>) -> [(name: String, value: String, unset: Bool)] {
         items.map { item in
-            if item.hasPrefix("!") { return (String(item.dropFirst()), "", true) }
+            if item.hasBytePrefix("!") { return (String(item.dropFirst()), "", true) }
             if let eq = item.firstIndex(of: "=") { return (String(item[..<eq]), String(item[item.index(after: eq)...]), false) }
             return (item, "1", false)
         }

@@ -1,3 +1,4 @@
+import HtlintRegex
 import HtlintSyntax
 
 /// mod_mime's extension tables (`AddType`, `AddCharset`, `AddLanguage`, `AddEncoding`,
@@ -10,7 +11,7 @@ extension ConfigReader {
         case "AddOutputFilter":
             guard words.count >= 2 else { return }
             for w in words.dropFirst() {
-                let ext = w.value.hasPrefix(".") ? String(w.value.dropFirst()) : w.value
+                let ext = w.value.hasBytePrefix(".") ? String(w.value.dropFirst()) : w.value
                 block.outputFiltersByExtension[ext.lowercased()] = ConfigReader.filterNames(words[0].value)
             }
         case "AddType", "AddCharset", "AddLanguage", "AddEncoding", "AddHandler":
@@ -104,7 +105,7 @@ extension ConfigReader {
 
     /// A mod_mime extension argument: without its leading dot, lower-cased.
     static func mimeExtension(_ word: String) -> String {
-        (word.hasPrefix(".") ? String(word.dropFirst()) : word).lowercased()
+        (word.hasBytePrefix(".") ? String(word.dropFirst()) : word).lowercased()
     }
 }
 

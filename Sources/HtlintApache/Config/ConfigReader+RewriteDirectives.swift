@@ -1,3 +1,4 @@
+import HtlintRegex
 import HtlintSyntax
 
 /// mod_rewrite's directives, checked as its command handlers check them; `RewriteCond`
@@ -21,7 +22,7 @@ extension ConfigReader {
             var set = block.rewrite!.options ?? []
             for w in words {
                 let v = w.value.lowercased()
-                if known.contains(v) { set.insert(v) } else if v.hasPrefix("maxredirects=") {
+                if known.contains(v) { set.insert(v) } else if v.hasBytePrefix("maxredirects=") {
                     warning(ConfigCode.ignored, "RewriteOptions MaxRedirects is no longer supported and is ignored", w.range)
                 } else {
                     error(ConfigCode.badArguments, "RewriteOptions: unknown option '\(w.value)'", w.range); return
@@ -38,7 +39,7 @@ extension ConfigReader {
             }
             let v = words[0].value
             if v.isEmpty { error(ConfigCode.badArguments, "RewriteBase: empty URL not allowed", words[0].range); return }
-            if !v.hasPrefix("/") { error(ConfigCode.badArguments, "RewriteBase: argument is not a valid URL", words[0].range); return }
+            if !v.hasBytePrefix("/") { error(ConfigCode.badArguments, "RewriteBase: argument is not a valid URL", words[0].range); return }
             block.rewrite = block.rewrite ?? RewriteSettings()
             block.rewrite!.base = v
             block.rewrite!.baseRange = d.range

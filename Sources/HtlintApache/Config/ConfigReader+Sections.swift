@@ -17,7 +17,7 @@ extension ConfigReader {
         func check(_ test: (String) -> Bool) -> Bool {
             var a = s.arguments.first?.value ?? s.argumentText
             var negate = false
-            if a.hasPrefix("!") { negate = true; a.removeFirst() }
+            if a.hasBytePrefix("!") { negate = true; a.removeFirst() }
             return test(a) != negate
         }
         switch s.key {
@@ -442,7 +442,7 @@ extension ConfigReader {
     /// …Match forms) and refuse any more once the contents are read: `<Files a.php b.php>` is
     /// "Multiple <Files> arguments not (yet) supported." (recorded: section-files-multiple-arguments).
     mutating func refuseExtraSectionWords(_ s: SectionNode) {
-        let used = s.key.hasSuffix("match") || s.arguments.first?.value != "~" ? 1 : 2
+        let used = s.key.hasByteSuffix("match") || s.arguments.first?.value != "~" ? 1 : 2
         guard s.arguments.count > used else { return }
         let names = ["files": "Files", "filesmatch": "FilesMatch", "directory": "Directory", "directorymatch": "DirectoryMatch",
                      "location": "Location", "locationmatch": "LocationMatch"]

@@ -1,3 +1,4 @@
+import HtlintRegex
 import HtlintDiagnostics
 import HtlintSyntax
 
@@ -186,7 +187,7 @@ public struct ConfigReader {
         visit(tree.nodes)
         return tree.diagnostics.compactMap { d in
             guard d.severity == .error, d.code == SyntaxCode.section || d.code == SyntaxCode.lineTooLong else { return nil }
-            if d.message.hasPrefix("<"), !d.message.hasPrefix("</"), d.message.hasSuffix("directive missing closing '>'"),
+            if d.message.hasBytePrefix("<"), !d.message.hasBytePrefix("</"), d.message.hasByteSuffix("directive missing closing '>'"),
                openers.contains(d.range.start) { return nil }
             return (d.range.start, d)
         }
@@ -225,7 +226,7 @@ public struct ConfigReader {
     /// A directive name as Apache's error log shows it where it matters: the invisible UTF-8
     /// byte-order mark an editor put in front of the first directive.
     static func shownLikeApache(_ name: String) -> String {
-        name.hasPrefix("\u{FEFF}") ? "\\xef\\xbb\\xbf" + name.dropFirst() : name
+        name.hasBytePrefix("\u{FEFF}") ? "\\xef\\xbb\\xbf" + name.dropFirst() : name
     }
 
     mutating func directive(_ d: DirectiveNode, into block: inout ConfigBlock, pending: inout [RewriteCondition],

@@ -48,9 +48,9 @@ public struct ModuleSet: Sendable, Hashable {
     /// Accepts `mod_rewrite.c`, `rewrite_module`, `mod_rewrite` or `rewrite`.
     public static func shortName(_ name: String) -> String {
         var n = name
-        if n.hasSuffix(".c") { n.removeLast(2) }
-        if n.hasSuffix("_module") { n.removeLast(7) }
-        if n.hasPrefix("mod_") { n.removeFirst(4) }
+        if n.hasByteSuffix(".c") { n.removeLast(2) }
+        if n.hasByteSuffix("_module") { n.removeLast(7) }
+        if n.hasBytePrefix("mod_") { n.removeFirst(4) }
         if n == "http_core" { return "http" }
         return n
     }
@@ -65,7 +65,7 @@ public struct ModuleSet: Sendable, Hashable {
     /// `<IfModule>` semantics: the identifier must be a source file name (`mod_rewrite.c`) or a
     /// module identifier (`rewrite_module`); matching is case-sensitive (apache-semantics §2.7).
     public func ifModuleTest(_ argument: String) -> Bool {
-        if argument.hasSuffix(".c") || argument.hasSuffix("_module") {
+        if argument.hasByteSuffix(".c") || argument.hasByteSuffix("_module") {
             let short = ModuleSet.shortName(argument)
             return names.contains(short) || (argument == "http_core.c" && names.contains("http"))
         }

@@ -1,3 +1,4 @@
+import HtlintRegex
 import HtlintDiagnostics
 import HtlintSyntax
 
@@ -95,7 +96,7 @@ enum VirtualHosts {
 
     /// `*:80` → 80, `[::1]:443` → 443, `_default_`, `*` or an address alone → nil.
     static func port(of address: String) -> Int? {
-        guard let colon = address.lastIndex(of: ":"), !address.hasSuffix("]") else { return nil }
+        guard let colon = address.lastIndex(of: ":"), !address.hasByteSuffix("]") else { return nil }
         return Int(address[address.index(after: colon)...])
     }
 

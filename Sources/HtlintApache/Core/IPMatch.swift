@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import HtlintRegex
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -24,8 +25,8 @@ func ipMatches(_ spec: String, _ addr: String) -> Bool {
     if parts.count == 2, let net = v4(parts[0]), let mask = v4(parts[1]), let a = v4(Substring(addr)) {
         return net & mask == a & mask
     }
-    if spec.hasSuffix(".") || spec.split(separator: ".").count < 4 {
-        return (addr + ".").hasPrefix(spec.hasSuffix(".") ? spec : spec + ".")
+    if spec.hasByteSuffix(".") || spec.split(separator: ".").count < 4 {
+        return (addr + ".").hasBytePrefix(spec.hasByteSuffix(".") ? spec : spec + ".")
     }
     return false
 }

@@ -55,21 +55,29 @@ public func hasPrefixIgnoringASCIICase(_ s: String, _ prefix: String) -> Bool {
 /// The non-empty `/`-separated segments of a path, split on bytes (a `Character` split pays for
 /// grapheme breaking on every byte).
 @inlinable
-func pathSegments(_ s: String) -> [Substring] {
+func pathSegments(_ s: String) -> [Substring] { slashSplit(s[...], omittingEmpty: true) }
+
+/// `s` split at every `/` byte, as C code splits a path. `split(separator: "/")` splits at
+/// characters: a slash followed by a combining mark (`/%CC%81`) is one character, no `/`.
+@inlinable
+func slashSplit(_ s: Substring, omittingEmpty: Bool = false) -> [Substring] {
     var out: [Substring] = []
     var start = s.startIndex
     let u = s.utf8
     var i = u.startIndex
     while i != u.endIndex {
         if u[i] == UInt8(ascii: "/") {
-            if start < i { out.append(s[start..<i]) }
+            if !omittingEmpty || start < i { out.append(s[start..<i]) }
             start = u.index(after: i)
         }
         i = u.index(after: i)
     }
-    if start < s.endIndex { out.append(s[start...]) }
+    if !omittingEmpty || start < s.endIndex { out.append(s[start...]) }
     return out
 }
+
+@inlinable
+func slashSplit(_ s: String, omittingEmpty: Bool = false) -> [Substring] { slashSplit(s[...], omittingEmpty: omittingEmpty) }
 
 /// Where `://` starts in `s`, by bytes (`range(of:)` goes through Foundation's NSString).
 public func schemeSeparator(in s: String) -> String.Index? {
@@ -90,7 +98,7 @@ public func schemeSeparator(in s: String) -> String.Index? {
 func canonicalFilePath(_ path: String) -> String {
     // Byte searches: this runs on every directory walk (Foundation's `contains` bridges).
     guard path.utf8.first == UInt8(ascii: "/"), path.containsBytes("/.") || path.containsBytes("//") else { return path }
-    let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+    let parts = slashSplit(path).dropFirst()
     guard parts.contains(where: { $0 == "." || $0 == ".." || $0.isEmpty }) else { return path }
     var out = "/"
     for (i, seg) in parts.enumerated() {

@@ -61,7 +61,7 @@ extension Origin {
     /// `If-Range`) whose every range starts past the file's end.
     func unsatisfiableRange(_ record: RequestRecord, _ request: OriginRequest) -> Bool {
         guard request.header("If-Range") == nil, let header = request.header("Range"), let f = record.filename,
-              case .file(let size)? = site.files.stat(f.hasSuffix("/") ? String(f.dropLast()) : f) else { return false }
+              case .file(let size)? = site.files.stat(f.hasByteSuffix("/") ? String(f.dropLast()) : f) else { return false }
         let maxRanges = (record.config ?? .vhostDefaults(site)).maxRanges
         return ByteRangeOutcome.evaluate(header, length: size, maxRanges: maxRanges) == .unsatisfiable
     }

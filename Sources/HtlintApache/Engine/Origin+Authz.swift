@@ -128,7 +128,7 @@ extension Origin {
                 chain.note(.status, "500: the credentials are checked by mod_authn_file, but no `AuthUserFile` is set")
                 return 500
             } else if let file = config.authUserFile, site.modules.contains("authn_file") {
-                let path = file.hasPrefix("/") ? file : "/etc/apache2/" + file
+                let path = file.hasBytePrefix("/") ? file : "/etc/apache2/" + file
                 guard let lines = site.files.isFile(path) ? site.files.contents(path) : nil else {
                     chain.log("AH01620", "error", "Could not open password file: \(path)")
                     chain.note(.status, "500: the credentials are checked against `AuthUserFile \(file)`, which cannot be opened")
@@ -170,11 +170,11 @@ extension Origin {
         switch kind {
         case "all": values.first?.lowercased() == "granted"
         case "ip": values.contains { ipMatches($0, chain.request.remoteAddress) }
-        case "host": values.contains { "localhost".hasSuffix($0.lowercased()) }
+        case "host": values.contains { "localhost".hasByteSuffix($0.lowercased()) }
         // Compared by method number: HEAD is M_GET, so `Require method GET` lets HEAD in too.
         case "method": values.map { Origin.methodNumberName($0.uppercased()) }.contains(Origin.methodNumberName(r.method))
         case "env": values.contains { r.envValue($0) != nil }
-        case "local": chain.request.remoteAddress.hasPrefix("127.") || chain.request.remoteAddress == "::1"
+        case "local": chain.request.remoteAddress.hasBytePrefix("127.") || chain.request.remoteAddress == "::1"
         default: false
         }
     }

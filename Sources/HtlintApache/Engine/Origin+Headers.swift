@@ -147,11 +147,11 @@ extension Origin {
     /// last entry naming it with `x-`, whatever their q (recorded: negotiation-fix-encoding-spelling).
     static func fixEncoding(_ encoding: String, _ acceptEncoding: String?) -> String {
         guard !encoding.isEmpty, let acceptEncoding else { return encoding }
-        let coding = encoding.hasPrefix("x-") ? String(encoding.dropFirst(2)) : encoding
+        let coding = encoding.hasBytePrefix("x-") ? String(encoding.dropFirst(2)) : encoding
         var prefixed: String? = nil
         for (name, _) in AcceptList(acceptEncoding).entries {
             if name == coding { return name }
-            if name.hasPrefix("x-"), name.dropFirst(2) == coding { prefixed = name }
+            if name.hasBytePrefix("x-"), name.dropFirst(2) == coding { prefixed = name }
         }
         return prefixed ?? encoding
     }
@@ -338,7 +338,7 @@ extension Origin {
         if let t = r.forcedType { return t }
         let mime = r.config?.mime
         if let t = mime?.forceType { return t }
-        guard let f = typedFilename(r), f.hasPrefix("/") else { return "" }
+        guard let f = typedFilename(r), f.hasBytePrefix("/") else { return "" }
         // (Empty when mod_dir dropped it for a handler that took the directory over.)
         if site.files.isDirectory(f) { return r.directoryTypeCleared ? "" : "httpd/unix-directory" }
         return MimeTypes.type(forPath: mimeName(f, r, mime), config: mime) ?? ""
@@ -347,7 +347,7 @@ extension Origin {
     /// The file mod_mime typed: a `redirect:` filename a forced handler kept from its internal
     /// redirect was written in the fixups, after the type checker saw the walked file.
     private func typedFilename(_ r: RequestRecord) -> String? {
-        guard let f = r.filename, f.hasPrefix("redirect:") else { return r.filename }
+        guard let f = r.filename, f.hasBytePrefix("redirect:") else { return r.filename }
         return r.mappedFilename
     }
 
@@ -394,7 +394,7 @@ extension Origin {
             // unwrap_header: a variable's CR and LF become spaces (a `%0A` in SCRIPT_URL is
             // sent as a blank), where a literal `\n` of the format fails the response.
             case .tag("e", let name):
-                let value = postRead && !name.uppercased().hasPrefix("REDIRECT_") ? nil : r.envValue(name)
+                let value = postRead && !name.uppercased().hasBytePrefix("REDIRECT_") ? nil : r.envValue(name)
                 out += value.map(unwrapHeader) ?? "(null)"
             // header_request_ssl_var: an unset or empty value is written `(null)`.
             case .tag("s", let name):

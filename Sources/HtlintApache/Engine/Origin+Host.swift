@@ -42,7 +42,7 @@ extension Origin {
         let (host, port) = serverNameAndPort(chain, r, subrequest: subrequest)
         let defaultPort = s == "https" ? 443 : 80
         let portPart = port == defaultPort ? "" : ":\(port)"
-        return "\(s)://\(host)\(portPart)\(path.hasPrefix("/") ? path : "/" + path)"
+        return "\(s)://\(host)\(portPart)\(path.hasBytePrefix("/") ? path : "/" + path)"
     }
 }
 
@@ -99,10 +99,10 @@ func splitAbsoluteURL(_ url: String) -> (prefix: String, path: String) {
 public func splitHostHeader(_ value: String) -> (host: String, port: Int?) {
     var host = value.lowercased()
     var port: Int? = nil
-    if host.hasPrefix("[") {
+    if host.hasBytePrefix("[") {
         if let close = host.firstIndex(of: "]") {
             let after = host[host.index(after: close)...]
-            if after.hasPrefix(":") { port = Int(after.dropFirst()) }
+            if after.hasBytePrefix(":") { port = Int(after.dropFirst()) }
             host = String(host[...close])
         }
     } else if let colon = host.lastIndex(ofByte: UInt8(ascii: ":")) {
@@ -112,7 +112,7 @@ public func splitHostHeader(_ value: String) -> (host: String, port: Int?) {
             host = String(host[..<colon])
         }
     }
-    if host.hasSuffix(".") { host.removeLast() }
-    if !host.hasPrefix("["), host.utf8.contains(UInt8(ascii: ":")) { host = "[" + host + "]" }
+    if host.hasByteSuffix(".") { host.removeLast() }
+    if !host.hasBytePrefix("["), host.utf8.contains(UInt8(ascii: ":")) { host = "[" + host + "]" }
     return (host, port)
 }

@@ -19,13 +19,13 @@ extension Origin {
         // directory_walk refuses a link (without FollowSymLinks/SymLinksIfOwnerMatch) when it
         // reaches it, before it opens the .htaccess of the directory the link names.
         let refusedLink = site.files.hasSymlinks ? refusedSymlink(walk.filename) : nil
-        if let fatal = walk.fatal, !(refusedLink.map { (walk.fatalDirectory ?? "").hasPrefix($0 + "/") } ?? false) {
+        if let fatal = walk.fatal, !(refusedLink.map { (walk.fatalDirectory ?? "").hasBytePrefix($0 + "/") } ?? false) {
             // The walk stopped at the directory whose .htaccess failed: what it had not walked
             // yet stays in r->path_info (PATH_INFO of the 500 is /page.html for a broken root file).
             let full = walk.filename + walk.pathInfo
-            let dir = walk.fatalDirectory.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? ""
+            let dir = walk.fatalDirectory.map { $0.hasByteSuffix("/") ? String($0.dropLast()) : $0 } ?? ""
             r.filename = walk.fatalDirectory
-            r.pathInfo = !dir.isEmpty && full.hasPrefix(dir + "/") ? String(full.dropFirst(dir.count)) : ""
+            r.pathInfo = !dir.isEmpty && full.hasBytePrefix(dir + "/") ? String(full.dropFirst(dir.count)) : ""
             chain.log("", "alert", "\(fatal.file.path): \(fatal.diagnostic.message)")
             chain.note(.configError, "Apache cannot read \(fatal.file.path): \(fatal.diagnostic.message)",
                                           range: fatal.diagnostic.range)
@@ -68,7 +68,7 @@ extension Origin {
         // merged, after every <DirectoryMatch>: a later <Files>, <Location> or <If> with its
         // own Require wins (recorded: section-ht-files-denied-after-directorymatch).
         applySections(&walk, record: r, chain: chain, regexSubject: regexSubject, matchEnvironment: walked,
-                      serverHtFiles: lastPathComponent(walk.filename).hasPrefix(".ht"))
+                      serverHtFiles: lastPathComponent(walk.filename).hasBytePrefix(".ht"))
         r.config = walk.config
         r.configIdentity = configurationIdentity(walk)
         if !r.isSubrequest { applySetEnvIf(walk.config.setEnvIf, r, chain) }  // header_parser
@@ -80,7 +80,7 @@ extension Origin {
         // is compared with the main request's first, whose base was the server defaults, so a
         // matching `<Location>` always merges afresh and authz runs again (recorded:
         // dirindex-autoindex-entry-location-rechecked).
-        let freshLocation = r.fileSubrequest && walk.config.objectKeys.contains { $0.hasPrefix("loc#") }
+        let freshLocation = r.fileSubrequest && walk.config.objectKeys.contains { $0.hasBytePrefix("loc#") }
         if r.previousConfigIdentity != r.configIdentity || freshWalk || freshLocation {
             applySSLUserName(r, walk.config, chain)
             if let denied = checkAccess(r, walk.config, chain) { return .final(status: denied, location: nil) }
@@ -102,7 +102,7 @@ extension Origin {
             // that sends the file sets it again (an OPTIONS answer keeps it; recorded:
             // negotiation-variant-options-last-modified-epoch).
             scansDirectory = false
-            guard let file = r.filename, let slash = file.lastIndex(of: "/") else { break }
+            guard let file = r.filename, let slash = file.lastIndex(ofByte: UInt8(ascii: "/")) else { break }
             r.uri = Origin.variantURI(r, variant)
             walk = directoryWalk(String(file[..<slash]) + "/" + variant)
             // The variant's subrequest walked its own file: its `<If>` sections saw that
@@ -386,7 +386,7 @@ extension Origin {
         r.preTranslateWalked = true
         let engineOn = preTranslate?.rewrite?.engine ?? vhostRewrite?.engine ?? false
         let serverRewrite = vhostRewrite.flatMap {
-            engineOn && $0.serverHookRuns && !chain.endSeen && r.uri.hasPrefix("/") ? $0 : nil
+            engineOn && $0.serverHookRuns && !chain.endSeen && r.uri.hasBytePrefix("/") ? $0 : nil
         }
         // A subrequest (mod_dir's index look-up, -U) takes its main request's values instead,
         // which its environment already holds: SCRIPT_URL stays the URL the client asked for.
@@ -427,7 +427,7 @@ extension Origin {
                 // [P] with [PT] writes `passthrough:proxy:…`: not the proxy's filename, and the
                 // `proxy:…` left is no URL-path, which core refuses like an absolute URL below
                 // (recorded: rewrite-flags-proxy-with-passthrough).
-                let proxied = f.hasPrefix("proxy:")
+                let proxied = f.hasBytePrefix("proxy:")
                 if proxied, !result.passThrough {
                     chain.log("AH00669", "error", "attempt to make remote request from mod_rewrite without proxy enabled: \(f)")
                     return .final(status: 403, location: nil)
@@ -454,7 +454,7 @@ extension Origin {
                     r.filename = nil
                     declinedFilename = "passthrough:" + f
                 } else {
-                    guard f.hasPrefix("/") else { return .final(status: 400, location: nil) }
+                    guard f.hasBytePrefix("/") else { return .final(status: 400, location: nil) }
                     if isFilesystemPath(f, rule: result.lastRule) {
                         r.filename = f
                         return nil
@@ -477,14 +477,14 @@ extension Origin {
             var found = alias.target.evaluate(ExpressionContext(origin: self, record: r, chain: chain), [])
                 .replacingOccurrences(of: "${DOCROOT}", with: site.mountedRoot)
             // AliasPreservePath keeps what follows the `<Location>` path (not for <LocationMatch>).
-            if preTranslate?.aliasPreservePath == true, let path = alias.locationPath, r.uri.hasPrefix(path) {
+            if preTranslate?.aliasPreservePath == true, let path = alias.locationPath, r.uri.hasBytePrefix(path) {
                 // Only then is the context set: the `<Location>` path and the target as evaluated.
                 r.contextPrefix = path
                 r.contextDocumentRoot = found
                 found += r.uri.dropFirst(path.count)
             }
             // ap_server_root_relative: a relative target is under the ServerRoot.
-            r.filename = found.hasPrefix("/") ? found : "/etc/apache2/" + found
+            r.filename = found.hasBytePrefix("/") ? found : "/etc/apache2/" + found
             if let h = alias.handler { r.handler = h; r.scriptAliased = true }
             chain.note(.alias, "\(alias.handler == nil ? "Alias" : "ScriptAlias") in <Location> → \(r.filename!)")
             return nil
@@ -528,8 +528,8 @@ extension Origin {
     func allowMethodsWalksAfresh(_ r: RequestRecord, _ walk: WalkResult, familiar: Bool) -> Bool {
         let keys = walk.config.objectKeys
         let base = String(lastPathComponent(walk.filename))
-        let fresh = !familiar || (keys.contains { $0.hasPrefix("loc#") } && r.locationWalkURI != r.uri)
-            || (keys.contains { $0.hasPrefix("files:") || $0.hasPrefix("server-files:") } && r.fileWalkName != base)
+        let fresh = !familiar || (keys.contains { $0.hasBytePrefix("loc#") } && r.locationWalkURI != r.uri)
+            || (keys.contains { $0.hasBytePrefix("files:") || $0.hasBytePrefix("server-files:") } && r.fileWalkName != base)
         if !(site.vhost.block.server?.locations.isEmpty ?? true) { r.locationWalkURI = r.uri }
         r.fileWalkName = base
         return fresh
@@ -561,7 +561,7 @@ extension Origin {
         // A `.`/`..` segment needs "/." or a leading "." (byte work: this runs every pass).
         let rest = dropLeadingBytes(path, path.utf8.prefix { $0 == UInt8(ascii: "/") }.count)
         guard rest.containsBytes("//") || ((rest.containsBytes("/.") || rest.utf8.first == UInt8(ascii: "."))
-            && rest.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == "." || $0 == ".." })) else {
+            && slashSplit(rest).contains(where: { $0 == "." || $0 == ".." })) else {
             r.filename = site.documentRoot + path
             return nil
         }
@@ -571,7 +571,7 @@ extension Origin {
         // `x/../y.html` serves /y.html, `../y.html` is 403 AH00127 with r->filename unchanged).
         var kept: [Substring] = []
         var trailingSlash = false
-        let segments = rest.split(separator: "/", omittingEmptySubsequences: false)
+        let segments = slashSplit(rest)
         for (i, segment) in segments.enumerated() {
             let last = i == segments.count - 1
             if segment.isEmpty || segment == "." {
@@ -611,7 +611,7 @@ extension Origin {
         let isDirectory = self.isDirectory(f)
         let directory: String
         if isDirectory {
-            directory = f.hasSuffix("/") ? f : f + "/"
+            directory = f.hasByteSuffix("/") ? f : f + "/"
         } else {
             // Bytes, not Characters: a grapheme search cost a twentieth of a request.
             directory = f.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(f[...$0]) } ?? f
@@ -641,7 +641,7 @@ extension Origin {
     /// directory's merged options allow neither FollowSymLinks nor SymLinksIfOwnerMatch.
     func refusedSymlink(_ filename: String) -> String? {
         let root = site.mountedRoot
-        guard filename.hasPrefix(root + "/") else { return nil }
+        guard filename.hasBytePrefix(root + "/") else { return nil }
         var parent = root
         for seg in pathSegments(dropLeadingBytes(filename, root.utf8.count)) {
             let p = parent + "/" + seg
@@ -659,22 +659,22 @@ extension Origin {
     /// its first segment exists on disk and the rule's literal text starts with it, or it is
     /// under the document root.
     func isFilesystemPath(_ f: String, rule: RewriteRule?) -> Bool {
-        for root in [site.documentRoot, site.mountedRoot] where f == root || f.hasPrefix(root + "/") { return true }
+        for root in [site.documentRoot, site.mountedRoot] where f == root || f.hasBytePrefix(root + "/") { return true }
         // prefix_stat("/") stats the filesystem root itself, which always exists; since 2.4.60 only
         // for a substitution that writes the slash itself. `$1/`, or an empty result that got its
         // slash from mod_rewrite, is the document root (recorded: rewrite-server-empty-result).
         if f == "/" {
             guard let rule, !rule.flags.unsafePrefixStat else { return true }
-            return rule.rawSubstitution.hasPrefix("/")
+            return rule.rawSubstitution.hasBytePrefix("/")
         }
-        guard let segment = f.split(separator: "/").first.map({ "/" + $0 }) else { return false }
+        guard let segment = slashSplit(f, omittingEmpty: true).first.map({ "/" + $0 }) else { return false }
         // `/.` and `/..` are the filesystem root itself (rewrite-server-dot-segments-merged-slashes).
         let exists = site.files.stat(segment) != nil || Site.systemDirectories.contains(segment)
             || segment == "/." || segment == "/.."
         guard exists else { return false }
         if rule?.flags.unsafePrefixStat == true { return true }
         let literal = rule?.rawSubstitution ?? ""
-        return literal == segment || literal.hasPrefix(segment + "/")
+        return literal == segment || literal.hasBytePrefix(segment + "/")
     }
 
     /// The one-argument `Redirect` of a matching `<Location>` or vhost `<If>` (translate_name).
@@ -726,10 +726,10 @@ extension Origin {
             chain.note(.status, "403: \(why)")
             return 403
         }
-        if base.hasPrefix(".ht"), !config.access.contains(where: \.isAuthorization) {
+        if base.hasBytePrefix(".ht"), !config.access.contains(where: \.isAuthorization) {
             return deny("files named .ht* are denied")
         }
-        if let f = r.filename, f.hasPrefix("/"), !(f == site.mountedRoot || f.hasPrefix(site.mountedRoot + "/")),
+        if let f = r.filename, f.hasBytePrefix("/"), !(f == site.mountedRoot || f.hasBytePrefix(site.mountedRoot + "/")),
            !config.access.contains(where: \.isAuthorization) {
             // Outside the document root the server's `<Directory />` (Require all denied) holds
             // unless a `<Directory>`, `<Location>` or `<If>` covering the file has its own `Require`.
@@ -772,9 +772,9 @@ extension Origin {
             // `env=NAME` / `env=!NAME` test the environment (SetEnvIf ran in header_parser).
             func matches(_ from: String) -> Bool {
                 if from.lowercased() == "all" { return true }
-                if from.lowercased().hasPrefix("env=") {
+                if from.lowercased().hasBytePrefix("env=") {
                     var name = String(from.dropFirst(4))
-                    let negated = name.hasPrefix("!")
+                    let negated = name.hasBytePrefix("!")
                     if negated { name.removeFirst() }
                     return (r.envValue(name) != nil) != negated
                 }
@@ -782,7 +782,7 @@ extension Origin {
             }
             let allowed = allows.contains(where: matches)
             let denied = denies.contains(where: matches)
-            let ok = order.hasPrefix("allow") ? (allowed && !denied) : (!denied || allowed)
+            let ok = order.hasBytePrefix("allow") ? (allowed && !denied) : (!denied || allowed)
             // `Satisfy Any`: the host-based lines letting a request in are enough (no `Require`,
             // no credentials); refusing it leaves the decision to `Require` (request.c).
             if ok, satisfyAny {
@@ -814,9 +814,9 @@ extension Origin {
     func serve(_ r: RequestRecord, chain: RequestChain) -> (Int, String?) {
         if let generated = generatedPage(r, chain) { return generated }
         if let decided = defaultHandlerMethod(r, chain) { return (decided, nil) }
-        if let f = r.filename, f.hasPrefix("redirect:") { return serveUnredirected(r, f, chain) }
-        guard let f = r.filename, f.hasPrefix("/") else { return (404, nil) }
-        let path = f.hasSuffix("/") ? String(f.dropLast()) : f
+        if let f = r.filename, f.hasBytePrefix("redirect:") { return serveUnredirected(r, f, chain) }
+        guard let f = r.filename, f.hasBytePrefix("/") else { return (404, nil) }
+        let path = f.hasByteSuffix("/") ? String(f.dropLast()) : f
         switch site.files.stat(path) {
         case .file?:
             if !r.pathInfo.isEmpty && r.config?.acceptPathInfo != true {
@@ -1011,7 +1011,7 @@ extension Origin {
         if !(r.config?.options.contains("execcgi") ?? false), !r.scriptAliased {
             return fail(403, "AH02809", "Options ExecCGI is off in this directory")
         }
-        let path = f.hasSuffix("/") ? String(f.dropLast()) : f
+        let path = f.hasByteSuffix("/") ? String(f.dropLast()) : f
         switch site.files.stat(path) {
         case nil: return fail(404, "AH02811", "script not found or unable to stat")
         case .directory?: return fail(403, "AH02812", "attempt to invoke directory as script")

@@ -1,3 +1,4 @@
+import HtlintRegex
 import Foundation
 
 /// The default handler's ap_meets_conditions for a file it is about to send. A file here is as
@@ -9,12 +10,12 @@ extension Origin {
     /// If-Unmodified-Since with a valid date before now, If-Match `*` or not (412), then
     /// If-None-Match `*` (304 for GET and HEAD, 412 otherwise).
     func failedPrecondition(_ request: OriginRequest, method: String, chain: RequestChain) -> Int? {
-        if let ifMatch = request.header("If-Match"), !ifMatch.hasPrefix("*") { return 412 }
+        if let ifMatch = request.header("If-Match"), !ifMatch.hasBytePrefix("*") { return 412 }
         if let ius = request.header("If-Unmodified-Since"), let date = Origin.parseHTTPDate(ius), date != 0 {
             chain.readsClock = true
             if date < Int64(Date().timeIntervalSince1970) { return 412 }
         }
-        if request.header("If-None-Match")?.hasPrefix("*") == true { return method == "GET" || method == "HEAD" ? 304 : 412 }
+        if request.header("If-None-Match")?.hasBytePrefix("*") == true { return method == "GET" || method == "HEAD" ? 304 : 412 }
         return nil
     }
 

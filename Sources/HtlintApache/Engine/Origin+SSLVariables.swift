@@ -10,12 +10,12 @@ extension Origin {
         if let source = Origin.sslRequestVariables[name] {
             return value(of: .known(source, name: name), r, chain, serverContext: false)
         }
-        if name.hasPrefix("HTTP:"), name.count > 5 { return value(of: .header(String(rawName.dropFirst(5))), r, chain, serverContext: false) }
+        if name.hasBytePrefix("HTTP:"), name.count > 5 { return value(of: .header(String(rawName.dropFirst(5))), r, chain, serverContext: false) }
         // r->notes, then the request's environment, then the httpd process's.
-        if name.hasPrefix("ENV:"), name.count > 4 { return value(of: .environment(String(rawName.dropFirst(4))), r, chain, serverContext: false) }
+        if name.hasBytePrefix("ENV:"), name.count > 4 { return value(of: .environment(String(rawName.dropFirst(4))), r, chain, serverContext: false) }
         if name == "HTTPS" { return chain.request.tls ? "on" : "off" }
-        if name.hasPrefix("SSL_VERSION_") { return Origin.sslVersions[String(name.dropFirst(12))] ?? "" }
-        if name.hasPrefix("SSL_") {
+        if name.hasBytePrefix("SSL_VERSION_") { return Origin.sslVersions[String(name.dropFirst(12))] ?? "" }
+        if name.hasBytePrefix("SSL_") {
             guard chain.request.tls else { return "" }
             switch name {
             // What the simulated browser (and the recording client) negotiates, or the proxy in front.

@@ -1,3 +1,4 @@
+import HtlintRegex
 import Foundation
 
 extension Origin {
@@ -176,7 +177,7 @@ struct ExpressionContext: ExpressionEnvironment {
         case "CONTENT_TYPE" where contentType != nil: return contentType!
         case "CONTENT_TYPE" where typeChecked && status == nil:
             // find_ct: httpd/unix-directory for a directory, else by extension (existing or not).
-            guard let f = record.filename, f.hasPrefix("/") else { return "" }
+            guard let f = record.filename, f.hasBytePrefix("/") else { return "" }
             if origin.site.files.isDirectory(f) { return "httpd/unix-directory" }
             return MimeTypes.type(forPath: f, config: record.config?.mime) ?? ""
         // ap_expr reads r->filename itself: unset (post_read_request, translate_name) is empty.
@@ -193,7 +194,7 @@ struct ExpressionContext: ExpressionEnvironment {
             if let h = record.handler { return h }
             if let invokedHandler { return invokedHandler }
             // OPTIONS is answered by the core before any handler runs.
-            guard record.method != "OPTIONS", let f = record.filename, f.hasPrefix("/") else { return "" }
+            guard record.method != "OPTIONS", let f = record.filename, f.hasBytePrefix("/") else { return "" }
             switch origin.site.files.stat(f) {
             // The handler phase ran for a directory without index (the 404 comes from it); a
             // Redirect, [F], a fixup's 404 ([R=404], `Redirect 404`) or access answer came before
@@ -204,7 +205,7 @@ struct ExpressionContext: ExpressionEnvironment {
             default: return ""
             }
         // mod_ssl's expression hook takes every `SSL_*` name to ssl_var_lookup.
-        case _ where name.hasPrefix("SSL_"): return origin.sslVariable(name, record, chain)
+        case _ where name.hasBytePrefix("SSL_"): return origin.sslVariable(name, record, chain)
         default: break
         }
         return origin.variable(name, record, chain, serverContext: false)

@@ -22,7 +22,7 @@ extension Origin {
         // (recorded: rewrite-server-dot-segments-merged-slashes).
         let filename = canonicalFilePath(filename)
         let root = site.mountedRoot
-        guard filename == root || filename.hasPrefix(root + "/") else { return walkOutsideRoot(filename) }
+        guard filename == root || filename.hasBytePrefix(root + "/") else { return walkOutsideRoot(filename) }
         // One pass over the path's bytes: each directory tried is a prefix of `filename` (a new
         // string only when repeated slashes make it differ), the path info a suffix.
         let rootCount = root.utf8.count
@@ -107,10 +107,10 @@ extension Origin {
         var current = ""
         for (k, seg) in segments.enumerated() {
             current += "/" + seg
-            if Origin.systemDirectories.contains(current) || site.mountedRoot.hasPrefix(current + "/") { continue }
+            if Origin.systemDirectories.contains(current) || site.mountedRoot.hasBytePrefix(current + "/") { continue }
             filename = current
-            pathInfo = k + 1 < segments.count || path.hasSuffix("/")
-                ? "/" + segments[(k + 1)...].joined(separator: "/") + (k + 1 < segments.count && path.hasSuffix("/") ? "/" : "")
+            pathInfo = k + 1 < segments.count || path.hasByteSuffix("/")
+                ? "/" + segments[(k + 1)...].joined(separator: "/") + (k + 1 < segments.count && path.hasByteSuffix("/") ? "/" : "")
                 : ""
             isDirectory = false
             break
@@ -129,7 +129,7 @@ extension Origin {
                 let p = directorySectionPath(entry.0)
                 let dir = p == "/" ? "/" : p + "/"
                 // A missing name is no directory: `<Directory /opt/app>` does not cover a missing /opt/app.
-                guard filename.hasPrefix(dir) || (isDirectory && filename == p) else { return nil }
+                guard filename.hasBytePrefix(dir) || (isDirectory && filename == p) else { return nil }
                 return (dir.utf8.count, i, p, entry.1)
             }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
             for (_, i, p, block) in covering {
@@ -158,7 +158,7 @@ extension Origin {
         guard path.utf8.first == UInt8(ascii: "/") else { return false }
         let name = path.utf8.count > 1 && path.utf8.last == UInt8(ascii: "/") ? dropTrailingBytes(path, 1) : path
         // `/` itself (a server-context result `//`; recorded: rewrite-server-filesystem-root-directory-slash).
-        return name == "/" || Origin.systemDirectories.contains(name) || root.hasPrefix(name + "/")
+        return name == "/" || Origin.systemDirectories.contains(name) || root.hasBytePrefix(name + "/")
     }
 
     /// Directories every Debian system with Apache has (the Filesystem Hierarchy Standard's).
@@ -205,7 +205,7 @@ extension Origin {
                 // ap_parse_htaccess caches a file by the directory walked: read through a link it
                 // is another configuration object (an ErrorDocument page there is checked again;
                 // recorded: errordoc-symlinked-htaccess-distinct-object).
-                let objectKey = file.path.hasPrefix(key) ? file.path : key + file.path
+                let objectKey = file.path.hasBytePrefix(key) ? file.path : key + file.path
                 if !file.block.files.isEmpty || !file.block.ifChains.isEmpty {
                     sections.append(SectionSource(key: objectKey, block: file.block))
                 }
@@ -266,7 +266,7 @@ extension Origin {
         var familiar = false
         let filesSections = walk.sections.filter { !$0.block.files.isEmpty }.map(\.key)
         if !filesSections.isEmpty {
-            let tested = filesSections + walk.config.objectKeys.filter { $0.hasPrefix("/") }
+            let tested = filesSections + walk.config.objectKeys.filter { $0.hasBytePrefix("/") }
             familiar = record.fileWalkCache.map { $0.base == base && $0.sections == tested } == true
             // (A variant's look-up keeps its own cache: the fast redirect does not bring it along.)
             if mainIfMatches == nil { record.fileWalkCache = (tested, base) }
@@ -388,7 +388,7 @@ extension Origin {
     }
 
     private func directoryPart(_ path: String) -> Substring {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
+        guard let slash = path.lastIndex(ofByte: UInt8(ascii: "/")) else { return "" }
         return path[...slash]
     }
 
@@ -399,7 +399,7 @@ extension Origin {
     /// fixtures/apache/vhost-rewrite-in-location-sections.
     private func rewriteDirectory(_ matcher: LocationBlock.Matcher) -> String {
         let text = matcher.text
-        return text.hasSuffix("/") ? text : text + "/"
+        return text.hasByteSuffix("/") ? text : text + "/"
     }
 
     /// The virtual host's `<Location>`/`<LocationMatch>` blocks that match a URL-path, in order.
@@ -433,7 +433,7 @@ func filesRewriteDirectory(_ matcher: FilesBlock.Matcher) -> String {
     case .wildcard(let pattern): path = pattern
     case .regex(let regex): path = regex.pattern
     }
-    return path.hasSuffix("/") ? path : path + "/"
+    return path.hasByteSuffix("/") ? path : path + "/"
 }
 
 /// Whether a `<Location>` applies to `uri`. A plain path is a prefix that must end at a segment

@@ -191,7 +191,7 @@ public final class Origin: @unchecked Sendable {
                     // errordoc-page-forbidden-by-rewrite-body-never-read).
                     let pageFirst = s != 200 && (errorDocumentStatus == nil ? redirects < site.limitInternalRecursion : record.answeredByRewrite)
                         && !bodyRead && request.header("Content-Length").flatMap({ Int($0) }).map({ $0 > 0 }) == true
-                        && errorDocument(for: s, record: record, chain: chain)?.hasPrefix("/") == true
+                        && errorDocument(for: s, record: record, chain: chain)?.hasBytePrefix("/") == true
                     // A recursive error reads the body for r_1st_err, under its LimitRequestBody
                     // (recorded: errordoc-recursive-error-body-limit-of-first-request).
                     let recursive = errorDocumentStatus != nil && !record.answeredByRewrite
@@ -255,7 +255,7 @@ public final class Origin: @unchecked Sendable {
                     cannedSuccess = true
                     // ap_die looks up an ErrorDocument for every status a hook answers, redirects included.
                     if s != 200, !discardFailed, let doc = errorDocument(for: s, record: record, chain: chain) {
-                        if doc.hasPrefix("/"), redirects >= site.limitInternalRecursion {
+                        if doc.hasBytePrefix("/"), redirects >= site.limitInternalRecursion {
                             // An ErrorDocument page answered by a rewrite ([F]) again and again:
                             // the 11th redirect fails (AH00124); ap_die then finds the chain's
                             // statuses set and sends the first of the run canned, %>s logs 500:
@@ -265,7 +265,7 @@ public final class Origin: @unchecked Sendable {
                             chain.logRecursionLimit(site.limitInternalRecursion)
                             status = runStart ?? firstErrorStatus ?? s
                             loggedStatus = 500
-                        } else if doc.hasPrefix("/") {
+                        } else if doc.hasBytePrefix("/") {
                             redirectToErrorDocument(doc, status: s, location: loc)
                             continue
                         } else if isAbsoluteURI(doc) {
@@ -309,7 +309,7 @@ public final class Origin: @unchecked Sendable {
                     // URL ErrorDocument 416 names (recorded: errordoc-range-not-satisfiable-page).
                     if s == 200, file != nil, record.status == 200, errorDocumentStatus == nil,
                        unsatisfiableRange(record, request),
-                       let doc = errorDocument(for: 416, record: record, chain: chain), doc.hasPrefix("/") || isAbsoluteURI(doc) {
+                       let doc = errorDocument(for: 416, record: record, chain: chain), doc.hasBytePrefix("/") || isAbsoluteURI(doc) {
                         chain.note(.status, "416: every range of the Range header starts past the end of the file")
                         s = 416
                     }
@@ -326,11 +326,11 @@ public final class Origin: @unchecked Sendable {
                     served = file
                     if errorDocumentStatus != nil { location = errorDocumentLocation }
                     if s >= 400, errorDocumentStatus == nil, !conditionFailed, let doc = errorDocument(for: s, record: record, chain: chain) {
-                        if doc.hasPrefix("/"), redirects < site.limitInternalRecursion {
+                        if doc.hasBytePrefix("/"), redirects < site.limitInternalRecursion {
                             redirectToErrorDocument(doc, status: s)
                             served = nil
                             continue
-                        } else if doc.hasPrefix("/") {
+                        } else if doc.hasBytePrefix("/") {
                             // The internal redirect to the page exceeds the limit: ap_die(500) on the
                             // failing request, a recursive error sent canned as 500.
                             noteErrorRedirectMethod(record)
@@ -449,7 +449,7 @@ public final class Origin: @unchecked Sendable {
             // The header first: most requests have none, and then no file is looked at.
             if status == 200, loggedStatus == nil, served != nil, request.header("If-Range") == nil,
                let header = request.header("Range"), let f = record.filename,
-               case .file(let size)? = site.files.stat(f.hasSuffix("/") ? String(f.dropLast()) : f) {
+               case .file(let size)? = site.files.stat(f.hasByteSuffix("/") ? String(f.dropLast()) : f) {
                 let maxRanges = (record.config ?? .vhostDefaults(site)).maxRanges
                 switch ByteRangeOutcome.evaluate(header, length: size, maxRanges: maxRanges) {
                 case .whole: break
@@ -503,7 +503,7 @@ public final class Origin: @unchecked Sendable {
                 var pageURL: String? = nil
                 if firstRefusal, status == 200, record.status == 200, firstErrorStatus == nil, !cannedSuccess,
                    let doc = errorDocument(for: 500, record: record, chain: chain) {
-                    if doc.hasPrefix("/"), redirects < site.limitInternalRecursion {
+                    if doc.hasBytePrefix("/"), redirects < site.limitInternalRecursion {
                         (status, location, served, loggedStatus, handlerPage) = (200, nil, nil, nil, false)
                         redirectToErrorDocument(doc, status: 500)
                         continue answering
@@ -598,7 +598,7 @@ public final class Origin: @unchecked Sendable {
     /// which exceeds the limit again (AH00124 once more), and a quoted text is not sent — both
     /// leave the canned 500 (recorded: errordoc-500-after-recursion-limit).
     private func redirectAfterRecursionLimit(_ doc: String, _ record: RequestRecord, _ chain: RequestChain) -> String? {
-        if doc.hasPrefix("/") {
+        if doc.hasBytePrefix("/") {
             // ap_die_r notes the method before its internal redirect fails (its headers show it).
             noteErrorRedirectMethod(record)
             chain.logRecursionLimit(site.limitInternalRecursion)
@@ -711,7 +711,7 @@ public final class Origin: @unchecked Sendable {
             // set_error_document classifies the configured text once: with a blank, or neither
             // a local path nor a URL, it is a message and gets a leading quote; a URL stays a
             // URL whatever its expansion holds (recorded: errordoc-url-expanding-to-a-blank).
-            let isMessage = text.contains(" ") || (!text.hasPrefix("/") && !ConfigReader.isFullURL(text))
+            let isMessage = text.contains(" ") || (!text.hasBytePrefix("/") && !ConfigReader.isFullURL(text))
             let value = expression.map { $0.evaluate(ExpressionContext(origin: self, record: record, chain: chain), []) } ?? text
             return isMessage ? "\"" + value : value
         }
@@ -732,7 +732,7 @@ public final class Origin: @unchecked Sendable {
             return evaluated(text, config.errorDocumentExpressions[status])
         }
         // A rewrite to a URL keeps the walk's per-directory configuration (r->per_dir_config).
-        guard let filename = record.filename, filename.hasPrefix("/") else { return beforeWalk() }
+        guard let filename = record.filename, filename.hasBytePrefix("/") else { return beforeWalk() }
         let walk = directoryWalk(filename)
         // A failed walk never installs its per-directory configuration: only the virtual host's
         // ErrorDocument applies, not one from a parent `.htaccess` read before the broken one.
@@ -800,12 +800,12 @@ func decodingUnreserved(_ path: String) -> String {
 /// Resolves `.`/`..` segments (never above `/`) and merges repeated slashes, setting
 /// `aboveRoot` when a `..` meets `/` (ap_normalize_path with AP_NORMALIZE_NOT_ABOVE_ROOT fails there).
 func normalizePath(_ path: String, aboveRoot: inout Bool, mergeSlashes: Bool = true) -> String {
-    guard path.hasPrefix("/") else { return path }
+    guard path.hasBytePrefix("/") else { return path }
     if !mergeSlashes {
         // `MergeSlashes Off`: `//` stays, an empty segment is one like any other (`..` removes
         // it); recorded: rewrite-escape-mergeslashes-off.
         guard path.containsBytes("/.") else { return path }
-        let segs = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        let segs = slashSplit(path.dropFirst())
         var out: [Substring] = []
         for (i, seg) in segs.enumerated() {
             let last = i == segs.count - 1
@@ -826,9 +826,9 @@ func normalizePath(_ path: String, aboveRoot: inout Bool, mergeSlashes: Bool = t
         previousSlash = c == UInt8(ascii: "/")
     }
     if !needsWork { return path }
-    let trailing = path.hasSuffix("/") || path.hasSuffix("/.") || path.hasSuffix("/..")
+    let trailing = path.hasByteSuffix("/") || path.hasByteSuffix("/.") || path.hasByteSuffix("/..")
     var out: [Substring] = []
-    for seg in path.split(separator: "/", omittingEmptySubsequences: true) {
+    for seg in slashSplit(path, omittingEmpty: true) {
         if seg == "." { continue }
         if seg == ".." { if out.isEmpty { aboveRoot = true } else { out.removeLast() }; continue }
         out.append(seg)

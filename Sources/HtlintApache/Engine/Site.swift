@@ -1,3 +1,4 @@
+import HtlintRegex
 import HtlintBytes
 import HtlintDiagnostics
 import HtlintSyntax
@@ -72,12 +73,12 @@ public final class Site: @unchecked Sendable {
         // `<IfFile>` sees the simulated site, and outside it a fixed list of Debian paths.
         let root = files.root
         let fileExists: (String) -> Bool = { path in
-            path == root || path.hasPrefix(root + "/") ? files.stat(path) != nil : ConfigReader.systemFileExists(path)
+            path == root || path.hasBytePrefix(root + "/") ? files.stat(path) != nil : ConfigReader.systemFileExists(path)
         }
         // `${NAME}`: a Define'd variable, else the httpd process environment (apache-semantics §2.5).
         let vhost = ConfigReader.read(source, context: .server, modules: modules, variables: processEnvironment,
                                       processEnvironment: processEnvironment, fileExists: fileExists,
-                                      knownFileExists: { path in path == root || path.hasPrefix(root + "/") ? files.stat(path) != nil : nil },
+                                      knownFileExists: { path in path == root || path.hasBytePrefix(root + "/") ? files.stat(path) != nil : nil },
                                       virtualHost: virtualHost,
                                       serverDirectoryIndex: directoryIndex,
                                       // Lines (a case's `vhost`) stand inside the site's <VirtualHost>; a file is a whole configuration.
@@ -118,7 +119,7 @@ public final class Site: @unchecked Sendable {
         // that path has (directory_walk merges by the path walked, not the target's).
         if files.hasSymlinks {
             for (path, node) in files.nodes {
-                guard case .symlink = node, path.hasPrefix(files.root + "/"), let target = files.resolve(path),
+                guard case .symlink = node, path.hasBytePrefix(files.root + "/"), let target = files.resolve(path),
                       files.isDirectory(target), let file = accessFiles.first(where: { $0.0 == target + "/" })?.1 else { continue }
                 let allowed = Site.allowedOverrides(forDirectory: path, documentRoot: mountedRoot, vhost: vhost.block)
                 guard allowed.readsFiles else { continue }
@@ -190,7 +191,7 @@ public final class Site: @unchecked Sendable {
     public static func accessFiles(_ files: SiteFileSystem, names: [String]?) -> [(String, SourceFile)] {
         guard let names, names != [".htaccess"] else { return files.accessFiles.map { ($0.key, $0.value) } }
         return files.nodes.compactMap { path, node in
-            guard node == .directory, path == files.root || path.hasPrefix(files.root + "/") else { return nil }
+            guard node == .directory, path == files.root || path.hasBytePrefix(files.root + "/") else { return nil }
             let dir = path + "/"
             return names.lazy.compactMap { files.accessFile(in: dir, named: $0) }.first.map { (dir, $0) }
         }
@@ -210,7 +211,7 @@ public final class Site: @unchecked Sendable {
         }
         var allowed = AllowedOverrides.none
         var level = ""
-        for seg in [Substring("")] + target.split(separator: "/") {
+        for seg in [Substring("")] + slashSplit(target, omittingEmpty: true) {
             level = seg.isEmpty ? "/" : (level == "/" ? "" : level) + "/" + seg
             if level == documentRoot { allowed = .all }
             for b in blocks where b.path == level { allowed.apply(b.block) }
@@ -233,10 +234,10 @@ public final class Site: @unchecked Sendable {
     public enum SystemNode: Equatable { case directory, file, executable }
 
     public static func systemNode(_ path: String) -> SystemNode? {
-        guard path.hasPrefix("/") else { return nil }
+        guard path.hasBytePrefix("/") else { return nil }
         var resolved: [Substring] = []
         var wantsDirectory = false
-        for c in path.split(separator: "/", omittingEmptySubsequences: false) {
+        for c in slashSplit(path) {
             if c.isEmpty || c == "." { wantsDirectory = !resolved.isEmpty; continue }
             // The kernel climbs only out of a directory (`/etc/passwd/..` is ENOTDIR).
             let here = "/" + resolved.joined(separator: "/")
@@ -295,7 +296,7 @@ public final class Site: @unchecked Sendable {
         var port: Int? = nil
         if let colon = s.lastIndex(of: ":") {
             port = Int(s[s.index(after: colon)...])
-            if !s.hasSuffix("]") { s = String(s[..<colon]) }
+            if !s.hasByteSuffix("]") { s = String(s[..<colon]) }
         }
         return (scheme, s, port)
     }
@@ -305,7 +306,7 @@ public final class Site: @unchecked Sendable {
         let h = host.lowercased()
         if h == canonicalHost { return true }
         return lowercasedAliases.contains { a in
-            if a.hasPrefix("*.") { return h.hasSuffix(String(a.dropFirst())) }
+            if a.hasBytePrefix("*.") { return h.hasByteSuffix(String(a.dropFirst())) }
             return a == h
         }
     }

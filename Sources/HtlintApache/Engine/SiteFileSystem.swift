@@ -17,8 +17,8 @@ public struct SiteFileSystem: Sendable {
     /// that a copy only retains, duplicated before a shared copy changes (copy on write).
     private final class Storage: @unchecked Sendable {
         // Only ever changed through a uniquely referenced box (`changing`).
-        var nodes: [String: Node] = [:]
-        var children: [String: [String]] = [:]
+        var nodes: [PathKey: Node] = [:]
+        var children: [PathKey: [String]] = [:]
         var hasSymlinks = false
         var accessFiles: [String: SourceFile] = [:]
         var texts: [String: SourceFile] = [:]
@@ -45,9 +45,13 @@ public struct SiteFileSystem: Sendable {
         }
     }
 
-    public var nodes: [String: Node] { storage.nodes }
+    /// Every node with its path (in no particular order). Not a `[String: Node]`: two names
+    /// Swift holds equal (`é` precomposed or not) are two files.
+    public var nodes: [(key: String, value: Node)] { storage.nodes.map { ($0.key.path, $0.value) } }
+    /// The node at exactly `path` (no walk: links are not followed).
+    private func node(_ path: String) -> Node? { storage.nodes[PathKey(path)] }
     /// Names in each directory (a path without trailing slash), for listing one.
-    private var children: [String: [String]] { storage.children }
+    private var children: [PathKey: [String]] { storage.children }
     /// Whether any node is a symbolic link: without one, a plain path is found by a lookup alone.
     public var hasSymlinks: Bool { storage.hasSymlinks }
     /// `.htaccess` text by directory path (with trailing slash).
@@ -67,9 +71,9 @@ public struct SiteFileSystem: Sendable {
 
     /// Records a node, and its name in its parent's listing when it is new.
     private mutating func setNode(_ path: String, _ node: Node) {
-        guard changing.nodes.updateValue(node, forKey: path) == nil, let slash = path.lastIndex(ofByte: UInt8(ascii: "/")), path != "/" else { return }
+        guard changing.nodes.updateValue(node, forKey: PathKey(path)) == nil, let slash = path.lastIndex(ofByte: UInt8(ascii: "/")), path != "/" else { return }
         let parent = slash == path.startIndex ? "/" : String(path[..<slash])
-        changing.children[parent, default: []].append(String(path[path.utf8.index(after: slash)...]))
+        changing.children[PathKey(parent), default: []].append(String(path[path.utf8.index(after: slash)...]))
     }
 
     static func normalize(_ path: String) -> String {
@@ -126,7 +130,7 @@ public struct SiteFileSystem: Sendable {
         // Bounded work: an oversized file is never read (its size is known from the listing).
         guard case .file(let size)? = stat(path), size <= SourceFile.sizeLimit else { return nil }
         if let text = texts[path] { return text }
-        guard let (base, display) = loadedFrom, let resolved = resolve(path), resolved.hasPrefix(root + "/") else { return nil }
+        guard let (base, display) = loadedFrom, let resolved = resolve(path), resolved.hasBytePrefix(root + "/") else { return nil }
         let relative = String(resolved.dropFirst(root.count))
         guard let data = FileManager.default.contents(atPath: base + relative), data.count <= SourceFile.sizeLimit else { return nil }
         return SourceFile(path: (display.map { $0 + relative }) ?? base + relative, bytes: [UInt8](data))
@@ -138,26 +142,26 @@ public struct SiteFileSystem: Sendable {
             p = String(p[..<slash])
             // A directory already there has its parents too (every node is added after them):
             // loading a tree of n files costs O(n), not O(n × depth).
-            if nodes[p] == .directory { return }
+            if node(p) == .directory { return }
             // A symbolic link stays one (the path walk follows it).
-            if case .symlink? = nodes[p] { continue }
+            if case .symlink? = node(p) { continue }
             setNode(p, .directory)
         }
     }
 
     /// Names in `directory` (no trailing slash), in the order they were added.
-    public func entryNames(in directory: String) -> [String] { children[directory] ?? [] }
+    public func entryNames(in directory: String) -> [String] { children[PathKey(directory)] ?? [] }
 
     /// The node at `path` without following a final symbolic link (lstat).
     public func lstat(_ path: String) -> Node? {
         if case .some(let known) = plainLookup(path, followFinal: false) { return known }
-        return walk(path, followFinal: false).flatMap { nodes[$0] }
+        return walk(path, followFinal: false).flatMap(node)
     }
 
     /// The node at `path`, following symbolic links (stat), bounded against cycles.
     public func stat(_ path: String) -> Node? {
         if case .some(let known) = plainLookup(path, followFinal: true) { return known }
-        return resolve(path).flatMap { nodes[$0] }
+        return resolve(path).flatMap(node)
     }
 
     /// `walk`'s fast path answered with the node itself (one hash look-up where `walk` and
@@ -165,7 +169,7 @@ public struct SiteFileSystem: Sendable {
     /// "nothing there", `nil` means the walk must run.
     private func plainLookup(_ path: String, followFinal: Bool) -> Node?? {
         guard let (name, directoryOnly) = SiteFileSystem.plainForm(path) else { return nil }
-        if let n = nodes[name] {
+        if let n = node(name) {
             switch n {
             case .symlink: if followFinal || directoryOnly { return nil }
             case .file: if directoryOnly { return .some(nil) }
@@ -200,7 +204,7 @@ public struct SiteFileSystem: Sendable {
         // at most a trailing slash (`plainForm`). Found, it is the answer unless it is a link to
         // follow; missing, it is missing when no link on the way could lead elsewhere.
         if let (name, directoryOnly) = SiteFileSystem.plainForm(path) {
-            switch nodes[name] {
+            switch node(name) {
             case .symlink?: if !followFinal && !directoryOnly { return name }
             case .file?: return directoryOnly ? nil : name
             case .directory?: return name
@@ -208,7 +212,7 @@ public struct SiteFileSystem: Sendable {
             }
         }
         var resolved: [Substring] = []
-        var pending = Array(path.split(separator: "/", omittingEmptySubsequences: false).reversed())
+        var pending = Array(slashSplit(path).reversed())
         var follows = 0
         var mustBeDirectory = false
         while let c = pending.popLast() {
@@ -223,14 +227,14 @@ public struct SiteFileSystem: Sendable {
             }
             mustBeDirectory = false
             let candidate = "/" + (resolved + [c]).joined(separator: "/")
-            guard let node = nodes[candidate] else { return nil }
-            switch node {
+            guard let found = node(candidate) else { return nil }
+            switch found {
             case .symlink(let target):
                 if pending.isEmpty && !followFinal { resolved.append(c); continue }
                 follows += 1
                 guard follows < 8 else { return nil }
-                if target.hasPrefix("/") { resolved = [] }
-                pending.append(contentsOf: target.split(separator: "/", omittingEmptySubsequences: false).reversed())
+                if target.hasBytePrefix("/") { resolved = [] }
+                pending.append(contentsOf: slashSplit(target).reversed())
             case .directory:
                 resolved.append(c)
             case .file:
@@ -239,7 +243,7 @@ public struct SiteFileSystem: Sendable {
             }
         }
         let result = "/" + resolved.joined(separator: "/")
-        if mustBeDirectory, !resolved.isEmpty, nodes[result] != .directory { return nil }
+        if mustBeDirectory, !resolved.isEmpty, node(result) != .directory { return nil }
         return result
     }
 
@@ -264,8 +268,8 @@ public struct SiteFileSystem: Sendable {
     /// the loaded directory (or given with `addTextFile`); nil when it is not a regular file there
     /// or exceeds the 16 MiB limit.
     public func contents(_ path: String) -> [UInt8]? {
-        guard let real = resolve(path), case .file(let size)? = nodes[real], size <= SourceFile.sizeLimit,
-              real.hasPrefix(root + "/") else { return nil }
+        guard let real = resolve(path), case .file(let size)? = node(real), size <= SourceFile.sizeLimit,
+              real.hasBytePrefix(root + "/") else { return nil }
         if let text = texts[real] { return text.bytes }
         guard let disk = loadedFrom?.directory,
               let data = FileManager.default.contents(atPath: disk + real.dropFirst(root.count)),
@@ -311,7 +315,7 @@ public struct SiteFileSystem: Sendable {
                 guard let name = withUnsafeBytes(of: entry.pointee.d_name, { raw in
                     String(validating: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
                 }) else { continue }
-                if name == "." || name == ".." || name.hasSuffix(".oracle-keep") { continue }
+                if name == "." || name == ".." || name.hasByteSuffix(".oracle-keep") { continue }
                 let relative = relativeDir + "/" + name
                 let full = base + relative
                 // lstat, not stat: a link is recorded as a link. A file that vanishes or cannot be

@@ -1,3 +1,4 @@
+import HtlintRegex
 import HtlintBytes
 // The C library, APR and httpd string helpers that ap_expr, mod_rewrite and the rest of the
 // engine share, with the exact acceptance and edge cases of the originals.
@@ -53,14 +54,14 @@ func validSubnet(_ spec: String) -> Bool {
     let mask = parts.count == 2 ? parts[1] : nil
     func octets(_ s: Substring, full: Bool) -> Bool {
         var s = s
-        if !full, s.hasSuffix(".") { s = s.dropLast() }
+        if !full, s.hasByteSuffix(".") { s = s.dropLast() }
         let o = s.split(separator: ".", omittingEmptySubsequences: false)
         guard (full ? 4...4 : 1...4).contains(o.count) else { return false }
         return o.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) && Int($0)! <= 255 }
     }
     if address.contains(":") {
         // apr_ipsubnet_create refuses IPv4-mapped IPv6 addresses (::ffff:a.b.c.d).
-        guard validIPv6(address), !(address.lowercased().hasPrefix("::ffff:") && address.contains(".")) else { return false }
+        guard validIPv6(address), !(address.lowercased().hasBytePrefix("::ffff:") && address.contains(".")) else { return false }
         guard let m = mask else { return true }
         guard let bits = Int(m), m.allSatisfy(\.isNumber) else { return false }
         return bits > 0 && bits <= 128

@@ -361,7 +361,7 @@ struct ExprParser {
             throw .init(message: "Unexpected variable character '\(Character(Unicode.Scalar(b[i])))'")
         }
         i += 1
-        guard expressionVariables.contains(name.uppercased()) || name.uppercased().hasPrefix("SSL_") else {
+        guard expressionVariables.contains(name.uppercased()) || name.uppercased().hasBytePrefix("SSL_") else {
             throw .init(message: "Variable '\(name)' does not exist")
         }
         return .variable(name.uppercased())

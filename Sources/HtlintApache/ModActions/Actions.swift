@@ -1,3 +1,4 @@
+import HtlintRegex
 import HtlintSyntax
 
 /// mod_actions' `Action type-or-handler script [virtual]` (FileInfo) and `Script method script`
@@ -46,7 +47,7 @@ extension Origin {
         let type = r.forcedType ?? r.filename.flatMap { MimeTypes.type(forPath: $0, config: config.mime) }
         let name = r.handler ?? type.map { String($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces) }
         if let name, let action = config.actions[name.lowercased()] {
-            if !action.virtual, let f = r.filename, site.files.stat(f.hasSuffix("/") ? String(f.dropLast()) : f) == nil {
+            if !action.virtual, let f = r.filename, site.files.stat(f.hasByteSuffix("/") ? String(f.dropLast()) : f) == nil {
                 chain.note(.status, "404: Action \(name) needs an existing file (no `virtual`)")
                 return .final(status: 404, location: nil)
             }

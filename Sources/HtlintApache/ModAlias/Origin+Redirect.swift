@@ -43,10 +43,10 @@ extension Origin {
             guard (300...399).contains(redirect.status), var location = target else {
                 return .final(status: redirect.status, location: nil)
             }
-            if location.hasPrefix("/") && !relative {
+            if location.hasBytePrefix("/") && !relative {
                 location = fullyQualify(location, chain, r, subrequest: r.isSubrequest)
             }
-            if !isAbsoluteURI(location) && !(location.hasPrefix("/") && relative) {
+            if !isAbsoluteURI(location) && !(location.hasBytePrefix("/") && relative) {
                 chain.log(serverContext ? "AH00674" : "AH00676", "error",
                           "cannot redirect '\(r.uri)' to '\(location)'; target is not a valid absoluteURI or abs_path")
                 return .final(status: 500, location: nil)

@@ -24,14 +24,14 @@ extension Origin {
         if let bare { filters += config.outputFiltersByType[bare] ?? [] }
         guard filters.contains(where: { $0.uppercased() == "DEFLATE" }) else { return [] }
         // `gzip-only-text/html` (=1, as BrowserMatch sets it) keeps other types uncompressed.
-        if !(contentType ?? "").hasPrefix("text/html"), r.envValue("gzip-only-text/html") == "1" { return [] }
+        if !(contentType ?? "").hasBytePrefix("text/html"), r.envValue("gzip-only-text/html") == "1" { return [] }
         if let e = config.mime?.encoding(forPath: f), e.lowercased() != "identity" { return [] }
         var out = [HTTPHeader("Vary", "Accept-Encoding")]
         let accepts = chain.request.headers.filter { equalsIgnoringASCIICase($0.name, "Accept-Encoding") }.map(\.value).joined(separator: ",")
         for token in accepts.split(separator: ",") {
             let parts = token.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
             guard let name = parts.first, name.lowercased() == "gzip" else { continue }
-            let q = parts.dropFirst().first { $0.lowercased().hasPrefix("q=") }.map { Double($0.dropFirst(2)) ?? 1 } ?? 1
+            let q = parts.dropFirst().first { $0.lowercased().hasBytePrefix("q=") }.map { Double($0.dropFirst(2)) ?? 1 } ?? 1
             if q > 0 { out.append(HTTPHeader("Content-Encoding", "gzip")) }
             break
         }

@@ -2,12 +2,12 @@ extension Origin {
     /// mod_dir in the fixups phase (apache-semantics §9): the trailing-slash redirect,
     /// DirectoryIndex and FallbackResource.
     func modDir(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain) -> PassResult? {
-        guard let f = r.filename, f.hasPrefix("/") || f.hasPrefix("redirect:") else { return nil }
+        guard let f = r.filename, f.hasBytePrefix("/") || f.hasBytePrefix("redirect:") else { return nil }
         let mapped = r.stagedRedirect != nil ? stagedFilename(r) : f
         let isDirectory = self.isDirectory(mapped)
         if isDirectory {
             guard r.pathInfo.isEmpty else { return nil }
-            if !r.uri.hasSuffix("/") {
+            if !r.uri.hasByteSuffix("/") {
                 guard config.directorySlash else {
                     // mod_autoindex will list it and first appends the slash to the filename.
                     if autoindexLists(r, config), r.stagedRedirect == nil { r.filename = f + "/" }
@@ -39,7 +39,7 @@ extension Origin {
             for (position, name) in config.directoryIndex.enumerated() {
                 // ap_sub_req_lookup_uri re-escapes r->uri's directory before the name is joined
                 // and the whole URL decoded again: `/a%2520b/` looks up `/a%20b/index.html`.
-                let url = (name.hasPrefix("/") ? name : escapePath(r.uri) + name) + (r.query.map { "?" + $0 } ?? "")
+                let url = (name.hasBytePrefix("/") ? name : escapePath(r.uri) + name) + (r.query.map { "?" + $0 } ?? "")
                 guard let (sub, result) = subrequest(url, chain, parent: r) else {
                     // Past the nesting limit the look-up comes back with status 500: a failed
                     // candidate like any other, so the next one is tried (and logs AH00125 too).
@@ -89,7 +89,7 @@ extension Origin {
            let fallback = config.fallbackResource {
             // ap_sub_req_lookup_uri resolves a relative name against the directory of r->uri.
             var target = fallback
-            if !fallback.hasPrefix("/"), let slash = r.uri.lastIndex(of: "/") {
+            if !fallback.hasBytePrefix("/"), let slash = r.uri.lastIndex(ofByte: UInt8(ascii: "/")) {
                 target = escapePath(String(r.uri[...slash])) + fallback
             }
             guard let (sub, result) = subrequest(target + (r.query.map { "?" + $0 } ?? ""), chain, parent: r) else {
@@ -126,7 +126,7 @@ extension Origin {
 
     /// The file a record maps to, ignoring a staged internal redirect (`redirect:` filenames).
     private func stagedFilename(_ r: RequestRecord, fallback: String? = nil) -> String {
-        if let f = fallback, !f.hasPrefix("redirect:") { return f }
+        if let f = fallback, !f.hasBytePrefix("redirect:") { return f }
         return r.mappedFilename ?? r.filename ?? ""
     }
 

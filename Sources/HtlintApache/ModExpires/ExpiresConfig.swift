@@ -1,3 +1,4 @@
+import HtlintRegex
 import Foundation
 
 /// mod_expires' per-directory configuration: `ExpiresActive`, `ExpiresDefault`,
@@ -24,16 +25,16 @@ public struct ExpiresConfig: Sendable, Hashable {
     /// only the first letters count (`n`/`a` access, `m` modification, `p` plus, `mo` months,
     /// `mi` minutes). Returns the code or Apache's complaint.
     static func code(_ text: String) -> Result<String, ExpiresCodeError> {
-        if text.hasPrefix("A") || text.hasPrefix("M") { return .success(text) }
+        if text.hasBytePrefix("A") || text.hasBytePrefix("M") { return .success(text) }
         var words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { String($0).lowercased() }[...]
         func next() -> String { words.popFirst() ?? "" }
         var word = next()
         let base: Character
-        if word.hasPrefix("n") || word.hasPrefix("a") { base = "A" }
-        else if word.hasPrefix("m") { base = "M" }
+        if word.hasBytePrefix("n") || word.hasBytePrefix("a") { base = "A" }
+        else if word.hasBytePrefix("m") { base = "M" }
         else { return .failure(ExpiresCodeError(message: "bad expires code, unrecognised <base> '\(word)'")) }
         word = next()
-        if word.hasPrefix("p") { word = next() }
+        if word.hasBytePrefix("p") { word = next() }
         var seconds = 0
         while !word.isEmpty {
             guard let first = word.utf8.first, first >= 0x30, first <= 0x39 else {
@@ -43,13 +44,13 @@ public struct ExpiresConfig: Sendable, Hashable {
             let type = next()
             if type.isEmpty { return .failure(ExpiresCodeError(message: "bad expires code, missing <type>")) }
             let factor: Int
-            if type.hasPrefix("y") { factor = 60 * 60 * 24 * 365 }
-            else if type.hasPrefix("mo") { factor = 60 * 60 * 24 * 30 }
-            else if type.hasPrefix("w") { factor = 60 * 60 * 24 * 7 }
-            else if type.hasPrefix("d") { factor = 60 * 60 * 24 }
-            else if type.hasPrefix("h") { factor = 60 * 60 }
-            else if type.hasPrefix("mi") { factor = 60 }
-            else if type.hasPrefix("s") { factor = 1 }
+            if type.hasBytePrefix("y") { factor = 60 * 60 * 24 * 365 }
+            else if type.hasBytePrefix("mo") { factor = 60 * 60 * 24 * 30 }
+            else if type.hasBytePrefix("w") { factor = 60 * 60 * 24 * 7 }
+            else if type.hasBytePrefix("d") { factor = 60 * 60 * 24 }
+            else if type.hasBytePrefix("h") { factor = 60 * 60 }
+            else if type.hasBytePrefix("mi") { factor = 60 }
+            else if type.hasBytePrefix("s") { factor = 1 }
             else { return .failure(ExpiresCodeError(message: "bad expires code, unrecognised <type>'\(type)'")) }
             seconds += factor * num
             word = next()
@@ -104,8 +105,8 @@ extension Origin {
                 code = e.byType[t[...slash].lowercased() + "*"]
             }
         }
-        guard let c = code ?? e.defaultCode, c.hasPrefix("A") else {
-            if (code ?? e.defaultCode)?.hasPrefix("M") == true {
+        guard let c = code ?? e.defaultCode, c.hasBytePrefix("A") else {
+            if (code ?? e.defaultCode)?.hasBytePrefix("M") == true {
                 chain.note(.note, "mod_expires: a modification-time code needs the file's time, not modelled (no Cache-Control)")
             }
             return []

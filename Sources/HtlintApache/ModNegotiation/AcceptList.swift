@@ -109,7 +109,7 @@ struct AcceptList {
     /// mime_match: 1 for `*` or `*/*`, 2 for `major/*`, 3 for the type itself, 0 for no match.
     private static func match(_ range: Range, _ type: String, level: Double) -> Int {
         if range.type == "*" || range.type == "*/*" { return 1 }
-        if range.type.hasSuffix("/*"), range.type.count > 2, type.hasPrefix(String(range.type.dropLast())) { return 2 }
+        if range.type.hasByteSuffix("/*"), range.type.count > 2, type.hasBytePrefix(String(range.type.dropLast())) { return 2 }
         return range.type == type && range.level >= level ? 3 : 0
     }
 }

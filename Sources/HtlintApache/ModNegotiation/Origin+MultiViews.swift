@@ -41,7 +41,7 @@ extension Origin {
         var languageSets: Set<String> = []
         var anyLanguage = false
         let prefix = base + "."
-        for name in site.files.entryNames(in: directory).filter({ $0.hasPrefix(prefix) }).sorted() {
+        for name in site.files.entryNames(in: directory).filter({ $0.hasBytePrefix(prefix) }).sorted() {
             let path = directory + "/" + name
             // Directories are never variants; anything else named so counts as a match.
             if site.files.lstat(path) == .directory { continue }
@@ -195,7 +195,7 @@ extension Origin {
     func multiViewsScan(_ r: RequestRecord, _ config: MergedConfig) -> (directory: String, base: Substring)? {
         guard negotiation, config.options.contains("multiviews"),
               let filename = r.filename, site.files.stat(filename) == nil,
-              let slash = filename.lastIndex(of: "/") else { return nil }
+              let slash = filename.lastIndex(ofByte: UInt8(ascii: "/")) else { return nil }
         let directory = String(filename[..<slash])
         let base = filename[filename.index(after: slash)...]
         guard !base.isEmpty, site.files.isDirectory(directory) else { return nil }
@@ -211,7 +211,7 @@ extension Origin {
         let coding = encoding.map { $0.lowercased() }.flatMap { $0 == "identity" ? nil : $0 }
         let coded = coding != nil
         guard let accept else { return (coded ? 0.5 : 1, nil) }
-        func bare(_ name: String) -> Substring { name.hasPrefix("x-") ? name.dropFirst(2) : Substring(name) }
+        func bare(_ name: String) -> Substring { name.hasBytePrefix("x-") ? name.dropFirst(2) : Substring(name) }
         let own = coding.map(bare) ?? "identity"
         var star: Double? = nil
         for (name, quality) in accept {
@@ -224,8 +224,8 @@ extension Origin {
     /// The URI of the variant `name` of `r` (ap_sub_req_lookup_dirent): the request's directory,
     /// the name, then the request's path info (counted in bytes).
     static func variantURI(_ r: RequestRecord, _ name: String) -> String {
-        let stem = r.uri.hasSuffix(r.pathInfo) ? dropTrailingBytes(r.uri, r.pathInfo.utf8.count) : r.uri
-        return (stem.lastIndex(of: "/").map { String(stem[...$0]) } ?? "/") + name + r.pathInfo
+        let stem = r.uri.hasByteSuffix(r.pathInfo) ? dropTrailingBytes(r.uri, r.pathInfo.utf8.count) : r.uri
+        return (stem.lastIndex(ofByte: UInt8(ascii: "/")).map { String(stem[...$0]) } ?? "/") + name + r.pathInfo
     }
 
     /// set_language_quality (ForceLanguagePriority Prefer by default, Fallback on request): the variant's
@@ -247,12 +247,12 @@ extension Origin {
                 var thisTag: Double? = nil
                 for (range, q) in accept.entries {
                     if range == "*" { if star == nil { star = q }; continue }
-                    if tag.hasPrefix(range), tag.count == range.count || tag.dropFirst(range.count).first == "-",
+                    if tag.hasBytePrefix(range), tag.count == range.count || tag.dropFirst(range.count).first == "-",
                        range.count > longest {
                         longest = range.count
                         thisTag = q
                     }
-                    if thisTag == nil, let dash = range.firstIndex(of: "-"), tag.hasPrefix(range[..<dash]) { fiddle = 0.001 }
+                    if thisTag == nil, let dash = range.firstIndex(of: "-"), tag.hasBytePrefix(range[..<dash]) { fiddle = 0.001 }
                 }
                 if best == nil || (thisTag != nil && thisTag! > best!) { best = thisTag }
                 if thisTag == nil && star != nil { matchedOnStar = true }
@@ -263,7 +263,7 @@ extension Origin {
         guard quality > 0 ? force.prefer : force.fallback else { return (quality, -1) }
         var index = -1
         for tag in languages {
-            if let i = priority.firstIndex(where: { tag.hasPrefix($0) }), index == -1 || i < index { index = i }
+            if let i = priority.firstIndex(where: { tag.hasBytePrefix($0) }), index == -1 || i < index { index = i }
         }
         // Fallback: a refused variant with a LanguagePriority language stays, just above nothing.
         if quality == 0 { return index >= 0 ? (0.0001, index) : (0, -1) }
@@ -279,7 +279,7 @@ extension Origin {
             let kv = p.split(separator: "=", maxSplits: 1)
             guard kv.count == 2, kv[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else { continue }
             var v = kv[1].trimmingCharacters(in: .whitespaces)
-            if v.count >= 2, v.hasPrefix("\""), v.hasSuffix("\"") { v = String(v.dropFirst().dropLast()) }
+            if v.count >= 2, v.hasBytePrefix("\""), v.hasByteSuffix("\"") { v = String(v.dropFirst().dropLast()) }
             return (media, v)
         }
         return (media, "")

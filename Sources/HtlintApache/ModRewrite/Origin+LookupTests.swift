@@ -10,7 +10,7 @@ extension Origin {
     /// which is escaped again first: `%` in it is no bad escape (recorded:
     /// rewrite-cond-lookup-uri-relative-escaped-directory).
     private func uriSubrequest(_ input: String, _ r: RequestRecord, _ chain: RequestChain) -> (RequestRecord, PassResult)? {
-        let url = input.hasPrefix("/") ? input : escapePath(directoryOf(r.uri)) + input
+        let url = input.hasBytePrefix("/") ? input : escapePath(directoryOf(r.uri)) + input
         return subrequest(url, chain, parent: r)
     }
 
@@ -29,15 +29,15 @@ extension Origin {
     /// `<Directory />` denies the look-up (403, AH01630; recorded:
     /// rewrite-cond-lookup-file-relative-names).
     private func fileSubrequest(_ input: String, _ r: RequestRecord, _ chain: RequestChain) -> (RequestRecord, PassResult)? {
-        if let f = r.filename, !f.hasPrefix("/"), !input.hasPrefix("/") {
+        if let f = r.filename, !f.hasBytePrefix("/"), !input.hasBytePrefix("/") {
             // The merge keeps the relative directory as written, so the name is still "beside"
             // it and gets a URI beside the current one.
             let path = Origin.fileLookupPath("/" + directoryOf(f) + input)
             if !r.uri.isEmpty, !input.contains("/") { return subrequest(directoryOf(r.uri) + input, chain, parent: r, file: path) }
             return subrequest(input, chain, parent: r, file: path, uri: "")
         }
-        let base = r.filename.flatMap { $0.hasPrefix("/") ? directoryOf($0) : nil } ?? site.documentRoot + "/"
-        let merged = input.hasPrefix("/") ? input : base + input
+        let base = r.filename.flatMap { $0.hasBytePrefix("/") ? directoryOf($0) : nil } ?? site.documentRoot + "/"
+        let merged = input.hasBytePrefix("/") ? input : base + input
         // apr_filepath_merge keeps a trailing slash: in the filename of a directory, in the path
         // info past a missing name or a plain file (`old/x/` gives PATH_INFO `/x/`; recorded:
         // rewrite-cond-la-f-path-info-trailing-slash).
@@ -57,11 +57,11 @@ extension Origin {
     /// rewrite-cond-lookup-file-double-slash-same-directory).
     static func fileLookupPath(_ merged: String) -> String {
         var parts: [Substring] = []
-        for c in merged.split(separator: "/") where c != "." {
+        for c in slashSplit(merged, omittingEmpty: true) where c != "." {
             if c == ".." { _ = parts.popLast() } else { parts.append(c) }
         }
         let path = "/" + parts.joined(separator: "/")
-        return merged.hasSuffix("/") && path != "/" ? path + "/" : path
+        return merged.hasByteSuffix("/") && path != "/" ? path + "/" : path
     }
 
     /// The look-up's URI when the file is named beside the current one: the current URI's
@@ -71,7 +71,7 @@ extension Origin {
     /// A parent without a URI (itself such a look-up) gives none either (recorded:
     /// rewrite-cond-file-lookup-nested-empty-uri).
     private func fileLookupURI(_ merged: String, base: String, _ r: RequestRecord) -> String? {
-        guard !r.uri.isEmpty, merged.hasPrefix(base) else { return nil }
+        guard !r.uri.isEmpty, merged.hasBytePrefix(base) else { return nil }
         let name = merged.dropFirst(base.count)
         guard !name.isEmpty, !name.contains("/") else { return nil }
         return directoryOf(r.uri) + name
@@ -91,7 +91,7 @@ extension Origin {
         let lookup: (RequestRecord, PassResult)?
         if !serverContext, let d = r.rewriteDirectory {
             let uri = matchInput(r, directory: d, pathInfo: r.pathInfo)
-            if uri.hasPrefix("/") {
+            if uri.hasBytePrefix("/") {
                 lookup = uriSubrequest(uri, r, chain)
             } else {
                 lookup = file ? fileSubrequest(d + uri, r, chain) : uriSubrequest((r.rewriteBase ?? d) + uri, r, chain)
@@ -116,7 +116,7 @@ extension Origin {
     }
 
     private func directoryOf(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "/" }
+        guard let slash = path.lastIndex(ofByte: UInt8(ascii: "/")) else { return "/" }
         return String(path[...slash])
     }
 }

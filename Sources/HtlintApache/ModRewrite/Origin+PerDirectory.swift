@@ -39,7 +39,7 @@ extension Origin {
             r.filename = f0
             return nil
         }
-        let external = absoluteURLScheme(f) != nil && !f.hasPrefix("proxy:")
+        let external = absoluteURLScheme(f) != nil && !f.hasBytePrefix("proxy:")
         // [PT] makes an absolute URL `passthrough:http://…`, no URL to escape later, so its
         // query is checked too: a space there is 403 before the 400 below (recorded:
         // rewrite-flags-pt-absolute-url-query-space).
@@ -55,7 +55,7 @@ extension Origin {
         }
         // With [PT] too the filename is `passthrough:proxy:…`: not the proxy's, and stripped of
         // `passthrough:` no path either, a 400 below (recorded: rewrite-flags-proxy-with-passthrough).
-        if f.hasPrefix("proxy:"), !result.passThrough {
+        if f.hasBytePrefix("proxy:"), !result.passThrough {
             chain.log("AH10160", "error", "attempt to make remote request from mod_rewrite without proxy enabled: \(f)")
             return .final(status: 403, location: nil)
         }
@@ -71,7 +71,7 @@ extension Origin {
             if r.handler == "httpd/unix-directory" { r.handler = nil }
             return rewriteAnswer(r, status: status, location: location)
         }
-        guard f.hasPrefix("/") else {
+        guard f.hasBytePrefix("/") else {
             chain.note(.status, "400: rewrite result `\(f)` is not a path")
             return .final(status: 400, location: nil)
         }
@@ -82,7 +82,7 @@ extension Origin {
         let url = internalRedirectURL(f, r, rw)
         chain.note(.note, "rewritten to \(url) (internal redirect follows)", range: result.lastRule?.range)
         // r->finfo is still the walked file, also under an adopted `redirect:` name.
-        if r.mappedFilename == nil || !f0.hasPrefix("redirect:") { r.mappedFilename = f0 }
+        if r.mappedFilename == nil || !f0.hasBytePrefix("redirect:") { r.mappedFilename = f0 }
         r.stagedRedirect = url + (r.query.map { "?" + $0 } ?? "")
         r.filename = "redirect:" + url
         r.handler = "redirect-handler"
@@ -97,7 +97,7 @@ extension Origin {
         // filesystem directory without its leading `/`, the `*If/` of an <If> section whole.
         // It drops the directory's own trailing `/` and wants one after the match, so the empty
         // match of `<Location />` takes a second slash: `//sub/` becomes `/sub/`.
-        var match = directory.hasPrefix("/") ? dropLeadingBytes(directory, 1) : directory
+        var match = directory.hasBytePrefix("/") ? dropLeadingBytes(directory, 1) : directory
         if match.utf8.last == UInt8(ascii: "/") { match = String(match.utf8.dropLast())! }
         let tail = dropLeadingBytes(path, min(1, path.utf8.count))
         guard tail.utf8.starts(with: match.utf8), tail.utf8.dropFirst(match.utf8.count).first == UInt8(ascii: "/") else { return url }
@@ -112,7 +112,7 @@ extension Origin {
         let dNoSlash = d.utf8.last == UInt8(ascii: "/") ? String(d.utf8.dropLast())! : d
         if let base = rw.base, f.utf8.starts(with: (dNoSlash + "/").utf8) {
             let rest = dropLeadingBytes(f, dNoSlash.utf8.count + 1)
-            return (base.hasSuffix("/") ? base : base + "/") + rest
+            return (base.hasByteSuffix("/") ? base : base + "/") + rest
         }
         let root = site.documentRoot
         if rw.base == nil, f.utf8.starts(with: (root + "/").utf8) { return dropLeadingBytes(f, root.utf8.count) }
@@ -122,8 +122,8 @@ extension Origin {
         let inContext = !rw.options.contains("ignorecontextinfo") && !r.contextPrefix.isEmpty
         if inContext {
             let contextRoot = SiteFileSystem.normalize(r.contextDocumentRoot)
-            if f.hasPrefix(contextRoot + "/") {
-                let prefix = r.contextPrefix.hasSuffix("/") ? String(r.contextPrefix.dropLast()) : r.contextPrefix
+            if f.hasBytePrefix(contextRoot + "/") {
+                let prefix = r.contextPrefix.hasByteSuffix("/") ? String(r.contextPrefix.dropLast()) : r.contextPrefix
                 return prefix + "/" + f.dropFirst(contextRoot.count + 1)
             }
         }

@@ -153,7 +153,7 @@ extension Origin {
         let current = r.filename ?? r.uri
         guard let d = directory else { return current }
         let full = pathInfo.isEmpty ? current : current + pathInfo
-        return full.hasPrefix(d) ? dropLeadingBytes(full, d.utf8.count) : full
+        return full.hasBytePrefix(d) ? dropLeadingBytes(full, d.utf8.count) : full
     }
 
     /// Work units one rule or condition evaluation costs: one, plus one per 2,048 bytes of its
@@ -322,7 +322,7 @@ extension Origin {
                     if query.isEmpty {
                         r.query = nil
                     } else {
-                        if query.hasSuffix("&") { query.removeLast() }
+                        if query.hasByteSuffix("&") { query.removeLast() }
                         r.query = query
                     }
                 }
@@ -330,7 +330,7 @@ extension Origin {
         }
         // Prefixing (§4.8 step 7).
         var prefixAdded = false
-        if !uri.hasPrefix("/") && absoluteURLScheme(uri) == nil {
+        if !uri.hasBytePrefix("/") && absoluteURLScheme(uri) == nil {
             if let d = directory {
                 uri = d + uri
                 prefixAdded = true
@@ -365,8 +365,8 @@ extension Origin {
             return .matched(substituted: true, unsafeQuestionMark: false)
         }
         result.redirectStatus = nil
-        if !rule.flags.unc && !prefixAdded && !rule.rawSubstitution.hasPrefix("//") {
-            while uri.hasPrefix("//") { uri.removeFirst() }
+        if !rule.flags.unc && !prefixAdded && !rule.rawSubstitution.hasBytePrefix("//") {
+            while uri.hasBytePrefix("//") { uri.removeFirst() }
         }
         r.filename = uri
         forceTypeAndHandler()
@@ -382,7 +382,7 @@ extension Origin {
     /// redirects (recorded: rewrite-flags-self-url-reduced-only-for-port-zero).
     private func reduceSelfURL(_ url: String, _ chain: RequestChain) -> String? {
         let current = scheme(chain) + "://"
-        guard url.lowercased().hasPrefix(current) else { return nil }
+        guard url.lowercased().hasBytePrefix(current) else { return nil }
         let (prefix, path) = splitAbsoluteURL(url)
         var host = prefix.dropFirst(current.count)
         var port = scheme(chain) == "https" ? 443 : 80
@@ -539,7 +539,7 @@ extension Origin {
     private func cookieHeader(_ spec: String) -> (name: String, value: String)? {
         var s = Substring(spec)
         var sep: Character = ":"
-        if s.hasPrefix(";") { sep = ";"; s = s.dropFirst() }
+        if s.hasBytePrefix(";") { sep = ";"; s = s.dropFirst() }
         // apr_strtok skips empty fields: `a:1::0:/` has domain `0` and lifetime `/`.
         let parts = s.split(separator: sep).map(String.init)
         guard parts.count >= 3 else { return nil }

@@ -25,14 +25,14 @@ public struct RewriteMapDefinition: Sendable {
     public static func parse(_ source: String) -> Result<RewriteMapDefinition, Failure> {
         let lower = source.lowercased()
         func rest(_ prefix: String) -> String { String(source.dropFirst(prefix.count)) }
-        if lower.hasPrefix("int:") {
+        if lower.hasBytePrefix("int:") {
             let name = rest("int:")
             guard internalFunctions.contains(name) else { return .failure(Failure(text: "RewriteMap: internal map not found:\(name)")) }
             return .success(RewriteMapDefinition(kind: .internalFunction(name)))
         }
-        if lower.hasPrefix("txt:") { return .success(RewriteMapDefinition(kind: .text(path: rest("txt:")))) }
-        if lower.hasPrefix("rnd:") { return .success(RewriteMapDefinition(kind: .random(path: rest("rnd:")))) }
-        for type in ["dbm", "prg", "dbd", "fastdbd"] where lower.hasPrefix(type + ":") || lower.hasPrefix(type + "=") {
+        if lower.hasBytePrefix("txt:") { return .success(RewriteMapDefinition(kind: .text(path: rest("txt:")))) }
+        if lower.hasBytePrefix("rnd:") { return .success(RewriteMapDefinition(kind: .random(path: rest("rnd:")))) }
+        for type in ["dbm", "prg", "dbd", "fastdbd"] where lower.hasBytePrefix(type + ":") || lower.hasBytePrefix(type + "=") {
             return .success(RewriteMapDefinition(kind: .unsupported(type)))
         }
         return .success(RewriteMapDefinition(kind: .text(path: source)))

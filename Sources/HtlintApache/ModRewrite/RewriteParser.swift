@@ -25,7 +25,7 @@ struct RewriteParser {
         }
         var pattern = words[0].value
         var negated = false
-        if pattern.hasPrefix("!") { negated = true; pattern.removeFirst() }
+        if pattern.hasBytePrefix("!") { negated = true; pattern.removeFirst() }
         var options = RegexOptions.apacheDefault
         if flags.noCase { options.insert(.caseless) }
         let regex: Regex
@@ -44,7 +44,7 @@ struct RewriteParser {
         var noQuery = false
         // Configuration-time query handling (apache-semantics §6.5).
         if !isDash {
-            if raw.hasSuffix("?") && !raw.hasSuffix("\\?") {
+            if raw.hasByteSuffix("?") && !raw.hasByteSuffix("\\?") {
                 if flags.qsAppend { flags.qsLast = true } else { raw.removeLast(); noQuery = true }
             } else if flags.qsDiscard && !raw.contains("?") {
                 noQuery = true
@@ -79,7 +79,7 @@ struct RewriteParser {
         }
         var pattern = words[1].value
         var negated = false
-        if pattern.hasPrefix("!") { negated = true; pattern.removeFirst() }
+        if pattern.hasBytePrefix("!") { negated = true; pattern.removeFirst() }
         let testString = words[0].value
         let test: ConditionTest
         if testString.lowercased() == "expr" {
@@ -89,16 +89,16 @@ struct RewriteParser {
                 fail(ConfigCode.badExpression, "RewriteCond: cannot compile expression \"\(pattern)\": \(error)", words[1].range)
                 return nil
             }
-        } else if pattern.utf8.count == 2, pattern.hasPrefix("-"), "dfslLhxFU".contains(pattern.last!) {
+        } else if pattern.utf8.count == 2, pattern.hasBytePrefix("-"), "dfslLhxFU".contains(pattern.last!) {
             test = .file(pattern.last!)
-        } else if let op = ["-lt", "-le", "-gt", "-ge", "-eq", "-ne"].first(where: { pattern.hasPrefix($0) }),
+        } else if let op = ["-lt", "-le", "-gt", "-ge", "-eq", "-ne"].first(where: { pattern.hasBytePrefix($0) }),
                   pattern.count > 3 {
             var operand = Substring(pattern.dropFirst(3))
             while let f = operand.first, f == " " || f == "\t" { operand.removeFirst() }
             // A CondPattern is never expanded (apply_rewrite_cond compares with p->pattern):
             // `-eq%{X}` and `=%{SERVER_NAME}` compare with that text itself.
             test = .integer(op, Template(parts: [.literal(String(operand))]))
-        } else if let op = ["<=", ">=", "<", ">", "="].first(where: { pattern.hasPrefix($0) }), pattern.utf8.count > 1 {
+        } else if let op = ["<=", ">=", "<", ">", "="].first(where: { pattern.hasBytePrefix($0) }), pattern.utf8.count > 1 {
             var operand = String(pattern.dropFirst(op.count))
             if op == "=", operand == "\"\"" { operand = "" }
             test = .string(op, Template(parts: operand.isEmpty ? [] : [.literal(operand)]))
@@ -261,7 +261,7 @@ struct RewriteParser {
             case .unc: flags.unc = true
             case nil:
                 // Apache silently ignores unknown flags starting with `d` (§4.3).
-                if k.hasPrefix("d") { continue }
+                if k.hasBytePrefix("d") { continue }
                 fail(ConfigCode.badFlag, "\(directive): unknown flag '\(key)'", range)
                 return false
             }

@@ -107,7 +107,7 @@ extension Topology {
             case "d": set = filesystemDirectories
             case "x": return c.negated ? .always : .never
             case "l", "L", "h":
-                let hasLinks = site.files.nodes.values.contains { if case .symlink = $0 { true } else { false } }
+                let hasLinks = site.files.hasSymlinks
                 if hasLinks { return .unknown(["`\(c.rawTestString) -\(op)`"]) }
                 return c.negated ? .always : .never
             default: set = nil
