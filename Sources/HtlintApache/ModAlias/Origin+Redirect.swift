@@ -51,7 +51,7 @@ extension Origin {
                           "cannot redirect '\(r.uri)' to '\(location)'; target is not a valid absoluteURI or abs_path")
                 return .final(status: 500, location: nil)
             }
-            if let q = r.query, !location.contains("?") { location += "?" + q }
+            if let q = r.query, !location.containsByte(UInt8(ascii: "?")) { location += "?" + q }
             chain.note(.externalRedirect, "\(redirect.status) to \(location)", range: redirect.range)
             return .final(status: redirect.status, location: location)
         }

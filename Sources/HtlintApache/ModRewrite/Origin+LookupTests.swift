@@ -33,7 +33,7 @@ extension Origin {
             // The merge keeps the relative directory as written, so the name is still "beside"
             // it and gets a URI beside the current one.
             let path = Origin.fileLookupPath("/" + directoryOf(f) + input)
-            if !r.uri.isEmpty, !input.contains("/") { return subrequest(directoryOf(r.uri) + input, chain, parent: r, file: path) }
+            if !r.uri.isEmpty, !input.containsByte(UInt8(ascii: "/")) { return subrequest(directoryOf(r.uri) + input, chain, parent: r, file: path) }
             return subrequest(input, chain, parent: r, file: path, uri: "")
         }
         let base = r.filename.flatMap { $0.hasBytePrefix("/") ? directoryOf($0) : nil } ?? site.documentRoot + "/"
@@ -73,7 +73,7 @@ extension Origin {
     private func fileLookupURI(_ merged: String, base: String, _ r: RequestRecord) -> String? {
         guard !r.uri.isEmpty, merged.hasBytePrefix(base) else { return nil }
         let name = merged.dropFirst(base.count)
-        guard !name.isEmpty, !name.contains("/") else { return nil }
+        guard !name.isEmpty, !name.utf8.contains(UInt8(ascii: "/")) else { return nil }
         return directoryOf(r.uri) + name
     }
 
