@@ -25,7 +25,7 @@ extension Origin {
             let full = walk.filename + walk.pathInfo
             let dir = walk.fatalDirectory.map { $0.hasByteSuffix("/") ? String($0.dropLast()) : $0 } ?? ""
             r.filename = walk.fatalDirectory
-            r.pathInfo = !dir.isEmpty && full.hasBytePrefix(dir + "/") ? String(full.dropFirst(dir.count)) : ""
+            r.pathInfo = !dir.isEmpty && full.hasBytePrefix(dir + "/") ? dropLeadingBytes(full, dir.utf8.count) : ""
             chain.log("", "alert", "\(fatal.file.path): \(fatal.diagnostic.message)")
             chain.note(.configError, "Apache cannot read \(fatal.file.path): \(fatal.diagnostic.message)",
                                           range: fatal.diagnostic.range)
@@ -481,7 +481,7 @@ extension Origin {
                 // Only then is the context set: the `<Location>` path and the target as evaluated.
                 r.contextPrefix = path
                 r.contextDocumentRoot = found
-                found += r.uri.dropFirst(path.count)
+                found += dropLeadingBytes(r.uri, path.utf8.count)
             }
             // ap_server_root_relative: a relative target is under the ServerRoot.
             r.filename = found.hasBytePrefix("/") ? found : "/etc/apache2/" + found

@@ -131,7 +131,7 @@ public struct SiteFileSystem: Sendable {
         guard case .file(let size)? = stat(path), size <= SourceFile.sizeLimit else { return nil }
         if let text = texts[path] { return text }
         guard let (base, display) = loadedFrom, let resolved = resolve(path), resolved.hasBytePrefix(root + "/") else { return nil }
-        let relative = String(resolved.dropFirst(root.count))
+        let relative = dropLeadingBytes(resolved, root.utf8.count)
         guard let data = FileManager.default.contents(atPath: base + relative), data.count <= SourceFile.sizeLimit else { return nil }
         return SourceFile(path: (display.map { $0 + relative }) ?? base + relative, bytes: [UInt8](data))
     }
@@ -272,7 +272,7 @@ public struct SiteFileSystem: Sendable {
               real.hasBytePrefix(root + "/") else { return nil }
         if let text = texts[real] { return text.bytes }
         guard let disk = loadedFrom?.directory,
-              let data = FileManager.default.contents(atPath: disk + real.dropFirst(root.count)),
+              let data = FileManager.default.contents(atPath: disk + dropLeadingBytes(real, root.utf8.count)),
               data.count <= SourceFile.sizeLimit else { return nil }
         return [UInt8](data)
     }

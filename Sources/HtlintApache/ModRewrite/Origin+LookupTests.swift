@@ -72,7 +72,7 @@ extension Origin {
     /// rewrite-cond-file-lookup-nested-empty-uri).
     private func fileLookupURI(_ merged: String, base: String, _ r: RequestRecord) -> String? {
         guard !r.uri.isEmpty, merged.hasBytePrefix(base) else { return nil }
-        let name = merged.dropFirst(base.count)
+        let name = dropLeadingBytes(merged, base.utf8.count)
         guard !name.isEmpty, !name.utf8.contains(UInt8(ascii: "/")) else { return nil }
         return directoryOf(r.uri) + name
     }
