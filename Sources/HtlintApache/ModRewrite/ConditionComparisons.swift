@@ -1,10 +1,17 @@
+import HtlintBytes
+
 /// `RewriteCond` comparisons (apache-semantics §7.3), shared by the engine and the graph
 /// analysis so both read a condition the same way.
 public enum ConditionComparison {
     /// String operators `= < > <= >=`. Without `[NC]` a shorter string is always smaller; only
-    /// strings of equal length are compared byte by byte.
+    /// strings of equal length are compared byte by byte. The bytes are Apache's (`rawBytes`),
+    /// and `[NC]` folds ASCII letters only (strcasecmp in the C locale: `=/é [NC]` is not `/É`;
+    /// recorded: cond-nc-string-compare-ascii-only).
     public static func string(_ op: String, _ a: String, _ b: String, noCase: Bool) -> Bool {
-        let x = Array((noCase ? a.lowercased() : a).utf8), y = Array((noCase ? b.lowercased() : b).utf8)
+        func bytes(_ s: String) -> [UInt8] {
+            noCase ? s.rawBytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } : s.rawBytes
+        }
+        let x = bytes(a), y = bytes(b)
         if op == "=" { return x == y }
         let cmp: Int
         if !noCase && x.count != y.count {
