@@ -109,7 +109,8 @@ private func octetsOnly(_ g: ArraySlice<UInt8>) -> Bool {
 
 /// ap_str_tolower / ap_str_toupper: ASCII letters only.
 func asciiLowercased(_ s: String) -> String {
-    String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }, as: UTF8.self)
+    guard s.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return s }
+    return String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }, as: UTF8.self)
 }
 
 func asciiUppercased(_ s: String) -> String {

@@ -19,7 +19,7 @@ extension Origin {
         let bare = contentType.map { String($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces).lowercased() }
         var filters = config.outputFilters ?? []
         for part in lastPathComponent(f).split(separator: ".", omittingEmptySubsequences: false).dropFirst() {
-            filters += config.outputFiltersByExtension[part.lowercased()] ?? []
+            filters += config.outputFiltersByExtension[asciiLowercased(String(part))] ?? []
         }
         if let bare { filters += config.outputFiltersByType[bare] ?? [] }
         guard filters.contains(where: { $0.uppercased() == "DEFLATE" }) else { return [] }

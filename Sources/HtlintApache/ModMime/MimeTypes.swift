@@ -36,7 +36,7 @@ enum MimeTypes {
         let name = lastPathComponent(path)
         var result: String? = nil
         for ext in name.utf8.split(separator: UInt8(ascii: ".")).dropFirst() {
-            if let t = byExtension[String(Substring(ext)).lowercased()] { result = t }
+            if let t = byExtension[asciiLowercased(String(Substring(ext)))] { result = t }
         }
         return result
     }
@@ -92,7 +92,7 @@ struct MimeConfig {
         guard !handlers.isEmpty else { return nil }
         var result: String? = nil
         for part in lastPathComponent(path).utf8.split(separator: UInt8(ascii: ".")).dropFirst() {
-            if let mapped = handlers[String(Substring(part)).lowercased()], let h = mapped { result = h }
+            if let mapped = handlers[asciiLowercased(String(Substring(part)))], let h = mapped { result = h }
         }
         return result
     }
@@ -104,7 +104,7 @@ struct MimeConfig {
         var result: String? = nil
         var charset: String? = nil
         for part in name.utf8.split(separator: UInt8(ascii: ".")).dropFirst() {
-            let ext = String(Substring(part)).lowercased()
+            let ext = asciiLowercased(String(Substring(part)))
             if let mapped = types[ext] {
                 if let t = mapped { result = t }
             } else if let t = MimeTypes.byExtension[ext] {
@@ -132,7 +132,7 @@ extension MimeConfig {
         var found: [String] = []
         if !languages.isEmpty {
             for part in lastPathComponent(path).utf8.split(separator: UInt8(ascii: ".")).dropFirst() {
-                if let mapped = languages[String(Substring(part)).lowercased()], let l = mapped { found.append(l) }
+                if let mapped = languages[asciiLowercased(String(Substring(part)))], let l = mapped { found.append(l) }
             }
         }
         if found.isEmpty, let defaultLanguage { found.append(defaultLanguage) }
@@ -144,7 +144,7 @@ extension MimeConfig {
         guard !encodings.isEmpty else { return nil }
         var found: [String] = []
         for part in lastPathComponent(path).utf8.split(separator: UInt8(ascii: ".")).dropFirst() {
-            if let mapped = encodings[String(Substring(part)).lowercased()], let e = mapped { found.append(e) }
+            if let mapped = encodings[asciiLowercased(String(Substring(part)))], let e = mapped { found.append(e) }
         }
         return found.isEmpty ? nil : found.joined(separator: ", ")
     }
