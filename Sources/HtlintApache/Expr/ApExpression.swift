@@ -121,12 +121,13 @@ public indirect enum ApExpression: Sendable {
             // build evaluates the right one first, which orders the Vary tokens they add.
             let b = r.evaluate(env, captures), a = l.evaluate(env, captures)
             switch op {
-            case "==", "=": return a == b
-            case "!=": return a != b
-            case "<": return a.utf8.lexicographicallyPrecedes(b.utf8)
-            case "<=": return !b.utf8.lexicographicallyPrecedes(a.utf8)
-            case ">": return b.utf8.lexicographicallyPrecedes(a.utf8)
-            case ">=": return !a.utf8.lexicographicallyPrecedes(b.utf8)
+            // strcmp: bytes (Swift's `==` holds a precomposed é equal to e and a combining accent).
+            case "==", "=": return a.utf8.elementsEqual(b.utf8)
+            case "!=": return !a.utf8.elementsEqual(b.utf8)
+            case "<": return a.rawBytes.lexicographicallyPrecedes(b.rawBytes)
+            case "<=": return !b.rawBytes.lexicographicallyPrecedes(a.rawBytes)
+            case ">": return b.rawBytes.lexicographicallyPrecedes(a.rawBytes)
+            case ">=": return !a.rawBytes.lexicographicallyPrecedes(b.rawBytes)
             // apr_fnmatch(pattern: right, string: left) and apr_ipsubnet_test.
             case "-strmatch": return wildcardMatch(b, a)
             case "-strcmatch": return wildcardMatch(b, a, caseless: true)
