@@ -7,12 +7,15 @@ and php ini blocks, ACME exemptions before https redirects, force https + www), 
 headers, %{ENV:HTTPS}, HSTS) and WebP plugins (Accept: image/webp with -f on the .webp file, Vary),
 above or below the WordPress block, at the root or in /blog, behind every edge.
 
-Usage: plugins.py OUT N SEED [rich] — writes N oracle cases to OUT (round p1: 1500 601; rich adds
-more blocks per site, subdirectory cache .htaccess files and odder request headers)."""
+Usage: plugins.py OUT N SEED [rich|hits] — writes N oracle cases to OUT (round p1: 1500 601; rich adds
+more blocks per site, subdirectory cache .htaccess files and odder request headers;
+hits is rich with every cache and WebP variant present, so the cache branches are taken: p3 600 603 hits)."""
 import json, os, random, sys
 
 OUT, N, SEED = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-RICH = (sys.argv[4:] or [""])[0] == "rich"
+MIX = (sys.argv[4:] or [""])[0]
+RICH, HITS = MIX in ("rich", "hits"), MIX == "hits"
+def every(xs, k): return list(xs) if HITS else R.sample(xs, k)  # (hits) every cache variant
 R = random.Random(SEED)
 def ch(*xs): return R.choice(xs)
 def maybe(p, xs): return xs if R.random() < p else []
@@ -369,7 +372,7 @@ def make_case(i):
           f"{sub}wp-content/uploads/2024/05/logo.png", f"{sub}wp-content/uploads/2024/05/shell.php", f"{sub}wp-comments-post.php"]
     for f in wp: files[f] = f"{f} contents\n"
     up = f"{sub}wp-content/uploads/2024/05/"
-    webps = R.sample([up + "photo.jpg.webp", up + "photo.webp", up + "logo.png.webp", up + "logo.webp"], R.randint(0, 3))
+    webps = R.sample([up + "photo.jpg.webp", up + "photo.webp", up + "logo.png.webp", up + "logo.webp"], R.randint(1, 3) if HITS else R.randint(0, 3))
     for f in webps: files[f] = f"{f} webp contents\n"
     caches = R.sample(CACHES, ch(0, 1, 1, 1, 2) if not RICH else ch(1, 1, 2))
     top = R.sample(TOP, R.randint(1, 4 if not RICH else 6))
@@ -383,16 +386,16 @@ def make_case(i):
     hot = R.sample(pages, 2) if RICH else []  # pages the requests favour (rich)
     for c in caches:
         for page in (hot + R.sample(pages, 1) if RICH else R.sample(pages, R.randint(0, 3))):
-            for h in R.sample([host, "www." + host], R.randint(1, 2)):
+            for h in every([host, "www." + host], R.randint(1, 2)):
                 if c == "supercache":
-                    names = R.sample(["index.html", "index.html.gz", "index-https.html", "index-https.html.gz"], R.randint(1, 4))
+                    names = every(["index.html", "index.html.gz", "index-https.html", "index-https.html.gz"], R.randint(1, 4))
                     for n in names: files[f"{sub}wp-content/cache/supercache/{h}/{page}{n}"] = f"supercache {h}/{page}{n}\n"
                 elif c == "w3tc":
-                    for n in R.sample(["_index.html", "_index.html_gzip", "_index_preview.html"], R.randint(1, 2)):
+                    for n in every(["_index.html", "_index.html_gzip", "_index_preview.html"], R.randint(1, 2)):
                         d = f"{sub}wp-content/cache/page_enhanced/{h}/{sub if RICH else ''}{page}"
                         files[d + n] = f"w3tc {h}/{page}{n}\n"
                 elif c == "rocket":
-                    for n in R.sample(["index.html", "index.html_gzip", "index-https.html", "index-https.html_gzip", "index-https-webp.html"], R.randint(1, 3)):
+                    for n in every(["index.html", "index.html_gzip", "index-https.html", "index-https.html_gzip", "index-https-webp.html"], R.randint(1, 3)):
                         files[f"{sub}wp-content/cache/wp-rocket/{h}/{sub}{page}{n}"] = f"rocket {h}/{sub}{page}{n}\n"
         if c == "supercache" and R.random() < (0.5 if RICH else 0.3): files[f"{sub}wp-content/cache/supercache/.htaccess"] = "\n".join(supercache_dir()) + "\n"
         if c == "w3tc" and R.random() < (0.5 if RICH else 0.3): files[f"{sub}wp-content/cache/page_enhanced/.htaccess"] = "\n".join(w3tc_dir()) + "\n"
@@ -440,7 +443,7 @@ def make_case(i):
         if R.random() < 0.12: hd.update(ch({"X-Forwarded-Proto": "https"}, {"X-Forwarded-SSL": "on"}, {"CF-Visitor": "{\"scheme\":\"https\"}"}, {"Referer": "https://maps.googleapis.com/x"}, {"X-Wap-Profile": "\"http://wap\""}))
         if RICH and R.random() < 0.1: hd.update(ch({"Accept-Encoding": "GZIP"}, {"Cookie": "WORDPRESS_LOGGED_IN_X=1"}, {"Accept": "IMAGE/WEBP"}, {"Via": "1.1 proxy"}))
         if RICH and R.random() < 0.08: hd["Host"] = ch(url.split("/")[2].upper(), url.split("/")[2] + ":" + ("443" if url.startswith("https") else "80"))
-        method = ch(*(["GET"] * 8 + ["HEAD", "POST", "TRACE" if RICH else "GET"]))
+        method = ch(*(["GET"] * 8 + ["HEAD", "POST", "TRACE" if RICH and not HITS else "GET"]))
         if hd.get("User-Agent") == "": hd.pop("User-Agent")
         if not hd and method == "GET": reqs.append(url)
         else:
