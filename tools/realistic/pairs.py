@@ -61,11 +61,21 @@ def frag_https(s, where):
     if t.endswith("$1") and "(" not in pat: pat = "^(.*)$"
     if t.endswith("}$1"): pat = "^(/.*)$" if where == "vhost" else "(.*)"
     lines = https_cond(s) + [f"RewriteRule {pat} {t} {ch(flag('R=301', 'L'), flag('L', 'R=301'), flag('R', 'L'), flag('R=308', 'L'), flag('R=301', 'L', 'NE'), flag('R=301', 'END'), flag('R=302'))}"]
-    if where == "vhost":
+    if where == "vhost" and any('"scheme"' in l for l in lines): where = "root"
+    if where == "child":
+        s.child += lines
+        s.paths += [f"/{s.sub}/page.html?x=1", f"/{s.sub}/deep/a"]
+    elif where == "vhost":
         lines = [l.replace("RewriteRule ^/?(.*)", "RewriteRule ^/(.*)").replace("RewriteRule ^(.*)$ https://%{HTTP_HOST}/$1", "RewriteRule ^/(.*)$ https://%{HTTP_HOST}/$1") for l in lines]
         s.vhost += ["RewriteEngine On"] + lines
     else:
         s.root += lines
+    if RICH and R.random() < 0.25:
+        s.root += ch(["<If \"%{HTTPS} != 'on'\">", f"Redirect 301 /about.html https://{s.host}/about.html", "</If>"],
+                     ["<If \"%{REQUEST_SCHEME} == 'http' && %{HTTP:X-Forwarded-Proto} != 'https'\">", f"RedirectMatch 301 ^/{s.sub}/(.*)$ https://{s.host}/{s.sub}/$1", "</If>"],
+                     ["<If \"%{HTTP_HOST} =~ /^www\\./\">", "Header always set X-Www yes", "</If>"],
+                     ["SetEnvIf X-Forwarded-Proto ^https$ HTTPS=on", "Header always set X-Scheme \"%{HTTPS}e\""])
+        s.record.add("X-Www")
     if R.random() < 0.2: s.root.append(ch("Header always set Strict-Transport-Security \"max-age=300\" env=HTTPS",
                                          "Header always set X-Scheme \"%{REQUEST_SCHEME}e|%{HTTPS}e\""))
     s.record.update(["Strict-Transport-Security", "X-Scheme"])
@@ -100,7 +110,7 @@ def frag_www(s, where):
 
 
 def frag_story(s, where):
-    frag_https(s, "root")
+    frag_https(s, ch("root", "root", "vhost", "child") if RICH else "root")
     sub = s.sub
     s.root += ch([f"RewriteCond %{{REQUEST_URI}} !^/{sub}/", f"RewriteRule ^(.*)$ {sub}/$1 [L]"],
                  [f"RewriteRule ^(.*)$ {sub}/$1 [L]"], [f"RewriteRule ^$ {sub}/ [L]"],
@@ -211,9 +221,12 @@ def frag_flags(s, where):
         ["RewriteRule ^n/(.*)-(.*)$ n/$1_$2 [N]", "RewriteRule ^n/(.*)$ t.html?s=$1 [L]"],
         ["RewriteRule ^k/(.*)$ /t.html?%{QUERY_STRING}&k=$1 [R=302,L]"],
         ["RewriteRule ^b/(.*)$ /t.html?v=$1 [BNP,R=302,L]"] if RICH else ["RewriteRule ^b/(.*)$ /t.html [R=302,L]"],
-        ["RewriteRule ^b/(.*)$ /t.html?v=$1 [B= ?,R=302,L]"] if RICH else ["RewriteRule ^(.*)\\.HTML$ $1.html [NC,L]"],
+        ["RewriteRule ^b/(.*)$ /t.html?v=$1 \"[B= ?,R=302,L]\""] if RICH else ["RewriteRule ^(.*)\\.HTML$ $1.html [NC,L]"],
     ]
     lines = sum(R.sample(opts, R.randint(1, 3)), [])
+    if where == "vhost":
+        s.vhost += ["RewriteEngine On"] + [l.replace("RewriteRule ^", "RewriteRule ^/").replace(" t.html", " /t.html") for l in lines]
+        lines = []
     (s.child if where == "child" else s.root).extend(lines)
     pre = f"/{sub}" if where == "child" else ""
     s.paths += [f"{pre}/k/a%20b?x=1&y=2", f"{pre}/k/z", f"{pre}/e/x%20y", f"{pre}/e/frag", f"{pre}/b/a%26b%3Dc", f"{pre}/b/x y".replace(" ", "%20"),
@@ -236,6 +249,9 @@ def frag_backref(s, where):
             ["RewriteCond %{QUERY_STRING} ^(.*)$", "RewriteRule ^keep$ /cat.html?%1&k=1 [R=302,L]"],
             ["RewriteRule ^lit$ /cat.html?a=\\$1&b=%25 [R=302,L]"]]
     lines = sum(R.sample(opts, R.randint(1, 2)), [])
+    if where == "vhost":
+        s.vhost += ["RewriteEngine On"] + [l.replace("RewriteRule ^", "RewriteRule ^/").replace(" cat.html", " /cat.html") for l in lines]
+        lines = []
     (s.child if where == "child" else s.root).extend(lines)
     pre = f"/{sub}" if where == "child" else ""
     s.paths += [f"{pre}/?p=12", f"{pre}/?p=12&x=1", f"{pre}/who", f"{pre}/2024/05/hello", f"{pre}/ab-cd", f"{pre}/a1/x", f"{pre}/bb/x",
@@ -251,8 +267,11 @@ def frag_alias(s, where):
             f"Redirect 301 /{sub} /new.html", f"RedirectMatch 301 ^/q$ /new.html?from=q", "Redirect 302 /dir/ /new.html?",
             f"RedirectMatch temp ^/{sub}/x(.*) http://www.{s.host}/{sub}/$1", "RedirectMatch 301 /about\\.html$ /new.html"]
     lines = R.sample(opts, R.randint(1, 3))
-    tgt = s.child if where == "child" else s.root
+    tgt = s.vhost if where == "vhost" else s.child if where == "child" else s.root
     tgt.extend(lines)
+    if RICH and R.random() < 0.3:
+        s.root += ch(["RewriteRule ^old$ /about.html [R=302,L]"], ["RewriteRule ^(.*)\\.htm$ $1.html [L]"], [f"RewriteRule ^{sub}/old$ {sub}/page.html [L]"],
+                     ["RewriteRule ^gone$ - [G]"], ["RewriteRule ^form$ about.html [L]"])
     if R.random() < 0.3: s.vhost += [ch("Alias /static ${DOCROOT}/" + sub, "Alias /s/ ${DOCROOT}/static/", f"Redirect 301 /vh /{sub}/"), ]
     s.paths += [f"/{sub}/old", "/old", "/old/x", f"/{sub}/legacy?x=1", f"/{sub}/2019/page.html", "/about.htm", "/gone", f"/{sub}/gone",
                 "/form", f"/{sub.upper()}/page.html", "/q?a=1", "/dir/x?z=1", f"/{sub}/xpage.html", "/static/page.html", "/s/app.css", "/vh",
@@ -365,7 +384,7 @@ def make_case(i):
     s = Site(host, sub)
     a, b = R.sample(CATS, 2)
     for c in (a, b):
-        where = ch("root", "root", "child", "vhost") if c in ("https", "www") else ch("root", "child")
+        where = ch("root", "root", "child", "vhost") if c in ("https", "www") or (RICH and c in ("alias", "flags", "backref")) else ch("root", "child")
         FRAG[c](s, where)
     if RICH and R.random() < 0.3:
         FRAG[R.choice(CATS)](s, ch("root", "child"))
@@ -373,7 +392,19 @@ def make_case(i):
     for f in sorted(s.files): files[f] = f"{f} {SEED}-{i}\n" if R.random() < 0.7 else ""
     root = (["RewriteEngine On"] if R.random() < 0.95 else []) + s.root
     if R.random() < 0.2 and RICH: root = maybe(0.5, ["Options -MultiViews"]) + root
-    files[".htaccess"] = "\n".join(root) + "\n"
+    if RICH and R.random() < 0.25:
+        root += ch(["DirectoryIndex about.html index.html"], ["DirectoryIndex disabled"], ["DirectoryIndex index.php"],
+                   ["DirectoryIndex missing.html /about.html"], ["DirectoryIndexRedirect on"], ["DirectoryIndexRedirect 302"],
+                   ["Options -Indexes"], ["ErrorDocument 404 /about.html"], ["AddDefaultCharset utf-8"],
+                   ["<Files \"about.html\">", "Header set X-Www about", "</Files>"], ["DirectorySlash Off"])
+        s.record.add("X-Www")
+    if RICH and R.random() < 0.15 and "<" not in "".join(root):
+        root = ["<IfModule mod_rewrite.c>"] + root + ["</IfModule>"]
+    text = "\n".join(root) + "\n"
+    if RICH and R.random() < 0.1: text = text.replace("\n", "\r\n")
+    if RICH and R.random() < 0.1: text = text.replace("RewriteEngine On", "rewriteengine on").replace("RewriteRule ", "rewriterule ", 1)
+    if RICH and R.random() < 0.1: text = text.replace("\n", "  \n").replace("RewriteRule ", "  RewriteRule  ")
+    files[".htaccess"] = text
     if s.child:
         child = s.child
         if any(l.startswith("Rewrite") and not l.startswith("RewriteEngine") for l in child) and "RewriteEngine Off" not in child and "RewriteEngine On" not in child and R.random() < 0.85:
@@ -386,7 +417,7 @@ def make_case(i):
     reqs = []
     for _ in range(R.randint(3, 8)):
         p = R.choice(paths)
-        if RICH and R.random() < 0.15: p = ch(p.upper(), p.replace("/", "//", 1), p + ("&" if "?" in p else "?") + "a=b&c=d%26e", p + "%2F", p.replace(".", "%2E", 1))
+        if RICH and R.random() < 0.15: p = ch(p + "/", "/" + p, p.replace("/", "/./", 1), p + "?", p.upper(), p.replace("/", "//", 1), p + ("&" if "?" in p else "?") + "a=b&c=d%26e", p + "%2F", p.replace(".", "%2E", 1))
         url = f"{ch('http', 'http', 'https')}://{R.choice(hosts)}{p}"
         if R.random() < 0.35 and s.headers:
             h = dict(R.choice(s.headers))
@@ -395,6 +426,9 @@ def make_case(i):
             if m: r["method"] = m
             if h: r["headers"] = h
             reqs.append(r)
+        elif RICH and R.random() < 0.1:
+            reqs.append({"url": url, "headers": ch({"Host": ch(host.upper(), host + ":80", "www." + host + ":443", host + ":8080", "WWW." + host)},
+                                                   {"X-Forwarded-Proto": ch("https", "HTTPS", "http")}, {"Referer": ch("http://" + host + "/", "http://x.test/")})})
         elif R.random() < 0.08:
             reqs.append({"url": url, "method": ch("HEAD", "POST", "OPTIONS")})
         else:
