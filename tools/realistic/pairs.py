@@ -16,6 +16,8 @@ import json, os, random, sys
 OUT, N, SEED = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 R = random.Random(SEED)
 RICH = SEED >= 702
+RICHER = SEED >= 703
+MIXY = SEED >= 705
 def ch(*xs): return R.choice(xs)
 def maybe(p, xs): return list(xs) if R.random() < p else []
 def flag(*fs): return "[" + ",".join(fs) + "]"
@@ -175,7 +177,7 @@ def frag_recursion(s, where):
                  ["RewriteRule ^(.*)$ app/$1 [END]"], ["RewriteRule ^ping$ pong [L]", "RewriteRule ^pong$ ping [L]"],
                  ["RewriteRule ^(.*)$ $1?x=1 [L]"], ["RewriteRule ^(.*)$ /about.html [L]"],
                  ["RewriteCond %{ENV:REDIRECT_STATUS} !=200", "RewriteRule ^(.*)$ app/$1 [L]"],
-                 ["RewriteRule ^(.+)$ /index.html [L]"], ["RewriteRule ^(.*)$ - [N]"] if RICH and R.random() < 0.2 else ["RewriteRule ^p(.*)$ $1 [N]"])
+                 ["RewriteRule ^(.+)$ /index.html [L]"], ["RewriteRule ^p(.*)$ $1 [N]"])
     s.paths += ["/page.html", "/ping", "/about.html", f"/{sub}/page.html", "/pp.html", "/app/page.html", "/ppage.html"]
 
 
@@ -373,21 +375,75 @@ def frag_tricky(s, where):
     s.headers += [{"method": ch("HEAD", "POST", "OPTIONS")}, {"Host": s.host.upper()}]
 
 
+PATS = ["^(.*)$", "^$", "^([^/]+)/?$", "^(.+)/$", "^([a-z]+)/(\\d+)$", "(.*)\\.html$", "^x/(.*)", "^(.*)/x/(.*)$", ".", "^", "^page",
+        "!^about", "^(?i)Ab(.*)", "^([^.]+)$", "^~(.*)$", "^(.*?)/+$", "^a b$", "^q(.*)"]
+TGTS = ["/about.html", "about.html", "$1.html", "/$1/", "$1/", "page.html?x=$1", "/page.html?x=$1&y=%{QUERY_STRING}", "-", "/index.php?p=$1",
+        "https://%{HTTP_HOST}/$1", "http://%{SERVER_NAME}%{REQUEST_URI}", "%{REQUEST_URI}", "/{sub}/$1", "{sub}/page.html", "/$2?a=$1",
+        "about.html?", "/about.html#top", "/$1%20x", "$0", "/%{ENV:REDIRECT_STATUS}$1", "about.html?q=%1", "${DOCROOT}/about.html",
+        "x/y.html", "../about.html", "./page.html", "/x/%{REQUEST_URI}", "$1?%{QUERY_STRING}", "%{HTTP:X-Forwarded-Proto}://%{HTTP_HOST}/$1",
+        "/{sub}/x/y.html?b=$1", "index.php/$1", "http://www.example.org/$1", "/about.html?r=%{REQUEST_URI}&f=%{REQUEST_FILENAME}"]
+FLAGS = ["L", "END", "R", "R=301", "R=302", "R=303", "R=307", "QSA", "QSD", "NE", "B", "NC", "PT", "C", "S=1", "F", "G", "E=V:$1",
+         "E=!V", "T=text/plain", "DPI", "NS", "QSL", "R=404", "BCTLS", "UnsafeAllow3F"]
+CONDS = ["%{REQUEST_FILENAME} !-f", "%{REQUEST_FILENAME} -d", "%{REQUEST_FILENAME} !-d", "%{QUERY_STRING} ^$", "%{QUERY_STRING} (.+)",
+         "%{HTTP_HOST} ^www\\. [NC]", "%{HTTPS} on", "%{ENV:REDIRECT_STATUS} ^$", "%{REQUEST_URI} !\\.html$", "%{THE_REQUEST} \\?",
+         "%{REQUEST_METHOD} !=GET", "$1 !-f", "%{ENV:V} .", "%{REQUEST_URI} ^/(.*)$", "%{HTTP:X-Forwarded-Proto} https [OR]",
+         "%{IS_SUBREQ} true", "%{REQUEST_FILENAME} -F", "%{SCRIPT_FILENAME} -f", "%{PATH_INFO} .",
+         "%{REQUEST_FILENAME} -l", "%{REQUEST_URI} -U", "%{HTTP_REFERER} =\"\"", "%{SERVER_PORT} !=443", "%{HTTP_HOST} =example.org",
+         "%{REQUEST_URI} =/about.html [NC]", "%{QUERY_STRING} !(^|&)x= [NC]", "%{REMOTE_ADDR} ^127\\.", "%{HTTP_COOKIE} seen",
+         "%{QUERY_STRING} ^(.*)&?r=([^&]*)(.*)$", "%{ENV:REDIRECT_V} !^$", "%{REQUEST_FILENAME}\\.html -f", "%{DOCUMENT_ROOT}%{REQUEST_URI} -f"]
+
+
+def frag_mix(s, where):
+    sub = s.sub
+    s.files |= {"page.html", "x/y.html", f"{sub}/x/y.html", "index.php"}
+    lines = []
+    for _ in range(R.randint(1, 3)):
+        lines += [f"RewriteCond {R.choice(CONDS)}" for _ in range(R.choice([0, 0, 1, 2]))]
+        fl = R.sample(FLAGS, R.randint(0, 3))
+        t = R.choice(TGTS).replace("{sub}", sub)
+        lines.append(f"RewriteRule {R.choice(PATS)} {t} {flag(*fl) if fl else ''}".rstrip())
+    if lines and lines[-1].startswith("RewriteCond"): lines.append("RewriteRule ^ - [L]")
+    if where == "vhost" or (MIXY and R.random() < 0.15):
+        s.vhost += ["RewriteEngine On"] + [l.replace("RewriteRule ^", "RewriteRule ^/").replace(" about.html", " /about.html") for l in lines]
+        lines = []
+    (s.child if where == "child" else s.root).extend(lines)
+    if MIXY and R.random() < 0.4: frag_mix(s, "child") if where != "child" else None
+    s.paths += ["/x/y.html", "/x/y", "/page", "/page.html", "/Abc", "/q?z=1", "/a%20b", "/~u", f"/{sub}/x/y.html", f"/{sub}/page",
+                f"/{sub}/blog/12", "/blog/12", "/about.html?v=1", "/index.php/x", f"/{sub}/x/", "/x/", "/about/", "/abc.html"]
+
+
 FRAG = {"story": frag_story, "https": frag_https, "www": frag_www, "slash": frag_slash, "base": frag_base, "lend": frag_lend,
         "recursion": frag_recursion, "cond": frag_cond, "flags": frag_flags, "backref": frag_backref, "alias": frag_alias,
-        "nested": frag_nested, "deny": frag_deny, "env": frag_env, "real": frag_real, "tricky": frag_tricky}
+        "nested": frag_nested, "deny": frag_deny, "env": frag_env, "real": frag_real, "tricky": frag_tricky, "mix": frag_mix}
 
 
 def make_case(i):
     host = ch("example.org", "shop.example", "blog.example.net", "my-site.test")
     sub = ch("blog", "shop", "docs", "app", "news", "en")
     s = Site(host, sub)
-    a, b = R.sample(CATS, 2)
+    a, b = R.sample(CATS + ["mix"] * (4 * RICHER), 2)
+    if MIXY: a = "mix"
     for c in (a, b):
         where = ch("root", "root", "child", "vhost") if c in ("https", "www") or (RICH and c in ("alias", "flags", "backref")) else ch("root", "child")
-        FRAG[c](s, where)
-    if RICH and R.random() < 0.3:
+        FRAG[c](s, "vhost" if MIXY and c == "mix" and R.random() < 0.1 else where)
+    if RICH and R.random() < (0.6 if RICHER else 0.3):
         FRAG[R.choice(CATS)](s, ch("root", "child"))
+    if RICHER and R.random() < 0.35:
+        s.vhost += ch(["<Directory ${DOCROOT}/" + sub + ">", "AllowOverride None", "</Directory>"],
+                      ["<Directory ${DOCROOT}/" + sub + ">", "AllowOverride FileInfo", "</Directory>"],
+                      ["<Directory ${DOCROOT}/" + sub + ">", "AllowOverride AuthConfig Indexes", "</Directory>"],
+                      ["<Directory ${DOCROOT}>", "AllowOverride All", "Options -FollowSymLinks", "</Directory>"],
+                      ["<Directory ${DOCROOT}>", "Options +SymLinksIfOwnerMatch -FollowSymLinks", "</Directory>"],
+                      ["<Directory ${DOCROOT}/" + sub + ">", "RewriteEngine On", "RewriteRule ^dir$ /about.html [R=302,L]", "</Directory>"],
+                      ["RewriteEngine On", "RewriteOptions InheritDown"], ["RewriteEngine On", "RewriteRule ^/vh$ /about.html [PT]"],
+                      ["Alias /al ${DOCROOT}/" + sub], ["AliasMatch ^/am/(.*)$ ${DOCROOT}/" + sub + "/$1"],
+                      ["RedirectMatch 302 ^/rm$ /about.html"], ["ErrorDocument 404 /about.html"], ["DirectorySlash Off"],
+                      ["DirectoryIndex page.html index.html"], ["AcceptPathInfo On"], ["AllowEncodedSlashes On"],
+                      ["AllowEncodedSlashes NoDecode"], ["MergeSlashes Off"] , ["UseCanonicalName On"],
+                      ["<Location /" + sub + "/page.html>", "Require all denied", "</Location>"],
+                      ["<LocationMatch ^/about>", "Header always set X-Www loc", "</LocationMatch>"])
+        s.paths += ["/dir", f"/{sub}/dir", "/vh", "/al/page.html", "/al", "/am/page.html", "/rm", f"/{sub}/page.html/x", f"/{sub}%2Fpage.html"]
+        s.record.add("X-Www")
     files = {}
     for f in sorted(s.files): files[f] = f"{f} {SEED}-{i}\n" if R.random() < 0.7 else ""
     root = (["RewriteEngine On"] if R.random() < 0.95 else []) + s.root
@@ -415,7 +471,7 @@ def make_case(i):
     hosts = [host, "www." + host]
     paths = list(dict.fromkeys(s.paths))
     reqs = []
-    for _ in range(R.randint(3, 8)):
+    for _ in range(R.randint(3, 8) + 2 * RICHER):
         p = R.choice(paths)
         if RICH and R.random() < 0.15: p = ch(p + "/", "/" + p, p.replace("/", "/./", 1), p + "?", p.upper(), p.replace("/", "//", 1), p + ("&" if "?" in p else "?") + "a=b&c=d%26e", p + "%2F", p.replace(".", "%2E", 1))
         url = f"{ch('http', 'http', 'https')}://{R.choice(hosts)}{p}"
