@@ -376,7 +376,7 @@ def frag_tricky(s, where):
 
 
 PATS = ["^(.*)$", "^$", "^([^/]+)/?$", "^(.+)/$", "^([a-z]+)/(\\d+)$", "(.*)\\.html$", "^x/(.*)", "^(.*)/x/(.*)$", ".", "^", "^page",
-        "!^about", "^(?i)Ab(.*)", "^([^.]+)$", "^~(.*)$", "^(.*?)/+$", "^a b$", "^q(.*)"]
+        "!^about", "^(?i)Ab(.*)", "^([^.]+)$", "^~(.*)$", "^(.*?)/+$", "^a\\ b$", "^q(.*)"]
 TGTS = ["/about.html", "about.html", "$1.html", "/$1/", "$1/", "page.html?x=$1", "/page.html?x=$1&y=%{QUERY_STRING}", "-", "/index.php?p=$1",
         "https://%{HTTP_HOST}/$1", "http://%{SERVER_NAME}%{REQUEST_URI}", "%{REQUEST_URI}", "/{sub}/$1", "{sub}/page.html", "/$2?a=$1",
         "about.html?", "/about.html#top", "/$1%20x", "$0", "/%{ENV:REDIRECT_STATUS}$1", "about.html?q=%1", "${DOCROOT}/about.html",
