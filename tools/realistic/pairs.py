@@ -473,6 +473,10 @@ def make_case(i):
     reqs = []
     for _ in range(R.randint(3, 8) + 2 * RICHER):
         p = R.choice(paths)
+        if SEED >= 708 and R.random() < 0.4:
+            p = ch(p.replace("/", "/x/../", 1), p.replace("/", "/%2e/", 1), p + ";v=1", p + "%20", p + "?a=%ZZ", p.replace("/", "/%2e%2e/", 1),
+                   p + ("&" if "?" in p else "?") + "u=http%3A%2F%2Fx%2Fy&b=a+b", p.replace("a", "%61", 1), p.replace("/", "/%2F", 1), p + "%3F1",
+                   p + ("&" if "?" in p else "?") + "%C3%A9=%E2%82%AC", p.replace("/", "/.//", 1), p + "/.", p + "%23frag")
         if RICH and R.random() < 0.15: p = ch(p + "/", "/" + p, p.replace("/", "/./", 1), p + "?", p.upper(), p.replace("/", "//", 1), p + ("&" if "?" in p else "?") + "a=b&c=d%26e", p + "%2F", p.replace(".", "%2E", 1))
         url = f"{ch('http', 'http', 'https')}://{R.choice(hosts)}{p}"
         if R.random() < 0.35 and s.headers:
