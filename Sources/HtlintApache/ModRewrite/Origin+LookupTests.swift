@@ -17,8 +17,15 @@ extension Origin {
     /// `RewriteCond … -F`: a file look-up subrequest (no translate_name); true when it answers
     /// below 300 and its filename exists. ap_expr's `-F` (`guarded: false`) has no check against
     /// recursion: a condition that looks itself up nests until the subrequest limit (AH00125).
+    /// ap_sub_req_lookup_file merges the name with the current file's directory (up to its last
+    /// slash, ap_make_dirstr_parent); apr_filepath_merge refuses the two together over
+    /// APR_PATH_MAX (4096, with slashes and NUL) and the look-up is a 403 before any walk, so
+    /// nothing is logged and `-F` is false (recorded: rewrite-cond-lookup-file-merge-too-long).
     func lookupFile(_ input: String, _ r: RequestRecord, _ chain: RequestChain, guarded: Bool = true) -> Bool {
-        guard !input.isEmpty, !guarded || lookupAllowed(r), let (sub, result) = fileSubrequest(input, r, chain),
+        guard !input.isEmpty, !guarded || lookupAllowed(r) else { return false }
+        let fdir = r.filename.map { f in f.lastIndex(of: "/").map { String(f[...$0]) } ?? "" } ?? ""
+        if fdir.utf8.count + input.utf8.count + 4 > 4096, fdir.rawByteCount + input.rawByteCount + 4 > 4096 { return false }
+        guard let (sub, result) = fileSubrequest(input, r, chain),
               status(of: result) < 300, let f = sub.filename else { return false }
         return site.files.stat(f) != nil
     }
