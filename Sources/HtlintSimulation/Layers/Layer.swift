@@ -27,9 +27,8 @@ public struct HopRequest: Sendable, Hashable {
     }
 
     /// First header with this name, case-insensitively.
-    /// First response header with this name.
     public func header(_ name: String) -> String? {
-        headers.first { equalsIgnoringASCIICase($0.name, name) }?.value
+        headers.indexOfHeader(name).map { headers[$0].value }
     }
 
     /// Replaces every header of this name by one at the end (how proxies overwrite a header).
@@ -41,13 +40,13 @@ public struct HopRequest: Sendable, Hashable {
     /// Removes every header of this name.
     public mutating func removeHeader(_ name: String) {
         // removeAll(where:) copies a shared array even when nothing matches: ask first.
-        guard headers.contains(where: { equalsIgnoringASCIICase($0.name, name) }) else { return }
+        guard headers.indexOfHeader(name) != nil else { return }
         headers.removeAll { equalsIgnoringASCIICase($0.name, name) }
     }
 
     /// `X-Forwarded-For` with the client address appended (or added).
     public mutating func appendForwardedFor(_ address: String) {
-        if let i = headers.firstIndex(where: { equalsIgnoringASCIICase($0.name, "x-forwarded-for") }) {
+        if let i = headers.indexOfHeader("X-Forwarded-For") {
             headers[i].value += ", " + address
         } else {
             headers.append(HTTPHeader("X-Forwarded-For", address))
@@ -125,8 +124,9 @@ public struct HopResponse: Sendable {
         self.error = error
     }
 
+    /// First response header with this name, case-insensitively.
     public func header(_ name: String) -> String? {
-        headers.first { equalsIgnoringASCIICase($0.name, name) }?.value
+        headers.indexOfHeader(name).map { headers[$0].value }
     }
 
     /// Adds a header unless one of that name is present.
