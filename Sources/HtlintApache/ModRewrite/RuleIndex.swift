@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HtlintRegex
 
 /// Which rules of a large rule set can possibly match a request. Each rule is keyed on one
@@ -313,6 +318,17 @@ struct RuleIndex: Sendable {
         let n = needle.count
         guard n <= hay.count else { return false }
         let first = needle[0]
+        if !caseless, let h = hay.baseAddress, let nb = needle.baseAddress {
+            // memchr to each candidate start, memcmp the rest: a third of the byte loop's cost.
+            var i = 0
+            let last = hay.count - n
+            while i <= last, let found = memchr(h + i, Int32(first), last - i + 1) {
+                let at = h.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if memcmp(h + at, nb, n) == 0 { return true }
+                i = at + 1
+            }
+            return false
+        }
         var i = 0
         while i <= hay.count - n {
             let c = caseless ? PatternShape.lower(hay[i]) : hay[i]

@@ -52,8 +52,9 @@ public struct URLParts: Sendable, Hashable {
             sep += 1
         }
         guard sep + 2 < b.count else { return nil }
-        let scheme = String(decoding: b[..<sep].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
-        let written = b[..<sep].contains { $0 >= 0x41 && $0 <= 0x5A } ? text(0..<sep) : nil
+        let upper = b[..<sep].contains { $0 >= 0x41 && $0 <= 0x5A }
+        let written = upper ? text(0..<sep) : nil
+        let scheme = upper ? String(decoding: b[..<sep].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self) : text(0..<sep)
         let start = sep + 3
         var end = b.count
         var fragment: String? = nil
