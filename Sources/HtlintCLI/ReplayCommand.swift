@@ -149,11 +149,24 @@ struct ReplaySummary {
         unfolded.removeAll(keepingCapacity: true)
     }
 
+    /// The file a directive was read from: one of the site's `.htaccess` files or its configuration.
+    private func source(of range: SourceRange) -> SourceFile? {
+        if site.vhostSource.path == range.file { return site.vhostSource }
+        return site.files.accessFiles.values.first { $0.path == range.file }
+    }
+
+    /// `path:line` of a directive.
     func location(_ range: SourceRange) -> String {
-        if let f = site.files.accessFiles.values.first(where: { $0.path == range.file }) {
-            return "\(range.file):\(f.lines.position(of: range.start).line)"
-        }
-        return range.file
+        guard let f = source(of: range) else { return range.file }
+        return "\(range.file):\(f.lines.position(of: range.start).line)"
+    }
+
+    /// The directive's first line as written, shortened to `limit` characters.
+    func directiveText(_ range: SourceRange, limit: Int = 72) -> String {
+        guard let f = source(of: range), range.start < f.bytes.count else { return "" }
+        let end = f.bytes[range.start...].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? f.bytes.count
+        let line = f.text(range.start..<end).trimmingCharacters(in: .whitespaces)
+        return line.count > limit ? String(line.prefix(limit - 1)) + "…" : line
     }
 
     mutating func render(top: Int) -> String {
@@ -163,9 +176,17 @@ struct ReplaySummary {
         s += "verdicts: final \(total - loops - offsite - tooMany), loop \(loops), internal recursion \(recursions), offsite \(offsite), too many redirects \(tooMany)\n"
         s += "final status: " + statuses.sorted.map { "\($0.key) \($0.value) (\(pct($0.value)))" }.joined(separator: ", ") + "\n"
         s += "redirects per request: " + chainLengths.sorted.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "\n"
-        s += "rules that fired most:\n"
-        for (range, n) in fired.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key.start < $1.key.start }).prefix(top) {
-            s += "  \(n)  \(location(range))\n"
+        let most = fired.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key.start < $1.key.start }).prefix(top)
+        // Counts right-aligned, then where each directive is and how it reads.
+        s += "rules that fired most:" + (most.isEmpty ? " none" : "") + "\n"
+        let width = most.map { String($0.value).count }.max() ?? 0
+        let places = most.map { location($0.key) }
+        let placeWidth = places.map(\.count).max() ?? 0
+        for ((range, n), place) in zip(most, places) {
+            let count = String(n)
+            let text = directiveText(range)
+            s += "  " + String(repeating: " ", count: width - count.count) + count + "  " + place
+            s += text.isEmpty ? "\n" : String(repeating: " ", count: placeWidth - place.count) + "  " + text + "\n"
         }
         // Rules of the site that never fired.
         // Counted over every rule; only the first `top` are named (a big map has thousands).
@@ -173,10 +194,11 @@ struct ReplaySummary {
         var never: [String] = []
         for (dir, file) in site.files.accessFiles.sorted(by: { $0.key < $1.key }) {
             guard let config = site.accessConfigs[dir] else { continue }
+            var unfired: [Int] = []
             func note(_ range: SourceRange) {
                 guard fired[range] == nil else { return }
                 neverCount += 1
-                if never.count < top { never.append("\(file.path):\(file.lines.position(of: range.start).line)") }
+                unfired.append(range.start)
             }
             func visit(_ b: ConfigBlock) {
                 for r in b.rewrite?.rules ?? [] { note(r.range) }
@@ -185,6 +207,10 @@ struct ReplaySummary {
                 for c in b.ifChains { for br in c.branches { visit(br.block) } }
             }
             visit(config.block)
+            // In the file's order (sections are visited after the lines around them).
+            for start in unfired.sorted().prefix(top - never.count) {
+                never.append("\(file.path):\(file.lines.position(of: start).line)")
+            }
         }
         s += "rules that never fired: \(neverCount)" + (never.isEmpty ? "" : " (first: \(never.joined(separator: ", ")))") + "\n"
         return s

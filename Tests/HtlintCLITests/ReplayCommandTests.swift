@@ -121,12 +121,34 @@ struct ReplayCommandTests {
         // The 11-line fixture's counts (6, 3, 2 over its 9 paths), each path now asked 1,000 times.
         #expect(reference.contains("""
             rules that fired most:
-              6000  fixtures/diff/new/.htaccess:16
-              3000  fixtures/diff/new/.htaccess:8
-              2000  fixtures/diff/new/.htaccess:11
+              6000  fixtures/diff/new/.htaccess:16  RewriteRule ^(news|shop)/ index.php [L]
+              3000  fixtures/diff/new/.htaccess:8   RewriteRule ^blog/(.*)$ /news/$1 [R=301,L]
+              2000  fixtures/diff/new/.htaccess:11  RewriteRule ^products/([a-z0-9-]+)\\.html$ /shop/$1/ [R=301,L]
 
             """))
         #expect(run(args).stdout == reference)
+    }
+
+    /// Rules that never fired are named in the file's order, sections included (they were
+    /// listed rules first, then redirects, then sections), and an empty "fired" list says so.
+    @Test func neverFiredRulesInFileOrder() throws {
+        let htaccess = try Self.scratch(".htaccess", """
+            RewriteEngine On
+            <If "%{HTTP_HOST} == 'elsewhere.example'">
+            Redirect /if /else
+            </If>
+            RewriteRule ^never$ /x [L]
+            Redirect /gone /elsewhere
+
+            """)
+        let root = (htaccess as NSString).deletingLastPathComponent
+        defer { Self.removeScratch(htaccess) }
+        let urls = try Self.scratch("urls.txt", "/index.html\n")
+        defer { Self.removeScratch(urls) }
+        let o = run(["replay", "--docroot", root, "--host", "example.org", "--urls", urls])
+        let file = root + "/.htaccess"
+        #expect(o.stdout.contains("rules that fired most: none\n"))
+        #expect(o.stdout.contains("rules that never fired: 3 (first: \(file):3, \(file):5, \(file):6)\n"))
     }
 
     /// Lines that cross the reader's 64 KiB chunks, CRLF endings, and a last line without one.
