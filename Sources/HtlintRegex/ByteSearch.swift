@@ -41,10 +41,13 @@ extension String {
         withBytes(of: self, needle) { h, n in
             guard let first = n.first else { return true }
             guard n.count <= h.count, let hBase = h.baseAddress, let nBase = n.baseAddress else { return false }
+            // memchr to each place the first byte occurs, memcmp the rest.
             var i = 0
-            while i <= h.count - n.count {
-                if h[i] == first, memcmp(hBase + i, nBase, n.count) == 0 { return true }
-                i += 1
+            let last = h.count - n.count
+            while i <= last, let found = memchr(hBase + i, Int32(first), last - i + 1) {
+                let at = hBase.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if memcmp(hBase + at, nBase, n.count) == 0 { return true }
+                i = at + 1
             }
             return false
         }

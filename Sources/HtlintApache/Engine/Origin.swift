@@ -695,7 +695,7 @@ public final class Origin: @unchecked Sendable {
         if path == root { return "/" }
         // `root + "/"` as a byte prefix, without building it (every logged state asks).
         let n = root.utf8.count
-        if path.utf8.count > n, path.utf8.starts(with: root.utf8),
+        if path.utf8.count > n, path.hasBytePrefix(root),
            path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: n)] == UInt8(ascii: "/") {
             return dropLeadingBytes(path, n)
         }
@@ -768,6 +768,8 @@ func splitRequestTarget(_ url: String) -> (path: String, query: String?) {
 /// Whether a raw path holds `%2F` (either case) or `%00`, whose decoding changes what its
 /// segments are.
 func hasEncodedSlashOrNul(_ path: String) -> Bool {
+    // Most paths hold no escape at all: one memchr answers them.
+    guard path.containsByte(UInt8(ascii: "%")) else { return false }
     var b = path.utf8[...]
     while let i = b.firstIndex(of: UInt8(ascii: "%")) {
         let rest = b[b.index(after: i)...]

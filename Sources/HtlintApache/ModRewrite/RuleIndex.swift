@@ -14,8 +14,9 @@ import HtlintRegex
 /// order, so the rule loop keeps Apache's first-match semantics while skipping regexes that
 /// cannot match. Negated rules, rules inside `[C]` chains and rules without facts are always
 /// candidates. A per-rule required literal lets the loop reject most remaining candidates
-/// before their regex runs.
-struct RuleIndex: Sendable {
+/// before their regex runs. A class: the rule loop reads it for every candidate, and as a
+/// struct of a dozen arrays it was copied, each array retained, every time.
+final class RuleIndex: Sendable {
     /// Rules that must always be tried (sorted).
     private let always: [Int32]
     private let prefixes: PrefixTable
