@@ -32,6 +32,8 @@ extension Origin {
     /// unread. Recorded: header-invalid-content-length-refused.
     func bodyFramingProblem(_ headers: [HTTPHeader]) -> String? {
         func joined(_ name: String) -> String? {
+            // Most requests carry neither header: ask before copying any.
+            guard headers.indexOfHeader(name) != nil else { return nil }
             let values = headers.filter { equalsIgnoringASCIICase($0.name, name) }.map(\.value)
             return values.isEmpty ? nil : values.joined(separator: ", ")
         }
