@@ -31,7 +31,9 @@ extension Origin {
                 candidates.append((name, .miscapitalized))
             } else if !cfg.caseOnly, let q = Origin.spdist(badBytes, n), q != .veryDifferent {
                 candidates.append((name, q))
-            } else if !cfg.caseOnly, cfg.basenameMatch {
+            } else if cfg.basenameMatch {
+                // CheckCaseOnly skips only the typo checks (recorded:
+                // negotiation-speling-case-only-basename-match).
                 let entryDot = n.firstIndex(of: UInt8(ascii: ".")) ?? n.count
                 if dot == entryDot, asciiCaseEqual(badBytes[..<dot], n[..<entryDot]) {
                     candidates.append((name, .veryDifferent))
