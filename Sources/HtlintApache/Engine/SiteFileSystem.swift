@@ -1,4 +1,5 @@
 import Foundation
+import HtlintBytes
 import HtlintDiagnostics
 import HtlintRegex
 
@@ -305,16 +306,18 @@ public struct SiteFileSystem: Sendable {
         guard linkStatus(base + "/.").map({ $0.mode & S_IFMT == S_IFDIR }) == true else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: directory]) }
         var pending = [""]   // directories still to list, relative to `base`
         while let relativeDir = pending.popLast() {
-            guard let stream = opendir(base + relativeDir) else {
+            guard let stream = onDisk(base + relativeDir, { opendir($0) }) else {
                 throw LoadError(path: shown(relativeDir), reason: "cannot list the directory")
             }
             defer { closedir(stream) }
             while let entry = readdir(stream) {
-                // A name that is not UTF-8 cannot be requested through the engine's strings
-                // (file names that are not UTF-8 are not modelled): it is left out, not a load failure.
-                guard let name = withUnsafeBytes(of: entry.pointee.d_name, { raw in
-                    String(validating: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-                }) else { continue }
+                // A name's bytes as the engine's strings keep them: one that is not UTF-8
+                // (`caf\xE9.html`, saved by a Latin-1 tool) keeps each such byte as its reserved
+                // scalar, so `/caf%E9.html` decodes to the same string and finds it (recorded:
+                // rewrite-escape-non-utf8-file-names).
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(preservingBytes: raw.prefix(while: { $0 != 0 }))
+                }
                 if name == "." || name == ".." || name.hasByteSuffix(".oracle-keep") { continue }
                 let relative = relativeDir + "/" + name
                 let full = base + relative
@@ -334,7 +337,7 @@ public struct SiteFileSystem: Sendable {
                     if name == ".htaccess" {
                         // Bounded work: an oversized .htaccess is refused by its size, unread (issue 9).
                         if size > SourceFile.sizeLimit { throw LoadError(path: shown(relative), reason: SourceFile.tooLargeReason(size)) }
-                        guard let data = FileManager.default.contents(atPath: full) else {
+                        guard let data = readWholeFile(full) else {
                             throw LoadError(path: shown(relative), reason: "permission denied")
                         }
                         let dir = String(relative.dropLast(".htaccess".count))
@@ -350,15 +353,29 @@ public struct SiteFileSystem: Sendable {
 
     private static func linkTarget(_ path: String, shown: String) throws -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink(path, &buffer, buffer.count - 1)
+        let n = onDisk(path) { readlink($0, &buffer, buffer.count - 1) }
         guard n >= 0 else { throw LoadError(path: shown, reason: "cannot read the symbolic link") }
-        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(preservingBytes: buffer[..<n].map { UInt8(bitPattern: $0) })
     }
 }
 
 /// `lstat`'s file type and size (outside the type, whose `stat` method hides the C function).
 private func linkStatus(_ path: String) -> (mode: mode_t, size: Int)? {
     var info = stat()
-    guard lstat(path, &info) == 0 else { return nil }
+    guard onDisk(path, { lstat($0, &info) }) == 0 else { return nil }
     return (info.st_mode, Int(info.st_size))
+}
+
+/// Calls `body` with the path's bytes as a C string: a name that is not UTF-8 is kept in the
+/// engine's strings as reserved scalars (`RawBytes`), which the filesystem must get back as the bytes.
+private func onDisk<T>(_ path: String, _ body: (UnsafePointer<CChar>) -> T) -> T {
+    let bytes = path.rawBytes.map { CChar(bitPattern: $0) } + [0]
+    return bytes.withUnsafeBufferPointer { body($0.baseAddress!) }
+}
+
+/// A file's bytes (nil when it cannot be opened), read by its raw path.
+private func readWholeFile(_ path: String) -> Data? {
+    let fd = onDisk(path) { open($0, O_RDONLY) }
+    guard fd >= 0 else { return nil }
+    return FileHandle(fileDescriptor: fd, closeOnDealloc: true).readDataToEndOfFile()
 }

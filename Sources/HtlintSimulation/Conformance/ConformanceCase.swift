@@ -127,7 +127,7 @@ public struct ConformanceCase {
     public func simulator() throws -> ChainSimulator {
         // An empty file is served as `oracle-file:/its/path` and a newline (tools/apache-oracle).
         let files = try SiteFileSystem.load(directory: siteDirectory, mountedAt: "/var/www/html",
-                                            emptyFileSize: { "oracle-file:\($0)\n".utf8.count }, displayPrefix: "/var/www/html")
+                                            emptyFileSize: { "oracle-file:\($0)\n".rawByteCount }, displayPrefix: "/var/www/html")
         var simulator = siteConf.map { siteConfSimulator(files, lines: $0) } ?? vhostSimulator(files)
         simulator.recordingClient = true
         // Its fixed User-Agent (oracle.py's USER_AGENT), which %{HTTP_USER_AGENT} and headers show.
