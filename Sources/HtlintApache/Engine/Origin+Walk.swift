@@ -454,7 +454,8 @@ func locationMatches(_ matcher: LocationBlock.Matcher, _ uri: String) -> Bool {
 /// `-fnmatch`) only a literal `/` matches `/`.
 func wildcardMatch(_ pattern: String, _ text: String, caseless: Bool = false, pathname: Bool = false) -> Bool {
     let fold: (UInt8) -> UInt8 = { caseless && $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-    let p = pattern.utf8.map(fold), t = text.utf8.map(fold)
+    // Bytes: `?` is one byte, also one that is not UTF-8 (recorded: conditional-expr-strmatch-bytes).
+    let p = pattern.rawBytes.map(fold), t = text.rawBytes.map(fold)
     let slash = UInt8(ascii: "/")
     var i = 0, j = 0
     var star = -1, starText = 0
