@@ -24,6 +24,21 @@ func lastPathComponent(_ s: String) -> Substring {
     return s[s.utf8.index(after: slash)...]
 }
 
+/// strcmp(a, b) == 0: the same bytes. Swift's `==` holds a precomposed é equal to e and a
+/// combining accent, which Apache's comparisons of paths and names never do.
+@inlinable
+func sameBytes(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
+
+/// Optional strings with the same bytes (both nil, or both set and `sameBytes`).
+@inlinable
+func sameBytes(_ a: String?, _ b: String?) -> Bool {
+    switch (a, b) {
+    case (nil, nil): return true
+    case let (x?, y?): return sameBytes(x, y)
+    default: return false
+    }
+}
+
 /// ASCII case-insensitive equality (header and host names) without building lower-cased copies.
 /// Compares contiguous bytes: iterating two `UTF8View`s through `zip` cost some 1,200
 /// instructions per header lookup, and request headers are looked up dozens of times a hop.

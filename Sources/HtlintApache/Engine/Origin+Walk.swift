@@ -267,7 +267,8 @@ extension Origin {
         let filesSections = walk.sections.filter { !$0.block.files.isEmpty }.map(\.key)
         if !filesSections.isEmpty {
             let tested = filesSections + walk.config.objectKeys.filter { $0.hasBytePrefix("/") }
-            familiar = record.fileWalkCache.map { $0.base == base && $0.sections == tested } == true
+            // strcmp of the names (recorded: section-filesmatch-walk-new-for-other-normal-form).
+            familiar = record.fileWalkCache.map { sameBytes($0.base, base) && $0.sections == tested } == true
             // (A variant's look-up keeps its own cache: the fast redirect does not bring it along.)
             if mainIfMatches == nil { record.fileWalkCache = (tested, base) }
         }
