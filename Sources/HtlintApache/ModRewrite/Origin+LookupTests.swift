@@ -112,9 +112,10 @@ extension Origin {
         return variable(name, sub, chain, serverContext: serverContext)
     }
 
-    /// mod_rewrite's subreq_ok: not inside a subrequest whose URI equals its parent's.
+    /// mod_rewrite's subreq_ok: not inside a subrequest whose URI equals its parent's, by strcmp
+    /// (recorded: rewrite-cond-lookup-subrequest-uri-other-normal-form).
     private func lookupAllowed(_ r: RequestRecord) -> Bool {
-        !r.isSubrequest || r.mainURI != r.uri
+        !r.isSubrequest || !sameBytes(r.mainURI, r.uri)
     }
 
     private func status(of result: PassResult) -> Int {
