@@ -99,7 +99,7 @@ extension Origin {
             // names an AddHandler handler, `Any` every extension.
             let matching = mime?.multiviewsMatch ?? []
             guard matching.contains("any") || extensions.allSatisfy({ ext in
-                MimeTypes.knows(ext, config: mime) || (matching.contains("handlers") && mime?.handlers[ext].flatMap { $0 } != nil)
+                MimeTypes.knows(ext, config: mime) || (matching.contains("handlers") && mime?.handlers[PathKey(ext)].flatMap { $0 } != nil)
             }) else { continue }
             // A variant without a type is a script when its look-up has a handler (AddHandler, or
             // SetHandler: a `<FilesMatch "\.php$">` one under `Any`); one with neither cannot be negotiated.
