@@ -39,6 +39,23 @@ func sameBytes(_ a: String?, _ b: String?) -> Bool {
     }
 }
 
+/// An identity for `s` (a cache key, a configuration object's name) that no other byte string
+/// shares under Swift's canonical equivalence, with its ASCII prefix kept: `s` itself when it is
+/// ASCII, else `s` with `%` and every non-ASCII byte written `%xx`, and a NUL after it (which
+/// no ASCII path holds).
+func byteDistinctKey(_ s: String) -> String {
+    guard s.utf8.contains(where: { $0 >= 0x80 }) else { return s }
+    let hex = Array("0123456789abcdef".utf8)
+    var out: [UInt8] = []
+    for b in s.utf8 {
+        if b >= 0x80 || b == UInt8(ascii: "%") {
+            out.append(UInt8(ascii: "%")); out.append(hex[Int(b >> 4)]); out.append(hex[Int(b & 15)])
+        } else { out.append(b) }
+    }
+    out.append(0)
+    return String(decoding: out, as: UTF8.self)
+}
+
 /// ASCII case-insensitive equality (header and host names) without building lower-cased copies.
 /// Compares contiguous bytes: iterating two `UTF8View`s through `zip` cost some 1,200
 /// instructions per header lookup, and request headers are looked up dozens of times a hop.

@@ -129,11 +129,11 @@ extension Origin {
                 let p = directorySectionPath(entry.0)
                 let dir = p == "/" ? "/" : p + "/"
                 // A missing name is no directory: `<Directory /opt/app>` does not cover a missing /opt/app.
-                guard filename.hasBytePrefix(dir) || (isDirectory && filename == p) else { return nil }
+                guard filename.hasBytePrefix(dir) || (isDirectory && sameBytes(filename, p)) else { return nil }
                 return (dir.utf8.count, i, p, entry.1)
             }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
             for (_, i, p, block) in covering {
-                config.merge(block, directory: p == "/" ? "/" : p + "/", key: "dir:" + p, defaultEngine: defaultEngine)
+                config.merge(block, directory: p == "/" ? "/" : p + "/", key: byteDistinctKey("dir:" + p), defaultEngine: defaultEngine)
                 if !block.files.isEmpty || !block.ifChains.isEmpty { sections.append(SectionSource(key: "dir#\(i)", block: block)) }
             }
         }
@@ -179,7 +179,10 @@ extension Origin {
     /// The configuration merged from the document root down to `deepest` (an existing directory):
     /// the same for every request that reaches it, so it is computed once and cached.
     func mergedConfiguration(deepest: String) -> MergedWalk {
-        if let cached = walkCache.get(deepest) { return cached }
+        // Keyed by bytes: `café` precomposed and with a combining accent are two directories
+        // (recorded: nested-htaccess-directory-names-in-both-normal-forms).
+        let cacheKey = byteDistinctKey(deepest)
+        if let cached = walkCache.get(cacheKey) { return cached }
         let root = site.mountedRoot
         var config = MergedConfig.vhostDefaults(site)
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
@@ -190,22 +193,25 @@ extension Origin {
             // <Directory> blocks of the virtual host for this level.
             for (i, (path, block)) in (site.vhost.block.server?.directories ?? []).enumerated() {
                 let p = directorySectionPath(path)
-                guard p == dir else { continue }
-                config.merge(block, directory: dir + "/", key: "dir:" + dir, defaultEngine: defaultEngine)
+                // By bytes (recorded: section-directory-path-normal-form).
+                guard sameBytes(p, dir) else { continue }
+                config.merge(block, directory: dir + "/", key: byteDistinctKey("dir:" + dir), defaultEngine: defaultEngine)
                 if !block.files.isEmpty || !block.ifChains.isEmpty { sections.append(SectionSource(key: "dir#\(i)", block: block)) }
             }
             let key = dir == "/" ? "/" : dir + "/"
             // A directory reached through a symbolic link: its `.htaccess` is the target's file,
             // read only where the path walked allows it (AllowOverride is by that path).
-            if let file = site.accessConfigs[key]
+            if let file = site.accessConfigsByBytes[PathKey(key)]
                 ?? site.files.resolve(dir).flatMap({ target in
-                    target == dir || !Site.allowedOverrides(forDirectory: dir, documentRoot: root, vhost: site.vhost.block).readsFiles
-                        ? nil : site.accessConfigs[target + "/"]
+                    sameBytes(target, dir) || !Site.allowedOverrides(forDirectory: dir, documentRoot: root, vhost: site.vhost.block).readsFiles
+                        ? nil : site.accessConfigsByBytes[PathKey(target + "/")]
                 }) {
                 // ap_parse_htaccess caches a file by the directory walked: read through a link it
                 // is another configuration object (an ErrorDocument page there is checked again;
                 // recorded: errordoc-symlinked-htaccess-distinct-object).
-                let objectKey = file.path.hasBytePrefix(key) ? file.path : key + file.path
+                // By bytes: two directories named café, precomposed or not, are two objects, with
+                // their own compiled rules (recorded: nested-htaccess-directory-names-in-both-normal-forms).
+                let objectKey = byteDistinctKey(file.path.hasBytePrefix(key) ? file.path : key + file.path)
                 if !file.block.files.isEmpty || !file.block.ifChains.isEmpty {
                     sections.append(SectionSource(key: objectKey, block: file.block))
                 }
@@ -222,7 +228,7 @@ extension Origin {
         config.mergeRewriteOntoVhost(options: site.vhost.block.rewrite?.options)
         let result = MergedWalk(config: config, fatal: fatal, fatalDirectory: fatalDirectory,
                                 sections: sections)
-        walkCache.set(deepest, result)
+        walkCache.set(cacheKey, result)
         return result
     }
 

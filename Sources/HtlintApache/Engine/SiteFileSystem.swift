@@ -21,8 +21,8 @@ public struct SiteFileSystem: Sendable {
         var nodes: [PathKey: Node] = [:]
         var children: [PathKey: [String]] = [:]
         var hasSymlinks = false
-        var accessFiles: [String: SourceFile] = [:]
-        var texts: [String: SourceFile] = [:]
+        var accessFiles: [PathKey: SourceFile] = [:]
+        var texts: [PathKey: SourceFile] = [:]
         var loadedFrom: (directory: String, display: String?)? = nil
 
         init() {}
@@ -55,10 +55,16 @@ public struct SiteFileSystem: Sendable {
     private var children: [PathKey: [String]] { storage.children }
     /// Whether any node is a symbolic link: without one, a plain path is found by a lookup alone.
     public var hasSymlinks: Bool { storage.hasSymlinks }
-    /// `.htaccess` text by directory path (with trailing slash).
-    public var accessFiles: [String: SourceFile] { storage.accessFiles }
+    /// `.htaccess` text by directory path (with trailing slash). Two directories whose names
+    /// Swift holds equal (`café` precomposed or not) are one entry here: the engine reads
+    /// `accessFileEntries` and `accessFile(in:named:)`, which keep them apart.
+    public var accessFiles: [String: SourceFile] {
+        Dictionary(storage.accessFiles.map { ($0.key.path, $0.value) }, uniquingKeysWith: { a, _ in a })
+    }
+    /// Every `.htaccess` with its directory path (with trailing slash), in no particular order.
+    public var accessFileEntries: [(key: String, value: SourceFile)] { storage.accessFiles.map { ($0.key.path, $0.value) } }
     /// Texts of other files added in memory (`addTextFile`), by absolute path.
-    private var texts: [String: SourceFile] { storage.texts }
+    private var texts: [PathKey: SourceFile] { storage.texts }
     /// The real directory `load` read, and the display prefix: files that were not read then
     /// (another `AccessFileName`) are read from there on demand.
     private var loadedFrom: (directory: String, display: String?)? { storage.loadedFrom }
@@ -114,26 +120,26 @@ public struct SiteFileSystem: Sendable {
         let key = SiteFileSystem.normalize(root + SiteFileSystem.normalize(relativeDirectory)) + "/"
         addParents(of: key + ".htaccess")
         setNode(key + ".htaccess", .file(size: file.bytes.count))
-        changing.accessFiles[key == "//" ? "/" : key] = file
+        changing.accessFiles[PathKey(key == "//" ? "/" : key)] = file
     }
 
     /// Adds a file with its text (for `AccessFileName` other than `.htaccess`).
     public mutating func addTextFile(_ relative: String, displayPath: String, text: String) {
         addFile(relative, size: text.utf8.count)
-        changing.texts[root + SiteFileSystem.normalize(relative)] = SourceFile(path: displayPath, text: text)
+        changing.texts[PathKey(root + SiteFileSystem.normalize(relative))] = SourceFile(path: displayPath, text: text)
     }
 
     /// The configuration file `name` in `directory` (absolute, trailing slash), if it is a file:
     /// `.htaccess` was read at load time, another name is read now.
     public func accessFile(in directory: String, named name: String) -> SourceFile? {
-        if name == ".htaccess" { return accessFiles[directory] }
+        if name == ".htaccess" { return storage.accessFiles[PathKey(directory)] }
         let path = directory + name
         // Bounded work: an oversized file is never read (its size is known from the listing).
         guard case .file(let size)? = stat(path), size <= SourceFile.sizeLimit else { return nil }
-        if let text = texts[path] { return text }
+        if let text = texts[PathKey(path)] { return text }
         guard let (base, display) = loadedFrom, let resolved = resolve(path), resolved.hasBytePrefix(root + "/") else { return nil }
         let relative = dropLeadingBytes(resolved, root.utf8.count)
-        guard let data = FileManager.default.contents(atPath: base + relative), data.count <= SourceFile.sizeLimit else { return nil }
+        guard let data = readWholeFile(base + relative), data.count <= SourceFile.sizeLimit else { return nil }
         return SourceFile(path: (display.map { $0 + relative }) ?? base + relative, bytes: [UInt8](data))
     }
 
@@ -271,9 +277,9 @@ public struct SiteFileSystem: Sendable {
     public func contents(_ path: String) -> [UInt8]? {
         guard let real = resolve(path), case .file(let size)? = node(real), size <= SourceFile.sizeLimit,
               real.hasBytePrefix(root + "/") else { return nil }
-        if let text = texts[real] { return text.bytes }
+        if let text = texts[PathKey(real)] { return text.bytes }
         guard let disk = loadedFrom?.directory,
-              let data = FileManager.default.contents(atPath: disk + dropLeadingBytes(real, root.utf8.count)),
+              let data = readWholeFile(disk + dropLeadingBytes(real, root.utf8.count)),
               data.count <= SourceFile.sizeLimit else { return nil }
         return [UInt8](data)
     }
