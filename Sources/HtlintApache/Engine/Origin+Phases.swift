@@ -616,7 +616,8 @@ extension Origin {
             // Bytes, not Characters: a grapheme search cost a twentieth of a request.
             directory = f.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(f[...$0]) } ?? f
         }
-        if let cache = r.walkCache, cache.directory == directory,
+        // strcmp (recorded: section-directorymatch-walk-new-for-other-normal-form).
+        if let cache = r.walkCache, sameBytes(cache.directory, directory),
            isDirectory ? walk.pathInfo.isEmpty : site.files.isFile(f) || [.file, .executable].contains(Site.systemNode(f)) {
             return (cache.filename, false)
         }
