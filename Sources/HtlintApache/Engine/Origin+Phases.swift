@@ -528,8 +528,9 @@ extension Origin {
     func allowMethodsWalksAfresh(_ r: RequestRecord, _ walk: WalkResult, familiar: Bool) -> Bool {
         let keys = walk.config.objectKeys
         let base = String(lastPathComponent(walk.filename))
-        let fresh = !familiar || (keys.contains { $0.hasBytePrefix("loc#") } && r.locationWalkURI != r.uri)
-            || (keys.contains { $0.hasBytePrefix("files:") || $0.hasBytePrefix("server-files:") } && r.fileWalkName != base)
+        // strcmp of the URI and the name (recorded: access-allowmethods-errordocument-other-normal-form-rechecked).
+        let fresh = !familiar || (keys.contains { $0.hasBytePrefix("loc#") } && !sameBytes(r.locationWalkURI, r.uri))
+            || (keys.contains { $0.hasBytePrefix("files:") || $0.hasBytePrefix("server-files:") } && !sameBytes(r.fileWalkName, base))
         if !(site.vhost.block.server?.locations.isEmpty ?? true) { r.locationWalkURI = r.uri }
         r.fileWalkName = base
         return fresh
