@@ -17,6 +17,16 @@ func dropTrailingBytes(_ s: String, _ n: Int) -> String {
     return String(u[..<u.index(u.endIndex, offsetBy: -min(n, u.count))]) ?? String(preservingBytes: Array(u.dropLast(n)))
 }
 
+/// `s` up to and including the ASCII byte at `i` (a `/` found by a byte search). `s[...i]` would
+/// take the whole Character there, and a combining mark right after a slash (`/%CC%81x`) is in
+/// the slash's Character (recorded: negotiation-combining-mark-after-slash).
+@inlinable
+func bytesThrough(_ s: String, _ i: String.Index) -> Substring { Substring(s.unicodeScalars[...i]) }
+
+/// `s` after the ASCII byte at `i`, by bytes (see `bytesThrough`).
+@inlinable
+func bytesAfter(_ s: String, _ i: String.Index) -> Substring { Substring(s.unicodeScalars[s.utf8.index(after: i)...]) }
+
 /// The part after the last `/` (the whole string when there is none).
 @inlinable
 func lastPathComponent(_ s: String) -> Substring {

@@ -615,7 +615,7 @@ extension Origin {
             directory = f.hasByteSuffix("/") ? f : f + "/"
         } else {
             // Bytes, not Characters: a grapheme search cost a twentieth of a request.
-            directory = f.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(f[...$0]) } ?? f
+            directory = f.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(bytesThrough(f, $0)) } ?? f
         }
         // strcmp (recorded: section-directorymatch-walk-new-for-other-normal-form).
         if let cache = r.walkCache, sameBytes(cache.directory, directory),

@@ -348,7 +348,7 @@ extension Origin {
         } else if let mainIfMatches {
             cached = mainIfMatches == keys
         } else if record.isSubrequest {
-            cached = record.mainIfMatches == keys && record.mainURI.map { directoryPart($0) == directoryPart(record.uri) } == true
+            cached = record.mainIfMatches == keys && record.mainURI.map { directoryPart($0).utf8.elementsEqual(directoryPart(record.uri).utf8) } == true
         } else {
             cached = record.previousIfMatches == keys
         }
@@ -396,7 +396,7 @@ extension Origin {
 
     private func directoryPart(_ path: String) -> Substring {
         guard let slash = path.lastIndex(ofByte: UInt8(ascii: "/")) else { return "" }
-        return path[...slash]
+        return bytesThrough(path, slash)
     }
 
     /// mod_rewrite's per-directory prefix for rules in a `<Location>`, `<LocationMatch>` or

@@ -8,7 +8,7 @@ extension Origin {
     /// internal redirect keeps though its method becomes GET).
     func lookUpListedEntries(_ r: RequestRecord, directory path: String, _ config: MergedConfig, _ chain: RequestChain) {
         guard r.method != "HEAD", chain.request.method != "HEAD" else { return }
-        let uriDirectory = r.uri.lastIndex(ofByte: UInt8(ascii: "/")).map { String(r.uri[...$0]) } ?? "/"
+        let uriDirectory = r.uri.lastIndex(ofByte: UInt8(ascii: "/")).map { String(bytesThrough(r.uri, $0)) } ?? "/"
         // opendir follows a link to the directory: the target's entries, under the link's path.
         let listed = site.files.resolve(path) ?? path
         let followsLinks = config.options.contains("followsymlinks") || config.options.contains("symlinksifownermatch")
@@ -34,7 +34,7 @@ extension Origin {
     /// with ap_strcmp_match (`*` and `?` only, case-sensitive).
     static func indexIgnores(_ patterns: [String], _ name: String) -> Bool {
         patterns.contains { pattern in
-            let last = pattern.lastIndex(ofByte: UInt8(ascii: "/")).map { String(pattern[pattern.index(after: $0)...]) } ?? pattern
+            let last = pattern.lastIndex(ofByte: UInt8(ascii: "/")).map { String(bytesAfter(pattern, $0)) } ?? pattern
             return starQuestionMatch(Array(last.utf8), Array(name.utf8))
         }
     }
