@@ -451,11 +451,14 @@ def make_case(i):
     host = ch("example.org", "shop.example", "caf\u00e9.test".encode("idna").decode() if False else "cafe.test")
     s = Site(host)
     s.add(f"{s.sub}/index.html"); s.add(f"{s.sub}/p.html")
-    kinds = R.sample(list(FRAG), ch(1, 2, 2, 3))
+    kinds = R.sample(list(FRAG), ch(1, 2, 2, 3) if SEED < 2206 else ch(3, 4))   # 2206+: busier sites
     for k in kinds:
         FRAG[k](s, ch("root", "root", "child"))
     # A few other odd file names that requests may or may not reach.
     for n in R.sample(NAMES, 2): s.add(f"{n}.html")
+    if SEED >= 2207:   # names and a directory that start with a combining mark
+        s.add("\u0301x.html"); s.add(f"{s.sub}/\u0301p.html"); s.add("\u0301d/index.html"); s.add("\u0301d/x.txt")
+        s.p("/%CC%81x", "/%CC%81x.html", f"/{enc(s.sub)}/%CC%81p", "/%CC%81d", "/%CC%81d/", "/%CC%81d/x", "/x%CC%81")
     if R.random() < 0.15: s.add(R.choice(LATIN1) + b".txt", b"not utf-8 name\n")
     root = ["RewriteEngine On"] + s.root
     if R.random() < 0.1: root = ["<IfModule mod_rewrite.c>"] + root + ["</IfModule>"]
@@ -475,10 +478,14 @@ def make_case(i):
     paths = list(dict.fromkeys(s.paths))
     reqs = []
     headers = getattr(s, "headers", [])
-    for _ in range(R.randint(3, 8)):
+    for _ in range(R.randint(3, 8) if SEED < 2206 else R.randint(6, 10)):
         p = R.choice(paths)
         if R.random() < 0.2: p = p + ("&" if "?" in p else "?") + R.choice(ODD_QUERY)
         if R.random() < 0.1: p = p.replace("/", "/" + R.choice(ODD_PATH), 1)
+        if SEED >= 2207 and R.random() < 0.2:   # 2207+: a combining mark right after some slash
+            cuts = [k for k, c in enumerate(p.split("?")[0]) if c == "/"]
+            k = R.choice(cuts)
+            p = p[:k + 1] + ch("%CC%81", "%CC%88", "%E2%83%97") + p[k + 1:]
         p = "".join(c if 0x20 < ord(c) < 0x7f else enc(c) for c in p)
         url = f"{ch('http', 'http', 'http', 'https')}://{ch(host, host, 'www.' + host)}{p}"
         if headers and R.random() < 0.4: reqs.append({"url": url, "headers": dict(R.choice(headers))})
