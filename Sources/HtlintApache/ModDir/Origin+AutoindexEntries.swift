@@ -1,3 +1,5 @@
+import HtlintBytes
+
 /// mod_autoindex's look-up of each entry it lists (recorded: dirindex-autoindex-entry-lookups).
 extension Origin {
     /// A GET listing looks every entry up (ap_sub_req_lookup_dirent) to decide whether to show
@@ -35,7 +37,9 @@ extension Origin {
     static func indexIgnores(_ patterns: [String], _ name: String) -> Bool {
         patterns.contains { pattern in
             let last = pattern.lastIndex(ofByte: UInt8(ascii: "/")).map { String(bytesAfter(pattern, $0)) } ?? pattern
-            return starQuestionMatch(Array(last.utf8), Array(name.utf8))
+            // Bytes: `?` takes one byte, also one that is not UTF-8 (recorded:
+            // dirindex-autoindex-ignore-matches-bytes).
+            return starQuestionMatch(last.rawBytes, name.rawBytes)
         }
     }
 
