@@ -150,7 +150,7 @@ struct ReplaySummary {
     }
 
     func location(_ range: SourceRange) -> String {
-        if let f = site.files.accessFiles.values.first(where: { $0.path == range.file }) {
+        if let f = site.files.accessFileEntries.first(where: { $0.value.path == range.file })?.value {
             return "\(range.file):\(f.lines.position(of: range.start).line)"
         }
         return range.file
@@ -171,7 +171,7 @@ struct ReplaySummary {
         // Counted over every rule; only the first `top` are named (a big map has thousands).
         var neverCount = 0
         var never: [String] = []
-        for (dir, file) in site.files.accessFiles.sorted(by: { $0.key < $1.key }) {
+        for (dir, file) in site.files.accessFileEntries.sorted(by: { $0.key < $1.key }) {
             guard let config = site.accessConfigs[dir] else { continue }
             func note(_ range: SourceRange) {
                 guard fired[range] == nil else { return }
