@@ -437,6 +437,24 @@ def f_cookie(s, where):
     s.headers = getattr(s, "headers", []) + [{"X-Name": raw(ch("caf\u00e9", "CAF\u00c9", "caf\udce9")).decode("latin-1"), "X-Nb": raw("\u20ac").decode("latin-1")}]
 
 
+def f_host(s, where):
+    """Host, Cookie and Referer headers carrying non-ASCII or odd bytes, read by conditions."""
+    v = R.randint(0, 4)
+    if v == 0: lines = ["RewriteCond %{HTTP_HOST} [^\\x00-\\x7f]", "RewriteRule ^ /t.html?h=8bit [R=302,L]"]
+    elif v == 1: lines = ["RewriteCond %{HTTP_COOKIE} (?:^|;\\s*)n=([^;]*)", "RewriteRule ^k$ /t.html?c=%1 [R=302,L]"]
+    elif v == 2: lines = ["SetEnvIfNoCase Referer \"CAF\u00c9\" R=nc", 'SetEnvIf Referer "caf\\xc3\\xa9" R2=hex', 'Header always set X-R "%{R}e|%{R2}e"']
+    elif v == 3: lines = ["RewriteCond %{HTTP_REFERER} ^https?://([^/]+)/(.*)$", "RewriteRule ^k$ /t.html?r=%2 [R=302,L,B]"]
+    else: lines = ["RewriteCond %{HTTP_HOST} ^(.+)\\.$", "RewriteRule ^ http://%1%{REQUEST_URI} [R=301,L]"]
+    s.root.extend(lines)
+    s.record.add("X-R")
+    s.p("/k", "/t.html", "/x", "/k?q=%C3%A9")
+    L = lambda t: raw(t).decode("latin-1")
+    s.headers = getattr(s, "headers", []) + [
+        {"Host": L(ch("caf\u00e9.test", "CAF\u00c9.test", s.host + ".", "caf\udce9.test", s.host.upper(), "xn--caf-dma.test"))},
+        {"Cookie": L(ch("n=caf\u00e9", "n=caf%C3%A9", "a=1; n=\u20ac; b=2", "n=caf\udce9"))},
+        {"Referer": L(ch("http://caf\u00e9.test/caf\u00e9", "https://x.test/CAF\u00c9/p?q=1", "http://x.test/caf%C3%A9 x", "http://x.test/caf\udce9"))}]
+
+
 FRAG = {"nc": f_nc, "cond": f_cond, "flags": f_flags, "map": f_map, "slash": f_slash, "alias": f_alias, "dir": f_dir,
         "index": f_index, "mv": f_mv, "speling": f_speling, "files": f_files, "header": f_header, "latin1": f_latin1}
 if SEED >= 2202:   # seeds from 2202 add byte classes, ap_expr, error documents, RewriteBase, sections, long names, queries
@@ -445,6 +463,9 @@ if SEED >= 2204:   # seeds from 2204 add names in both normal forms side by side
     FRAG.update({"twins": f_twins, "twins2": f_twins})
 if SEED >= 2205:   # seeds from 2205 add cookies and header edits with non-ASCII bytes
     FRAG.update({"cookie": f_cookie})
+if SEED >= 2209:   # seeds from 2209 add Host, Cookie and Referer headers with odd bytes, and bad escapes in queries
+    FRAG.update({"host": f_host})
+    ODD_QUERY += ["q=%", "q=%%41", "q=%G1", "q=%e9%", "q=%C3%A9%", "%=1", "q=%2", "q=%u00e9"]
 
 
 def make_case(i):
