@@ -152,7 +152,7 @@ struct ReplaySummary {
     /// The file a directive was read from: one of the site's `.htaccess` files or its configuration.
     private func source(of range: SourceRange) -> SourceFile? {
         if site.vhostSource.path == range.file { return site.vhostSource }
-        return site.files.accessFiles.values.first { $0.path == range.file }
+        return site.files.accessFileEntries.first { $0.value.path == range.file }?.value
     }
 
     /// `path:line` of a directive.
@@ -192,7 +192,7 @@ struct ReplaySummary {
         // Counted over every rule; only the first `top` are named (a big map has thousands).
         var neverCount = 0
         var never: [String] = []
-        for (dir, file) in site.files.accessFiles.sorted(by: { $0.key < $1.key }) {
+        for (dir, file) in site.files.accessFileEntries.sorted(by: { $0.key < $1.key }) {
             guard let config = site.accessConfigs[dir] else { continue }
             var unfired: [Int] = []
             func note(_ range: SourceRange) {

@@ -1,4 +1,5 @@
 import Foundation
+import HtlintBytes
 import Testing
 import HtlintDiagnostics
 @testable import HtlintApache
@@ -14,9 +15,10 @@ struct ContainedFileAccessTests {
         return dir
     }
 
-    /// A name that is not UTF-8 (`caf\xE9.html`) is left out; the rest of the root loads, and
-    /// empty files get the size the caller gives them from their path.
-    @Test func loadingSkipsNamesThatAreNotUTF8() throws {
+    /// A name that is not UTF-8 (`caf\xE9.html`) keeps its byte as the engine's strings keep raw
+    /// bytes, so `/caf%E9.html` finds it (recorded: rewrite-escape-non-utf8-file-names); empty
+    /// files get the size the caller gives them from their path.
+    @Test func loadingKeepsTheBytesOfNamesThatAreNotUTF8() throws {
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         _ = FileManager.default.createFile(atPath: dir + "/site/ok.html", contents: nil)
@@ -26,7 +28,10 @@ struct ContainedFileAccessTests {
         close(fd)
         let fs = try SiteFileSystem.load(directory: dir + "/site", mountedAt: "/var/www/html", emptyFileSize: { $0.utf8.count })
         #expect(fs.stat("/var/www/html/ok.html") == .file(size: "/ok.html".utf8.count))
-        #expect(fs.entryNames(in: "/var/www/html").sorted() == ["ok.html", "sub"])
+        let name = String(preservingBytes: Array("caf".utf8) + [0xE9] + Array(".html".utf8))
+        #expect(Set(fs.entryNames(in: "/var/www/html")) == [name, "ok.html", "sub"])
+        #expect(fs.stat("/var/www/html/" + name) == .file(size: ("/" + name).utf8.count))
+        #expect(fs.stat("/var/www/html/caf\u{E9}.html") == nil)
     }
 
     @Test func loadingRecordsSymlinksWithoutFollowingThem() throws {

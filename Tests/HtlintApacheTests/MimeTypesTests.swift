@@ -21,8 +21,8 @@ struct MimeTypesTests {
 
     @Test func theDirectorysAddTypeAndRemoveTypeDecideWhatIsKnown() {
         var config = MimeConfig()
-        config.types["page"] = .some("text/html")
-        config.types["txt"] = .some(nil)
+        config.types[PathKey("page")] = .some("text/html")
+        config.types[PathKey("txt")] = .some(nil)
         #expect(MimeTypes.knows("page", config: config))
         #expect(!MimeTypes.knows("txt", config: config))
         #expect(MimeTypes.knows("txt", config: nil))

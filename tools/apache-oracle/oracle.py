@@ -473,7 +473,8 @@ def prepare_site(source, dest):
         for src in sorted(source.rglob("*")):
             rel = src.relative_to(source)
             target = dest / rel
-            site_path = "/" + rel.as_posix()
+            raw_path = b"/" + os.fsencode(rel.as_posix())
+            site_path = _site_path_text(raw_path)
             if src.is_symlink():
                 os.symlink(os.readlink(src), target)
             elif src.is_dir():
@@ -481,7 +482,7 @@ def prepare_site(source, dest):
             elif src.name != ".oracle-keep":
                 data = src.read_bytes()
                 if not data and src.name != ".htaccess":
-                    data = f"oracle-file:{site_path}\n".encode()
+                    data = b"oracle-file:" + raw_path + b"\n"
                 target.write_bytes(data)
                 if data and src.name != ".htaccess":
                     contents.setdefault(data, site_path)
@@ -489,6 +490,15 @@ def prepare_site(source, dest):
         if not path.is_symlink():
             os.chmod(path, 0o755 if path.is_dir() else 0o644)
     return contents
+
+
+def _site_path_text(raw_path):
+    """A site path for `served`: its UTF-8, or, for a name that is not UTF-8, its bytes read
+    as Latin-1 (as the recorded log fields are)."""
+    try:
+        return raw_path.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw_path.decode("latin-1")
 
 
 # --------------------------------------------------------------------------------------

@@ -17,11 +17,53 @@ func dropTrailingBytes(_ s: String, _ n: Int) -> String {
     return String(u[..<u.index(u.endIndex, offsetBy: -min(n, u.count))]) ?? String(preservingBytes: Array(u.dropLast(n)))
 }
 
+/// `s` up to and including the ASCII byte at `i` (a `/` found by a byte search). `s[...i]` would
+/// take the whole Character there, and a combining mark right after a slash (`/%CC%81x`) is in
+/// the slash's Character (recorded: negotiation-combining-mark-after-slash).
+@inlinable
+func bytesThrough(_ s: String, _ i: String.Index) -> Substring { Substring(s.unicodeScalars[...i]) }
+
+/// `s` after the ASCII byte at `i`, by bytes (see `bytesThrough`).
+@inlinable
+func bytesAfter(_ s: String, _ i: String.Index) -> Substring { Substring(s.unicodeScalars[s.utf8.index(after: i)...]) }
+
 /// The part after the last `/` (the whole string when there is none).
 @inlinable
 func lastPathComponent(_ s: String) -> Substring {
     guard let slash = s.lastIndex(ofByte: UInt8(ascii: "/")) else { return Substring(s) }
     return s[s.utf8.index(after: slash)...]
+}
+
+/// strcmp(a, b) == 0: the same bytes. Swift's `==` holds a precomposed é equal to e and a
+/// combining accent, which Apache's comparisons of paths and names never do.
+@inlinable
+func sameBytes(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
+
+/// Optional strings with the same bytes (both nil, or both set and `sameBytes`).
+@inlinable
+func sameBytes(_ a: String?, _ b: String?) -> Bool {
+    switch (a, b) {
+    case (nil, nil): return true
+    case let (x?, y?): return sameBytes(x, y)
+    default: return false
+    }
+}
+
+/// An identity for `s` (a cache key, a configuration object's name) that no other byte string
+/// shares under Swift's canonical equivalence, with its ASCII prefix kept: `s` itself when it is
+/// ASCII, else `s` with `%` and every non-ASCII byte written `%xx`, and a NUL after it (which
+/// no ASCII path holds).
+func byteDistinctKey(_ s: String) -> String {
+    guard s.utf8.contains(where: { $0 >= 0x80 }) else { return s }
+    let hex = Array("0123456789abcdef".utf8)
+    var out: [UInt8] = []
+    for b in s.utf8 {
+        if b >= 0x80 || b == UInt8(ascii: "%") {
+            out.append(UInt8(ascii: "%")); out.append(hex[Int(b >> 4)]); out.append(hex[Int(b & 15)])
+        } else { out.append(b) }
+    }
+    out.append(0)
+    return String(decoding: out, as: UTF8.self)
 }
 
 /// ASCII case-insensitive equality (header and host names) without building lower-cased copies.

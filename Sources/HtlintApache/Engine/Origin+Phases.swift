@@ -528,8 +528,9 @@ extension Origin {
     func allowMethodsWalksAfresh(_ r: RequestRecord, _ walk: WalkResult, familiar: Bool) -> Bool {
         let keys = walk.config.objectKeys
         let base = String(lastPathComponent(walk.filename))
-        let fresh = !familiar || (keys.contains { $0.hasBytePrefix("loc#") } && r.locationWalkURI != r.uri)
-            || (keys.contains { $0.hasBytePrefix("files:") || $0.hasBytePrefix("server-files:") } && r.fileWalkName != base)
+        // strcmp of the URI and the name (recorded: access-allowmethods-errordocument-other-normal-form-rechecked).
+        let fresh = !familiar || (keys.contains { $0.hasBytePrefix("loc#") } && !sameBytes(r.locationWalkURI, r.uri))
+            || (keys.contains { $0.hasBytePrefix("files:") || $0.hasBytePrefix("server-files:") } && !sameBytes(r.fileWalkName, base))
         if !(site.vhost.block.server?.locations.isEmpty ?? true) { r.locationWalkURI = r.uri }
         r.fileWalkName = base
         return fresh
@@ -614,9 +615,10 @@ extension Origin {
             directory = f.hasByteSuffix("/") ? f : f + "/"
         } else {
             // Bytes, not Characters: a grapheme search cost a twentieth of a request.
-            directory = f.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(f[...$0]) } ?? f
+            directory = f.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(bytesThrough(f, $0)) } ?? f
         }
-        if let cache = r.walkCache, cache.directory == directory,
+        // strcmp (recorded: section-directorymatch-walk-new-for-other-normal-form).
+        if let cache = r.walkCache, sameBytes(cache.directory, directory),
            isDirectory ? walk.pathInfo.isEmpty : site.files.isFile(f) || [.file, .executable].contains(Site.systemNode(f)) {
             return (cache.filename, false)
         }

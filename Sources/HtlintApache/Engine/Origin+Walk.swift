@@ -129,11 +129,11 @@ extension Origin {
                 let p = directorySectionPath(entry.0)
                 let dir = p == "/" ? "/" : p + "/"
                 // A missing name is no directory: `<Directory /opt/app>` does not cover a missing /opt/app.
-                guard filename.hasBytePrefix(dir) || (isDirectory && filename == p) else { return nil }
+                guard filename.hasBytePrefix(dir) || (isDirectory && sameBytes(filename, p)) else { return nil }
                 return (dir.utf8.count, i, p, entry.1)
             }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
             for (_, i, p, block) in covering {
-                config.merge(block, directory: p == "/" ? "/" : p + "/", key: "dir:" + p, defaultEngine: defaultEngine)
+                config.merge(block, directory: p == "/" ? "/" : p + "/", key: byteDistinctKey("dir:" + p), defaultEngine: defaultEngine)
                 if !block.files.isEmpty || !block.ifChains.isEmpty { sections.append(SectionSource(key: "dir#\(i)", block: block)) }
             }
         }
@@ -179,7 +179,10 @@ extension Origin {
     /// The configuration merged from the document root down to `deepest` (an existing directory):
     /// the same for every request that reaches it, so it is computed once and cached.
     func mergedConfiguration(deepest: String) -> MergedWalk {
-        if let cached = walkCache.get(deepest) { return cached }
+        // Keyed by bytes: `café` precomposed and with a combining accent are two directories
+        // (recorded: nested-htaccess-directory-names-in-both-normal-forms).
+        let cacheKey = byteDistinctKey(deepest)
+        if let cached = walkCache.get(cacheKey) { return cached }
         let root = site.mountedRoot
         var config = MergedConfig.vhostDefaults(site)
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
@@ -190,22 +193,25 @@ extension Origin {
             // <Directory> blocks of the virtual host for this level.
             for (i, (path, block)) in (site.vhost.block.server?.directories ?? []).enumerated() {
                 let p = directorySectionPath(path)
-                guard p == dir else { continue }
-                config.merge(block, directory: dir + "/", key: "dir:" + dir, defaultEngine: defaultEngine)
+                // By bytes (recorded: section-directory-path-normal-form).
+                guard sameBytes(p, dir) else { continue }
+                config.merge(block, directory: dir + "/", key: byteDistinctKey("dir:" + dir), defaultEngine: defaultEngine)
                 if !block.files.isEmpty || !block.ifChains.isEmpty { sections.append(SectionSource(key: "dir#\(i)", block: block)) }
             }
             let key = dir == "/" ? "/" : dir + "/"
             // A directory reached through a symbolic link: its `.htaccess` is the target's file,
             // read only where the path walked allows it (AllowOverride is by that path).
-            if let file = site.accessConfigs[key]
+            if let file = site.accessConfigsByBytes[PathKey(key)]
                 ?? site.files.resolve(dir).flatMap({ target in
-                    target == dir || !Site.allowedOverrides(forDirectory: dir, documentRoot: root, vhost: site.vhost.block).readsFiles
-                        ? nil : site.accessConfigs[target + "/"]
+                    sameBytes(target, dir) || !Site.allowedOverrides(forDirectory: dir, documentRoot: root, vhost: site.vhost.block).readsFiles
+                        ? nil : site.accessConfigsByBytes[PathKey(target + "/")]
                 }) {
                 // ap_parse_htaccess caches a file by the directory walked: read through a link it
                 // is another configuration object (an ErrorDocument page there is checked again;
                 // recorded: errordoc-symlinked-htaccess-distinct-object).
-                let objectKey = file.path.hasBytePrefix(key) ? file.path : key + file.path
+                // By bytes: two directories named café, precomposed or not, are two objects, with
+                // their own compiled rules (recorded: nested-htaccess-directory-names-in-both-normal-forms).
+                let objectKey = byteDistinctKey(file.path.hasBytePrefix(key) ? file.path : key + file.path)
                 if !file.block.files.isEmpty || !file.block.ifChains.isEmpty {
                     sections.append(SectionSource(key: objectKey, block: file.block))
                 }
@@ -222,7 +228,7 @@ extension Origin {
         config.mergeRewriteOntoVhost(options: site.vhost.block.rewrite?.options)
         let result = MergedWalk(config: config, fatal: fatal, fatalDirectory: fatalDirectory,
                                 sections: sections)
-        walkCache.set(deepest, result)
+        walkCache.set(cacheKey, result)
         return result
     }
 
@@ -267,7 +273,8 @@ extension Origin {
         let filesSections = walk.sections.filter { !$0.block.files.isEmpty }.map(\.key)
         if !filesSections.isEmpty {
             let tested = filesSections + walk.config.objectKeys.filter { $0.hasBytePrefix("/") }
-            familiar = record.fileWalkCache.map { $0.base == base && $0.sections == tested } == true
+            // strcmp of the names (recorded: section-filesmatch-walk-new-for-other-normal-form).
+            familiar = record.fileWalkCache.map { sameBytes($0.base, base) && $0.sections == tested } == true
             // (A variant's look-up keeps its own cache: the fast redirect does not bring it along.)
             if mainIfMatches == nil { record.fileWalkCache = (tested, base) }
         }
@@ -341,7 +348,7 @@ extension Origin {
         } else if let mainIfMatches {
             cached = mainIfMatches == keys
         } else if record.isSubrequest {
-            cached = record.mainIfMatches == keys && record.mainURI.map { directoryPart($0) == directoryPart(record.uri) } == true
+            cached = record.mainIfMatches == keys && record.mainURI.map { directoryPart($0).utf8.elementsEqual(directoryPart(record.uri).utf8) } == true
         } else {
             cached = record.previousIfMatches == keys
         }
@@ -389,7 +396,7 @@ extension Origin {
 
     private func directoryPart(_ path: String) -> Substring {
         guard let slash = path.lastIndex(ofByte: UInt8(ascii: "/")) else { return "" }
-        return path[...slash]
+        return bytesThrough(path, slash)
     }
 
     /// mod_rewrite's per-directory prefix for rules in a `<Location>`, `<LocationMatch>` or
@@ -454,7 +461,8 @@ func locationMatches(_ matcher: LocationBlock.Matcher, _ uri: String) -> Bool {
 /// `-fnmatch`) only a literal `/` matches `/`.
 func wildcardMatch(_ pattern: String, _ text: String, caseless: Bool = false, pathname: Bool = false) -> Bool {
     let fold: (UInt8) -> UInt8 = { caseless && $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-    let p = pattern.utf8.map(fold), t = text.utf8.map(fold)
+    // Bytes: `?` is one byte, also one that is not UTF-8 (recorded: conditional-expr-strmatch-bytes).
+    let p = pattern.rawBytes.map(fold), t = text.rawBytes.map(fold)
     let slash = UInt8(ascii: "/")
     var i = 0, j = 0
     var star = -1, starText = 0

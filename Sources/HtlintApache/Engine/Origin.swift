@@ -617,8 +617,8 @@ public final class Origin: @unchecked Sendable {
 
     /// REDIRECT_ renaming across an internal redirect (apache-semantics §1.3).
     /// A name the table holds twice (see `RequestRecord.envShadowed`) is copied with its later value.
-    func renamedEnvironment(_ record: RequestRecord, status: Int) -> [String: String] {
-        var out = [String: String](minimumCapacity: record.env.count + 1)
+    func renamedEnvironment(_ record: RequestRecord, status: Int) -> EnvTable {
+        var out = EnvTable()
         for (k, v) in record.env { out["REDIRECT_" + k] = record.envShadowed[k] ?? v }
         out["REDIRECT_STATUS"] = String(status)
         return out

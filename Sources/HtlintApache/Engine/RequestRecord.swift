@@ -42,10 +42,10 @@ final class RequestRecord {
     /// `WWW-Authenticate` of a 401 (mod_auth_basic puts it in the error table, which an
     /// ErrorDocument request inherits).
     var wwwAuthenticate: String?
-    var env: [String: String] = [:]
+    var env = EnvTable()
     /// `SetEnv` values overlaid behind a variable already set: the environment table then holds
     /// the name twice; look-ups see the first, the REDIRECT_ copy of an internal redirect the last.
-    var envShadowed: [String: String] = [:]
+    var envShadowed = EnvTable()
     var responseHeaders: [HTTPHeader] = []
     let isSubrequest: Bool
     /// `r->main->uri` of a subrequest: mod_rewrite's -U/-F look-ups only run while it differs from `uri`.
@@ -244,4 +244,36 @@ extension RequestRecord {
 
     /// The sent `Vary` of mod_negotiation, nil when it set none.
     var negotiationVaryHeader: String? { negotiationVary.isEmpty ? nil : negotiationVary.joined(separator: ",") }
+}
+
+/// A request's environment (an APR table) by name. apr_table compares names with strcasecmp, on
+/// bytes: `café` written precomposed and with e and a combining accent are two variables, which
+/// a `[String: String]` would merge (recorded: env-names-by-bytes). ASCII case is folded by
+/// `RequestRecord.envKey`.
+struct EnvTable: Sequence, ExpressibleByDictionaryLiteral {
+    private var storage: [PathKey: String] = [:]
+
+    init() {}
+
+    init(dictionaryLiteral elements: (String, String)...) {
+        for (name, value) in elements { storage[PathKey(name)] = value }
+    }
+
+    subscript(_ name: String) -> String? {
+        get { storage[PathKey(name)] }
+        set { storage[PathKey(name)] = newValue }
+    }
+
+    var count: Int { storage.count }
+    var isEmpty: Bool { storage.isEmpty }
+    /// The names, in no particular order.
+    var keys: [String] { storage.keys.map(\.path) }
+
+    func makeIterator() -> IndexingIterator<[(key: String, value: String)]> {
+        storage.map { (key: $0.key.path, value: $0.value) }.makeIterator()
+    }
+
+    mutating func merge(_ other: EnvTable, uniquingKeysWith combine: (String, String) -> String) {
+        storage.merge(other.storage, uniquingKeysWith: combine)
+    }
 }

@@ -48,8 +48,12 @@ public final class Site: @unchecked Sendable {
     public let useCanonicalPhysicalPort: Bool
     /// `%{ENV:X}` falls back to the httpd process environment.
     public let processEnvironment: [String: String]
-    /// Parsed `.htaccess` files by directory path (with trailing slash).
+    /// Parsed `.htaccess` files by directory path (with trailing slash). Directories whose names
+    /// Swift holds equal (`café` precomposed or not) share an entry here; the engine reads
+    /// `accessConfig(_:)`, which keeps them apart.
     public let accessConfigs: [String: ConfigFile]
+    /// The same by the path's bytes (recorded: nested-htaccess-directory-names-in-both-normal-forms).
+    let accessConfigsByBytes: [PathKey: ConfigFile]
     /// The virtual host's `RewriteMap`s by name, usable from `.htaccess` too.
     public let rewriteMaps: [String: RewriteMapTable]
 
@@ -105,13 +109,13 @@ public final class Site: @unchecked Sendable {
         self.limitRequestFields = server.limitRequestFields ?? 100
         self.useCanonicalName = server.useCanonicalName == "on"
         self.useCanonicalPhysicalPort = server.useCanonicalPhysicalPort ?? false
-        var configs: [String: ConfigFile] = [:]
+        var configs: [PathKey: ConfigFile] = [:]
         let accessFiles = Site.accessFiles(files, names: server.accessFileNames)
         for (dir, file) in accessFiles {
             let allowed = Site.allowedOverrides(forDirectory: dir, documentRoot: mountedRoot, vhost: vhost.block)
             // AllowOverride None (and no AllowOverrideList): Apache never opens the file.
             guard allowed.readsFiles else { continue }
-            configs[dir] = ConfigReader.read(file, context: .htaccess, modules: modules, defines: vhost.defines,
+            configs[PathKey(dir)] = ConfigReader.read(file, context: .htaccess, modules: modules, defines: vhost.defines,
                                              variables: vhost.variables, processEnvironment: processEnvironment,
                                              overrides: allowed, fileExists: fileExists)
         }
@@ -120,15 +124,16 @@ public final class Site: @unchecked Sendable {
         if files.hasSymlinks {
             for (path, node) in files.nodes {
                 guard case .symlink = node, path.hasBytePrefix(files.root + "/"), let target = files.resolve(path),
-                      files.isDirectory(target), let file = accessFiles.first(where: { $0.0 == target + "/" })?.1 else { continue }
+                      files.isDirectory(target), let file = accessFiles.first(where: { sameBytes($0.0, target + "/") })?.1 else { continue }
                 let allowed = Site.allowedOverrides(forDirectory: path, documentRoot: mountedRoot, vhost: vhost.block)
                 guard allowed.readsFiles else { continue }
-                configs[path + "/"] = ConfigReader.read(file, context: .htaccess, modules: modules, defines: vhost.defines,
+                configs[PathKey(path + "/")] = ConfigReader.read(file, context: .htaccess, modules: modules, defines: vhost.defines,
                                                         variables: vhost.variables, processEnvironment: processEnvironment,
                                                         overrides: allowed, fileExists: fileExists)
             }
         }
-        self.accessConfigs = configs
+        self.accessConfigsByBytes = configs
+        self.accessConfigs = Dictionary(configs.map { ($0.key.path, $0.value) }, uniquingKeysWith: { a, _ in a })
         self.rewriteMaps = server.rewriteMaps.mapValues { map in
             switch map.kind {
             case .internalFunction(let name): return .internalFunction(name)
@@ -178,6 +183,7 @@ public final class Site: @unchecked Sendable {
         useCanonicalPhysicalPort = s.useCanonicalPhysicalPort
         processEnvironment = s.processEnvironment
         accessConfigs = s.accessConfigs
+        accessConfigsByBytes = s.accessConfigsByBytes
         rewriteMaps = s.rewriteMaps
         canonicalHost = s.canonicalHost
         serverHostName = s.serverHostName
@@ -189,7 +195,7 @@ public final class Site: @unchecked Sendable {
     /// The per-directory configuration file of each directory: with `AccessFileName` the first
     /// of its names that is a file there (a `.htaccess` next to it is then just a file).
     public static func accessFiles(_ files: SiteFileSystem, names: [String]?) -> [(String, SourceFile)] {
-        guard let names, names != [".htaccess"] else { return files.accessFiles.map { ($0.key, $0.value) } }
+        guard let names, names != [".htaccess"] else { return files.accessFileEntries.map { ($0.key, $0.value) } }
         return files.nodes.compactMap { path, node in
             guard node == .directory, path == files.root || path.hasBytePrefix(files.root + "/") else { return nil }
             let dir = path + "/"
@@ -213,8 +219,9 @@ public final class Site: @unchecked Sendable {
         var level = ""
         for seg in [Substring("")] + slashSplit(target, omittingEmpty: true) {
             level = seg.isEmpty ? "/" : (level == "/" ? "" : level) + "/" + seg
-            if level == documentRoot { allowed = .all }
-            for b in blocks where b.path == level { allowed.apply(b.block) }
+            if sameBytes(level, documentRoot) { allowed = .all }
+            // By bytes (recorded: section-directory-path-normal-form).
+            for b in blocks where sameBytes(b.path, level) { allowed.apply(b.block) }
         }
         return allowed
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HtlintBytes
 import HtlintDiagnostics
 import HtlintRegex
 
@@ -20,8 +21,8 @@ public struct SiteFileSystem: Sendable {
         var nodes: [PathKey: Node] = [:]
         var children: [PathKey: [String]] = [:]
         var hasSymlinks = false
-        var accessFiles: [String: SourceFile] = [:]
-        var texts: [String: SourceFile] = [:]
+        var accessFiles: [PathKey: SourceFile] = [:]
+        var texts: [PathKey: SourceFile] = [:]
         var loadedFrom: (directory: String, display: String?)? = nil
 
         init() {}
@@ -54,10 +55,16 @@ public struct SiteFileSystem: Sendable {
     private var children: [PathKey: [String]] { storage.children }
     /// Whether any node is a symbolic link: without one, a plain path is found by a lookup alone.
     public var hasSymlinks: Bool { storage.hasSymlinks }
-    /// `.htaccess` text by directory path (with trailing slash).
-    public var accessFiles: [String: SourceFile] { storage.accessFiles }
+    /// `.htaccess` text by directory path (with trailing slash). Two directories whose names
+    /// Swift holds equal (`café` precomposed or not) are one entry here: the engine reads
+    /// `accessFileEntries` and `accessFile(in:named:)`, which keep them apart.
+    public var accessFiles: [String: SourceFile] {
+        Dictionary(storage.accessFiles.map { ($0.key.path, $0.value) }, uniquingKeysWith: { a, _ in a })
+    }
+    /// Every `.htaccess` with its directory path (with trailing slash), in no particular order.
+    public var accessFileEntries: [(key: String, value: SourceFile)] { storage.accessFiles.map { ($0.key.path, $0.value) } }
     /// Texts of other files added in memory (`addTextFile`), by absolute path.
-    private var texts: [String: SourceFile] { storage.texts }
+    private var texts: [PathKey: SourceFile] { storage.texts }
     /// The real directory `load` read, and the display prefix: files that were not read then
     /// (another `AccessFileName`) are read from there on demand.
     private var loadedFrom: (directory: String, display: String?)? { storage.loadedFrom }
@@ -113,26 +120,26 @@ public struct SiteFileSystem: Sendable {
         let key = SiteFileSystem.normalize(root + SiteFileSystem.normalize(relativeDirectory)) + "/"
         addParents(of: key + ".htaccess")
         setNode(key + ".htaccess", .file(size: file.bytes.count))
-        changing.accessFiles[key == "//" ? "/" : key] = file
+        changing.accessFiles[PathKey(key == "//" ? "/" : key)] = file
     }
 
     /// Adds a file with its text (for `AccessFileName` other than `.htaccess`).
     public mutating func addTextFile(_ relative: String, displayPath: String, text: String) {
         addFile(relative, size: text.utf8.count)
-        changing.texts[root + SiteFileSystem.normalize(relative)] = SourceFile(path: displayPath, text: text)
+        changing.texts[PathKey(root + SiteFileSystem.normalize(relative))] = SourceFile(path: displayPath, text: text)
     }
 
     /// The configuration file `name` in `directory` (absolute, trailing slash), if it is a file:
     /// `.htaccess` was read at load time, another name is read now.
     public func accessFile(in directory: String, named name: String) -> SourceFile? {
-        if name == ".htaccess" { return accessFiles[directory] }
+        if name == ".htaccess" { return storage.accessFiles[PathKey(directory)] }
         let path = directory + name
         // Bounded work: an oversized file is never read (its size is known from the listing).
         guard case .file(let size)? = stat(path), size <= SourceFile.sizeLimit else { return nil }
-        if let text = texts[path] { return text }
+        if let text = texts[PathKey(path)] { return text }
         guard let (base, display) = loadedFrom, let resolved = resolve(path), resolved.hasBytePrefix(root + "/") else { return nil }
         let relative = dropLeadingBytes(resolved, root.utf8.count)
-        guard let data = FileManager.default.contents(atPath: base + relative), data.count <= SourceFile.sizeLimit else { return nil }
+        guard let data = readWholeFile(base + relative), data.count <= SourceFile.sizeLimit else { return nil }
         return SourceFile(path: (display.map { $0 + relative }) ?? base + relative, bytes: [UInt8](data))
     }
 
@@ -270,9 +277,9 @@ public struct SiteFileSystem: Sendable {
     public func contents(_ path: String) -> [UInt8]? {
         guard let real = resolve(path), case .file(let size)? = node(real), size <= SourceFile.sizeLimit,
               real.hasBytePrefix(root + "/") else { return nil }
-        if let text = texts[real] { return text.bytes }
+        if let text = texts[PathKey(real)] { return text.bytes }
         guard let disk = loadedFrom?.directory,
-              let data = FileManager.default.contents(atPath: disk + dropLeadingBytes(real, root.utf8.count)),
+              let data = readWholeFile(disk + dropLeadingBytes(real, root.utf8.count)),
               data.count <= SourceFile.sizeLimit else { return nil }
         return [UInt8](data)
     }
@@ -305,16 +312,18 @@ public struct SiteFileSystem: Sendable {
         guard linkStatus(base + "/.").map({ $0.mode & S_IFMT == S_IFDIR }) == true else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: directory]) }
         var pending = [""]   // directories still to list, relative to `base`
         while let relativeDir = pending.popLast() {
-            guard let stream = opendir(base + relativeDir) else {
+            guard let stream = onDisk(base + relativeDir, { opendir($0) }) else {
                 throw LoadError(path: shown(relativeDir), reason: "cannot list the directory")
             }
             defer { closedir(stream) }
             while let entry = readdir(stream) {
-                // A name that is not UTF-8 cannot be requested through the engine's strings
-                // (file names that are not UTF-8 are not modelled): it is left out, not a load failure.
-                guard let name = withUnsafeBytes(of: entry.pointee.d_name, { raw in
-                    String(validating: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-                }) else { continue }
+                // A name's bytes as the engine's strings keep them: one that is not UTF-8
+                // (`caf\xE9.html`, saved by a Latin-1 tool) keeps each such byte as its reserved
+                // scalar, so `/caf%E9.html` decodes to the same string and finds it (recorded:
+                // rewrite-escape-non-utf8-file-names).
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(preservingBytes: raw.prefix(while: { $0 != 0 }))
+                }
                 if name == "." || name == ".." || name.hasByteSuffix(".oracle-keep") { continue }
                 let relative = relativeDir + "/" + name
                 let full = base + relative
@@ -334,7 +343,7 @@ public struct SiteFileSystem: Sendable {
                     if name == ".htaccess" {
                         // Bounded work: an oversized .htaccess is refused by its size, unread (issue 9).
                         if size > SourceFile.sizeLimit { throw LoadError(path: shown(relative), reason: SourceFile.tooLargeReason(size)) }
-                        guard let data = FileManager.default.contents(atPath: full) else {
+                        guard let data = readWholeFile(full) else {
                             throw LoadError(path: shown(relative), reason: "permission denied")
                         }
                         let dir = String(relative.dropLast(".htaccess".count))
@@ -350,15 +359,29 @@ public struct SiteFileSystem: Sendable {
 
     private static func linkTarget(_ path: String, shown: String) throws -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink(path, &buffer, buffer.count - 1)
+        let n = onDisk(path) { readlink($0, &buffer, buffer.count - 1) }
         guard n >= 0 else { throw LoadError(path: shown, reason: "cannot read the symbolic link") }
-        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(preservingBytes: buffer[..<n].map { UInt8(bitPattern: $0) })
     }
 }
 
 /// `lstat`'s file type and size (outside the type, whose `stat` method hides the C function).
 private func linkStatus(_ path: String) -> (mode: mode_t, size: Int)? {
     var info = stat()
-    guard lstat(path, &info) == 0 else { return nil }
+    guard onDisk(path, { lstat($0, &info) }) == 0 else { return nil }
     return (info.st_mode, Int(info.st_size))
+}
+
+/// Calls `body` with the path's bytes as a C string: a name that is not UTF-8 is kept in the
+/// engine's strings as reserved scalars (`RawBytes`), which the filesystem must get back as the bytes.
+private func onDisk<T>(_ path: String, _ body: (UnsafePointer<CChar>) -> T) -> T {
+    let bytes = path.rawBytes.map { CChar(bitPattern: $0) } + [0]
+    return bytes.withUnsafeBufferPointer { body($0.baseAddress!) }
+}
+
+/// A file's bytes (nil when it cannot be opened), read by its raw path.
+private func readWholeFile(_ path: String) -> Data? {
+    let fd = onDisk(path) { open($0, O_RDONLY) }
+    guard fd >= 0 else { return nil }
+    return FileHandle(fileDescriptor: fd, closeOnDealloc: true).readDataToEndOfFile()
 }

@@ -117,8 +117,9 @@ func asciiUppercased(_ s: String) -> String {
     String(decoding: s.utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 32 : $0 }, as: UTF8.self)
 }
 
-/// ap_escape_uri (ap_os_escape_path): letters, digits and `$-_.+!*'(),:@&=/~` stay.
-let uriEscapeSafeBytes: Set<UInt8> = pathSafeBytes.subtracting([UInt8(ascii: ";")])
+/// ap_escape_uri (ap_os_escape_path): letters, digits and `$-_.+!*'(),:;@&=/~` stay, the
+/// set redirects are escaped with (recorded: header-expr-escape-keeps-semicolon).
+let uriEscapeSafeBytes: Set<UInt8> = pathSafeBytes
 
 /// ap_unescape_url_keep2f: `%xx` decoded except `%2F`/`%2f`, which stay; a bad escape or a
 /// decoded NUL makes it fail (unescape() then gives "").

@@ -1,3 +1,5 @@
+import HtlintBytes
+
 /// mod_autoindex's look-up of each entry it lists (recorded: dirindex-autoindex-entry-lookups).
 extension Origin {
     /// A GET listing looks every entry up (ap_sub_req_lookup_dirent) to decide whether to show
@@ -8,7 +10,7 @@ extension Origin {
     /// internal redirect keeps though its method becomes GET).
     func lookUpListedEntries(_ r: RequestRecord, directory path: String, _ config: MergedConfig, _ chain: RequestChain) {
         guard r.method != "HEAD", chain.request.method != "HEAD" else { return }
-        let uriDirectory = r.uri.lastIndex(ofByte: UInt8(ascii: "/")).map { String(r.uri[...$0]) } ?? "/"
+        let uriDirectory = r.uri.lastIndex(ofByte: UInt8(ascii: "/")).map { String(bytesThrough(r.uri, $0)) } ?? "/"
         // opendir follows a link to the directory: the target's entries, under the link's path.
         let listed = site.files.resolve(path) ?? path
         let followsLinks = config.options.contains("followsymlinks") || config.options.contains("symlinksifownermatch")
@@ -34,8 +36,10 @@ extension Origin {
     /// with ap_strcmp_match (`*` and `?` only, case-sensitive).
     static func indexIgnores(_ patterns: [String], _ name: String) -> Bool {
         patterns.contains { pattern in
-            let last = pattern.lastIndex(ofByte: UInt8(ascii: "/")).map { String(pattern[pattern.index(after: $0)...]) } ?? pattern
-            return starQuestionMatch(Array(last.utf8), Array(name.utf8))
+            let last = pattern.lastIndex(ofByte: UInt8(ascii: "/")).map { String(bytesAfter(pattern, $0)) } ?? pattern
+            // Bytes: `?` takes one byte, also one that is not UTF-8 (recorded:
+            // dirindex-autoindex-ignore-matches-bytes).
+            return starQuestionMatch(last.rawBytes, name.rawBytes)
         }
     }
 

@@ -90,7 +90,7 @@ extension Origin {
             // ap_sub_req_lookup_uri resolves a relative name against the directory of r->uri.
             var target = fallback
             if !fallback.hasBytePrefix("/"), let slash = r.uri.lastIndex(ofByte: UInt8(ascii: "/")) {
-                target = escapePath(String(r.uri[...slash])) + fallback
+                target = escapePath(String(bytesThrough(r.uri, slash))) + fallback
             }
             guard let (sub, result) = subrequest(target + (r.query.map { "?" + $0 } ?? ""), chain, parent: r) else {
                 return .final(status: 500, location: nil)

@@ -42,23 +42,26 @@ enum MimeTypes {
     }
 }
 
-/// The merged mod_mime / ForceType / AddDefaultCharset configuration of a directory.
+/// The merged mod_mime / ForceType / AddDefaultCharset configuration of a directory. The
+/// extension tables are keyed by bytes (`PathKey`), as mod_mime's hashes are: `.é` written
+/// precomposed is not `.é` written with e and a combining accent (recorded:
+/// header-mime-extension-normal-form).
 struct MimeConfig {
     /// Extension → type; nil: `RemoveType` (mime.types is not consulted for it either).
-    var types: [String: String?] = [:]
+    var types: [PathKey: String?] = [:]
     /// Extension → charset; nil: `RemoveCharset`.
-    var charsets: [String: String?] = [:]
+    var charsets: [PathKey: String?] = [:]
     /// Extension → language; nil: `RemoveLanguage`.
-    var languages: [String: String?] = [:]
+    var languages: [PathKey: String?] = [:]
     /// Extension → content coding; nil: `RemoveEncoding`.
-    var encodings: [String: String?] = [:]
+    var encodings: [PathKey: String?] = [:]
     var defaultLanguage: String? = nil
     /// core_override_type's type (never `none`).
     var forceType: String? = nil
     /// ap_make_content_type's charset for bare text/plain and text/html (nil: Off).
     var defaultCharset: String? = nil
     /// Extension → handler (`AddHandler`); nil: `RemoveHandler`.
-    var handlers: [String: String?] = [:]
+    var handlers: [PathKey: String?] = [:]
     /// core_override_type's handler (`SetHandler`, never `none`).
     var setHandler: String? = nil
     /// `LanguagePriority`, most preferred first.
@@ -71,12 +74,12 @@ struct MimeConfig {
     var multiviewsMatch: Set<String> = []
 
     mutating func merge(_ m: MimeDirectives) {
-        for (ext, type) in m.types { types[ext] = .some(type) }
-        for (ext, charset) in m.charsets { charsets[ext] = .some(charset) }
-        for (ext, language) in m.languages { languages[ext] = .some(language) }
-        for (ext, encoding) in m.encodings { encodings[ext] = .some(encoding) }
+        for (ext, type) in m.types { types[PathKey(ext)] = .some(type) }
+        for (ext, charset) in m.charsets { charsets[PathKey(ext)] = .some(charset) }
+        for (ext, language) in m.languages { languages[PathKey(ext)] = .some(language) }
+        for (ext, encoding) in m.encodings { encodings[PathKey(ext)] = .some(encoding) }
         if let l = m.defaultLanguage { defaultLanguage = l }
-        for (ext, handler) in m.handlers { handlers[ext] = .some(handler) }
+        for (ext, handler) in m.handlers { handlers[PathKey(ext)] = .some(handler) }
         if let p = m.languagePriority { languagePriority = p }
         if let o = m.multiviewsMatch { multiviewsMatch = o }
         if let u = m.usePathInfo { usePathInfo = u }
@@ -92,7 +95,7 @@ struct MimeConfig {
         guard !handlers.isEmpty else { return nil }
         var result: String? = nil
         for part in lastPathComponent(path).utf8.split(separator: UInt8(ascii: ".")).dropFirst() {
-            if let mapped = handlers[asciiLowercased(String(Substring(part)))], let h = mapped { result = h }
+            if let mapped = handlers[PathKey(asciiLowercased(String(Substring(part))))], let h = mapped { result = h }
         }
         return result
     }
@@ -105,12 +108,12 @@ struct MimeConfig {
         var charset: String? = nil
         for part in name.utf8.split(separator: UInt8(ascii: ".")).dropFirst() {
             let ext = asciiLowercased(String(Substring(part)))
-            if let mapped = types[ext] {
+            if let mapped = types[PathKey(ext)] {
                 if let t = mapped { result = t }
             } else if let t = MimeTypes.byExtension[ext] {
                 result = t
             }
-            if let c = charsets[ext], let c { charset = c }
+            if let c = charsets[PathKey(ext)], let c { charset = c }
         }
         guard var type = result else { return nil }
         if let charset {
@@ -132,7 +135,7 @@ extension MimeConfig {
         var found: [String] = []
         if !languages.isEmpty {
             for part in lastPathComponent(path).utf8.split(separator: UInt8(ascii: ".")).dropFirst() {
-                if let mapped = languages[asciiLowercased(String(Substring(part)))], let l = mapped { found.append(l) }
+                if let mapped = languages[PathKey(asciiLowercased(String(Substring(part))))], let l = mapped { found.append(l) }
             }
         }
         if found.isEmpty, let defaultLanguage { found.append(defaultLanguage) }
@@ -144,7 +147,7 @@ extension MimeConfig {
         guard !encodings.isEmpty else { return nil }
         var found: [String] = []
         for part in lastPathComponent(path).utf8.split(separator: UInt8(ascii: ".")).dropFirst() {
-            if let mapped = encodings[asciiLowercased(String(Substring(part)))], let e = mapped { found.append(e) }
+            if let mapped = encodings[PathKey(asciiLowercased(String(Substring(part))))], let e = mapped { found.append(e) }
         }
         return found.isEmpty ? nil : found.joined(separator: ", ")
     }
@@ -158,10 +161,11 @@ extension MimeTypes {
     /// language, an `AddCharset` charset, an `AddEncoding` coding, or a type (an `AddType` there
     /// adds one, a `RemoveType` takes the table's away).
     static func knows(_ ext: String, config: MimeConfig?) -> Bool {
-        if let mapped = config?.languages[ext], mapped != nil { return true }
-        if let mapped = config?.charsets[ext], mapped != nil { return true }
-        if let mapped = config?.encodings[ext], mapped != nil { return true }
-        if let mapped = config?.types[ext] { return mapped != nil }
+        let key = PathKey(ext)
+        if let mapped = config?.languages[key], mapped != nil { return true }
+        if let mapped = config?.charsets[key], mapped != nil { return true }
+        if let mapped = config?.encodings[key], mapped != nil { return true }
+        if let mapped = config?.types[key] { return mapped != nil }
         return byExtension[ext] != nil
     }
 

@@ -99,7 +99,7 @@ extension Origin {
             // names an AddHandler handler, `Any` every extension.
             let matching = mime?.multiviewsMatch ?? []
             guard matching.contains("any") || extensions.allSatisfy({ ext in
-                MimeTypes.knows(ext, config: mime) || (matching.contains("handlers") && mime?.handlers[ext].flatMap { $0 } != nil)
+                MimeTypes.knows(ext, config: mime) || (matching.contains("handlers") && mime?.handlers[PathKey(ext)].flatMap { $0 } != nil)
             }) else { continue }
             // A variant without a type is a script when its look-up has a handler (AddHandler, or
             // SetHandler: a `<FilesMatch "\.php$">` one under `Any`); one with neither cannot be negotiated.
@@ -197,7 +197,7 @@ extension Origin {
               let filename = r.filename, site.files.stat(filename) == nil,
               let slash = filename.lastIndex(ofByte: UInt8(ascii: "/")) else { return nil }
         let directory = String(filename[..<slash])
-        let base = filename[filename.index(after: slash)...]
+        let base = bytesAfter(filename, slash)
         guard !base.isEmpty, site.files.isDirectory(directory) else { return nil }
         return (directory, base)
     }
@@ -225,7 +225,7 @@ extension Origin {
     /// the name, then the request's path info (counted in bytes).
     static func variantURI(_ r: RequestRecord, _ name: String) -> String {
         let stem = r.uri.hasByteSuffix(r.pathInfo) ? dropTrailingBytes(r.uri, r.pathInfo.utf8.count) : r.uri
-        return (stem.lastIndex(ofByte: UInt8(ascii: "/")).map { String(stem[...$0]) } ?? "/") + name + r.pathInfo
+        return (stem.lastIndex(ofByte: UInt8(ascii: "/")).map { String(bytesThrough(stem, $0)) } ?? "/") + name + r.pathInfo
     }
 
     /// set_language_quality (ForceLanguagePriority Prefer by default, Fallback on request): the variant's

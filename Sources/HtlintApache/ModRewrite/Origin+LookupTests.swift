@@ -23,7 +23,7 @@ extension Origin {
     /// nothing is logged and `-F` is false (recorded: rewrite-cond-lookup-file-merge-too-long).
     func lookupFile(_ input: String, _ r: RequestRecord, _ chain: RequestChain, guarded: Bool = true) -> Bool {
         guard !input.isEmpty, !guarded || lookupAllowed(r) else { return false }
-        let fdir = r.filename.map { f in f.lastIndex(of: "/").map { String(f[...$0]) } ?? "" } ?? ""
+        let fdir = r.filename.map { f in f.lastIndex(ofByte: UInt8(ascii: "/")).map { String(bytesThrough(f, $0)) } ?? "" } ?? ""
         if fdir.utf8.count + input.utf8.count + 4 > 4096, fdir.rawByteCount + input.rawByteCount + 4 > 4096 { return false }
         guard let (sub, result) = fileSubrequest(input, r, chain),
               status(of: result) < 300, let f = sub.filename else { return false }
@@ -112,9 +112,10 @@ extension Origin {
         return variable(name, sub, chain, serverContext: serverContext)
     }
 
-    /// mod_rewrite's subreq_ok: not inside a subrequest whose URI equals its parent's.
+    /// mod_rewrite's subreq_ok: not inside a subrequest whose URI equals its parent's, by strcmp
+    /// (recorded: rewrite-cond-lookup-subrequest-uri-other-normal-form).
     private func lookupAllowed(_ r: RequestRecord) -> Bool {
-        !r.isSubrequest || r.mainURI != r.uri
+        !r.isSubrequest || !sameBytes(r.mainURI, r.uri)
     }
 
     private func status(of result: PassResult) -> Int {
@@ -124,6 +125,6 @@ extension Origin {
 
     private func directoryOf(_ path: String) -> String {
         guard let slash = path.lastIndex(ofByte: UInt8(ascii: "/")) else { return "/" }
-        return String(path[...slash])
+        return String(bytesThrough(path, slash))
     }
 }

@@ -75,7 +75,9 @@ extension Origin {
             chain.note(.status, "400: rewrite result `\(f)` is not a path")
             return .final(status: 400, location: nil)
         }
-        if f == f0 {
+        // strcmp: bytes, not Swift's canonical equivalence, so a precomposed é is a change from
+        // e and a combining accent (recorded: rewrite-escape-combining-mark-rewritten-to-precomposed).
+        if f.utf8.elementsEqual(f0.utf8) {
             chain.note(.note, "rewritten URL equals the original: \(relativeToRoot(f)) (no internal redirect)")
             return nil
         }

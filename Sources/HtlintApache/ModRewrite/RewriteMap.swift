@@ -61,10 +61,10 @@ public enum RewriteMapTable: Sendable {
             }
         case .text(let entries):
             // An empty value counts as not found (lookup_map's cache stores "" for misses).
-            guard let v = entries[key], !v.isEmpty else { return nil }
+            guard let v = entries[byteDistinctKey(key)], !v.isEmpty else { return nil }
             return v
         case .random(let entries):
-            guard let v = entries[key], let first = v.split(separator: "|", omittingEmptySubsequences: false).first,
+            guard let v = entries[byteDistinctKey(key)], let first = v.split(separator: "|", omittingEmptySubsequences: false).first,
                   !first.isEmpty else { return nil }
             return String(first)
         case .unsupported: return nil
@@ -74,7 +74,9 @@ public enum RewriteMapTable: Sendable {
     /// `txt:` file contents as lookup_map_txtfile reads them: lines end at LF; a line starting
     /// with `#` or a blank is skipped; the key is the first word, the value the next (CR, like
     /// any isspace byte, is a blank, so CRLF files read as LF ones); a key without value is no
-    /// entry; the first entry for a key wins.
+    /// entry; the first entry for a key wins. Keys are compared by bytes, so a non-ASCII key is
+    /// stored as its `byteDistinctKey` (café precomposed and with a combining accent are two
+    /// keys; recorded: rewrite-map-txt-keys-by-bytes).
     public static func parseText(_ text: String) -> [String: String] {
         func blank(_ c: UInt8) -> Bool { c == 0x20 || (c >= 0x09 && c <= 0x0D) }
         var entries: [String: String] = [:]
@@ -82,7 +84,7 @@ public enum RewriteMapTable: Sendable {
             guard let first = line.first, first != UInt8(ascii: "#"), !blank(first) else { continue }
             let words = line.split(whereSeparator: blank)
             guard words.count >= 2 else { continue }
-            let key = String(preservingBytes: Array(words[0]))
+            let key = byteDistinctKey(String(preservingBytes: Array(words[0])))
             if entries[key] == nil { entries[key] = String(preservingBytes: Array(words[1])) }
         }
         return entries

@@ -1,3 +1,5 @@
+import HtlintBytes
+
 /// mod_speling's fixup (check_speling, APR_HOOK_LAST, after mod_dir's): a GET or HEAD main
 /// request whose file does not exist is compared with the names in the directory of its first
 /// missing component. One best candidate that is not a mere basename match answers 301 to the
@@ -20,18 +22,22 @@ extension Origin {
         guard uri.count >= postgood.count, Array(uri[(uri.count - postgood.count)...]) == postgood else { return nil }
         let url = String(decoding: uri[..<(uri.count - postgood.count)], as: UTF8.self)
         guard site.files.isDirectory(good.isEmpty ? "/" : good) else { return nil }
-        let badBytes = Array(bad.utf8)
+        // Names are compared by their bytes: a byte that is not UTF-8 is one character here
+        // (recorded: negotiation-speling-non-utf8-bytes).
+        let badBytes = bad.rawBytes
         let dot = badBytes.firstIndex(of: UInt8(ascii: ".")) ?? badBytes.count
         var candidates: [(name: String, quality: SpelingQuality)] = []
         // apr_dir_read lists `.` and `..` too.
         for name in [".", ".."] + site.files.entryNames(in: good.isEmpty ? "/" : good) {
-            let n = Array(name.utf8)
+            let n = name.rawBytes
             if n == badBytes { return nil }   // "a broken symlink or some such": no redirect
             if asciiCaseEqual(badBytes[...], n[...]) {
                 candidates.append((name, .miscapitalized))
             } else if !cfg.caseOnly, let q = Origin.spdist(badBytes, n), q != .veryDifferent {
                 candidates.append((name, q))
-            } else if !cfg.caseOnly, cfg.basenameMatch {
+            } else if cfg.basenameMatch {
+                // CheckCaseOnly skips only the typo checks (recorded:
+                // negotiation-speling-case-only-basename-match).
                 let entryDot = n.firstIndex(of: UInt8(ascii: ".")) ?? n.count
                 if dot == entryDot, asciiCaseEqual(badBytes[..<dot], n[..<entryDot]) {
                     candidates.append((name, .veryDifferent))

@@ -31,7 +31,7 @@ public final class SiteAnalyzer: @unchecked Sendable {
         contexts = RuleContexts(topology: topology)
         semantics = RuleSemantics(topology: topology, contexts: contexts)
         var sources: [String: SourceFile] = [:]
-        for file in simulator.origin.site.files.accessFiles.values { sources[file.path] = file }
+        for (_, file) in simulator.origin.site.files.accessFileEntries { sources[file.path] = file }
         self.sources = sources
     }
 

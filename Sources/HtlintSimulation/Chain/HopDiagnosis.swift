@@ -113,7 +113,7 @@ public enum HopDiagnosis {
     /// its directory (subrequests for DirectoryIndex included), a server rule's is the URL-path.
     static func passVariables(_ rule: RewriteRule, input: String?, request: OriginRequest, site: Site, query: String?) -> OriginVariables {
         let root = site.documentRoot
-        let directory = site.files.accessFiles.first { $0.value.path == rule.range.file }?.key
+        let directory = site.files.accessFileEntries.first { $0.value.path == rule.range.file }?.key
         let subject = input ?? ""
         if let directory {
             let urlPrefix = directory.hasPrefix(root) ? String(directory.dropFirst(root.count)) : directory

@@ -61,7 +61,7 @@ public struct SiteSource: Sendable {
     /// The `.htaccess` whose display path is `path`, with the directory it belongs to
     /// (relative to the document root: `/`, `/blog`).
     public func accessFile(_ path: String) -> (directory: String, file: SourceFile)? {
-        guard let (key, file) = files.accessFiles.first(where: { $0.value.path == path }) else { return nil }
+        guard let (key, file) = files.accessFileEntries.first(where: { $0.value.path == path }) else { return nil }
         var dir = String(key.dropFirst(files.root.count))
         while dir.count > 1, dir.hasSuffix("/") { dir.removeLast() }
         return (dir.isEmpty ? "/" : dir, file)

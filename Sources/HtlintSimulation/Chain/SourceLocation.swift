@@ -6,7 +6,7 @@ extension Site {
     /// virtual host's).
     func sourceFile(_ path: String) -> SourceFile? {
         if path == vhostSource.path { return vhostSource }
-        return files.accessFiles.values.first { $0.path == path }
+        return files.accessFileEntries.first { $0.value.path == path }?.value
     }
 
     /// `file:line` for a directive's range; the file alone when its text is not at hand.

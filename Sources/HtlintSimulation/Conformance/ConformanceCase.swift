@@ -1,5 +1,6 @@
 import Foundation
 import HtlintApache
+import HtlintBytes
 
 /// A recorded scenario (a site tree, a virtual host, requests, and what real Apache answered),
 /// in the format of `fixtures/apache/*` and the shared conformance corpus.
@@ -86,7 +87,7 @@ public struct ConformanceCase {
             } else if let o = item as? [String: Any], let url = o["url"] as? String {
                 // An HTTP server reads a header value without the spaces and tabs around it.
                 let headers = (o["headers"] as? [String: String] ?? [:]).sorted { $0.key < $1.key }
-                    .map { HTTPHeader($0.key, $0.value.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))) }
+                    .map { HTTPHeader($0.key, wireValue($0.value).trimmingCharacters(in: CharacterSet(charactersIn: " \t"))) }
                 requests.append(Request(url: url, method: (o["method"] as? String ?? "GET").uppercased(), headers: headers))
             }
         }
@@ -104,6 +105,15 @@ public struct ConformanceCase {
             expected: results, siteDirectory: directory + "/site")
     }
 
+    /// A header value as the recording client sends it: each character as its Latin-1 byte, so
+    /// `cafÃ©` in case.json is the UTF-8 of café on the wire and `café` the single byte 0xE9
+    /// (recorded: header-request-value-non-ascii-bytes).
+    static func wireValue(_ value: String) -> String {
+        guard value.unicodeScalars.contains(where: { $0.value > 0x7F }),
+              value.unicodeScalars.allSatisfy({ $0.value <= 0xFF }) else { return value }
+        return String(preservingBytes: value.unicodeScalars.map { UInt8($0.value) })
+    }
+
     /// The modules the recordings' server loaded (conformance README).
     public var moduleSet: ModuleSet {
         var m = ModuleSet(ModuleSet.builtIn.union(["mpm_prefork", "authz_core", "authz_host", "mime", "dir", "alias",
@@ -117,7 +127,7 @@ public struct ConformanceCase {
     public func simulator() throws -> ChainSimulator {
         // An empty file is served as `oracle-file:/its/path` and a newline (tools/apache-oracle).
         let files = try SiteFileSystem.load(directory: siteDirectory, mountedAt: "/var/www/html",
-                                            emptyFileSize: { "oracle-file:\($0)\n".utf8.count }, displayPrefix: "/var/www/html")
+                                            emptyFileSize: { "oracle-file:\($0)\n".rawByteCount }, displayPrefix: "/var/www/html")
         var simulator = siteConf.map { siteConfSimulator(files, lines: $0) } ?? vhostSimulator(files)
         simulator.recordingClient = true
         // Its fixed User-Agent (oracle.py's USER_AGENT), which %{HTTP_USER_AGENT} and headers show.

@@ -31,10 +31,12 @@ public enum ConformanceComparison {
     }
 
     /// A response header as the recording client reads it: each value without the blanks that
-    /// follow the colon on the wire (`Header set X "expr= %{…}"` sends `X:  value`).
+    /// follow the colon on the wire (`Header set X "expr= %{…}"` sends `X:  value`), dropped by
+    /// scalars: a space followed by a combining mark is one Character (recorded:
+    /// header-value-leading-blank-before-combining-mark).
     static func clientView(_ o: OriginResponse, _ name: String) -> String? {
         let values = o.headers.filter { equalsIgnoringASCIICase($0.name, name) }
-            .map { String($0.value.drop { $0 == " " || $0 == "\t" }) }
+            .map { String(String.UnicodeScalarView($0.value.unicodeScalars.drop { $0 == " " || $0 == "\t" })) }
         return values.isEmpty ? nil : values.joined(separator: ", ")
     }
 

@@ -17,7 +17,7 @@ extension FixCandidates {
                                simulator: sim, preference: 1))
                 if let source = simulator.source {
                     let dir = wordpress.directory
-                    let existing = source.files.accessFiles.first { $0.key == source.files.root + (dir == "/" ? "/" : dir + "/") }?.value
+                    let existing = source.files.accessFileEntries.first { $0.key == source.files.root + (dir == "/" ? "/" : dir + "/") }?.value
                     let path = existing?.path ?? (dir == "/" ? ".htaccess" : String(dir.dropFirst()) + "/.htaccess")
                     let text = existing.map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
                     let line = #"SetEnvIf X-Forwarded-Proto "^https$" HTTPS=on"#
