@@ -56,9 +56,9 @@ public enum Conditionals {
 
     /// `<IfSection name>`: the section exists in a loaded module. Core is always there.
     public static func sectionExists(_ name: String, modules: ModuleSet) -> Bool {
-        let n = name.lowercased()
+        let n = name.asciiLowercased()
         return sectionsByModule.contains { module, names in
-            (module == "core" || modules.contains(module)) && names.contains { $0.lowercased() == n }
+            (module == "core" || modules.contains(module)) && names.contains { $0.asciiLowercased() == n }
         }
     }
 

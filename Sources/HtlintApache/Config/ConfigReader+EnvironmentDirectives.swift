@@ -43,7 +43,7 @@ extension ConfigReader {
     private mutating func parseHeader(_ d: DirectiveNode, _ words: [Word], request: Bool = false) -> HeaderDirective? {
         var w = words[...]
         var always = false
-        if !request, let f = w.first?.value.lowercased(), f == "always" || f == "onsuccess" { always = f == "always"; w.removeFirst() }
+        if !request, let f = w.first?.value.asciiLowercased(), f == "always" || f == "onsuccess" { always = f == "always"; w.removeFirst() }
         let actions = ["add", "set", "setifempty", "append", "merge", "unset", "echo", "edit", "edit*", "note"]
         guard let actionWord = w.popFirst() else {
             error(ConfigCode.badArguments,
@@ -54,7 +54,7 @@ extension ConfigReader {
         // ap_getword_conf gives an empty word past the end: a missing header name is "" (so a
         // bare `Header unset` is accepted), and the value check below reports the rest.
         let name = w.popFirst()?.value ?? ""
-        let action = actionWord.value.lowercased()
+        let action = actionWord.value.asciiLowercased()
         if request, action == "echo" || action == "note" {
             error(ConfigCode.badArguments, "\(action) not valid for RequestHeader", actionWord.range)
             return nil
@@ -99,9 +99,9 @@ extension ConfigReader {
         }
         var condition: (String, Bool)? = nil
         var expression: ApExpression? = nil
-        let early = clause?.value.lowercased() == "early"
+        let early = clause?.value.asciiLowercased() == "early"
         if let c = clause {
-            let text = c.value, lower = text.lowercased()
+            let text = c.value, lower = text.asciiLowercased()
             if lower.hasBytePrefix("env=") {
                 var n = String(text.dropFirst(4))
                 let neg = n.hasBytePrefix("!")

@@ -88,7 +88,7 @@ extension ConfigReader {
         case "files", "filesmatch":
             guard checkClosed(s), requireArgument() else { return }
             // NOT_IN_LOCATION: Apache refuses to start (recorded with Apache 2.4, Hunt38RegressionTests).
-            if context == .server, let location = sectionNames.dropLast().last(where: { ["location", "locationmatch"].contains($0.lowercased()) }) {
+            if context == .server, let location = sectionNames.dropLast().last(where: { ["location", "locationmatch"].contains($0.asciiLowercased()) }) {
                 error(ConfigCode.notAllowedHere, "<\(s.name)> cannot occur within <\(location)> section", s.nameRange)
                 return
             }
@@ -195,7 +195,7 @@ extension ConfigReader {
             // RSRC_CONF sections: inside a `<Directory>`, `<Location>`, `<Files>` or `<If>` Apache
             // refuses to start (recorded with Apache 2.4, Hunt38RegressionTests).
             if key != "virtualhost", key != "proxy", key != "proxymatch",
-               let scope = sectionNames.dropLast().last(where: { ConfigReader.directoryScopes.contains($0.lowercased()) }) {
+               let scope = sectionNames.dropLast().last(where: { ConfigReader.directoryScopes.contains($0.asciiLowercased()) }) {
                 error(ConfigCode.notAllowedHere, "<\(s.name) not allowed in <\(scope)> context", s.nameRange)
                 return
             }
@@ -224,11 +224,11 @@ extension ConfigReader {
             } else if key == "virtualhost" {
                 // Apache refuses to start (recorded with `apache2 -t`).
                 let enclosing = sectionNames.dropLast()
-                if enclosing.contains(where: { $0.lowercased() == "virtualhost" }) {
+                if enclosing.contains(where: { $0.asciiLowercased() == "virtualhost" }) {
                     error(ConfigCode.notAllowedHere, "<VirtualHost> cannot occur within <VirtualHost> section", s.nameRange)
                     return
                 }
-                if let scope = enclosing.last(where: { ConfigReader.directoryScopes.contains($0.lowercased()) }) {
+                if let scope = enclosing.last(where: { ConfigReader.directoryScopes.contains($0.asciiLowercased()) }) {
                     error(ConfigCode.notAllowedHere, "<\(s.name) not allowed in <\(scope)> context", s.nameRange)
                     return
                 }
@@ -413,7 +413,7 @@ extension ConfigReader {
                                     _ range: SourceRange) -> Bool {
         guard context == .server, !serverLevel,
               category == .authConfig || category == .limit || name == "AllowOverride" || name == "AllowOverrideList",
-              !sectionNames.contains(where: { ConfigReader.directoryScopes.contains($0.lowercased()) }) else { return true }
+              !sectionNames.contains(where: { ConfigReader.directoryScopes.contains($0.asciiLowercased()) }) else { return true }
         let parent = sectionNames.last ?? "VirtualHost"
         error(ConfigCode.notAllowedHere, "\(name) not allowed in <\(parent)> context", range)
         return false
@@ -428,7 +428,7 @@ extension ConfigReader {
     mutating func directorySectionAllows(_ info: DirectiveInfo, words: () -> Int, _ range: SourceRange) -> Bool {
         let aliasWithTarget = (info.name == "Alias" || info.name == "ScriptAlias") && words() == 2
         guard context == .server, info.notInDirectorySections || aliasWithTarget,
-              sectionNames.contains(where: { ConfigReader.directoryScopes.contains($0.lowercased()) }) else { return true }
+              sectionNames.contains(where: { ConfigReader.directoryScopes.contains($0.asciiLowercased()) }) else { return true }
         if aliasWithTarget {
             error(ConfigCode.notAllowedHere, "\(info.name) cannot occur within directory context", range)
         } else {

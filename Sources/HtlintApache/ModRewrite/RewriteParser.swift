@@ -67,7 +67,7 @@ struct RewriteParser {
         if words.count == 3 {
             guard let items = flagItems(words[2], directive: "RewriteCond") else { return nil }
             for (key, _, range) in items {
-                switch key.lowercased() {
+                switch key.asciiLowercased() {
                 case "nc", "nocase": noCase = true
                 case "or", "ornext": orNext = true
                 case "nv", "novary": noVary = true
@@ -82,7 +82,7 @@ struct RewriteParser {
         if pattern.hasBytePrefix("!") { negated = true; pattern.removeFirst() }
         let testString = words[0].value
         let test: ConditionTest
-        if testString.lowercased() == "expr" {
+        if testString.asciiLowercased() == "expr" {
             do {
                 test = .expression(try ApExpression(parsing: pattern, restricted: restricted))
             } catch {
@@ -197,7 +197,7 @@ struct RewriteParser {
             if let c = lastCode, flags.forbidden || flags.gone || statusR, c != flags.statusOverride { flags.forcedStatus = c }
         }
         for (key, value, range) in items {
-            let k = key.lowercased()
+            let k = key.asciiLowercased()
             switch RewriteParser.flagName(k) {
             case .backrefEscaping:
                 // Each `B=` list replaces the one before (cfg->escapes), as `BNE=` does.
@@ -231,7 +231,7 @@ struct RewriteParser {
             case .qsLast: flags.qsLast = true
             case .redirect:
                 guard let value, !value.isEmpty else { if flags.redirect == nil { flags.redirect = 302 }; continue }
-                switch value.lowercased() {
+                switch value.asciiLowercased() {
                 case "permanent": flags.redirect = 301
                 case "temp": flags.redirect = 302
                 case "seeother": flags.redirect = 303
