@@ -34,7 +34,7 @@ public enum Conditionals {
     public static func absolutePath(_ path: String) -> String {
         let full = path.hasBytePrefix("/") ? path : serverRoot + "/" + path
         var parts: [Substring] = []
-        for seg in full.split(separator: "/") {
+        for seg in slashSplit(full, omittingEmpty: true) {
             if seg == "." { continue }
             if seg == ".." { _ = parts.popLast(); continue }
             parts.append(seg)

@@ -6,7 +6,7 @@ extension ConfigReader {
     /// set_error_document's REMOTE_PATH: no blank, not a local path, and ap_is_url (a scheme
     /// of letters, digits, `+`, `-`, `.` before a `:`).
     static func isFullURL(_ value: String) -> Bool {
-        guard !value.contains(" "), !value.hasBytePrefix("/"), let colon = value.firstIndex(of: ":"),
+        guard !value.containsByte(UInt8(ascii: " ")), !value.hasBytePrefix("/"), let colon = value.firstIndex(ofByte: UInt8(ascii: ":")),
               colon != value.startIndex else { return false }
         return value[..<colon].utf8.allSatisfy { c in
             (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2B || c == 0x2D || c == 0x2E

@@ -142,7 +142,7 @@ extension ConfigReader {
         // mod_headers cuts the name at its first colon (after compiling an echo regex from the
         // whole word): `Header set Strict-Transport-Security: "…"` sets Strict-Transport-Security
         // (recorded: header-name-trailing-colon-dropped).
-        let headerName = name.firstIndex(of: ":").map { String(name[..<$0]) } ?? name
+        let headerName = name.firstIndex(ofByte: UInt8(ascii: ":")).map { String(name[..<$0]) } ?? name
         var header = HeaderDirective(always: always, action: action, name: headerName, value: value?.value ?? "", editPattern: editPattern,
                                      envCondition: condition, expression: expression, early: early, range: d.range)
         header.valueExpression = valueExpression
@@ -202,11 +202,14 @@ extension ConfigReader {
 
     private static let emptyPattern = try! Regex("")
 
-    /// `!VAR` unsets, `VAR=value` sets, `VAR` sets to 1.
+    /// `!VAR` unsets, `VAR=value` sets, `VAR` sets to 1. The name ends at the first `=` byte,
+    /// even one a combining mark follows (`v=\u{301}b` sets v).
     private static func envAssignments(_ items: some Sequence<String>) -> [(name: String, value: String, unset: Bool)] {
         items.map { item in
             if item.hasBytePrefix("!") { return (String(item.dropFirst()), "", true) }
-            if let eq = item.firstIndex(of: "=") { return (String(item[..<eq]), String(item[item.index(after: eq)...]), false) }
+            if let eq = item.firstIndex(ofByte: UInt8(ascii: "=")) {
+                return (String(item[..<eq]), String(item[item.utf8.index(after: eq)...]), false)
+            }
             return (item, "1", false)
         }
     }

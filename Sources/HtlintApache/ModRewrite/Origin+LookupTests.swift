@@ -23,7 +23,7 @@ extension Origin {
     /// nothing is logged and `-F` is false (recorded: rewrite-cond-lookup-file-merge-too-long).
     func lookupFile(_ input: String, _ r: RequestRecord, _ chain: RequestChain, guarded: Bool = true) -> Bool {
         guard !input.isEmpty, !guarded || lookupAllowed(r) else { return false }
-        let fdir = r.filename.map { f in f.lastIndex(of: "/").map { String(f[...$0]) } ?? "" } ?? ""
+        let fdir = r.filename.map { f in f.lastIndex(ofByte: UInt8(ascii: "/")).map { String(f[..<f.utf8.index(after: $0)]) } ?? "" } ?? ""
         if fdir.utf8.count + input.utf8.count + 4 > 4096, fdir.rawByteCount + input.rawByteCount + 4 > 4096 { return false }
         guard let (sub, result) = fileSubrequest(input, r, chain),
               status(of: result) < 300, let f = sub.filename else { return false }

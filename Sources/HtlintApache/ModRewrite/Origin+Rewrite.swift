@@ -538,10 +538,11 @@ extension Origin {
     /// `[CO=NAME:VALUE:DOMAIN[:lifetime[:path[:secure[:httponly[:samesite]]]]]]`.
     private func cookieHeader(_ spec: String) -> (name: String, value: String)? {
         var s = Substring(spec)
-        var sep: Character = ":"
-        if s.hasBytePrefix(";") { sep = ";"; s = s.dropFirst() }
-        // apr_strtok skips empty fields: `a:1::0:/` has domain `0` and lifetime `/`.
-        let parts = s.split(separator: sep).map(String.init)
+        var sep = UInt8(ascii: ":")
+        if s.hasBytePrefix(";") { sep = UInt8(ascii: ";"); s = s[s.utf8.index(after: s.startIndex)...] }
+        // apr_strtok skips empty fields: `a:1::0:/` has domain `0` and lifetime `/`; it splits
+        // at bytes, so `n:\u{301}v` is n and a value starting with the mark.
+        let parts = byteSplit(s, sep, omittingEmpty: true).map(String.init)
         guard parts.count >= 3 else { return nil }
         var value = "\(parts[0])=\(parts[1]); path=\(parts.count > 4 ? parts[4] : "/"); domain=\(parts[2])"
         func on(_ i: Int, _ word: String) -> Bool {
