@@ -46,7 +46,7 @@ struct RewriteParser {
         if !isDash {
             if raw.hasByteSuffix("?") && !raw.hasByteSuffix("\\?") {
                 if flags.qsAppend { flags.qsLast = true } else { raw.removeLast(); noQuery = true }
-            } else if flags.qsDiscard && !raw.contains("?") {
+            } else if flags.qsDiscard && !raw.containsByte(UInt8(ascii: "?")) {
                 noQuery = true
             }
         }
