@@ -71,12 +71,12 @@ public enum Conditionals {
         case 1:
             op = "="; operand = words[0]
             // `/re/` is turned into a regex below, with the slashes stripped once.
-            if operand.hasBytePrefix("!") { op = "!="; operand.removeFirst() }
+            if operand.hasBytePrefix("!") { op = "!="; operand = dropLeadingBytes(operand, 1) }
         case 2: op = words[0]; operand = words[1]
         default: return nil
         }
         var negate = false
-        if op.hasBytePrefix("!") { negate = true; op.removeFirst() }
+        if op.hasBytePrefix("!") { negate = true; op = dropLeadingBytes(op, 1) }
         if op == "~", operand.count >= 2, operand.hasBytePrefix("/"), operand.hasByteSuffix("/") {
             operand = String(operand.dropFirst().dropLast())
         }

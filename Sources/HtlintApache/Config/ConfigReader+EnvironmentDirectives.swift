@@ -105,7 +105,7 @@ extension ConfigReader {
             if lower.hasBytePrefix("env=") {
                 var n = String(text.dropFirst(4))
                 let neg = n.hasBytePrefix("!")
-                if neg { n.removeFirst() }
+                if neg { n = dropLeadingBytes(n, 1) }
                 guard !n.isEmpty else {
                     error(ConfigCode.badArguments,
                           "error: missing environment variable name. envclause should be in the form env=envar ", c.range)
@@ -206,7 +206,7 @@ extension ConfigReader {
     /// even one a combining mark follows (`v=\u{301}b` sets v).
     private static func envAssignments(_ items: some Sequence<String>) -> [(name: String, value: String, unset: Bool)] {
         items.map { item in
-            if item.hasBytePrefix("!") { return (String(item.dropFirst()), "", true) }
+            if item.hasBytePrefix("!") { return (dropLeadingBytes(item, 1), "", true) }
             if let eq = item.firstIndex(ofByte: UInt8(ascii: "=")) {
                 return (String(item[..<eq]), String(item[item.utf8.index(after: eq)...]), false)
             }

@@ -17,7 +17,7 @@ extension ConfigReader {
         func check(_ test: (String) -> Bool) -> Bool {
             var a = s.arguments.first?.value ?? s.argumentText
             var negate = false
-            if a.hasBytePrefix("!") { negate = true; a.removeFirst() }
+            if a.hasBytePrefix("!") { negate = true; a = dropLeadingBytes(a, 1) }
             return test(a) != negate
         }
         switch s.key {

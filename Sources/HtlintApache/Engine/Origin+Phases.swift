@@ -775,7 +775,7 @@ extension Origin {
                 if from.asciiLowercased().hasBytePrefix("env=") {
                     var name = String(from.dropFirst(4))
                     let negated = name.hasBytePrefix("!")
-                    if negated { name.removeFirst() }
+                    if negated { name = dropLeadingBytes(name, 1) }
                     return (r.envValue(name) != nil) != negated
                 }
                 return ipMatches(from, addr)

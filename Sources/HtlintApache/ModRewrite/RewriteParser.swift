@@ -25,7 +25,7 @@ struct RewriteParser {
         }
         var pattern = words[0].value
         var negated = false
-        if pattern.hasBytePrefix("!") { negated = true; pattern.removeFirst() }
+        if pattern.hasBytePrefix("!") { negated = true; pattern = dropLeadingBytes(pattern, 1) }
         var options = RegexOptions.apacheDefault
         if flags.noCase { options.insert(.caseless) }
         let regex: Regex
@@ -79,7 +79,7 @@ struct RewriteParser {
         }
         var pattern = words[1].value
         var negated = false
-        if pattern.hasBytePrefix("!") { negated = true; pattern.removeFirst() }
+        if pattern.hasBytePrefix("!") { negated = true; pattern = dropLeadingBytes(pattern, 1) }
         let testString = words[0].value
         let test: ConditionTest
         if testString.asciiLowercased() == "expr" {
