@@ -103,7 +103,7 @@ extension ConfigReader {
         if let c = clause {
             let text = c.value, lower = text.asciiLowercased()
             if lower.hasBytePrefix("env=") {
-                var n = String(text.dropFirst(4))
+                var n = dropLeadingBytes(text, 4)
                 let neg = n.hasBytePrefix("!")
                 if neg { n = dropLeadingBytes(n, 1) }
                 guard !n.isEmpty else {
@@ -113,7 +113,7 @@ extension ConfigReader {
                 }
                 condition = (n, neg)
             } else if lower.hasBytePrefix("expr=") {
-                do { expression = try ApExpression(parsing: String(text.dropFirst(5)), restricted: context == .htaccess) } catch {
+                do { expression = try ApExpression(parsing: dropLeadingBytes(text, 5), restricted: context == .htaccess) } catch {
                     self.error(ConfigCode.badExpression, "Can't parse envclause/expression: \(error.message)", c.range)
                     return nil
                 }
@@ -125,7 +125,7 @@ extension ConfigReader {
         // as written) makes the value a string expression instead of a format.
         var valueExpression: ExprWord? = nil
         if let v = value, v.value.hasBytePrefix("expr=") {
-            do { valueExpression = try ApExpression.parsingString(String(v.value.dropFirst(5)), restricted: context == .htaccess) } catch {
+            do { valueExpression = try ApExpression.parsingString(dropLeadingBytes(v.value, 5), restricted: context == .htaccess) } catch {
                 self.error(ConfigCode.badExpression, "Can't parse value expression : \(error.message)", v.range)
                 return nil
             }

@@ -773,7 +773,7 @@ extension Origin {
             func matches(_ from: String) -> Bool {
                 if from.asciiLowercased() == "all" { return true }
                 if from.asciiLowercased().hasBytePrefix("env=") {
-                    var name = String(from.dropFirst(4))
+                    var name = dropLeadingBytes(from, 4)
                     let negated = name.hasBytePrefix("!")
                     if negated { name = dropLeadingBytes(name, 1) }
                     return (r.envValue(name) != nil) != negated

@@ -384,7 +384,7 @@ extension Origin {
         let current = scheme(chain) + "://"
         guard url.asciiLowercased().hasBytePrefix(current) else { return nil }
         let (prefix, path) = splitAbsoluteURL(url)
-        var host = prefix.dropFirst(current.count)
+        var host = Substring(dropLeadingBytes(prefix, current.utf8.count))
         var port = scheme(chain) == "https" ? 443 : 80
         if let colon = host.firstIndex(of: ":") {
             port = Origin.atoiPort(host[host.index(after: colon)...])

@@ -92,14 +92,14 @@ struct RewriteParser {
         } else if pattern.utf8.count == 2, pattern.hasBytePrefix("-"), "dfslLhxFU".contains(pattern.last!) {
             test = .file(pattern.last!)
         } else if let op = ["-lt", "-le", "-gt", "-ge", "-eq", "-ne"].first(where: { pattern.hasBytePrefix($0) }),
-                  pattern.count > 3 {
-            var operand = Substring(pattern.dropFirst(3))
+                  pattern.utf8.count > 3 {
+            var operand = Substring(dropLeadingBytes(pattern, 3))
             while let f = operand.first, f == " " || f == "\t" { operand.removeFirst() }
             // A CondPattern is never expanded (apply_rewrite_cond compares with p->pattern):
             // `-eq%{X}` and `=%{SERVER_NAME}` compare with that text itself.
             test = .integer(op, Template(parts: [.literal(String(operand))]))
         } else if let op = ["<=", ">=", "<", ">", "="].first(where: { pattern.hasBytePrefix($0) }), pattern.utf8.count > 1 {
-            var operand = String(pattern.dropFirst(op.count))
+            var operand = dropLeadingBytes(pattern, op.utf8.count)
             if op == "=", operand == "\"\"" { operand = "" }
             test = .string(op, Template(parts: operand.isEmpty ? [] : [.literal(operand)]))
         } else {
