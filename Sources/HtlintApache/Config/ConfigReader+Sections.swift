@@ -103,7 +103,8 @@ extension ConfigReader {
                     return
                 }
             } else {
-                matcher = .wildcard(pattern)
+                // file_walk: d_is_fnmatch (apr_fnmatch_test) picks apr_fnmatch, otherwise strcmp.
+                matcher = ConfigReader.isWildcard(pattern) ? .wildcard(pattern) : .literal(pattern)
             }
             var inner = ConfigBlock()
             readObject(s.children, into: &inner, methods: methods, inSection: s.name)
@@ -368,7 +369,9 @@ extension ConfigReader {
                 return nil
             }
         }
-        return pattern.contains(where: { "*?[".contains($0) }) ? .wildcard(pattern) : .prefix(pattern)
+        // d_is_fnmatch is apr_fnmatch_test, on bytes: `[` needs a `]` after it, a backslash hides
+        // the next byte, and a `*` a combining mark follows still counts.
+        return ConfigReader.isWildcard(pattern) ? .wildcard(pattern) : .prefix(pattern)
     }
 
     /// The AllowOverride class a section needs in `.htaccess` (core and mod_authz_core tables).
