@@ -114,7 +114,7 @@ public struct Parser {
                 } else {
                     error(SyntaxCode.section, "\(name)> directive missing closing '>'", nameWord.range)
                 }
-                if open.name.lowercased() == closeName.lowercased() {
+                if open.name.asciiLowercased() == closeName.asciiLowercased() {
                     var node = close(stack.removeLast(), at: line.fullRange)
                     if nameWord.quote != nil || nameWord.lineRange != 0..<b.count || !name.hasSuffix(">") {
                         node.inexactCloseWord = nameWord.value
@@ -123,7 +123,7 @@ public struct Parser {
                     continue
                 }
                 error(SyntaxCode.section, "Expected </\(open.name)> but saw </\(closeName)>", nameWord.range)
-                if let depth = stack.lastIndex(where: { $0.name.lowercased() == closeName.lowercased() }) {
+                if let depth = stack.lastIndex(where: { $0.name.asciiLowercased() == closeName.asciiLowercased() }) {
                     // Recover: close everything up to the matching section.
                     while stack.count > depth + 1 {
                         let inner = stack.removeLast()

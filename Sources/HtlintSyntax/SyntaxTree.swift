@@ -20,7 +20,7 @@ public final class DirectiveNode: Sendable {
     }
 
     /// Lower-cased name for lookups.
-    public var key: String { name.lowercased() }
+    public var key: String { name.asciiLowercased() }
     /// The directive's whole range.
     public var range: SourceRange { line.fullRange }
     /// The raw argument text.
@@ -68,7 +68,7 @@ public struct SectionNode: Sendable {
         self.closeRange = closeRange
     }
 
-    public var key: String { name.lowercased() }
+    public var key: String { name.asciiLowercased() }
     /// From the opening line to the end of the closing line (or of the last child).
     public var range: SourceRange {
         let end = closeRange?.end ?? children.last?.range.end ?? openRange.end

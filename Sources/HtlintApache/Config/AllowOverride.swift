@@ -44,7 +44,7 @@ public struct AllowedOverrides: Sendable, Equatable {
         case .any: if !categories.isEmpty { return true }
         default: if categories.contains(category) { return true }
         }
-        return list.contains(name.lowercased())
+        return list.contains(name.asciiLowercased())
     }
 
     /// Applies one `<Directory>` block's settings over the inherited ones.
@@ -88,7 +88,7 @@ public struct AllowedOverrides: Sendable, Equatable {
         var s = AllowOverrideSetting(categories: [], options: nil)
         for w in words {
             let parts = w.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let key = parts[0].lowercased()
+            let key = parts[0].asciiLowercased()
             let value = parts.count > 1 ? String(parts[1]) : nil
             switch key {
             // set_override assigns the whole `override` word here, Nonfatal bits included.
@@ -103,12 +103,12 @@ public struct AllowedOverrides: Sendable, Equatable {
                 guard let value else { s.options = optAll; continue }
                 var bits: Set<String> = []
                 for o in value.split(separator: ",") {
-                    guard let b = optionBits(o.lowercased()) else { return .failure(IllegalWord(word: String(o))) }
+                    guard let b = optionBits(o.asciiLowercased()) else { return .failure(IllegalWord(word: String(o))) }
                     bits.formUnion(b)
                 }
                 s.options = bits
             case "nonfatal":
-                switch value?.lowercased() {
+                switch value?.asciiLowercased() {
                 case "override": s.nonfatalOverride = true
                 case "unknown": s.nonfatalUnknown = true
                 case "all": s.nonfatalOverride = true; s.nonfatalUnknown = true

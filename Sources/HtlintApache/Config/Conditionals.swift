@@ -34,7 +34,7 @@ public enum Conditionals {
     public static func absolutePath(_ path: String) -> String {
         let full = path.hasBytePrefix("/") ? path : serverRoot + "/" + path
         var parts: [Substring] = []
-        for seg in full.split(separator: "/") {
+        for seg in slashSplit(full, omittingEmpty: true) {
             if seg == "." { continue }
             if seg == ".." { _ = parts.popLast(); continue }
             parts.append(seg)
@@ -56,9 +56,9 @@ public enum Conditionals {
 
     /// `<IfSection name>`: the section exists in a loaded module. Core is always there.
     public static func sectionExists(_ name: String, modules: ModuleSet) -> Bool {
-        let n = name.lowercased()
+        let n = name.asciiLowercased()
         return sectionsByModule.contains { module, names in
-            (module == "core" || modules.contains(module)) && names.contains { $0.lowercased() == n }
+            (module == "core" || modules.contains(module)) && names.contains { $0.asciiLowercased() == n }
         }
     }
 
@@ -71,12 +71,12 @@ public enum Conditionals {
         case 1:
             op = "="; operand = words[0]
             // `/re/` is turned into a regex below, with the slashes stripped once.
-            if operand.hasBytePrefix("!") { op = "!="; operand.removeFirst() }
+            if operand.hasBytePrefix("!") { op = "!="; operand = dropLeadingBytes(operand, 1) }
         case 2: op = words[0]; operand = words[1]
         default: return nil
         }
         var negate = false
-        if op.hasBytePrefix("!") { negate = true; op.removeFirst() }
+        if op.hasBytePrefix("!") { negate = true; op = dropLeadingBytes(op, 1) }
         if op == "~", operand.count >= 2, operand.hasBytePrefix("/"), operand.hasByteSuffix("/") {
             operand = String(operand.dropFirst().dropLast())
         }

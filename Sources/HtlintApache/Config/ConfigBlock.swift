@@ -156,7 +156,11 @@ public struct OptionsDirective: Sendable {
 /// `<Files>`/`<FilesMatch>` with what it contains.
 public struct FilesBlock: Sendable {
     public enum Matcher: Sendable {
+        /// A pattern apr_fnmatch_test calls one: matched with apr_fnmatch.
         case wildcard(String)
+        /// Any other name (no `*` or `?`, no `[…]`, backslashes included): compared byte for byte
+        /// with strcmp, so `<Files "a\.html">` names a file called `a\.html`, not `a.html`.
+        case literal(String)
         case regex(Regex)
     }
     public var matcher: Matcher

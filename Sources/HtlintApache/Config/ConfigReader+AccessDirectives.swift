@@ -60,7 +60,7 @@ extension ConfigReader {
             for w in words.prefix(while: { !$0.value.isEmpty }) {
                 var option = Substring(w.value)
                 if option.first == "+" || option.first == "-" { option = option.dropFirst() }
-                guard known.contains(option.lowercased()) else {
+                guard known.contains(option.asciiLowercased()) else {
                     error(ConfigCode.badArguments, "SSLOptions: Illegal option '\(option)'", w.range); return
                 }
             }
@@ -85,14 +85,14 @@ extension ConfigReader {
             var provider = words[0].value
             var negated = false
             var rest = Array(words.dropFirst()).map(\.value)
-            if provider.lowercased() == "not", let k = rest.first { negated = true; provider = k; rest.removeFirst() }
+            if provider.asciiLowercased() == "not", let k = rest.first { negated = true; provider = k; rest.removeFirst() }
             guard let module = Self.authzProviders[provider], modules.contains(module) else {
                 error(ConfigCode.badArguments, "Unknown Authz provider: \(provider)", d.argumentsRange)
                 return
             }
             let kind = provider
             // all_parse_config compares the whole rest of the line: `Require all granted # c` is refused.
-            if kind == "all", rest.count != 1 || !["granted", "denied"].contains(rest[0].lowercased()) {
+            if kind == "all", rest.count != 1 || !["granted", "denied"].contains(rest[0].asciiLowercased()) {
                 error(ConfigCode.badArguments, "Argument for 'Require all' must be 'granted' or 'denied'", d.argumentsRange)
                 return
             }
@@ -127,7 +127,7 @@ extension ConfigReader {
         case "Order":
             // TAKE1: `Order allow,deny # c` and `Order Deny, Allow` are refused.
             guard arity(line, 1...1, "order takes one argument, 'allow,deny', 'deny,allow', or 'mutual-failure'") else { return }
-            let order = words[0].value.lowercased()
+            let order = words[0].value.asciiLowercased()
             guard ["allow,deny", "deny,allow", "mutual-failure"].contains(order) else {
                 error(ConfigCode.badArguments, "unknown order", words[0].range); return
             }
@@ -135,7 +135,7 @@ extension ConfigReader {
         case "Satisfy":
             guard hasFirstArgument(line, "Satisfy requires at least one argument, access policy if both allow and require used ('all' or 'any')") else { return }
             for w in words {   // ITERATE: each word in turn, the last one stands
-                switch w.value.lowercased() {
+                switch w.value.asciiLowercased() {
                 case "all": block.access.append(.satisfy(any: false, methods: methods))
                 case "any": block.access.append(.satisfy(any: true, methods: methods))
                 default: error(ConfigCode.badArguments, "Satisfy either 'any' or 'all'.", w.range); return
@@ -143,21 +143,21 @@ extension ConfigReader {
             }
         case "AuthMerging":
             guard arity(line, 1...1, "AuthMerging takes one argument, controls how a <Directory>, <Location>, or similar directive's authorization directives are combined with those of its predecessor") else { return }
-            switch words[0].value.lowercased() {
+            switch words[0].value.asciiLowercased() {
             case "off": block.authMerging = nil; block.authMergingOff = true
             case "and": block.authMerging = .all; block.authMergingOff = false
             case "or": block.authMerging = .any; block.authMergingOff = false
             default: error(ConfigCode.badArguments, "AuthMerging must be one of: Off | And | Or", words[0].range)
             }
         case "Allow", "Deny":
-            guard words.count >= 2, words[0].value.lowercased() == "from" else {
+            guard words.count >= 2, words[0].value.asciiLowercased() == "from" else {
                 error(ConfigCode.badArguments, "\(info.name) must be followed by 'from'", d.argumentsRange); return
             }
             let hosts = words.dropFirst().map(\.value)
             // mod_access_compat refuses a `#` in an address or host name (not in `env=` or `all`):
             // `Deny from all # c` is a 500.
             if let bad = words.dropFirst().first(where: {
-                let v = $0.value.lowercased()
+                let v = $0.value.asciiLowercased()
                 return v.contains("#") && !v.hasBytePrefix("env=") && v != "all"
             }) {
                 error(ConfigCode.badArguments, "No comments are allowed here", bad.range); return

@@ -13,7 +13,7 @@ extension ConfigReader {
             block.redirectRelative = on
         case "Alias" where words.count == 1, "ScriptAlias" where words.count == 1:
             // The one-argument form names what the enclosing `<Location>` maps to, as an ap_expr string.
-            guard let section = sectionNames.last?.lowercased(), section == "location" || section == "locationmatch" else {
+            guard let section = sectionNames.last?.asciiLowercased(), section == "location" || section == "locationmatch" else {
                 error(ConfigCode.badArguments, "\(info.name) must have two arguments when used globally", d.argumentsRange)
                 return
             }
@@ -43,7 +43,7 @@ extension ConfigReader {
 
     /// Status keyword or number (apache-semantics §8.2); nil when the word is not a status.
     private func redirectStatus(_ w: String) -> Int? {
-        switch w.lowercased() {
+        switch w.asciiLowercased() {
         case "permanent": return 301
         case "temp": return 302
         case "seeother": return 303

@@ -20,7 +20,7 @@ extension ConfigReader {
         for word in words {
             var w = Substring(word.value)
             let action = w.first == "+" || w.first == "-" ? w.removeFirst() : nil
-            let lower = w.lowercased()
+            let lower = w.asciiLowercased()
             func refuse(_ message: String) { error(ConfigCode.badArguments, message, word.range) }
             if Self.indexOptionKeywords.contains(lower) {
                 // A plain keyword sets the bit; `+`/`-` only adjust the inherited ones.
@@ -60,9 +60,9 @@ extension ConfigReader {
 
     mutating func indexOrderDefault(_ line: DirectiveLine) {
         guard arity(line, 2...2, "IndexOrderDefault takes two arguments, {Ascending,Descending} {Name,Size,Description,Date}") else { return }
-        if !["ascending", "descending"].contains(line.words[0].value.lowercased()) {
+        if !["ascending", "descending"].contains(line.words[0].value.asciiLowercased()) {
             error(ConfigCode.badArguments, "First keyword must be 'Ascending' or 'Descending'", line.words[0].range)
-        } else if !["name", "date", "size", "description"].contains(line.words[1].value.lowercased()) {
+        } else if !["name", "date", "size", "description"].contains(line.words[1].value.asciiLowercased()) {
             error(ConfigCode.badArguments, "Second keyword must be 'Name', 'Date', 'Size', or 'Description'", line.words[1].range)
         }
     }

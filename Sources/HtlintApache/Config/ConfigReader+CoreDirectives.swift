@@ -6,7 +6,7 @@ extension ConfigReader {
     /// set_error_document's REMOTE_PATH: no blank, not a local path, and ap_is_url (a scheme
     /// of letters, digits, `+`, `-`, `.` before a `:`).
     static func isFullURL(_ value: String) -> Bool {
-        guard !value.contains(" "), !value.hasBytePrefix("/"), let colon = value.firstIndex(of: ":"),
+        guard !value.containsByte(UInt8(ascii: " ")), !value.hasBytePrefix("/"), let colon = value.firstIndex(ofByte: UInt8(ascii: ":")),
               colon != value.startIndex else { return false }
         return value[..<colon].utf8.allSatisfy { c in
             (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2B || c == 0x2D || c == 0x2E
@@ -33,14 +33,14 @@ extension ConfigReader {
             guard arity(line, 1...1, "DefaultType takes one argument, the default media type for otherwise untyped files (DEPRECATED)") else { return }
         case "ForceType":
             guard arity(line, 1...1, "ForceType takes one argument, a mime type that overrides other configured type") else { return }
-            block.editMime { $0.forceType = words[0].value.lowercased() }
+            block.editMime { $0.forceType = words[0].value.asciiLowercased() }
         case "AddDefaultCharset":
             guard arity(line, 1...1, "AddDefaultCharset takes one argument, The name of the default charset to add to any Content-Type without one or 'Off' to disable") else { return }
             let value = words[0].value
-            block.editMime { $0.defaultCharset = ["off": "off", "on": "iso-8859-1"][value.lowercased()] ?? value }
+            block.editMime { $0.defaultCharset = ["off": "off", "on": "iso-8859-1"][value.asciiLowercased()] ?? value }
         case "SetHandler":
             guard arity(line, 1...1, "SetHandler takes one argument, a handler name that overrides any other configured handler") else { return }
-            block.editMime { $0.setHandler = words[0].value.lowercased() }
+            block.editMime { $0.setHandler = words[0].value.asciiLowercased() }
         case "ErrorDocument":
             guard arity(line, 2...2, "ErrorDocument takes two arguments, Change responses for HTTP errors") else { return }
             // Any status with a line in httpd's table, 3xx and 2xx too (ap_index_of_response).
@@ -66,7 +66,7 @@ extension ConfigReader {
         case "ServerSignature":
             // TAKE1: `ServerSignature Off # c` is refused.
             guard arity(line, 1...1, "ServerSignature takes one argument, En-/disable server signature (on|off|email)") else { return }
-            if !["on", "off", "email"].contains(words[0].value.lowercased()) {
+            if !["on", "off", "email"].contains(words[0].value.asciiLowercased()) {
                 error(ConfigCode.badArguments, "ServerSignature: use one of: off | on | email", words[0].range)
             }
         case "FileETag":
@@ -76,7 +76,7 @@ extension ConfigReader {
                 var token = Substring(w.value)
                 let signed = token.first == "+" || token.first == "-"
                 if signed { token = token.dropFirst() }
-                switch token.lowercased() {
+                switch token.asciiLowercased() {
                 case "none", "all":
                     if signed { error(ConfigCode.badArguments, "FileETag keyword '\(token)' cannot be used with '+' or '-'", w.range); return }
                 case "size", "lmtime", "mtime", "lastmodified", "inode", "digest":
@@ -87,7 +87,7 @@ extension ConfigReader {
             }
         case "AcceptPathInfo":
             guard arity(line, 1...1, "AcceptPathInfo takes one argument") else { return }
-            switch words[0].value.lowercased() {
+            switch words[0].value.asciiLowercased() {
             case "on": block.acceptPathInfo = true
             case "off": block.acceptPathInfo = false
             case "default": block.acceptPathInfo = .some(nil)
@@ -105,7 +105,7 @@ extension ConfigReader {
         case "MaxRanges":
             guard arity(line, 1...1, "MaxRanges takes one argument") else { return }
             let w = words[0].value
-            switch w.lowercased() {
+            switch w.asciiLowercased() {
             case "none": block.maxRanges = .some(0)
             case "default": block.maxRanges = .some(MergedConfig.defaultMaxRanges)
             case "unlimited": block.maxRanges = .some(nil)
@@ -125,7 +125,7 @@ extension ConfigReader {
             guard arity(line, 2...2, "CGIVar takes two arguments, Controls how some CGI variables are set") else { return }
             if words[0].value != "REQUEST_URI" {
                 error(ConfigCode.badArguments, "Unrecognized CGI variable: \"\(words[0].value)\"", words[0].range)
-            } else if !["current-uri", "original-uri"].contains(words[1].value.lowercased()) {
+            } else if !["current-uri", "original-uri"].contains(words[1].value.asciiLowercased()) {
                 error(ConfigCode.badArguments, "Unrecognized value for CGIVar REQUEST_URI", words[1].range)
             }
         case "Define":
@@ -164,7 +164,7 @@ extension ConfigReader {
                 error(ConfigCode.badArguments, "Either all Options must start with + or -, or no Option may.", w.range)
                 return nil
             }
-            let k = v.lowercased()
+            let k = v.asciiLowercased()
             guard known.contains(k) else {
                 error(ConfigCode.badArguments, "Illegal option \(v)", w.range); return nil
             }

@@ -16,7 +16,7 @@ extension ConfigReader {
             guard arity(line, 1...1, "DirectoryIndexRedirect takes one argument, On, Off, or a 3xx status code.") else { return }
             let w = words[0]
             let named = ["on": 302, "off": 0, "permanent": 301, "temp": 302, "seeother": 303]
-            if let s = named[w.value.lowercased()] {
+            if let s = named[w.value.asciiLowercased()] {
                 block.directoryIndexRedirect = s
             } else if let c = w.value.utf8.first, c >= 0x30, c <= 0x39 {
                 let code = atoi(w.value)
@@ -42,7 +42,7 @@ extension ConfigReader {
             // list, creating it even for none (`DirectoryIndex` alone: no index); `disabled`
             // alone clears it.
             let names = words.prefix { !$0.value.isEmpty }.map(\.value)
-            block.directoryIndex = names.count == 1 && names[0].lowercased() == "disabled"
+            block.directoryIndex = names.count == 1 && names[0].asciiLowercased() == "disabled"
                 ? [] : (block.directoryIndex ?? []) + names
         case "FallbackResource":
             guard arity(line, 1...1, "FallbackResource takes one argument, Set a default handler") else { return }

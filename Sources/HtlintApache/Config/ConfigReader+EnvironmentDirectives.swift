@@ -43,7 +43,7 @@ extension ConfigReader {
     private mutating func parseHeader(_ d: DirectiveNode, _ words: [Word], request: Bool = false) -> HeaderDirective? {
         var w = words[...]
         var always = false
-        if !request, let f = w.first?.value.lowercased(), f == "always" || f == "onsuccess" { always = f == "always"; w.removeFirst() }
+        if !request, let f = w.first?.value.asciiLowercased(), f == "always" || f == "onsuccess" { always = f == "always"; w.removeFirst() }
         let actions = ["add", "set", "setifempty", "append", "merge", "unset", "echo", "edit", "edit*", "note"]
         guard let actionWord = w.popFirst() else {
             error(ConfigCode.badArguments,
@@ -54,7 +54,7 @@ extension ConfigReader {
         // ap_getword_conf gives an empty word past the end: a missing header name is "" (so a
         // bare `Header unset` is accepted), and the value check below reports the rest.
         let name = w.popFirst()?.value ?? ""
-        let action = actionWord.value.lowercased()
+        let action = actionWord.value.asciiLowercased()
         if request, action == "echo" || action == "note" {
             error(ConfigCode.badArguments, "\(action) not valid for RequestHeader", actionWord.range)
             return nil
@@ -99,13 +99,13 @@ extension ConfigReader {
         }
         var condition: (String, Bool)? = nil
         var expression: ApExpression? = nil
-        let early = clause?.value.lowercased() == "early"
+        let early = clause?.value.asciiLowercased() == "early"
         if let c = clause {
-            let text = c.value, lower = text.lowercased()
+            let text = c.value, lower = text.asciiLowercased()
             if lower.hasBytePrefix("env=") {
-                var n = String(text.dropFirst(4))
+                var n = dropLeadingBytes(text, 4)
                 let neg = n.hasBytePrefix("!")
-                if neg { n.removeFirst() }
+                if neg { n = dropLeadingBytes(n, 1) }
                 guard !n.isEmpty else {
                     error(ConfigCode.badArguments,
                           "error: missing environment variable name. envclause should be in the form env=envar ", c.range)
@@ -113,7 +113,7 @@ extension ConfigReader {
                 }
                 condition = (n, neg)
             } else if lower.hasBytePrefix("expr=") {
-                do { expression = try ApExpression(parsing: String(text.dropFirst(5)), restricted: context == .htaccess) } catch {
+                do { expression = try ApExpression(parsing: dropLeadingBytes(text, 5), restricted: context == .htaccess) } catch {
                     self.error(ConfigCode.badExpression, "Can't parse envclause/expression: \(error.message)", c.range)
                     return nil
                 }
@@ -125,7 +125,7 @@ extension ConfigReader {
         // as written) makes the value a string expression instead of a format.
         var valueExpression: ExprWord? = nil
         if let v = value, v.value.hasBytePrefix("expr=") {
-            do { valueExpression = try ApExpression.parsingString(String(v.value.dropFirst(5)), restricted: context == .htaccess) } catch {
+            do { valueExpression = try ApExpression.parsingString(dropLeadingBytes(v.value, 5), restricted: context == .htaccess) } catch {
                 self.error(ConfigCode.badExpression, "Can't parse value expression : \(error.message)", v.range)
                 return nil
             }
@@ -142,7 +142,7 @@ extension ConfigReader {
         // mod_headers cuts the name at its first colon (after compiling an echo regex from the
         // whole word): `Header set Strict-Transport-Security: "…"` sets Strict-Transport-Security
         // (recorded: header-name-trailing-colon-dropped).
-        let headerName = name.firstIndex(of: ":").map { String(name[..<$0]) } ?? name
+        let headerName = name.firstIndex(ofByte: UInt8(ascii: ":")).map { String(name[..<$0]) } ?? name
         var header = HeaderDirective(always: always, action: action, name: headerName, value: value?.value ?? "", editPattern: editPattern,
                                      envCondition: condition, expression: expression, early: early, range: d.range)
         header.valueExpression = valueExpression
@@ -202,11 +202,14 @@ extension ConfigReader {
 
     private static let emptyPattern = try! Regex("")
 
-    /// `!VAR` unsets, `VAR=value` sets, `VAR` sets to 1.
+    /// `!VAR` unsets, `VAR=value` sets, `VAR` sets to 1. The name ends at the first `=` byte,
+    /// even one a combining mark follows (`v=\u{301}b` sets v).
     private static func envAssignments(_ items: some Sequence<String>) -> [(name: String, value: String, unset: Bool)] {
         items.map { item in
-            if item.hasBytePrefix("!") { return (String(item.dropFirst()), "", true) }
-            if let eq = item.firstIndex(of: "=") { return (String(item[..<eq]), String(item[item.index(after: eq)...]), false) }
+            if item.hasBytePrefix("!") { return (dropLeadingBytes(item, 1), "", true) }
+            if let eq = item.firstIndex(ofByte: UInt8(ascii: "=")) {
+                return (String(item[..<eq]), String(item[item.utf8.index(after: eq)...]), false)
+            }
             return (item, "1", false)
         }
     }

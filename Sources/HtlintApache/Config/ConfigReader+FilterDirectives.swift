@@ -26,7 +26,7 @@ extension ConfigReader {
         }
         for w in providers {
             for name in w.value.split(separator: ";") {
-                if let module = Self.filterModules[name.uppercased()], !modules.contains(module) {
+                if let module = Self.filterModules[name.asciiUppercased()], !modules.contains(module) {
                     error(ConfigCode.badArguments, "Unknown filter provider \(name)", w.range)
                     return
                 }
@@ -34,7 +34,7 @@ extension ConfigReader {
         }
         if line.info.name == "AddOutputFilterByType" {
             for t in words.dropFirst() {
-                block.outputFiltersByType[t.value.lowercased(), default: []] += ConfigReader.filterNames(words[0].value)
+                block.outputFiltersByType[t.value.asciiLowercased(), default: []] += ConfigReader.filterNames(words[0].value)
             }
         }
     }

@@ -29,7 +29,7 @@ extension ConfigReader {
                 return
             }
             var m = block.mime ?? MimeDirectives()
-            let value = words[0].value.lowercased()
+            let value = words[0].value.asciiLowercased()
             for w in words.dropFirst() {
                 if w.value.isEmpty { break }   // ITERATE2 stops at an empty word
                 let ext = Self.mimeExtension(w.value)
@@ -61,7 +61,7 @@ extension ConfigReader {
             guard hasFirstArgument(line, "ForceLanguagePriority requires at least one argument, Force LanguagePriority elections, either None, or Fallback and/or Prefer") else { return }
             var prefer = false, fallback = false
             for w in words {
-                switch w.value.lowercased() {
+                switch w.value.asciiLowercased() {
                 case "none": break
                 case "prefer": prefer = true
                 case "fallback": fallback = true
@@ -87,7 +87,7 @@ extension ConfigReader {
                 "handlers": (["any", "negotiatedonly"], "Handlers is incompatible with Any and NegotiatedOnly")]
             var options: Set<String> = block.mime?.multiviewsMatch ?? []
             for w in words {
-                let o = w.value.lowercased()
+                let o = w.value.asciiLowercased()
                 guard let (others, message) = clash[o] else {
                     error(ConfigCode.badArguments, "Unrecognized option '\(w.value)'", w.range); return
                 }

@@ -21,7 +21,7 @@ extension ConfigReader {
                                       "legacyprefixdocroot", "unsafeprefixstat"]
             var set = block.rewrite!.options ?? []
             for w in words {
-                let v = w.value.lowercased()
+                let v = w.value.asciiLowercased()
                 if known.contains(v) { set.insert(v) } else if v.hasBytePrefix("maxredirects=") {
                     warning(ConfigCode.ignored, "RewriteOptions MaxRedirects is no longer supported and is ignored", w.range)
                 } else {
@@ -33,7 +33,7 @@ extension ConfigReader {
             guard arity(line, 1...1, "RewriteBase takes one argument, the base URL of the per-directory context") else { return }
             // Apache rejects it only where cmd->path is NULL: a `<Directory>` (even through
             // `<IfModule>`, which is read inline) is a per-directory context.
-            let inDirectory = sectionNames.contains { ["directory", "directorymatch"].contains($0.lowercased()) }
+            let inDirectory = sectionNames.contains { ["directory", "directorymatch"].contains($0.asciiLowercased()) }
             if context == .server && inSection == nil && !inDirectory {
                 error(ConfigCode.notAllowedHere, "RewriteBase: only valid in per-directory config files", d.range); return
             }

@@ -17,7 +17,7 @@ extension ConfigReader {
         func check(_ test: (String) -> Bool) -> Bool {
             var a = s.arguments.first?.value ?? s.argumentText
             var negate = false
-            if a.hasBytePrefix("!") { negate = true; a.removeFirst() }
+            if a.hasBytePrefix("!") { negate = true; a = dropLeadingBytes(a, 1) }
             return test(a) != negate
         }
         switch s.key {
@@ -88,7 +88,7 @@ extension ConfigReader {
         case "files", "filesmatch":
             guard checkClosed(s), requireArgument() else { return }
             // NOT_IN_LOCATION: Apache refuses to start (recorded with Apache 2.4, Hunt38RegressionTests).
-            if context == .server, let location = sectionNames.dropLast().last(where: { ["location", "locationmatch"].contains($0.lowercased()) }) {
+            if context == .server, let location = sectionNames.dropLast().last(where: { ["location", "locationmatch"].contains($0.asciiLowercased()) }) {
                 error(ConfigCode.notAllowedHere, "<\(s.name)> cannot occur within <\(location)> section", s.nameRange)
                 return
             }
@@ -103,7 +103,8 @@ extension ConfigReader {
                     return
                 }
             } else {
-                matcher = .wildcard(pattern)
+                // file_walk: d_is_fnmatch (apr_fnmatch_test) picks apr_fnmatch, otherwise strcmp.
+                matcher = ConfigReader.isWildcard(pattern) ? .wildcard(pattern) : .literal(pattern)
             }
             var inner = ConfigBlock()
             readObject(s.children, into: &inner, methods: methods, inSection: s.name)
@@ -195,7 +196,7 @@ extension ConfigReader {
             // RSRC_CONF sections: inside a `<Directory>`, `<Location>`, `<Files>` or `<If>` Apache
             // refuses to start (recorded with Apache 2.4, Hunt38RegressionTests).
             if key != "virtualhost", key != "proxy", key != "proxymatch",
-               let scope = sectionNames.dropLast().last(where: { ConfigReader.directoryScopes.contains($0.lowercased()) }) {
+               let scope = sectionNames.dropLast().last(where: { ConfigReader.directoryScopes.contains($0.asciiLowercased()) }) {
                 error(ConfigCode.notAllowedHere, "<\(s.name) not allowed in <\(scope)> context", s.nameRange)
                 return
             }
@@ -224,11 +225,11 @@ extension ConfigReader {
             } else if key == "virtualhost" {
                 // Apache refuses to start (recorded with `apache2 -t`).
                 let enclosing = sectionNames.dropLast()
-                if enclosing.contains(where: { $0.lowercased() == "virtualhost" }) {
+                if enclosing.contains(where: { $0.asciiLowercased() == "virtualhost" }) {
                     error(ConfigCode.notAllowedHere, "<VirtualHost> cannot occur within <VirtualHost> section", s.nameRange)
                     return
                 }
-                if let scope = enclosing.last(where: { ConfigReader.directoryScopes.contains($0.lowercased()) }) {
+                if let scope = enclosing.last(where: { ConfigReader.directoryScopes.contains($0.asciiLowercased()) }) {
                     error(ConfigCode.notAllowedHere, "<\(s.name) not allowed in <\(scope)> context", s.nameRange)
                     return
                 }
@@ -368,7 +369,9 @@ extension ConfigReader {
                 return nil
             }
         }
-        return pattern.contains(where: { "*?[".contains($0) }) ? .wildcard(pattern) : .prefix(pattern)
+        // d_is_fnmatch is apr_fnmatch_test, on bytes: `[` needs a `]` after it, a backslash hides
+        // the next byte, and a `*` a combining mark follows still counts.
+        return ConfigReader.isWildcard(pattern) ? .wildcard(pattern) : .prefix(pattern)
     }
 
     /// The AllowOverride class a section needs in `.htaccess` (core and mod_authz_core tables).
@@ -413,7 +416,7 @@ extension ConfigReader {
                                     _ range: SourceRange) -> Bool {
         guard context == .server, !serverLevel,
               category == .authConfig || category == .limit || name == "AllowOverride" || name == "AllowOverrideList",
-              !sectionNames.contains(where: { ConfigReader.directoryScopes.contains($0.lowercased()) }) else { return true }
+              !sectionNames.contains(where: { ConfigReader.directoryScopes.contains($0.asciiLowercased()) }) else { return true }
         let parent = sectionNames.last ?? "VirtualHost"
         error(ConfigCode.notAllowedHere, "\(name) not allowed in <\(parent)> context", range)
         return false
@@ -428,7 +431,7 @@ extension ConfigReader {
     mutating func directorySectionAllows(_ info: DirectiveInfo, words: () -> Int, _ range: SourceRange) -> Bool {
         let aliasWithTarget = (info.name == "Alias" || info.name == "ScriptAlias") && words() == 2
         guard context == .server, info.notInDirectorySections || aliasWithTarget,
-              sectionNames.contains(where: { ConfigReader.directoryScopes.contains($0.lowercased()) }) else { return true }
+              sectionNames.contains(where: { ConfigReader.directoryScopes.contains($0.asciiLowercased()) }) else { return true }
         if aliasWithTarget {
             error(ConfigCode.notAllowedHere, "\(info.name) cannot occur within directory context", range)
         } else {

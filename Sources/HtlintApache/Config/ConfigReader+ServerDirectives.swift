@@ -33,7 +33,7 @@ extension ConfigReader {
             block.server?.documentRoot = words[0].value
         case "UseCanonicalName":
             guard arity(line, 1...1, "UseCanonicalName takes one argument") else { return }
-            let value = words[0].value.lowercased()
+            let value = words[0].value.asciiLowercased()
             guard value == "on" || value == "off" || value == "dns" else {
                 error(ConfigCode.badArguments, "parameter must be 'on', 'off', or 'dns'", words[0].range); return
             }
@@ -42,7 +42,7 @@ extension ConfigReader {
         case "UseCanonicalPhysicalPort":
             guard arity(line, 1...1, "UseCanonicalPhysicalPort takes one argument, Whether to use the physical Port when constructing URLs") else { return }
             // RSRC_CONF|ACCESS_CONF like UseCanonicalName: a section's counts for its requests.
-            switch words[0].value.lowercased() {
+            switch words[0].value.asciiLowercased() {
             case "on": if block.server != nil { block.server?.useCanonicalPhysicalPort = true } else { block.canonicalPhysicalPort = true }
             case "off": if block.server != nil { block.server?.useCanonicalPhysicalPort = false } else { block.canonicalPhysicalPort = false }
             default: error(ConfigCode.badArguments, "parameter must be 'on' or 'off'", words[0].range)
@@ -71,7 +71,7 @@ extension ConfigReader {
             block.server?.remoteIP.proxies += words.map { ($0.value, isInternal) }
         case "AllowEncodedSlashes":
             guard arity(line, 1...1, "AllowEncodedSlashes takes one argument") else { return }
-            switch words[0].value.lowercased() {
+            switch words[0].value.asciiLowercased() {
             case "on": block.server?.encodedSlashes = .decode
             case "off": block.server?.encodedSlashes = .forbid
             case "nodecode": block.server?.encodedSlashes = .keep
@@ -84,7 +84,7 @@ extension ConfigReader {
             // set_http_protocol_options: one option a word (ITERATE), each case-insensitive.
             var strict = false, unsafe = false
             for w in words {
-                switch w.value.lowercased() {
+                switch w.value.asciiLowercased() {
                 case "strict": strict = true
                 case "unsafe": unsafe = true
                 case "allow0.9", "require1.0", "registeredmethods", "lenientmethods": break
@@ -112,7 +112,7 @@ extension ConfigReader {
             block.server?.limitRequestFields = limit
         case "TraceEnable":
             guard arity(line, 1...1, "TraceEnable takes one argument, 'on' (default), 'off' or 'extended' to trace request body content") else { return }
-            switch words[0].value.lowercased() {
+            switch words[0].value.asciiLowercased() {
             case "on", "extended": block.server?.traceEnable = true
             case "off": block.server?.traceEnable = false
             default: error(ConfigCode.badArguments, "TraceEnable must be one of 'on', 'off', or 'extended'", words[0].range)
@@ -123,7 +123,7 @@ extension ConfigReader {
             case .failure(let bad): error(ConfigCode.badArguments, bad.message, d.argumentsRange)
             }
         case "AllowOverrideList":
-            let names = words.map { $0.value.lowercased() }
+            let names = words.map { $0.value.asciiLowercased() }
             block.allowOverrideList = names == ["none"] ? [] : Set(names)
         case "AccessFileName":
             guard !words.isEmpty else {

@@ -48,7 +48,7 @@ public struct ConfigReader {
     var topLevelIsVirtualHost = false
     /// Inside a `<VirtualHost>`, written or implied: main-server-only directives are refused.
     var readingVirtualHost: Bool {
-        topLevelIsVirtualHost || sectionNames.contains { $0.lowercased() == "virtualhost" }
+        topLevelIsVirtualHost || sectionNames.contains { $0.asciiLowercased() == "virtualhost" }
     }
 
     public init(context: ConfigContext, modules: ModuleSet = .standard, defines: Set<String> = [],
@@ -271,13 +271,13 @@ public struct ConfigReader {
             // Directives htlint reads no further still get invoke_cmd's checks: a TAKE1 takes one
             // non-empty word (`EnableMMAP Off # c` is a 500), an ITERATE a non-empty first one.
             if check.take1 ? !arity(line, 1...1, check.usage) : !arity(line, 1...Int.max, check.usage) { return }
-            if let values = check.values, !values.contains(words[0].value.lowercased()) {
+            if let values = check.values, !values.contains(words[0].value.asciiLowercased()) {
                 error(ConfigCode.badArguments, check.valueError, words[0].range); return
             }
         }
         if info.module == "core" { block.hasCoreConfig = true }
         if key == "AuthUserFile" { block.authUserFile = words[0].value }
-        if key == "AuthBasicProvider" { block.authBasicProviders = words.map { $0.value.lowercased() } }
+        if key == "AuthBasicProvider" { block.authBasicProviders = words.map { $0.value.asciiLowercased() } }
         switch info.module {
         case "rewrite": rewriteDirective(line, into: &block, pending: &pending, inSection: inSection)
         case "alias": aliasDirective(line, into: &block)
@@ -333,11 +333,11 @@ public struct ConfigReader {
 
     /// An `On`/`Off` argument; nil (and an error) for anything else.
     mutating func flag(_ line: DirectiveLine) -> Bool? {
-        guard let w = line.words.first, ["on", "off"].contains(w.value.lowercased()) else {
+        guard let w = line.words.first, ["on", "off"].contains(w.value.asciiLowercased()) else {
             error(ConfigCode.badArguments, "\(line.info.name) must be On or Off", line.words.first?.range ?? line.node.argumentsRange)
             return nil
         }
-        return w.value.lowercased() == "on"
+        return w.value.asciiLowercased() == "on"
     }
 }
 

@@ -30,7 +30,7 @@ public struct DirectiveInfo: Sendable {
     /// The name as the module's command table spells it, which Apache's messages show:
     /// mod_access_compat registers `order`, `allow` and `deny` in lower case.
     public var commandName: String {
-        module == "access_compat" && name != "Satisfy" ? name.lowercased() : name
+        module == "access_compat" && name != "Satisfy" ? name.asciiLowercased() : name
     }
 }
 
@@ -191,10 +191,10 @@ public enum DirectiveCatalog {
         list += entries("proxy", .serverOnly, ["ProxyPass", "ProxyPassReverse", "ProxyPreserveHost", "ProxyRequests"])
         list += entries("version", .any, [])
         var map: [String: DirectiveInfo] = [:]
-        for info in list { map[info.name.lowercased()] = info }
+        for info in list { map[info.name.asciiLowercased()] = info }
         return map
     }()
 
     /// Looks up a directive by name, case-insensitively.
-    public static func info(_ name: String) -> DirectiveInfo? { all[name.lowercased()] }
+    public static func info(_ name: String) -> DirectiveInfo? { all[name.asciiLowercased()] }
 }

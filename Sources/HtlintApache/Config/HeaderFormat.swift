@@ -6,11 +6,14 @@ public enum HeaderFormatPiece: Equatable, Sendable {
 }
 
 /// The pieces of a header value format, or Apache's error text for an unknown tag (which
-/// fails the configuration: `Unrecognized header format %q`).
+/// fails the configuration: `Unrecognized header format %q`). Read by scalars, as Apache reads
+/// bytes: a combining mark after `%`, `\`, `}` or a tag letter is its own byte there, not part
+/// of one character with it (`%{v}e\u{301}` is the variable v and then the mark).
 public func parseHeaderFormat(_ format: String) -> Result<[HeaderFormatPiece], HeaderFormatError> {
     var pieces: [HeaderFormatPiece] = []
-    var text = ""
-    var s = format[...]
+    var text = String.UnicodeScalarView()
+    var s = format.unicodeScalars[...]
+    func flush() { if !text.isEmpty { pieces.append(.literal(String(text))); text = String.UnicodeScalarView() } }
     while let c = s.first {
         s.removeFirst()
         if c == "\\" {
@@ -40,13 +43,13 @@ public func parseHeaderFormat(_ format: String) -> Result<[HeaderFormatPiece], H
             }
         }
         let tag = s.popFirst()
-        guard let tag, "Dteslib".contains(tag) else {
-            return .failure(HeaderFormatError(message: "Unrecognized header format %" + (tag.map(String.init) ?? "")))
+        guard let tag, "Dteslib".unicodeScalars.contains(tag) else {
+            return .failure(HeaderFormatError(message: "Unrecognized header format %" + (tag.map { String(Character($0)) } ?? "")))
         }
-        if !text.isEmpty { pieces.append(.literal(text)); text = "" }
-        pieces.append(.tag(tag, arg: arg))
+        flush()
+        pieces.append(.tag(Character(tag), arg: arg))
     }
-    if !text.isEmpty { pieces.append(.literal(text)) }
+    flush()
     return .success(pieces)
 }
 

@@ -66,7 +66,7 @@ enum VirtualHosts {
                 if let name = d.words.first?.value { defines.insert(name) }
             case .directive(let d) where d.key == "undefine":
                 if let name = d.words.first?.value { defines.remove(name) }
-            case .section(let s) where s.name.lowercased() == "virtualhost":
+            case .section(let s) where s.name.asciiLowercased() == "virtualhost":
                 var section = VirtualHostSection(openRange: s.openRange, ports: s.arguments.map { port(of: $0.value) },
                                                  names: names(in: s.children))
                 section.hasServerName = s.children.contains {
@@ -109,7 +109,7 @@ enum VirtualHosts {
             guard case .directive(let d) = node else { continue }
             switch d.key {
             case "servername": serverName = d.words.prefix(1).map { Site.parseServerName($0.value).host }
-            case "serveralias": aliases += d.words.map { $0.value.lowercased() }
+            case "serveralias": aliases += d.words.map { $0.value.asciiLowercased() }
             default: break
             }
         }

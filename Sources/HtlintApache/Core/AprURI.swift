@@ -136,7 +136,7 @@ struct AprURI {
     /// apr_uri_port_of_scheme (case-insensitive; 0 for none or an unknown scheme).
     static func portOfScheme(_ scheme: Substring?) -> UInt16 {
         guard let scheme else { return 0 }
-        switch scheme.lowercased() {
+        switch scheme.asciiLowercased() {
         case "http": return 80
         case "https": return 443
         case "ftp": return 21

@@ -104,6 +104,24 @@ public func hasPrefixIgnoringASCIICase(_ s: String, _ prefix: String) -> Bool {
 @inlinable
 func pathSegments(_ s: String) -> [Substring] { slashSplit(s[...], omittingEmpty: true) }
 
+/// `s` split at every `separator` byte (ASCII), as apr_strtok and C loops split: a separator a
+/// combining mark follows is one character with it, so `split(separator:)` misses it.
+func byteSplit(_ s: Substring, _ separator: UInt8, omittingEmpty: Bool = false) -> [Substring] {
+    var out: [Substring] = []
+    var start = s.startIndex
+    let u = s.utf8
+    var i = u.startIndex
+    while i != u.endIndex {
+        if u[i] == separator {
+            if !omittingEmpty || start < i { out.append(s[start..<i]) }
+            start = u.index(after: i)
+        }
+        i = u.index(after: i)
+    }
+    if !omittingEmpty || start < s.endIndex { out.append(s[start...]) }
+    return out
+}
+
 /// `s` split at every `/` byte, as C code splits a path. `split(separator: "/")` splits at
 /// characters: a slash followed by a combining mark (`/%CC%81`) is one character, no `/`.
 @inlinable

@@ -13,7 +13,7 @@ enum ByteRangeOutcome: Equatable {
     /// at or past the end are skipped, and 416 only when all are. An empty body is never ranged.
     static func evaluate(_ header: String?, length: Int, maxRanges: Int?) -> ByteRangeOutcome {
         guard let header, length > 0, maxRanges != 0, header.utf8.count >= 6,
-              header.prefix(6).lowercased() == "bytes=" else { return .whole }
+              header.prefix(6).asciiLowercased() == "bytes=" else { return .whole }
         // Digits only: a blank (`bytes= 0-3`, `0-3, 5-6`) or a sign drops the header (recorded).
         func number(_ s: Substring) -> Int? {
             guard !s.isEmpty, s.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }

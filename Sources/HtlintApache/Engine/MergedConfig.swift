@@ -259,7 +259,7 @@ extension MergedConfig {
             // merge_autoindex_configs appends the inherited list unless IndexIgnoreReset is on.
             if block.indexIgnoreReset == true { indexIgnore = block.indexIgnore } else { indexIgnore += block.indexIgnore }
             if let i = block.directoryIndex { directoryIndex = i }
-            if let f = block.fallbackResource { fallbackResource = f.lowercased() == "disabled" ? nil : f }
+            if let f = block.fallbackResource { fallbackResource = f.asciiLowercased() == "disabled" ? nil : f }
             if block.hasCoreConfig || !block.options.isEmpty { mergeCoreOptions(block.options) }
             // `early` headers are applied before the directory walk: never from here.
             headers += block.headers.filter { !$0.early }

@@ -84,7 +84,7 @@ extension Origin {
     /// A `Require` needs a user and the request has none: mod_auth_basic asks the browser for
     /// credentials (401 with a challenge); without a usable `AuthType`, Apache answers 500.
     func authenticationRequired(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain) -> Int {
-        guard let type = config.authType, type.lowercased() != "none" else {
+        guard let type = config.authType, type.asciiLowercased() != "none" else {
             // Without any authn module no check_user_id hook answers: decl_die logs AH00025.
             guard ["authn_core", "auth_basic", "auth_digest", "auth_form"].contains(where: site.modules.contains) else {
                 chain.log("AH00025", "crit", "configuration error:  couldn't check user: \(r.uri)")
@@ -98,8 +98,8 @@ extension Origin {
         // mod_auth_digest answers `AuthType Digest` like mod_auth_basic `Basic` (recorded:
         // access-authn-digest-challenge): its own AH01780 without AuthName, else a challenge
         // whose nonce is made from the time (htlint's is a placeholder).
-        let digest = type.lowercased() == "digest" && site.modules.contains("auth_digest")
-        guard (type.lowercased() == "basic" && site.modules.contains("auth_basic")) || digest else {
+        let digest = type.asciiLowercased() == "digest" && site.modules.contains("auth_digest")
+        guard (type.asciiLowercased() == "basic" && site.modules.contains("auth_basic")) || digest else {
             chain.log("AH01796", "error", "AuthType \(type) configured without corresponding module")
             chain.note(.status, "500: no loaded module handles `AuthType \(type)`")
             return 500
@@ -117,7 +117,7 @@ extension Origin {
         // (recorded: access-authn-file-missing-password-file).
         if !digest, let credentials = chain.request.header("Authorization") {
             let parts = credentials.split(separator: " ", maxSplits: 1)
-            if parts.first?.lowercased() != "basic" {
+            if parts.first?.asciiLowercased() != "basic" {
                 chain.log("AH01614", "error", "client used wrong authentication scheme: \(r.uri)")
             } else if (config.authBasicProviders ?? ["file"]) != ["file"] {
                 // (Other providers are not modelled: the browser is asked, as without credentials.)
@@ -151,7 +151,7 @@ extension Origin {
         // credentials themselves are not modelled: the browser is asked, as without them.)
         if digest, let credentials = chain.request.header("Authorization") {
             let scheme = String(credentials.prefix { $0 != " " && $0 != "\t" })
-            if scheme.lowercased() != "digest" {
+            if scheme.asciiLowercased() != "digest" {
                 chain.log("AH01781", "error", "client used wrong authentication scheme `\(scheme)': \(r.uri)")
             }
         }
@@ -168,11 +168,11 @@ extension Origin {
     /// An authorization provider's answer (mod_authz_core, mod_authz_host).
     private func provider(_ kind: String, _ values: [String], _ r: RequestRecord, _ chain: RequestChain) -> Bool {
         switch kind {
-        case "all": values.first?.lowercased() == "granted"
+        case "all": values.first?.asciiLowercased() == "granted"
         case "ip": values.contains { ipMatches($0, chain.request.remoteAddress) }
-        case "host": values.contains { "localhost".hasByteSuffix($0.lowercased()) }
+        case "host": values.contains { "localhost".hasByteSuffix($0.asciiLowercased()) }
         // Compared by method number: HEAD is M_GET, so `Require method GET` lets HEAD in too.
-        case "method": values.map { Origin.methodNumberName($0.uppercased()) }.contains(Origin.methodNumberName(r.method))
+        case "method": values.map { Origin.methodNumberName($0.asciiUppercased()) }.contains(Origin.methodNumberName(r.method))
         case "env": values.contains { r.envValue($0) != nil }
         case "local": chain.request.remoteAddress.hasBytePrefix("127.") || chain.request.remoteAddress == "::1"
         default: false

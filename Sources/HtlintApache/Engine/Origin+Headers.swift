@@ -394,7 +394,7 @@ extension Origin {
             // unwrap_header: a variable's CR and LF become spaces (a `%0A` in SCRIPT_URL is
             // sent as a blank), where a literal `\n` of the format fails the response.
             case .tag("e", let name):
-                let value = postRead && !name.uppercased().hasBytePrefix("REDIRECT_") ? nil : r.envValue(name)
+                let value = postRead && !name.asciiUppercased().hasBytePrefix("REDIRECT_") ? nil : r.envValue(name)
                 out += value.map(unwrapHeader) ?? "(null)"
             // header_request_ssl_var: an unset or empty value is written `(null)`.
             case .tag("s", let name):

@@ -342,7 +342,7 @@ extension Origin {
             return holds ? carried : nil
         }
         let value: String
-        switch d.attribute.lowercased() {
+        switch d.attribute.asciiLowercased() {
         case "request_uri": value = r.uri
         case "request_method": value = r.method
         case "request_protocol": value = "HTTP/1.1"
@@ -773,11 +773,11 @@ extension Origin {
             let addr = chain.request.remoteAddress
             // `env=NAME` / `env=!NAME` test the environment (SetEnvIf ran in header_parser).
             func matches(_ from: String) -> Bool {
-                if from.lowercased() == "all" { return true }
-                if from.lowercased().hasBytePrefix("env=") {
-                    var name = String(from.dropFirst(4))
+                if from.asciiLowercased() == "all" { return true }
+                if from.asciiLowercased().hasBytePrefix("env=") {
+                    var name = dropLeadingBytes(from, 4)
                     let negated = name.hasBytePrefix("!")
-                    if negated { name.removeFirst() }
+                    if negated { name = dropLeadingBytes(name, 1) }
                     return (r.envValue(name) != nil) != negated
                 }
                 return ipMatches(from, addr)

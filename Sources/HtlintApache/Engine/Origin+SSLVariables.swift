@@ -6,7 +6,7 @@ extension Origin {
     /// number, unlike mod_rewrite's `API_VERSION`). "" when unset (every caller reads NULL
     /// and "" alike).
     func sslVariable(_ rawName: String, _ r: RequestRecord, _ chain: RequestChain) -> String {
-        let name = rawName.uppercased()
+        let name = rawName.asciiUppercased()
         if let source = Origin.sslRequestVariables[name] {
             return value(of: .known(source, name: name), r, chain, serverContext: false)
         }
@@ -23,7 +23,7 @@ extension Origin {
             case "SSL_TLS_SNI":
                 // The client names the host of the URL; the Host header carries the same name.
                 guard let host = chain.request.header("Host") else { return "" }
-                return (host.split(separator: ":", maxSplits: 1).first.map(String.init) ?? host).lowercased()
+                return (host.split(separator: ":", maxSplits: 1).first.map(String.init) ?? host).asciiLowercased()
             // Ciphers, certificates and sessions depend on the handshake: not simulated.
             default: return ""
             }

@@ -58,7 +58,7 @@ extension Origin {
     }
 
     /// clone_headers_no_body: a subrequest's copy of the request headers has no body headers.
-    static func subrequestDropsHeader(_ name: String) -> Bool { bodyHeaders.contains(name.lowercased()) }
+    static func subrequestDropsHeader(_ name: String) -> Bool { bodyHeaders.contains(name.asciiLowercased()) }
 
     private static let bodyHeaders: Set<String> = [
         "content-encoding", "content-language", "content-length", "content-location", "content-md5",

@@ -283,6 +283,7 @@ extension Origin {
                 let hit: Bool
                 switch files.matcher {
                 case .wildcard(let pattern): hit = wildcardMatch(pattern, base)
+                case .literal(let name): hit = name.utf8.elementsEqual(base.utf8)
                 case .regex(let regex):
                     hit = regex.matches(base)
                     if hit, !familiar { setMatchEnvironment(regex, base, record) }
@@ -437,7 +438,7 @@ extension Origin {
 func filesRewriteDirectory(_ matcher: FilesBlock.Matcher) -> String {
     let path: String
     switch matcher {
-    case .wildcard(let pattern): path = pattern
+    case .wildcard(let pattern), .literal(let pattern): path = pattern
     case .regex(let regex): path = regex.pattern
     }
     return path.hasByteSuffix("/") ? path : path + "/"

@@ -97,7 +97,7 @@ public final class Site: @unchecked Sendable {
         self.serverHostName = Site.splitServerName(self.serverName).host
         self.canonicalPort = server.virtualHostAddressPort ?? parsed.port
         self.serverNameScheme = parsed.scheme
-        self.lowercasedAliases = serverAliases.map { $0.lowercased() }
+        self.lowercasedAliases = serverAliases.map { $0.asciiLowercased() }
         self.limitInternalRecursion = server.limitInternalRecursion ?? 10
         self.limitSubrequestNesting = server.limitSubrequestNesting ?? 10
         self.encodedSlashes = server.encodedSlashes ?? .forbid
@@ -289,7 +289,7 @@ public final class Site: @unchecked Sendable {
     /// Scheme, host (lower-cased) and port of a `ServerName` value.
     public static func parseServerName(_ serverName: String) -> (scheme: String?, host: String, port: Int?) {
         let parts = splitServerName(serverName)
-        return (parts.scheme, parts.host.lowercased(), parts.port)
+        return (parts.scheme, parts.host.asciiLowercased(), parts.port)
     }
 
     /// Scheme, host as written and port of a `ServerName` value.
@@ -297,7 +297,7 @@ public final class Site: @unchecked Sendable {
         var s = serverName
         var scheme: String? = nil
         if let r = s.range(of: "://") {
-            scheme = s[..<r.lowerBound].lowercased()
+            scheme = s[..<r.lowerBound].asciiLowercased()
             s = String(s[r.upperBound...])
         }
         var port: Int? = nil
@@ -310,7 +310,7 @@ public final class Site: @unchecked Sendable {
 
     /// Host names this virtual host answers to by name.
     public func isOwnHost(_ host: String) -> Bool {
-        let h = host.lowercased()
+        let h = host.asciiLowercased()
         if h == canonicalHost { return true }
         return lowercasedAliases.contains { a in
             if a.hasBytePrefix("*.") { return h.hasByteSuffix(String(a.dropFirst())) }

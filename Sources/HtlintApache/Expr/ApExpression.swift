@@ -166,7 +166,7 @@ public indirect enum ApExpression: Sendable {
             case "-z": return s.isEmpty
             case "-n": return !s.isEmpty
             // op_T: false for "", "0", and any case of "off", "no", "false"; true otherwise.
-            case "-T": return !(s.isEmpty || s == "0" || ["off", "no", "false"].contains(s.lowercased()))
+            case "-T": return !(s.isEmpty || s == "0" || ["off", "no", "false"].contains(s.asciiLowercased()))
             case "-R": return ipMatches(s, env.expressionVariable("REMOTE_ADDR"))
             case "-f", "-d", "-s", "-e", "-L", "-h", "-x":
                 return env.fileTest(op.last!, s)

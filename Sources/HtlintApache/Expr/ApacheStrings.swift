@@ -61,7 +61,7 @@ func validSubnet(_ spec: String) -> Bool {
     }
     if address.contains(":") {
         // apr_ipsubnet_create refuses IPv4-mapped IPv6 addresses (::ffff:a.b.c.d).
-        guard validIPv6(address), !(address.lowercased().hasBytePrefix("::ffff:") && address.contains(".")) else { return false }
+        guard validIPv6(address), !(address.asciiLowercased().hasBytePrefix("::ffff:") && address.contains(".")) else { return false }
         guard let m = mask else { return true }
         guard let bits = Int(m), m.allSatisfy(\.isNumber) else { return false }
         return bits > 0 && bits <= 128

@@ -137,7 +137,7 @@ struct ExprParser {
             case "eq", "ne", "lt", "le", "gt", "ge": return .compare("-" + name, lhs, try parseWord())
             case "in": return try parseList(lhs)
             default:
-                let op = name.lowercased()
+                let op = name.asciiLowercased()
                 guard name.utf8.count > 1, expressionBinaryOperators.contains(op) else {
                     if name.utf8.count == 1 { throw .init(message: "syntax error, unexpected T_OP_UNARY near '-\(name)'") }
                     throw .init(message: "Binary operator '-\(name)' does not exist")
@@ -264,13 +264,13 @@ struct ExprParser {
             try checkFunction(name)
             let arg = try parseWord()
             guard eat(")") else { throw .init(message: "syntax error, missing ')' after function argument") }
-            return .function(name.lowercased(), arg)
+            return .function(name.asciiLowercased(), arg)
         }
         throw .init(message: "syntax error near '\(rest)'")
     }
 
     func checkFunction(_ name: String) throws(ApExpression.ParseError) {
-        let fn = name.lowercased()
+        let fn = name.asciiLowercased()
         guard expressionFunctions.contains(fn) else { throw .init(message: "Function '\(name)' does not exist") }
         if restricted, restrictedExpressionFunctions.contains(fn) {
             throw .init(message: "\(fn) not available in restricted context")
@@ -350,7 +350,7 @@ struct ExprParser {
             let arg = try parseStringBody(until: UInt8(ascii: "}"))
             guard i < b.count else { throw .init(message: "Unterminated variable") }
             i += 1
-            let fn = name.lowercased()
+            let fn = name.asciiLowercased()
             if fn == "http" || fn == "req" {
                 if case .literal(let header) = arg { return .header(header) }
             }
@@ -361,9 +361,9 @@ struct ExprParser {
             throw .init(message: "Unexpected variable character '\(Character(Unicode.Scalar(b[i])))'")
         }
         i += 1
-        guard expressionVariables.contains(name.uppercased()) || name.uppercased().hasBytePrefix("SSL_") else {
+        guard expressionVariables.contains(name.asciiUppercased()) || name.asciiUppercased().hasBytePrefix("SSL_") else {
             throw .init(message: "Variable '\(name)' does not exist")
         }
-        return .variable(name.uppercased())
+        return .variable(name.asciiUppercased())
     }
 }

@@ -14,11 +14,11 @@ extension ConfigReader {
         switch line.info.name {
         case "Action":
             guard arity(line, 2...3, "Action takes 2-3 arguments, a media type or handler name followed by a script name") else { return }
-            if words.count == 3, words[2].value.lowercased() != "virtual" {
+            if words.count == 3, words[2].value.asciiLowercased() != "virtual" {
                 error(ConfigCode.badArguments, "Action: second argument must be 'virtual' or omitted", words[2].range)
                 return
             }
-            block.actions[words[0].value.lowercased()] = ActionTarget(script: words[1].value, virtual: words.count == 3)
+            block.actions[words[0].value.asciiLowercased()] = ActionTarget(script: words[1].value, virtual: words.count == 3)
         default:   // Script
             guard arity(line, 2...2, "Script takes two arguments, a method followed by a script name") else { return }
             let method = words[0].value == "HEAD" ? "GET" : words[0].value
@@ -46,7 +46,7 @@ extension Origin {
         if script != nil, chain.redirectDepth >= 2 { return nil }
         let type = r.forcedType ?? r.filename.flatMap { MimeTypes.type(forPath: $0, config: config.mime) }
         let name = r.handler ?? type.map { String($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces) }
-        if let name, let action = config.actions[name.lowercased()] {
+        if let name, let action = config.actions[name.asciiLowercased()] {
             if !action.virtual, let f = r.filename, site.files.stat(f.hasByteSuffix("/") ? String(f.dropLast()) : f) == nil {
                 chain.note(.status, "404: Action \(name) needs an existing file (no `virtual`)")
                 return .final(status: 404, location: nil)

@@ -59,18 +59,20 @@ extension Origin {
     }
 
     /// `$0`–`$9` in a `RedirectMatch` target or a `Header edit` replacement (ap_pregsub); a
-    /// backslash makes the next character literal.
+    /// backslash makes the next character literal. Read by scalars, as ap_pregsub reads bytes:
+    /// `$1` followed by a combining mark is group 1 and the mark (one character to Swift, whose
+    /// `wholeNumberValue` also takes digits other than ASCII ones, which apr_isdigit does not).
     static func substituteGroups(_ target: String, _ m: RegexMatch) -> String {
         var out = ""
-        let it = Array(target)
+        let it = Array(target.unicodeScalars)
         var i = 0
         while i < it.count {
             let c = it[i]
-            if c == "\\", i + 1 < it.count { out.append(it[i + 1]); i += 2; continue }
-            if c == "$", i + 1 < it.count, let d = it[i + 1].wholeNumberValue {
-                out += m[d]; i += 2; continue
+            if c == "\\", i + 1 < it.count { out.unicodeScalars.append(it[i + 1]); i += 2; continue }
+            if c == "$", i + 1 < it.count, it[i + 1].value >= 0x30 && it[i + 1].value <= 0x39 {
+                out += m[Int(it[i + 1].value - 0x30)]; i += 2; continue
             }
-            out.append(c); i += 1
+            out.unicodeScalars.append(c); i += 1
         }
         // Pieces of a split character join into the character (see `String(preservingBytes:)`).
         return out.mayHoldRawBytes ? String(preservingBytes: out.rawBytes) : out

@@ -3,7 +3,7 @@
 extension ConfigReader {
     mutating func allowMethodsDirective(_ line: DirectiveLine, into block: inout ConfigBlock) {
         let words = line.words.map(\.value)
-        if words.count == 1, words[0].lowercased() == "reset" {
+        if words.count == 1, words[0].asciiLowercased() == "reset" {
             block.allowMethods = []
             return
         }

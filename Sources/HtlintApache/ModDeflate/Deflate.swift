@@ -16,22 +16,22 @@ extension Origin {
                 || config?.outputFiltersByType.isEmpty == false else { return [] }
         guard let config, site.modules.contains("deflate"), status != 204, !r.isSubrequest,
               r.envValue("no-gzip") == nil, let f = r.filename, bodyOverGzipOverhead(r, f) else { return [] }
-        let bare = contentType.map { String($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces).lowercased() }
+        let bare = contentType.map { String($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces).asciiLowercased() }
         var filters = config.outputFilters ?? []
         for part in lastPathComponent(f).split(separator: ".", omittingEmptySubsequences: false).dropFirst() {
             filters += config.outputFiltersByExtension[asciiLowercased(String(part))] ?? []
         }
         if let bare { filters += config.outputFiltersByType[bare] ?? [] }
-        guard filters.contains(where: { $0.uppercased() == "DEFLATE" }) else { return [] }
+        guard filters.contains(where: { $0.asciiUppercased() == "DEFLATE" }) else { return [] }
         // `gzip-only-text/html` (=1, as BrowserMatch sets it) keeps other types uncompressed.
         if !(contentType ?? "").hasBytePrefix("text/html"), r.envValue("gzip-only-text/html") == "1" { return [] }
-        if let e = config.mime?.encoding(forPath: f), e.lowercased() != "identity" { return [] }
+        if let e = config.mime?.encoding(forPath: f), e.asciiLowercased() != "identity" { return [] }
         var out = [HTTPHeader("Vary", "Accept-Encoding")]
         let accepts = chain.request.headers.filter { equalsIgnoringASCIICase($0.name, "Accept-Encoding") }.map(\.value).joined(separator: ",")
         for token in accepts.split(separator: ",") {
             let parts = token.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let name = parts.first, name.lowercased() == "gzip" else { continue }
-            let q = parts.dropFirst().first { $0.lowercased().hasBytePrefix("q=") }.map { Double($0.dropFirst(2)) ?? 1 } ?? 1
+            guard let name = parts.first, name.asciiLowercased() == "gzip" else { continue }
+            let q = parts.dropFirst().first { $0.asciiLowercased().hasBytePrefix("q=") }.map { Double($0.dropFirst(2)) ?? 1 } ?? 1
             if q > 0 { out.append(HTTPHeader("Content-Encoding", "gzip")) }
             break
         }

@@ -26,7 +26,7 @@ public struct ExpiresConfig: Sendable, Hashable {
     /// `mi` minutes). Returns the code or Apache's complaint.
     static func code(_ text: String) -> Result<String, ExpiresCodeError> {
         if text.hasBytePrefix("A") || text.hasBytePrefix("M") { return .success(text) }
-        var words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { String($0).lowercased() }[...]
+        var words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { String($0).asciiLowercased() }[...]
         func next() -> String { words.popFirst() ?? "" }
         var word = next()
         let base: Character
@@ -78,7 +78,7 @@ extension ConfigReader {
         default:   // ExpiresByType
             guard arity(line, 2...2, "ExpiresByType takes two arguments, a MIME type followed by an expiry date code") else { return }
             switch ExpiresConfig.code(words[1].value) {
-            case .success(let c): e.byType[words[0].value.lowercased()] = c
+            case .success(let c): e.byType[words[0].value.asciiLowercased()] = c
             case .failure(let f): error(ConfigCode.badArguments, "'ExpiresByType \(words[0].value) \(words[1].value)': \(f.message)", words[1].range); return
             }
         }
@@ -99,10 +99,10 @@ extension Origin {
         guard let e = config?.expires, e.active == true, !r.isSubrequest, status < 400 else { return [] }
         var code: String? = nil
         if let t = contentType {
-            let bare = String(t.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces).lowercased()
+            let bare = String(t.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces).asciiLowercased()
             code = e.byType[bare]
             if code == nil, let slash = t.firstIndex(of: "/") {
-                code = e.byType[t[...slash].lowercased() + "*"]
+                code = e.byType[t[...slash].asciiLowercased() + "*"]
             }
         }
         guard let c = code ?? e.defaultCode, c.hasBytePrefix("A") else {

@@ -118,7 +118,7 @@ struct MimeConfig {
         guard var type = result else { return nil }
         if let charset {
             // The charset parameter is replaced or added.
-            if let r = type.range(of: ";") { type = String(type[..<r.lowerBound]) }
+            if let r = type.firstIndex(ofByte: UInt8(ascii: ";")) { type = String(type[..<r]) }
             type += "; charset=" + charset
         }
         return type

@@ -29,7 +29,7 @@ struct AcceptList {
     /// One media range (get_entry): the type up to a blank, `;` or `,`, lower-cased; then
     /// `;name=value` parameters, of which `q` (or `qs`) and `level` count.
     private static func entry(_ reader: inout TokenReader) -> Range {
-        let type = String(decoding: reader.token(acceptingBlanks: false), as: UTF8.self).lowercased()
+        let type = String(decoding: reader.token(acceptingBlanks: false), as: UTF8.self).asciiLowercased()
         var range = Range(type: type, quality: 1, level: type == "text/html" ? 2 : 0)
         while reader.peek == UInt8(ascii: ";") {
             reader.position += 1
@@ -46,14 +46,14 @@ struct AcceptList {
     private static func split(_ parameter: [UInt8]) -> (String, String)? {
         guard let end = parameter.firstIndex(where: { $0 == UInt8(ascii: "=") || isBlank($0) }),
               parameter[end...].contains(UInt8(ascii: "=")) else { return nil }
-        let name = String(decoding: parameter[..<end], as: UTF8.self).lowercased()
+        let name = String(decoding: parameter[..<end], as: UTF8.self).asciiLowercased()
         var rest = parameter[end...].drop { $0 == UInt8(ascii: "=") || isBlank($0) }
         if rest.first == UInt8(ascii: "\"") {
             rest = rest.dropFirst().prefix { $0 != UInt8(ascii: "\"") && $0 != 10 && $0 != 13 }
         } else {
             rest = rest.prefix { !isBlank($0) }
         }
-        return (name, String(decoding: rest, as: UTF8.self).lowercased())
+        return (name, String(decoding: rest, as: UTF8.self).asciiLowercased())
     }
 
     /// atoq: only `0…` or `.…` is below 1, read to three decimals (`0.99999` is 0.999,
@@ -87,7 +87,7 @@ struct AcceptList {
     /// GET/HEAD, so the appended CGI magic range is worth 2 (recorded:
     /// negotiation-script-variant-preferred-with-args-post-or-path-info).
     func quality(of type: String, preferScripts: Bool = false) -> Double {
-        let t = type.lowercased()
+        let t = type.asciiLowercased()
         // maybe_add_default_accepts appends the CGI magic type at q 0.001 after the header's
         // ranges: a script variant matches it exactly, unless the header names the type first.
         if t == MimeTypes.cgiMagicType { return ranges.first { $0.type == t }?.quality ?? (preferScripts ? 2 : 0.001) }

@@ -208,7 +208,7 @@ extension Origin {
     /// 0.0001 for none. The entry's own name (lower case) is the Content-Encoding sent
     /// (recorded: negotiation-encoding-variants).
     static func encodingQuality(_ encoding: String?, accept: [(String, Double)]?) -> (quality: Double, sent: String?) {
-        let coding = encoding.map { $0.lowercased() }.flatMap { $0 == "identity" ? nil : $0 }
+        let coding = encoding.map { $0.asciiLowercased() }.flatMap { $0 == "identity" ? nil : $0 }
         let coded = coding != nil
         guard let accept else { return (coded ? 0.5 : 1, nil) }
         func bare(_ name: String) -> Substring { name.hasBytePrefix("x-") ? name.dropFirst(2) : Substring(name) }
@@ -274,10 +274,10 @@ extension Origin {
     /// case) and its `charset` parameter ("" without one).
     static func mediaTypeAndCharset(_ type: String) -> (String, String) {
         let parts = type.split(separator: ";", omittingEmptySubsequences: false)
-        let media = parts.first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let media = parts.first.map { $0.trimmingCharacters(in: .whitespaces).asciiLowercased() } ?? ""
         for p in parts.dropFirst() {
             let kv = p.split(separator: "=", maxSplits: 1)
-            guard kv.count == 2, kv[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else { continue }
+            guard kv.count == 2, kv[0].trimmingCharacters(in: .whitespaces).asciiLowercased() == "charset" else { continue }
             var v = kv[1].trimmingCharacters(in: .whitespaces)
             if v.count >= 2, v.hasBytePrefix("\""), v.hasByteSuffix("\"") { v = String(v.dropFirst().dropLast()) }
             return (media, v)

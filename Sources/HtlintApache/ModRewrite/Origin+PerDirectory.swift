@@ -126,7 +126,7 @@ extension Origin {
             let contextRoot = SiteFileSystem.normalize(r.contextDocumentRoot)
             if f.hasBytePrefix(contextRoot + "/") {
                 let prefix = r.contextPrefix.hasByteSuffix("/") ? String(r.contextPrefix.dropLast()) : r.contextPrefix
-                return prefix + "/" + f.dropFirst(contextRoot.count + 1)
+                return prefix + "/" + dropLeadingBytes(f, contextRoot.utf8.count + 1)
             }
         }
         // With a RewriteBase, a filesystem path outside the directory but under the document

@@ -382,9 +382,9 @@ extension Origin {
     /// redirects (recorded: rewrite-flags-self-url-reduced-only-for-port-zero).
     private func reduceSelfURL(_ url: String, _ chain: RequestChain) -> String? {
         let current = scheme(chain) + "://"
-        guard url.lowercased().hasBytePrefix(current) else { return nil }
+        guard url.asciiLowercased().hasBytePrefix(current) else { return nil }
         let (prefix, path) = splitAbsoluteURL(url)
-        var host = prefix.dropFirst(current.count)
+        var host = Substring(dropLeadingBytes(prefix, current.utf8.count))
         var port = scheme(chain) == "https" ? 443 : 80
         if let colon = host.firstIndex(of: ":") {
             port = Origin.atoiPort(host[host.index(after: colon)...])
@@ -538,14 +538,15 @@ extension Origin {
     /// `[CO=NAME:VALUE:DOMAIN[:lifetime[:path[:secure[:httponly[:samesite]]]]]]`.
     private func cookieHeader(_ spec: String) -> (name: String, value: String)? {
         var s = Substring(spec)
-        var sep: Character = ":"
-        if s.hasBytePrefix(";") { sep = ";"; s = s.dropFirst() }
-        // apr_strtok skips empty fields: `a:1::0:/` has domain `0` and lifetime `/`.
-        let parts = s.split(separator: sep).map(String.init)
+        var sep = UInt8(ascii: ":")
+        if s.hasBytePrefix(";") { sep = UInt8(ascii: ";"); s = s[s.utf8.index(after: s.startIndex)...] }
+        // apr_strtok skips empty fields: `a:1::0:/` has domain `0` and lifetime `/`; it splits
+        // at bytes, so `n:\u{301}v` is n and a value starting with the mark.
+        let parts = byteSplit(s, sep, omittingEmpty: true).map(String.init)
         guard parts.count >= 3 else { return nil }
         var value = "\(parts[0])=\(parts[1]); path=\(parts.count > 4 ? parts[4] : "/"); domain=\(parts[2])"
         func on(_ i: Int, _ word: String) -> Bool {
-            i < parts.count && [word, "true", "1"].contains(parts[i].lowercased())
+            i < parts.count && [word, "true", "1"].contains(parts[i].asciiLowercased())
         }
         // Apache builds the attributes as one concatenation that ends at the first absent piece:
         // no lifetime field → nothing after the domain; secure off → no HttpOnly (seen on 2.4.71).
@@ -556,7 +557,7 @@ extension Origin {
                 if on(6, "httponly") { value += "; HttpOnly" }
             }
         }
-        if parts.count > 7, !["0", "false"].contains(parts[7].lowercased()) { value += "; SameSite=\(parts[7])" }
+        if parts.count > 7, !["0", "false"].contains(parts[7].asciiLowercased()) { value += "; SameSite=\(parts[7])" }
         return (parts[0], value)
     }
 }

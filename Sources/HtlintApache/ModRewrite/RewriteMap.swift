@@ -23,7 +23,7 @@ public struct RewriteMapDefinition: Sendable {
 
     /// `type:source` as cmd_rewritemap reads it (types case-insensitively, function names not).
     public static func parse(_ source: String) -> Result<RewriteMapDefinition, Failure> {
-        let lower = source.lowercased()
+        let lower = source.asciiLowercased()
         func rest(_ prefix: String) -> String { String(source.dropFirst(prefix.count)) }
         if lower.hasBytePrefix("int:") {
             let name = rest("int:")

@@ -25,7 +25,7 @@ struct RewriteParser {
         }
         var pattern = words[0].value
         var negated = false
-        if pattern.hasBytePrefix("!") { negated = true; pattern.removeFirst() }
+        if pattern.hasBytePrefix("!") { negated = true; pattern = dropLeadingBytes(pattern, 1) }
         var options = RegexOptions.apacheDefault
         if flags.noCase { options.insert(.caseless) }
         let regex: Regex
@@ -46,7 +46,7 @@ struct RewriteParser {
         if !isDash {
             if raw.hasByteSuffix("?") && !raw.hasByteSuffix("\\?") {
                 if flags.qsAppend { flags.qsLast = true } else { raw.removeLast(); noQuery = true }
-            } else if flags.qsDiscard && !raw.contains("?") {
+            } else if flags.qsDiscard && !raw.containsByte(UInt8(ascii: "?")) {
                 noQuery = true
             }
         }
@@ -67,7 +67,7 @@ struct RewriteParser {
         if words.count == 3 {
             guard let items = flagItems(words[2], directive: "RewriteCond") else { return nil }
             for (key, _, range) in items {
-                switch key.lowercased() {
+                switch key.asciiLowercased() {
                 case "nc", "nocase": noCase = true
                 case "or", "ornext": orNext = true
                 case "nv", "novary": noVary = true
@@ -79,10 +79,10 @@ struct RewriteParser {
         }
         var pattern = words[1].value
         var negated = false
-        if pattern.hasBytePrefix("!") { negated = true; pattern.removeFirst() }
+        if pattern.hasBytePrefix("!") { negated = true; pattern = dropLeadingBytes(pattern, 1) }
         let testString = words[0].value
         let test: ConditionTest
-        if testString.lowercased() == "expr" {
+        if testString.asciiLowercased() == "expr" {
             do {
                 test = .expression(try ApExpression(parsing: pattern, restricted: restricted))
             } catch {
@@ -92,14 +92,14 @@ struct RewriteParser {
         } else if pattern.utf8.count == 2, pattern.hasBytePrefix("-"), "dfslLhxFU".contains(pattern.last!) {
             test = .file(pattern.last!)
         } else if let op = ["-lt", "-le", "-gt", "-ge", "-eq", "-ne"].first(where: { pattern.hasBytePrefix($0) }),
-                  pattern.count > 3 {
-            var operand = Substring(pattern.dropFirst(3))
+                  pattern.utf8.count > 3 {
+            var operand = Substring(dropLeadingBytes(pattern, 3))
             while let f = operand.first, f == " " || f == "\t" { operand.removeFirst() }
             // A CondPattern is never expanded (apply_rewrite_cond compares with p->pattern):
             // `-eq%{X}` and `=%{SERVER_NAME}` compare with that text itself.
             test = .integer(op, Template(parts: [.literal(String(operand))]))
         } else if let op = ["<=", ">=", "<", ">", "="].first(where: { pattern.hasBytePrefix($0) }), pattern.utf8.count > 1 {
-            var operand = String(pattern.dropFirst(op.count))
+            var operand = dropLeadingBytes(pattern, op.utf8.count)
             if op == "=", operand == "\"\"" { operand = "" }
             test = .string(op, Template(parts: operand.isEmpty ? [] : [.literal(operand)]))
         } else {
@@ -197,7 +197,7 @@ struct RewriteParser {
             if let c = lastCode, flags.forbidden || flags.gone || statusR, c != flags.statusOverride { flags.forcedStatus = c }
         }
         for (key, value, range) in items {
-            let k = key.lowercased()
+            let k = key.asciiLowercased()
             switch RewriteParser.flagName(k) {
             case .backrefEscaping:
                 // Each `B=` list replaces the one before (cfg->escapes), as `BNE=` does.
@@ -231,7 +231,7 @@ struct RewriteParser {
             case .qsLast: flags.qsLast = true
             case .redirect:
                 guard let value, !value.isEmpty else { if flags.redirect == nil { flags.redirect = 302 }; continue }
-                switch value.lowercased() {
+                switch value.asciiLowercased() {
                 case "permanent": flags.redirect = 301
                 case "temp": flags.redirect = 302
                 case "seeother": flags.redirect = 303

@@ -20,7 +20,7 @@ enum VariableRef: Sendable, Hashable {
     init(_ rawName: String) {
         if let colon = rawName.firstIndex(ofByte: UInt8(ascii: ":")) {
             let arg = String(rawName[rawName.index(after: colon)...])
-            switch rawName[..<colon].uppercased() {
+            switch rawName[..<colon].asciiUppercased() {
             case "HTTP": self = .header(arg)
             case "ENV": self = .environment(arg)
             case "LA-U": self = .lookAhead(arg, file: false)
@@ -31,7 +31,7 @@ enum VariableRef: Sendable, Hashable {
             return
         }
         // Names are case-insensitive.
-        let name = rawName.uppercased()
+        let name = rawName.asciiUppercased()
         if let known = Origin.variableNames[name] { self = .known(known, name: name) } else { self = .empty }
     }
 }
