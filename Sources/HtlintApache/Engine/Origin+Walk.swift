@@ -193,9 +193,15 @@ extension Origin {
             // <Directory> blocks of the virtual host for this level.
             for (i, (path, block)) in (site.vhost.block.server?.directories ?? []).enumerated() {
                 let p = directorySectionPath(path)
-                // By bytes (recorded: section-directory-path-normal-form).
-                guard sameBytes(p, dir) else { continue }
-                config.merge(block, directory: dir + "/", key: byteDistinctKey("dir:" + dir), defaultEngine: defaultEngine)
+                // By bytes (recorded: section-directory-path-normal-form). A path with wildcards
+                // (d_is_fnmatch) is matched with apr_fnmatch, `*` not crossing a slash, against
+                // each directory entered, in configuration order with the exact ones of its
+                // depth (recorded: section-directory-wildcard).
+                let wildcard = ConfigReader.isWildcard(p)
+                guard wildcard ? wildcardMatch(p + "/", dir + "/", pathname: true) : sameBytes(p, dir) else { continue }
+                // A wildcard section is its own object in every directory it covers.
+                let key = wildcard ? byteDistinctKey("dir#\(i):" + dir) : byteDistinctKey("dir:" + dir)
+                config.merge(block, directory: dir + "/", key: key, defaultEngine: defaultEngine)
                 if !block.files.isEmpty || !block.ifChains.isEmpty { sections.append(SectionSource(key: "dir#\(i)", block: block)) }
             }
             let key = dir == "/" ? "/" : dir + "/"

@@ -221,7 +221,10 @@ public final class Site: @unchecked Sendable {
             level = seg.isEmpty ? "/" : (level == "/" ? "" : level) + "/" + seg
             if sameBytes(level, documentRoot) { allowed = .all }
             // By bytes (recorded: section-directory-path-normal-form).
-            for b in blocks where sameBytes(b.path, level) { allowed.apply(b.block) }
+            // A wildcard path matches with apr_fnmatch, in configuration order (recorded:
+            // section-directory-wildcard).
+            for b in blocks where ConfigReader.isWildcard(b.path) ? wildcardMatch(b.path + "/", level == "/" ? "/" : level + "/", pathname: true)
+                : sameBytes(b.path, level) { allowed.apply(b.block) }
         }
         return allowed
     }
