@@ -71,11 +71,11 @@ extension Origin {
             }
         }
         if success, r.method != "OPTIONS", let t = contentType {
-            context.invokedHandler = String(t.prefix { $0 != ";" })
+            context.invokedHandler = beforeSemicolonByte(t)
         } else if handlerRan, let t = r.forcedType
                     ?? typedFilename(r).flatMap({ MimeTypes.type(forPath: mimeName($0, r, config?.mime), config: config?.mime) }) {
             // (recorded: header-expr-handler-after-range-416, header-expr-handler-after-refused-header)
-            context.invokedHandler = String(t.prefix { $0 != ";" })
+            context.invokedHandler = beforeSemicolonByte(t)
         }
         // ap_http_header_filter writes r->content_type over any Content-Type in the tables; with
         // none (`Header unset Content-Type`) or an empty one what the tables hold goes out.

@@ -16,7 +16,7 @@ extension Origin {
                 || config?.outputFiltersByType.isEmpty == false else { return [] }
         guard let config, site.modules.contains("deflate"), status != 204, !r.isSubrequest,
               r.envValue("no-gzip") == nil, let f = r.filename, bodyOverGzipOverhead(r, f) else { return [] }
-        let bare = contentType.map { String($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces).asciiLowercased() }
+        let bare = contentType.map { beforeSemicolonByte($0).trimmingCharacters(in: .whitespaces).asciiLowercased() }
         var filters = config.outputFilters ?? []
         for part in byteSplit(lastPathComponent(f)[...], UInt8(ascii: ".")).dropFirst() {
             filters += config.outputFiltersByExtension[asciiLowercased(String(part))] ?? []
