@@ -77,12 +77,13 @@ public enum Conditionals {
         }
         var negate = false
         if op.hasBytePrefix("!") { negate = true; op = dropLeadingBytes(op, 1) }
-        if op == "~", operand.count >= 2, operand.hasBytePrefix("/"), operand.hasByteSuffix("/") {
-            operand = String(operand.dropFirst().dropLast())
+        // The slashes are single bytes: a combining mark after the first one stays in the regex.
+        func stripSlashes(_ s: String) -> String? {
+            guard s.utf8.count >= 2, s.hasBytePrefix("/"), s.hasByteSuffix("/") else { return nil }
+            return String(s.utf8.dropFirst().dropLast())
         }
-        if (op == "=" || op == "==" || op.isEmpty), operand.count >= 2, operand.hasBytePrefix("/"), operand.hasByteSuffix("/") {
-            op = "~"; operand = String(operand.dropFirst().dropLast())
-        }
+        if op == "~", let stripped = stripSlashes(operand) { operand = stripped }
+        if op == "=" || op == "==" || op.isEmpty, let stripped = stripSlashes(operand) { op = "~"; operand = stripped }
         let result: Bool
         if op == "~" {
             guard let regex = try? Regex(operand) else { return nil }

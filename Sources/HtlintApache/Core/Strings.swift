@@ -180,3 +180,11 @@ func canonicalFilePath(_ path: String) -> String {
     }
     return out
 }
+
+/// A content type without its parameters as ap_field_noparam cuts it: before the first `;`
+/// byte (a `;` a combining mark follows is one Swift character, which `prefix { $0 != ";" }`
+/// does not stop at).
+func beforeSemicolonByte(_ s: String) -> String {
+    guard let i = s.firstIndex(ofByte: UInt8(ascii: ";")) else { return s }
+    return String(s[..<i])
+}

@@ -71,11 +71,11 @@ extension Origin {
             }
         }
         if success, r.method != "OPTIONS", let t = contentType {
-            context.invokedHandler = String(t.prefix { $0 != ";" })
+            context.invokedHandler = beforeSemicolonByte(t)
         } else if handlerRan, let t = r.forcedType
                     ?? typedFilename(r).flatMap({ MimeTypes.type(forPath: mimeName($0, r, config?.mime), config: config?.mime) }) {
             // (recorded: header-expr-handler-after-range-416, header-expr-handler-after-refused-header)
-            context.invokedHandler = String(t.prefix { $0 != ";" })
+            context.invokedHandler = beforeSemicolonByte(t)
         }
         // ap_http_header_filter writes r->content_type over any Content-Type in the tables; with
         // none (`Header unset Content-Type`) or an empty one what the tables hold goes out.
@@ -171,7 +171,10 @@ extension Origin {
         if let first = out.first(where: { equalsIgnoringASCIICase($0.name, "Content-Language") }) {
             // A table token the languages already name (in any case) is not repeated
             // (recorded: header-content-language-table-duplicates).
-            for token in first.value.split(separator: ",").map({ $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") })
+            // Commas and blanks are bytes: a combining mark after one does not join it.
+            for token in byteSplit(first.value[...], UInt8(ascii: ",")).map({ item in
+                item.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 }).map { String(Substring($0)) }.joined(separator: " ")
+            })
             where !token.isEmpty && !tokens.contains(where: { equalsIgnoringASCIICase($0, token) }) {
                 tokens.append(token)
             }

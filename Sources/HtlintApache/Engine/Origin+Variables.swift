@@ -201,7 +201,7 @@ struct ExpressionContext: ExpressionEnvironment {
             // it (recorded: header-expr-handler-directory-fixup-404). mod_dir's 301 sets the handler.
             case .directory? where (answered == 404 && !record.answeredInFixups) || answered == 200: return "httpd/unix-directory"
             case .file? where answered < 300:
-                return MimeTypes.type(forPath: f, config: record.config?.mime).map { String($0.prefix { $0 != ";" }) } ?? ""
+                return MimeTypes.type(forPath: f, config: record.config?.mime).map { beforeSemicolonByte($0) } ?? ""
             default: return ""
             }
         // mod_ssl's expression hook takes every `SSL_*` name to ssl_var_lookup.

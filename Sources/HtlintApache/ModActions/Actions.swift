@@ -45,7 +45,7 @@ extension Origin {
         // "Check for looping, which can happen if the CGI script isn't".
         if script != nil, chain.redirectDepth >= 2 { return nil }
         let type = r.forcedType ?? r.filename.flatMap { MimeTypes.type(forPath: $0, config: config.mime) }
-        let name = r.handler ?? type.map { String($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces) }
+        let name = r.handler ?? type.map { beforeSemicolonByte($0).trimmingCharacters(in: .whitespaces) }
         if let name, let action = config.actions[name.asciiLowercased()] {
             if !action.virtual, let f = r.filename, site.files.stat(f.hasByteSuffix("/") ? String(f.dropLast()) : f) == nil {
                 chain.note(.status, "404: Action \(name) needs an existing file (no `virtual`)")

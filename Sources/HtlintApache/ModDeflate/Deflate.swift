@@ -16,9 +16,9 @@ extension Origin {
                 || config?.outputFiltersByType.isEmpty == false else { return [] }
         guard let config, site.modules.contains("deflate"), status != 204, !r.isSubrequest,
               r.envValue("no-gzip") == nil, let f = r.filename, bodyOverGzipOverhead(r, f) else { return [] }
-        let bare = contentType.map { String($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces).asciiLowercased() }
+        let bare = contentType.map { beforeSemicolonByte($0).trimmingCharacters(in: .whitespaces).asciiLowercased() }
         var filters = config.outputFilters ?? []
-        for part in lastPathComponent(f).split(separator: ".", omittingEmptySubsequences: false).dropFirst() {
+        for part in byteSplit(lastPathComponent(f)[...], UInt8(ascii: ".")).dropFirst() {
             filters += config.outputFiltersByExtension[asciiLowercased(String(part))] ?? []
         }
         if let bare { filters += config.outputFiltersByType[bare] ?? [] }
@@ -28,10 +28,10 @@ extension Origin {
         if let e = config.mime?.encoding(forPath: f), e.asciiLowercased() != "identity" { return [] }
         var out = [HTTPHeader("Vary", "Accept-Encoding")]
         let accepts = chain.request.headers.filter { equalsIgnoringASCIICase($0.name, "Accept-Encoding") }.map(\.value).joined(separator: ",")
-        for token in accepts.split(separator: ",") {
-            let parts = token.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        for token in byteSplit(accepts[...], UInt8(ascii: ","), omittingEmpty: true) {
+            let parts = byteSplit(token, UInt8(ascii: ";"), omittingEmpty: true).map { $0.trimmingCharacters(in: .whitespaces) }
             guard let name = parts.first, name.asciiLowercased() == "gzip" else { continue }
-            let q = parts.dropFirst().first { $0.asciiLowercased().hasBytePrefix("q=") }.map { Double($0.dropFirst(2)) ?? 1 } ?? 1
+            let q = parts.dropFirst().first { $0.asciiLowercased().hasBytePrefix("q=") }.map { Double(dropLeadingBytes($0, 2)) ?? 1 } ?? 1
             if q > 0 { out.append(HTTPHeader("Content-Encoding", "gzip")) }
             break
         }
@@ -56,5 +56,6 @@ extension Origin {
 
 extension ConfigReader {
     /// `SetOutputFilter`, `AddOutputFilter` and `AddOutputFilterByType`: filter lists (`;`).
-    static func filterNames(_ value: String) -> [String] { value.split(separator: ";").map(String.init) }
+    /// Split at `;` bytes, as ap_getword splits them (a `;` a combining mark follows is still one).
+    static func filterNames(_ value: String) -> [String] { byteSplit(value[...], UInt8(ascii: ";"), omittingEmpty: true).map(String.init) }
 }

@@ -99,10 +99,10 @@ extension Origin {
         guard let e = config?.expires, e.active == true, !r.isSubrequest, status < 400 else { return [] }
         var code: String? = nil
         if let t = contentType {
-            let bare = String(t.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces).asciiLowercased()
+            let bare = beforeSemicolonByte(t).trimmingCharacters(in: .whitespaces).asciiLowercased()
             code = e.byType[bare]
-            if code == nil, let slash = t.firstIndex(of: "/") {
-                code = e.byType[t[...slash].asciiLowercased() + "*"]
+            if code == nil, let slash = t.firstIndex(ofByte: UInt8(ascii: "/")) {
+                code = e.byType[t[..<t.utf8.index(after: slash)].asciiLowercased() + "*"]
             }
         }
         guard let c = code ?? e.defaultCode, c.hasBytePrefix("A") else {

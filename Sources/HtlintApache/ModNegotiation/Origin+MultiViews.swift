@@ -247,12 +247,15 @@ extension Origin {
                 var thisTag: Double? = nil
                 for (range, q) in accept.entries {
                     if range == "*" { if star == nil { star = q }; continue }
-                    if tag.hasBytePrefix(range), tag.count == range.count || tag.dropFirst(range.count).first == "-",
-                       range.count > longest {
-                        longest = range.count
+                    // Lengths and the `-` after the range are bytes (strncmp, lang[alen]): a
+                    // combining mark after `-` keeps it a dash.
+                    let length = range.utf8.count
+                    if tag.hasBytePrefix(range), tag.utf8.count == length || tag.utf8.dropFirst(length).first == UInt8(ascii: "-"),
+                       length > longest {
+                        longest = length
                         thisTag = q
                     }
-                    if thisTag == nil, let dash = range.firstIndex(of: "-"), tag.hasBytePrefix(range[..<dash]) { fiddle = 0.001 }
+                    if thisTag == nil, let dash = range.firstIndex(ofByte: UInt8(ascii: "-")), tag.hasBytePrefix(range[..<dash]) { fiddle = 0.001 }
                 }
                 if best == nil || (thisTag != nil && thisTag! > best!) { best = thisTag }
                 if thisTag == nil && star != nil { matchedOnStar = true }
@@ -273,12 +276,13 @@ extension Origin {
     /// A variant's type as mod_negotiation's set_mime_fields splits it: the media type (lower
     /// case) and its `charset` parameter ("" without one).
     static func mediaTypeAndCharset(_ type: String) -> (String, String) {
-        let parts = type.split(separator: ";", omittingEmptySubsequences: false)
+        let parts = byteSplit(type[...], UInt8(ascii: ";"))
         let media = parts.first.map { $0.trimmingCharacters(in: .whitespaces).asciiLowercased() } ?? ""
-        for p in parts.dropFirst() {
-            let kv = p.split(separator: "=", maxSplits: 1)
-            guard kv.count == 2, kv[0].trimmingCharacters(in: .whitespaces).asciiLowercased() == "charset" else { continue }
-            var v = kv[1].trimmingCharacters(in: .whitespaces)
+        for part in parts.dropFirst() {
+            let p = String(part)
+            guard let eq = p.firstIndex(ofByte: UInt8(ascii: "=")) else { continue }
+            guard p[..<eq].trimmingCharacters(in: .whitespaces).asciiLowercased() == "charset" else { continue }
+            var v = String(p[p.utf8.index(after: eq)...]).trimmingCharacters(in: .whitespaces)
             if v.count >= 2, v.hasBytePrefix("\""), v.hasByteSuffix("\"") { v = String(v.dropFirst().dropLast()) }
             return (media, v)
         }
