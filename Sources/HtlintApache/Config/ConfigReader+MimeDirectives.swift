@@ -12,7 +12,7 @@ extension ConfigReader {
             guard words.count >= 2 else { return }
             for w in words.dropFirst() {
                 let ext = w.value.hasBytePrefix(".") ? String(w.value.dropFirst()) : w.value
-                block.outputFiltersByExtension[asciiLowercased(ext)] = ConfigReader.filterNames(words[0].value)
+                block.outputFiltersByExtension[ext.asciiLowercased()] = ConfigReader.filterNames(words[0].value)
             }
         case "AddType", "AddCharset", "AddLanguage", "AddEncoding", "AddHandler":
             guard words.count >= 2, !words[0].value.isEmpty else {
@@ -106,7 +106,7 @@ extension ConfigReader {
     /// A mod_mime extension argument: without its leading dot, ASCII letters lower-cased
     /// (ap_str_tolower; a request's extension is folded the same way).
     static func mimeExtension(_ word: String) -> String {
-        asciiLowercased(word.hasBytePrefix(".") ? dropLeadingBytes(word, 1) : word)
+        (word.hasBytePrefix(".") ? dropLeadingBytes(word, 1) : word).asciiLowercased()
     }
 }
 

@@ -97,7 +97,7 @@ func splitAbsoluteURL(_ url: String) -> (prefix: String, path: String) {
 /// brackets like an IPv6 literal by ap_get_server_name_for_url: `[a.example:80]` (recorded:
 /// vhost-http-protocol-options-unsafe-host).
 public func splitHostHeader(_ value: String) -> (host: String, port: Int?) {
-    var host = asciiLowercased(value)
+    var host = value.asciiLowercased()
     var port: Int? = nil
     if host.hasBytePrefix("[") {
         if let close = host.firstIndex(of: "]") {

@@ -371,7 +371,7 @@ extension Origin {
         guard !regex.namedGroups.isEmpty, let m = regex.firstMatch(in: subject) else { return }
         for (group, name) in regex.namedGroups {
             guard group < m.captureBytes.count, m.captureBytes[group] != nil else { continue }
-            r.setEnvValue("MATCH_" + asciiUppercased(name), m[group])
+            r.setEnvValue("MATCH_" + name.asciiUppercased(), m[group])
         }
     }
 

@@ -241,8 +241,8 @@ public indirect enum ExprWord: Sendable {
             case "env": return env.environment(v)
             case "reqenv": return env.requestEnvironment(v) ?? ""
             case "osenv": return env.processEnvironment(v) ?? ""
-            case "tolower": return asciiLowercased(v)
-            case "toupper": return asciiUppercased(v)
+            case "tolower": return v.asciiLowercased()
+            case "toupper": return v.asciiUppercased()
             case "escape": return percentEscape(v, keep: uriEscapeSafeBytes)
             case "unescape": return unescapeKeeping2F(v) ?? ""
             case "base64": return base64Encode(v.rawBytes)

@@ -107,16 +107,6 @@ private func octetsOnly(_ g: ArraySlice<UInt8>) -> Bool {
 
 // MARK: - ap_expr string functions
 
-/// ap_str_tolower / ap_str_toupper: ASCII letters only.
-func asciiLowercased(_ s: String) -> String {
-    guard s.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return s }
-    return String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }, as: UTF8.self)
-}
-
-func asciiUppercased(_ s: String) -> String {
-    String(decoding: s.utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 32 : $0 }, as: UTF8.self)
-}
-
 /// ap_escape_uri (ap_os_escape_path): letters, digits and `$-_.+!*'(),:;@&=/~` stay, the
 /// set redirects are escaped with (recorded: header-expr-escape-keeps-semicolon).
 let uriEscapeSafeBytes: Set<UInt8> = pathSafeBytes

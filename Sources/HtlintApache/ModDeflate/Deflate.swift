@@ -19,7 +19,7 @@ extension Origin {
         let bare = contentType.map { beforeSemicolonByte($0).trimmingCharacters(in: .whitespaces).asciiLowercased() }
         var filters = config.outputFilters ?? []
         for part in byteSplit(lastPathComponent(f)[...], UInt8(ascii: ".")).dropFirst() {
-            filters += config.outputFiltersByExtension[asciiLowercased(String(part))] ?? []
+            filters += config.outputFiltersByExtension[part.asciiLowercased()] ?? []
         }
         if let bare { filters += config.outputFiltersByType[bare] ?? [] }
         guard filters.contains(where: { $0.asciiUppercased() == "DEFLATE" }) else { return [] }

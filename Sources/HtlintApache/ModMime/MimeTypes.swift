@@ -36,7 +36,7 @@ enum MimeTypes {
         let name = lastPathComponent(path)
         var result: String? = nil
         for ext in name.utf8.split(separator: UInt8(ascii: ".")).dropFirst() {
-            if let t = byExtension[asciiLowercased(String(Substring(ext)))] { result = t }
+            if let t = byExtension[Substring(ext).asciiLowercased()] { result = t }
         }
         return result
     }
@@ -95,7 +95,7 @@ struct MimeConfig {
         guard !handlers.isEmpty else { return nil }
         var result: String? = nil
         for part in lastPathComponent(path).utf8.split(separator: UInt8(ascii: ".")).dropFirst() {
-            if let mapped = handlers[PathKey(asciiLowercased(String(Substring(part))))], let h = mapped { result = h }
+            if let mapped = handlers[PathKey(Substring(part).asciiLowercased())], let h = mapped { result = h }
         }
         return result
     }
@@ -107,7 +107,7 @@ struct MimeConfig {
         var result: String? = nil
         var charset: String? = nil
         for part in name.utf8.split(separator: UInt8(ascii: ".")).dropFirst() {
-            let ext = asciiLowercased(String(Substring(part)))
+            let ext = Substring(part).asciiLowercased()
             if let mapped = types[PathKey(ext)] {
                 if let t = mapped { result = t }
             } else if let t = MimeTypes.byExtension[ext] {
@@ -135,7 +135,7 @@ extension MimeConfig {
         var found: [String] = []
         if !languages.isEmpty {
             for part in lastPathComponent(path).utf8.split(separator: UInt8(ascii: ".")).dropFirst() {
-                if let mapped = languages[PathKey(asciiLowercased(String(Substring(part))))], let l = mapped { found.append(l) }
+                if let mapped = languages[PathKey(Substring(part).asciiLowercased())], let l = mapped { found.append(l) }
             }
         }
         if found.isEmpty, let defaultLanguage { found.append(defaultLanguage) }
@@ -147,7 +147,7 @@ extension MimeConfig {
         guard !encodings.isEmpty else { return nil }
         var found: [String] = []
         for part in lastPathComponent(path).utf8.split(separator: UInt8(ascii: ".")).dropFirst() {
-            if let mapped = encodings[PathKey(asciiLowercased(String(Substring(part))))], let e = mapped { found.append(e) }
+            if let mapped = encodings[PathKey(Substring(part).asciiLowercased())], let e = mapped { found.append(e) }
         }
         return found.isEmpty ? nil : found.joined(separator: ", ")
     }
@@ -180,7 +180,7 @@ extension MimeTypes {
     /// `Header edit` too).
     static func withDefaultCharset(_ type: String, _ charset: String?) -> String {
         guard let charset else { return type }
-        let lower = asciiLowercased(type)
+        let lower = type.asciiLowercased()
         guard !lower.containsBytes("charset="), lower.containsBytes("text/plain") || lower.containsBytes("text/html") else { return type }
         return type + "; charset=" + charset
     }

@@ -48,7 +48,7 @@ extension Origin {
             anyMatch = true
             guard case .file(let size)? = site.files.stat(path) else { continue }
             let extensions = dropLeadingBytes(name, prefix.utf8.count).utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-                .map { asciiLowercased(String(Substring($0))) }
+                .map { Substring($0).asciiLowercased() }
             // The variant's own look-up: its directory's mod_mime settings (`AddType`,
             // `RemoveType`) decide its type, and it must pass its access checks (a
             // `<Files "*.bak">` denial), whose refusal is logged as the subrequest's — also for a

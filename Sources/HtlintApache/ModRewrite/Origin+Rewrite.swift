@@ -272,11 +272,11 @@ extension Origin {
         func forceTypeAndHandler() {
             if let t = rule.flags.type {
                 let value = expand(t, scope, r, chain, escaping: rule.flags.escaping, serverContext: serverContext).text
-                if !value.isEmpty { result.type = asciiLowercased(value) }
+                if !value.isEmpty { result.type = value.asciiLowercased() }
             }
             if let h = rule.flags.handler {
                 let value = expand(h, scope, r, chain, escaping: rule.flags.escaping, serverContext: serverContext).text
-                if !value.isEmpty { result.handler = asciiLowercased(value) }
+                if !value.isEmpty { result.handler = value.asciiLowercased() }
             }
         }
         if rule.isDash {
