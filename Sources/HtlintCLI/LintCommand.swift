@@ -219,7 +219,7 @@ struct LintCommand {
         var listed = Set<String>()
         for (dir, source) in Site.accessFiles(site.files, names: names).sorted(by: { $0.0 < $1.0 }) {
             // The file system can name the document root twice (`root` and `root/`); a file is linted once.
-            guard let config = site.accessConfigs[dir], listed.insert(source.path).inserted else { continue }
+            guard let config = site.accessConfig(dir), listed.insert(source.path).inserted else { continue }
             let url = dir == root + "/" ? "/" : String(dir.dropFirst(root.count))
             files.append(LintFile(source: source, directory: url, modules: site.modules, config: config))
         }

@@ -193,7 +193,7 @@ struct ReplaySummary {
         var neverCount = 0
         var never: [String] = []
         for (dir, file) in site.files.accessFileEntries.sorted(by: { $0.key < $1.key }) {
-            guard let config = site.accessConfigs[dir] else { continue }
+            guard let config = site.accessConfig(dir) else { continue }
             var unfired: [Int] = []
             func note(_ range: SourceRange) {
                 guard fired[range] == nil else { return }

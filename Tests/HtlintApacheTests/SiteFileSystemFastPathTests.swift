@@ -41,7 +41,7 @@ struct SiteFileSystemFastPathTests {
         fs.addAccessFile("/", displayPath: ".htaccess", text: "")
         fs.addAccessFile("/sub/", displayPath: "sub/.htaccess", text: "")
         #expect(fs.nodes.map(\.key).filter { $0.hasSuffix("/") }.isEmpty)
-        #expect(Set(fs.accessFiles.keys) == ["/var/www/html/", "/var/www/html/sub/"])
+        #expect(fs.accessFileEntries.map(\.key).sorted() == ["/var/www/html/", "/var/www/html/sub/"])
         #expect(fs.entryNames(in: "/var/www/html").sorted() == [".htaccess", "sub"])
     }
 

@@ -49,11 +49,14 @@ public final class Site: @unchecked Sendable {
     /// `%{ENV:X}` falls back to the httpd process environment.
     public let processEnvironment: [String: String]
     /// Parsed `.htaccess` files by directory path (with trailing slash). Directories whose names
-    /// Swift holds equal (`café` precomposed or not) share an entry here; the engine reads
-    /// `accessConfig(_:)`, which keeps them apart.
+    /// Swift holds equal (`café` precomposed or not) share an entry here; `accessConfig(_:)`
+    /// keeps them apart.
     public let accessConfigs: [String: ConfigFile]
     /// The same by the path's bytes (recorded: nested-htaccess-directory-names-in-both-normal-forms).
     let accessConfigsByBytes: [PathKey: ConfigFile]
+
+    /// The parsed `.htaccess` of `directory` (trailing slash), found by the path's bytes.
+    public func accessConfig(_ directory: String) -> ConfigFile? { accessConfigsByBytes[PathKey(directory)] }
     /// The virtual host's `RewriteMap`s by name, usable from `.htaccess` too.
     public let rewriteMaps: [String: RewriteMapTable]
 

@@ -55,13 +55,9 @@ public struct SiteFileSystem: Sendable {
     private var children: [PathKey: [String]] { storage.children }
     /// Whether any node is a symbolic link: without one, a plain path is found by a lookup alone.
     public var hasSymlinks: Bool { storage.hasSymlinks }
-    /// `.htaccess` text by directory path (with trailing slash). Two directories whose names
-    /// Swift holds equal (`café` precomposed or not) are one entry here: the engine reads
-    /// `accessFileEntries` and `accessFile(in:named:)`, which keep them apart.
-    public var accessFiles: [String: SourceFile] {
-        Dictionary(storage.accessFiles.map { ($0.key.path, $0.value) }, uniquingKeysWith: { a, _ in a })
-    }
-    /// Every `.htaccess` with its directory path (with trailing slash), in no particular order.
+    /// Every `.htaccess` with its directory path (with trailing slash), in no particular order:
+    /// a list, not a `String`-keyed table, as two directories whose names Swift holds equal
+    /// (`café` precomposed or not) are two entries; `accessFile(in:named:)` finds one by bytes.
     public var accessFileEntries: [(key: String, value: SourceFile)] { storage.accessFiles.map { ($0.key.path, $0.value) } }
     /// Texts of other files added in memory (`addTextFile`), by absolute path.
     private var texts: [PathKey: SourceFile] { storage.texts }
