@@ -156,13 +156,26 @@ public func schemeSeparator(in s: String) -> String.Index? {
     return nil
 }
 
+/// Whether `/.` or `//` occurs in the UTF-8: one pass over the bytes, as this runs on every
+/// directory walk (two substring searches stopped at every slash of the path).
+private func hasSlashBeforeDotOrSlash(_ path: String) -> Bool {
+    func scan(_ b: some Collection<UInt8>) -> Bool {
+        var previous: UInt8 = 0
+        for byte in b {
+            if previous == UInt8(ascii: "/"), byte == UInt8(ascii: ".") || byte == UInt8(ascii: "/") { return true }
+            previous = byte
+        }
+        return false
+    }
+    return path.utf8.withContiguousStorageIfAvailable(scan) ?? scan(path.utf8)
+}
+
 /// apr_filepath_merge(APR_FILEPATH_NOTRELATIVE) on an absolute path, as directory_walk
 /// canonicalises r->filename: empty and `.` segments are dropped, `..` crops the segment before
 /// it (at `/` it is a no-op), and a slash after a kept segment stays. Paths without a dot
 /// segment or a repeated slash come back unchanged.
 func canonicalFilePath(_ path: String) -> String {
-    // Byte searches: this runs on every directory walk (Foundation's `contains` bridges).
-    guard path.utf8.first == UInt8(ascii: "/"), path.containsBytes("/.") || path.containsBytes("//") else { return path }
+    guard path.utf8.first == UInt8(ascii: "/"), hasSlashBeforeDotOrSlash(path) else { return path }
     let parts = slashSplit(path).dropFirst()
     guard parts.contains(where: { $0 == "." || $0 == ".." || $0.isEmpty }) else { return path }
     var out = "/"

@@ -184,6 +184,7 @@ public struct Edge: Sendable, Hashable {
         guard isProxy else { return [] }
         var h = [HTTPHeader("X-Forwarded-Proto", scheme), HTTPHeader("X-Forwarded-For", "127.0.0.1")]
         if mode != .terminatingProxy {
+            h.reserveCapacity(4)
             // The two usual values as literals: this runs on every hop through the edge.
             let visitor = switch scheme {
             case "https": #"{"scheme":"https"}"#
@@ -270,7 +271,10 @@ extension Edge: Layer {
         next.scheme = scheme
         next.port = port
         // Cloudflare overwrites a client's X-Forwarded-Proto and appends to X-Forwarded-For (§2.6).
-        for h in forwardedHeaders(scheme: request.scheme) {
+        let added = forwardedHeaders(scheme: request.scheme)
+        // One allocation for the forwarded list, not one per header appended.
+        next.headers.reserveCapacity(next.headers.count + added.count)
+        for h in added {
             if h.name == "X-Forwarded-For", !replacesForwardedFor { next.appendForwardedFor(h.value) } else { next.setHeader(h.name, h.value) }
         }
         var notes: [String] = []
