@@ -47,17 +47,22 @@ extension Origin {
         // Recomputed when the next rule is tried, not when a rule substitutes: most
         // substituting rules end the set ([L], a redirect), and then nothing reads them again.
         var stale = false
-        if let index = set.index { candidates = index.candidates(for: input, query: r.query) }
         while i < rules.count {
             if stale {
                 stale = false
                 input = matchInput(r, directory: directory, pathInfo: pathInfo)
-                if let index = set.index {
+                candidates = nil
+            }
+            // The look-up waits until the rules every input tries are passed: a force-https or
+            // canonical-host rule at the top that ends the set needs none. (The input and query
+            // are those of the last substitution either way: only a substituting rule changes
+            // them, and that makes the look-up stale.)
+            if let index = set.index, i >= index.leadingAlwaysTried {
+                if candidates == nil {
                     candidates = index.candidates(for: input, query: r.query)
                     cursor = 0
                 }
-            }
-            if let c = candidates {
+                let c = candidates!
                 while cursor < c.count, Int(c[cursor]) < i { cursor += 1 }
                 guard cursor < c.count else { break }
                 i = Int(c[cursor])

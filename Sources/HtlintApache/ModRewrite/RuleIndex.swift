@@ -19,6 +19,9 @@ import HtlintRegex
 final class RuleIndex: Sendable {
     /// Rules that must always be tried (sorted).
     private let always: [Int32]
+    /// How many rules at the top of the set are always tried: the ones before the first rule
+    /// the index can skip, which run before it is consulted.
+    let leadingAlwaysTried: Int
     private let prefixes: PrefixTable
     private let caselessPrefixes: PrefixTable
     /// Endings, stored reversed.
@@ -216,6 +219,9 @@ final class RuleIndex: Sendable {
             }
         }
         self.always = always
+        var leading = 0
+        while leading < always.count, always[leading] == Int32(leading) { leading += 1 }
+        self.leadingAlwaysTried = leading
         self.prefixes = prefixes
         self.caselessPrefixes = caselessPrefixes
         self.suffixes = suffixes
