@@ -125,19 +125,40 @@ extension Origin {
         let directories = site.vhost.block.server?.directories ?? []
         if !directories.isEmpty {
             let defaultEngine = site.vhost.block.rewrite?.engine ?? false
-            let covering = directories.enumerated().compactMap { (i, entry) -> (Int, Int, String, ConfigBlock)? in
+            // Apache orders the sections by their number of components, then as written.
+            let covering = directories.enumerated().compactMap { (i, entry) -> (Int, Int, String, String, ConfigBlock)? in
                 let p = directorySectionPath(entry.0)
                 let dir = p == "/" ? "/" : p + "/"
+                let depth = dir.utf8.count { $0 == UInt8(ascii: "/") }
+                // A path with wildcards is matched with apr_fnmatch against the walked directory of
+                // its depth, as inside the document root (recorded: alias-outside-docroot-wildcard-directory).
+                if ConfigReader.isWildcard(p) {
+                    guard let walked = walkedDirectory(filename, isDirectory: isDirectory, depth: depth),
+                          wildcardMatch(dir, walked, pathname: true) else { return nil }
+                    return (depth, i, walked, byteDistinctKey("dir#\(i):" + dropTrailingBytes(walked, 1)), entry.1)
+                }
                 // A missing name is no directory: `<Directory /opt/app>` does not cover a missing /opt/app.
                 guard filename.hasBytePrefix(dir) || (isDirectory && sameBytes(filename, p)) else { return nil }
-                return (dir.utf8.count, i, p, entry.1)
+                return (depth, i, dir, byteDistinctKey("dir:" + p), entry.1)
             }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
-            for (_, i, p, block) in covering {
-                config.merge(block, directory: p == "/" ? "/" : p + "/", key: byteDistinctKey("dir:" + p), defaultEngine: defaultEngine)
+            for (_, i, dir, key, block) in covering {
+                config.merge(block, directory: dir, key: key, defaultEngine: defaultEngine)
                 if !block.files.isEmpty || !block.ifChains.isEmpty { sections.append(SectionSource(key: "dir#\(i)", block: block)) }
             }
         }
         return WalkResult(filename: filename, pathInfo: pathInfo, config: config, fatal: nil, sections: sections)
+    }
+
+    /// The directory directory_walk enters with `depth` slashes (its trailing one counted) on the
+    /// way to `filename`: a proper prefix ending in a slash, or `filename` itself when it is a
+    /// directory; nil when the walk stops before that depth.
+    func walkedDirectory(_ filename: String, isDirectory: Bool, depth: Int) -> String? {
+        var slashes = 0
+        for i in filename.utf8.indices where filename.utf8[i] == UInt8(ascii: "/") {
+            slashes += 1
+            if slashes == depth { return String(bytesThrough(filename, i)) }
+        }
+        return isDirectory && slashes + 1 == depth && !filename.hasByteSuffix("/") ? filename + "/" : nil
     }
 
     /// The directory a `<Directory>` section names, `${DOCROOT}` resolved, normalised.
