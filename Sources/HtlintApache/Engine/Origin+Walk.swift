@@ -161,6 +161,10 @@ extension Origin {
         return isDirectory && slashes + 1 == depth && !filename.hasByteSuffix("/") ? filename + "/" : nil
     }
 
+    /// The server's section for the document root (the set-up every site is read with).
+    static let documentRootSection: ConfigBlock = ConfigReader.read(
+        SourceFile(path: "document-root-section", text: "Options FollowSymLinks\nRequire all granted\n"), context: .htaccess).block
+
     /// The directory a `<Directory>` section names, `${DOCROOT}` resolved, normalised.
     func directorySectionPath(_ written: String) -> String {
         SiteFileSystem.normalize(written.replacingOccurrences(of: "${DOCROOT}", with: site.mountedRoot))
@@ -245,6 +249,33 @@ extension Origin {
                 if let f = file.fatal, fatal == nil { fatal = (file, f); fatalDirectory = key }
                 config.merge(file.block, directory: key, key: objectKey, defaultEngine: defaultEngine)
             }
+        }
+        // The document root's parents come first in Apache's walk: a `<Directory />` or
+        // `<Directory "/v*">` of the virtual host applies below them too, and the server's own
+        // document-root section then sets Options and Require again
+        // (recorded: section-directory-above-document-root).
+        var parents = ["/"], prefix = ""
+        for seg in pathSegments(root).dropLast() {
+            prefix += "/" + seg
+            parents.append(prefix)
+        }
+        func slashes(_ s: String) -> Int { s.utf8.count { $0 == UInt8(ascii: "/") } }
+        var parentMatched = false
+        for parent in parents {
+            let dir = parent == "/" ? "/" : parent + "/"
+            for (i, (path, block)) in (site.vhost.block.server?.directories ?? []).enumerated() {
+                let p = directorySectionPath(path)
+                let wildcard = ConfigReader.isWildcard(p)
+                guard wildcard ? parent != "/" && slashes(p + "/") == slashes(dir) && wildcardMatch(p + "/", dir, pathname: true)
+                               : sameBytes(p, parent) else { continue }
+                let key = wildcard ? byteDistinctKey("dir#\(i):" + parent) : byteDistinctKey("dir:" + parent)
+                config.merge(block, directory: dir, key: key, defaultEngine: defaultEngine)
+                if !block.files.isEmpty || !block.ifChains.isEmpty { sections.append(SectionSource(key: "dir#\(i)", block: block)) }
+                parentMatched = true
+            }
+        }
+        if parentMatched {
+            config.merge(Origin.documentRootSection, directory: root + "/", key: "server-dir:" + root, defaultEngine: defaultEngine)
         }
         readLevel(root)
         var current = root
