@@ -129,7 +129,8 @@ public enum Conditionals {
 
     /// `major[.minor[.patch]]`, omitted parts zero (mod_version docs).
     static func parseVersion(_ s: String) -> [Int]? {
-        let parts = s.split(separator: ".", omittingEmptySubsequences: false)
+        // At `.` bytes, as compare_version's strtol steps over them.
+        let parts = byteSplit(s[...], UInt8(ascii: "."))
         guard (1...3).contains(parts.count) else { return nil }
         var numbers = parts.compactMap { Int($0) }
         guard numbers.count == parts.count, numbers.allSatisfy({ $0 >= 0 }) else { return nil }
