@@ -87,9 +87,12 @@ public struct AllowedOverrides: Sendable, Equatable {
     static func parse(_ words: [String]) -> Result<AllowOverrideSetting, IllegalWord> {
         var s = AllowOverrideSetting(categories: [], options: nil)
         for w in words {
-            let parts = w.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            // set_override cuts the word at its first `=` byte, set_allow_opts the list at `,`
+            // bytes (a combining mark after either is no part of it).
+            let equals = w.firstIndex(ofByte: UInt8(ascii: "="))
+            let parts = [equals.map { w[..<$0] } ?? w[...]]
             let key = parts[0].asciiLowercased()
-            let value = parts.count > 1 ? String(parts[1]) : nil
+            let value = equals.map { String(bytesAfter(w, $0)) }
             switch key {
             // set_override assigns the whole `override` word here, Nonfatal bits included.
             case "none": s.categories = []; s.nonfatalOverride = false; s.nonfatalUnknown = false
@@ -102,7 +105,7 @@ public struct AllowedOverrides: Sendable, Equatable {
                 s.categories.insert(.options)
                 guard let value else { s.options = optAll; continue }
                 var bits: Set<String> = []
-                for o in value.split(separator: ",") {
+                for o in byteSplit(value[...], UInt8(ascii: ","), omittingEmpty: true) {
                     guard let b = optionBits(o.asciiLowercased()) else { return .failure(IllegalWord(word: String(o))) }
                     bits.formUnion(b)
                 }

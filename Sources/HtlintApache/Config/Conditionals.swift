@@ -65,48 +65,72 @@ public enum Conditionals {
     /// `<IfVersion [[!]op] version>` against 2.4.71, as mod_version reads it; nil when the
     /// arguments are invalid (Apache refuses the section).
     public static func versionHolds(_ words: [String]) -> Bool? {
-        var op: String
-        var operand: String
+        if case .success(let holds) = versionTest(words) { return holds }
+        return nil
+    }
+
+    /// Why mod_version refuses an `<IfVersion>` line (its message).
+    public struct VersionError: Error { public let message: String }
+
+    static let invalidVersion = VersionError(message: "Version appears to be invalid. It must have the format major[.minor[.patch]] where major, minor and patch are numbers.")
+
+    /// mod_version's start_ifversion. One argument is the version (or `/re/`) compared with
+    /// `=`: a `!` there is part of the version, so `<IfVersion !/x/>` is an invalid version.
+    /// The operator is read by bytes: an optional `!` (kept as the operator when alone), one
+    /// of `=`, `~`, `<`, `>`, then nothing or a `=` (not after `~`); anything else is an
+    /// unrecognized operator (recorded: conditional-ifversion-invalid-forms).
+    public static func versionTest(_ words: [String]) -> Result<Bool, VersionError> {
+        let op: String, operand: String
         switch words.count {
-        case 1:
-            op = "="; operand = words[0]
-            // `/re/` is turned into a regex below, with the slashes stripped once.
-            if operand.hasBytePrefix("!") { op = "!="; operand = dropLeadingBytes(operand, 1) }
+        case 1: op = "="; operand = words[0]
         case 2: op = words[0]; operand = words[1]
-        default: return nil
+        default: return .failure(VersionError(message: "<IfVersion> takes one or two arguments"))
         }
-        var negate = false
-        if op.hasBytePrefix("!") { negate = true; op = dropLeadingBytes(op, 1) }
+        var p = Array(op.utf8)[...]
+        let negate = p.first == UInt8(ascii: "!")
+        if negate, p.count > 1 { p = p.dropFirst() }
+        let c = p.first ?? 0
+        let rest = p.dropFirst()
+        guard rest.isEmpty || (rest.elementsEqual([UInt8(ascii: "=")]) && c != UInt8(ascii: "~")) else {
+            return .failure(VersionError(message: "unrecognized operator '\(op)'"))
+        }
         // The slashes are single bytes: a combining mark after the first one stays in the regex.
         func stripSlashes(_ s: String) -> String? {
             guard s.utf8.count >= 2, s.hasBytePrefix("/"), s.hasByteSuffix("/") else { return nil }
             return String(s.utf8.dropFirst().dropLast())
         }
-        if op == "~", let stripped = stripSlashes(operand) { operand = stripped }
-        if op == "=" || op == "==" || op.isEmpty, let stripped = stripSlashes(operand) { op = "~"; operand = stripped }
-        let result: Bool
-        if op == "~" {
-            guard let regex = try? Regex(operand) else { return nil }
-            result = regex.firstMatch(in: versionString) != nil
-        } else {
-            guard let wanted = parseVersion(operand) else { return nil }
+        func order() -> Result<Int, VersionError> {
+            guard let wanted = parseVersion(operand) else { return .failure(invalidVersion) }
             let have = [version.major, version.minor, version.patch]
-            let order = have.lexicographicallyPrecedes(wanted) ? -1 : (have == wanted ? 0 : 1)
-            switch op {
-            case "=", "==": result = order == 0
-            case "<": result = order < 0
-            case "<=": result = order <= 0
-            case ">": result = order > 0
-            case ">=": result = order >= 0
-            default: return nil
-            }
+            return .success(have.lexicographicallyPrecedes(wanted) ? -1 : (have == wanted ? 0 : 1))
         }
-        return result != negate
+        func regexMatch(_ pattern: String) -> Result<Bool, VersionError> {
+            guard let regex = try? Regex(pattern) else { return .failure(VersionError(message: "Unable to compile regular expression '\(pattern)'")) }
+            return .success(regex.firstMatch(in: versionString) != nil)
+        }
+        let result: Result<Bool, VersionError>
+        switch c {
+        case UInt8(ascii: "="):
+            if operand.hasBytePrefix("/") {
+                guard let stripped = stripSlashes(operand) else {
+                    return .failure(VersionError(message: "Missing delimiting / of regular expression."))
+                }
+                result = regexMatch(stripped)
+            } else {
+                result = order().map { $0 == 0 }
+            }
+        case UInt8(ascii: "~"): result = regexMatch(stripSlashes(operand) ?? operand)
+        case UInt8(ascii: "<"): result = order().map { $0 < 0 || (!rest.isEmpty && $0 == 0) }
+        case UInt8(ascii: ">"): result = order().map { $0 > 0 || (!rest.isEmpty && $0 == 0) }
+        default: return .failure(VersionError(message: "unrecognized operator '\(op)'"))
+        }
+        return result.map { $0 != negate }
     }
 
     /// `major[.minor[.patch]]`, omitted parts zero (mod_version docs).
     static func parseVersion(_ s: String) -> [Int]? {
-        let parts = s.split(separator: ".", omittingEmptySubsequences: false)
+        // At `.` bytes, as compare_version's strtol steps over them.
+        let parts = byteSplit(s[...], UInt8(ascii: "."))
         guard (1...3).contains(parts.count) else { return nil }
         var numbers = parts.compactMap { Int($0) }
         guard numbers.count == parts.count, numbers.allSatisfy({ $0 >= 0 }) else { return nil }

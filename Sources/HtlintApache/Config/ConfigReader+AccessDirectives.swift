@@ -18,8 +18,9 @@ extension ConfigReader {
     /// APR's looks_like_ip: IPv6 when it has a colon, else only digits and dots (the part before
     /// any `/`).
     static func looksLikeIP(_ word: String) -> Bool {
-        let ip = word.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        if ip.contains(":") { return true }
+        // By bytes, as ip_parse_config's strchr finds the `/` and apr's the `:`.
+        let ip = byteSplit(word[...], UInt8(ascii: "/"))[0]
+        if ip.utf8.contains(UInt8(ascii: ":")) { return true }
         return !ip.isEmpty && ip.utf8.allSatisfy { $0 == UInt8(ascii: ".") || ($0 >= 0x30 && $0 <= 0x39) }
     }
 
@@ -27,14 +28,14 @@ extension ConfigReader {
     /// is no dotted prefix of up to four octets (APR_EBADIP), a mask that is neither 1…32 bits
     /// nor a dotted address (APR_EBADMASK). IPv6 words are not checked.
     static func subnetProblem(_ word: String) -> String? {
-        let parts = word.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
-        if parts[0].contains(":") { return nil }
+        let parts = word.firstIndex(ofByte: UInt8(ascii: "/")).map { [word[..<$0], bytesAfter(word, $0)] } ?? [word[...]]
+        if parts[0].utf8.contains(UInt8(ascii: ":")) { return nil }
         func dotted(_ text: Substring, full: Bool) -> Bool {
             // A prefix may end in one dot (`10.1.`).
             let s = !full && text.hasByteSuffix(".") ? text.dropLast() : text
-            let octets = s.split(separator: ".", omittingEmptySubsequences: false)
-            return (full ? octets.count == 4 : octets.count <= 4) && text.count < 16
-                && octets.allSatisfy { !$0.isEmpty && $0.count <= 3 && Int($0).map { $0 <= 255 } == true }
+            let octets = byteSplit(s, UInt8(ascii: "."))
+            return (full ? octets.count == 4 : octets.count <= 4) && text.utf8.count < 16
+                && octets.allSatisfy { !$0.isEmpty && $0.utf8.count <= 3 && Int($0).map { $0 <= 255 } == true }
         }
         guard dotted(parts[0], full: false) else { return "The specified IP address is invalid." }
         if parts.count == 2 {

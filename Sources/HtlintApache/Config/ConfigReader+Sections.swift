@@ -67,6 +67,11 @@ extension ConfigReader {
         defer { if truth == nil { sectionNames.removeLast() } }
         if let truth {
             guard requireArgument(whileBuilding: true) else { return }
+            // An invalid `<IfVersion>` is a configuration error (a 500 in `.htaccess`).
+            if key == "ifversion", case .failure(let e) = Conditionals.versionTest(s.arguments.map(\.value)) {
+                buildError(ConfigCode.badArguments, e.message, s.openRange)
+                return
+            }
             if truth {
                 read(s.children, into: &block, pendingConditions: &pending, methods: methods, inSection: nil, lastIf: &lastIf)
                 // ap_build_cont_config only ends a true conditional section at a line that is

@@ -145,9 +145,9 @@ extension ConfigReader {
             return "Invalid ServerName \"\(arg)\" use ServerAlias to set multiple server names."
         }
         let afterScheme = arg.range(of: "://").map { arg[$0.upperBound...] } ?? arg[...]
-        guard let colon = afterScheme.firstIndex(of: ":") else { return nil }
-        let digits = afterScheme[afterScheme.index(after: colon)...].prefix { $0.isASCII && $0.isNumber }
-        let port = digits.isEmpty ? 0 : Int(digits.prefix(6)) ?? 0
+        // By bytes: a `:` a combining mark follows is still the delimiter, and the mark ends atoi.
+        guard let colon = afterScheme.utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let port = atoi(String(decoding: afterScheme.utf8[afterScheme.utf8.index(after: colon)...], as: UTF8.self))
         guard port <= 0 || port >= 65536 else { return nil }
         return "The port number \"\(arg)\" is outside the appropriate range (i.e., 1..65535)."
     }

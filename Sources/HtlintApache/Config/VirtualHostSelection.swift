@@ -96,8 +96,8 @@ enum VirtualHosts {
 
     /// `*:80` → 80, `[::1]:443` → 443, `_default_`, `*` or an address alone → nil.
     static func port(of address: String) -> Int? {
-        guard let colon = address.lastIndex(of: ":"), !address.hasByteSuffix("]") else { return nil }
-        return Int(address[address.index(after: colon)...])
+        guard let colon = address.lastIndex(ofByte: UInt8(ascii: ":")), !address.hasByteSuffix("]") else { return nil }
+        return Int(bytesAfter(address, colon))
     }
 
     /// The names a section answers to, from its own `ServerName` (the last one: each replaces

@@ -10,10 +10,11 @@ import Darwin
 /// IPv6 address or prefix (`2001:db8::/32`).
 func ipMatches(_ spec: String, _ addr: String) -> Bool {
     if spec == addr { return true }
-    if spec.contains(":") { return ipv6Matches(spec, addr) }
-    let parts = spec.split(separator: "/")
+    if spec.utf8.contains(UInt8(ascii: ":")) { return ipv6Matches(spec, addr) }
+    // Split at bytes, as APR reads the text.
+    let parts = byteSplit(spec[...], UInt8(ascii: "/"), omittingEmpty: true)
     func v4(_ s: Substring) -> UInt32? {
-        let o = s.split(separator: ".").compactMap { UInt32($0) }
+        let o = byteSplit(s, UInt8(ascii: "."), omittingEmpty: true).compactMap { UInt32($0) }
         guard o.count == 4, o.allSatisfy({ $0 < 256 }) else { return nil }
         return o[0] << 24 | o[1] << 16 | o[2] << 8 | o[3]
     }
@@ -25,7 +26,7 @@ func ipMatches(_ spec: String, _ addr: String) -> Bool {
     if parts.count == 2, let net = v4(parts[0]), let mask = v4(parts[1]), let a = v4(Substring(addr)) {
         return net & mask == a & mask
     }
-    if spec.hasByteSuffix(".") || spec.split(separator: ".").count < 4 {
+    if spec.hasByteSuffix(".") || byteSplit(spec[...], UInt8(ascii: "."), omittingEmpty: true).count < 4 {
         return (addr + ".").hasBytePrefix(spec.hasByteSuffix(".") ? spec : spec + ".")
     }
     return false
@@ -34,7 +35,7 @@ func ipMatches(_ spec: String, _ addr: String) -> Bool {
 /// An IPv6 subnet as apr_ipsubnet_create reads it (an address, `/bits` up to 128) against an
 /// IPv6 address, compared as bytes so `2001:0db8::1` is `2001:db8::1`.
 private func ipv6Matches(_ spec: String, _ addr: String) -> Bool {
-    let parts = spec.split(separator: "/", omittingEmptySubsequences: false)
+    let parts = byteSplit(spec[...], UInt8(ascii: "/"))
     guard parts.count <= 2, let net = ipv6Bytes(String(parts[0])), let a = ipv6Bytes(addr) else { return false }
     var bits = 128
     if parts.count == 2 {

@@ -38,7 +38,8 @@ extension Origin {
             return values.isEmpty ? nil : values.joined(separator: ", ")
         }
         if let te = joined("Transfer-Encoding") {
-            let codings = te.split(separator: ",", omittingEmptySubsequences: false).map {
+            // Split at `,` bytes, as ap_get_list_item reads the list.
+            let codings = byteSplit(te[...], UInt8(ascii: ",")).map {
                 String($0.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
             }
             let chunked = codings.map { equalsIgnoringASCIICase($0, "chunked") }

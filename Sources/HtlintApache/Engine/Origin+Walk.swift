@@ -125,20 +125,45 @@ extension Origin {
         let directories = site.vhost.block.server?.directories ?? []
         if !directories.isEmpty {
             let defaultEngine = site.vhost.block.rewrite?.engine ?? false
-            let covering = directories.enumerated().compactMap { (i, entry) -> (Int, Int, String, ConfigBlock)? in
+            // Apache orders the sections by their number of components, then as written.
+            let covering = directories.enumerated().compactMap { (i, entry) -> (Int, Int, String, String, ConfigBlock)? in
                 let p = directorySectionPath(entry.0)
                 let dir = p == "/" ? "/" : p + "/"
+                let depth = dir.utf8.count { $0 == UInt8(ascii: "/") }
+                // A path with wildcards is matched with apr_fnmatch against the walked directory of
+                // its depth, as inside the document root (recorded: alias-outside-docroot-wildcard-directory).
+                if ConfigReader.isWildcard(p) {
+                    guard let walked = walkedDirectory(filename, isDirectory: isDirectory, depth: depth),
+                          wildcardMatch(dir, walked, pathname: true) else { return nil }
+                    return (depth, i, walked, byteDistinctKey("dir#\(i):" + dropTrailingBytes(walked, 1)), entry.1)
+                }
                 // A missing name is no directory: `<Directory /opt/app>` does not cover a missing /opt/app.
                 guard filename.hasBytePrefix(dir) || (isDirectory && sameBytes(filename, p)) else { return nil }
-                return (dir.utf8.count, i, p, entry.1)
+                return (depth, i, dir, byteDistinctKey("dir:" + p), entry.1)
             }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
-            for (_, i, p, block) in covering {
-                config.merge(block, directory: p == "/" ? "/" : p + "/", key: byteDistinctKey("dir:" + p), defaultEngine: defaultEngine)
+            for (_, i, dir, key, block) in covering {
+                config.merge(block, directory: dir, key: key, defaultEngine: defaultEngine)
                 if !block.files.isEmpty || !block.ifChains.isEmpty { sections.append(SectionSource(key: "dir#\(i)", block: block)) }
             }
         }
         return WalkResult(filename: filename, pathInfo: pathInfo, config: config, fatal: nil, sections: sections)
     }
+
+    /// The directory directory_walk enters with `depth` slashes (its trailing one counted) on the
+    /// way to `filename`: a proper prefix ending in a slash, or `filename` itself when it is a
+    /// directory; nil when the walk stops before that depth.
+    func walkedDirectory(_ filename: String, isDirectory: Bool, depth: Int) -> String? {
+        var slashes = 0
+        for i in filename.utf8.indices where filename.utf8[i] == UInt8(ascii: "/") {
+            slashes += 1
+            if slashes == depth { return String(bytesThrough(filename, i)) }
+        }
+        return isDirectory && slashes + 1 == depth && !filename.hasByteSuffix("/") ? filename + "/" : nil
+    }
+
+    /// The server's section for the document root (the set-up every site is read with).
+    static let documentRootSection: ConfigBlock = ConfigReader.read(
+        SourceFile(path: "document-root-section", text: "Options FollowSymLinks\nRequire all granted\n"), context: .htaccess).block
 
     /// The directory a `<Directory>` section names, `${DOCROOT}` resolved, normalised.
     func directorySectionPath(_ written: String) -> String {
@@ -224,6 +249,33 @@ extension Origin {
                 if let f = file.fatal, fatal == nil { fatal = (file, f); fatalDirectory = key }
                 config.merge(file.block, directory: key, key: objectKey, defaultEngine: defaultEngine)
             }
+        }
+        // The document root's parents come first in Apache's walk: a `<Directory />` or
+        // `<Directory "/v*">` of the virtual host applies below them too, and the server's own
+        // document-root section then sets Options and Require again
+        // (recorded: section-directory-above-document-root).
+        var parents = ["/"], prefix = ""
+        for seg in pathSegments(root).dropLast() {
+            prefix += "/" + seg
+            parents.append(prefix)
+        }
+        func slashes(_ s: String) -> Int { s.utf8.count { $0 == UInt8(ascii: "/") } }
+        var parentMatched = false
+        for parent in parents {
+            let dir = parent == "/" ? "/" : parent + "/"
+            for (i, (path, block)) in (site.vhost.block.server?.directories ?? []).enumerated() {
+                let p = directorySectionPath(path)
+                let wildcard = ConfigReader.isWildcard(p)
+                guard wildcard ? parent != "/" && slashes(p + "/") == slashes(dir) && wildcardMatch(p + "/", dir, pathname: true)
+                               : sameBytes(p, parent) else { continue }
+                let key = wildcard ? byteDistinctKey("dir#\(i):" + parent) : byteDistinctKey("dir:" + parent)
+                config.merge(block, directory: dir, key: key, defaultEngine: defaultEngine)
+                if !block.files.isEmpty || !block.ifChains.isEmpty { sections.append(SectionSource(key: "dir#\(i)", block: block)) }
+                parentMatched = true
+            }
+        }
+        if parentMatched {
+            config.merge(Origin.documentRootSection, directory: root + "/", key: "server-dir:" + root, defaultEngine: defaultEngine)
         }
         readLevel(root)
         var current = root

@@ -307,9 +307,18 @@ public final class Site: @unchecked Sendable {
             s = String(s[r.upperBound...])
         }
         var port: Int? = nil
-        if let colon = s.lastIndex(of: ":") {
-            port = Int(s[s.index(after: colon)...])
-            if !s.hasByteSuffix("]") { s = String(s[..<colon]) }
+        if s.hasBytePrefix("[") {
+            // An IPv6 address (which Apache refuses with a port).
+            if let colon = s.lastIndex(ofByte: UInt8(ascii: ":")) {
+                port = Int(bytesAfter(s, colon))
+                if !s.hasByteSuffix("]") { s = String(s[..<colon]) }
+            }
+        } else if let colon = s.firstIndex(ofByte: UInt8(ascii: ":")) {
+            // server_hostname_port: the first `:` byte, then atoi (a combining mark after the
+            // last digit ends the port; recorded: vhost-servername-port-read-by-bytes).
+            let number = atoi(String(bytesAfter(s, colon)))
+            port = (1...65535).contains(number) ? number : nil
+            s = String(s[..<colon])
         }
         return (scheme, s, port)
     }

@@ -49,17 +49,18 @@ func strtol64<C: Collection>(_ bytes: C) -> (value: Int, complete: Bool) where C
 /// apr_ipsubnet_create's acceptance: an IPv4 address or a prefix of one (`10.1`), an IPv6
 /// address, optionally `/bits` (1…32 or 1…128) or, for IPv4, `/netmask`.
 func validSubnet(_ spec: String) -> Bool {
-    let parts = spec.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
-    let address = parts[0]
-    let mask = parts.count == 2 ? parts[1] : nil
+    // Cut at the first `/` byte and split at `.` bytes, as APR reads the text.
+    let slash = spec.firstIndex(ofByte: UInt8(ascii: "/"))
+    let address = slash.map { spec[..<$0] } ?? spec[...]
+    let mask = slash.map { bytesAfter(spec, $0) }
     func octets(_ s: Substring, full: Bool) -> Bool {
         var s = s
         if !full, s.hasByteSuffix(".") { s = s.dropLast() }
-        let o = s.split(separator: ".", omittingEmptySubsequences: false)
+        let o = byteSplit(s, UInt8(ascii: "."))
         guard (full ? 4...4 : 1...4).contains(o.count) else { return false }
         return o.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) && Int($0)! <= 255 }
     }
-    if address.contains(":") {
+    if address.utf8.contains(UInt8(ascii: ":")) {
         // apr_ipsubnet_create refuses IPv4-mapped IPv6 addresses (::ffff:a.b.c.d).
         guard validIPv6(address), !(address.asciiLowercased().hasBytePrefix("::ffff:") && address.contains(".")) else { return false }
         guard let m = mask else { return true }

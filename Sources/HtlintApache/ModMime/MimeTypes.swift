@@ -115,13 +115,44 @@ struct MimeConfig {
             }
             if let c = charsets[PathKey(ext)], let c { charset = c }
         }
-        guard var type = result else { return nil }
-        if let charset {
-            // The charset parameter is replaced or added.
-            if let r = type.firstIndex(ofByte: UInt8(ascii: ";")) { type = String(type[..<r]) }
-            type += "; charset=" + charset
+        guard let type = result else { return nil }
+        return MimeConfig.rewrittenType(type, charset: charset)
+    }
+
+    /// find_ct's last step: analyze_ct reads the type's parameters and mod_mime writes it again
+    /// as `type/subtype; name=value…` (an AddType `text/html;qs=0.5` is sent as
+    /// `text/html; qs=0.5`), AddCharset's charset replacing a charset parameter in place or
+    /// appended (recorded: negotiation-addtype-source-quality).
+    static func rewrittenType(_ type: String, charset: String?) -> String {
+        let parts = byteSplit(type[...], UInt8(ascii: ";"))
+        guard parts.count > 1 || charset != nil else { return type }
+        var out = parts[0].trimmingCharacters(in: .whitespaces)
+        var replaced = false
+        for part in parts.dropFirst() {
+            let pair = byteSplit(part, UInt8(ascii: "="))
+            let name = pair[0].trimmingCharacters(in: .whitespaces)
+            let value = pair.count == 2 ? pair[1].trimmingCharacters(in: .whitespaces) : ""
+            // analyze_ct refuses a name or value that is not an HTTP token (a combining mark
+            // after the `;`: recorded negotiation-type-and-language-split-at-bytes); the type stays.
+            guard pair.count == 2, isToken(name), isToken(value) else {
+                return charset.map { String(parts[0]) + "; charset=" + $0 } ?? type
+            }
+            if let charset, name == "charset" {
+                if !replaced { out += "; charset=" + charset }
+                replaced = true
+            } else {
+                out += "; " + name + "=" + value
+            }
         }
-        return type
+        if let charset, !replaced { out += "; charset=" + charset }
+        return out
+    }
+
+    /// An RFC 7230 token: visible ASCII other than the separators.
+    private static func isToken(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.allSatisfy { c in
+            c > 0x20 && c < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains(c)
+        }
     }
 }
 

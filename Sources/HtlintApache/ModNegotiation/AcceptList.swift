@@ -76,6 +76,14 @@ struct AcceptList {
 
     private static func isBlank(_ c: UInt8) -> Bool { c == 0x20 || (c >= 0x09 && c <= 0x0D) }
 
+    /// A variant's type read as get_entry reads it: its `q`/`qs` parameter is the variant's
+    /// source quality, `level` its level (text/html 2 unless it says otherwise).
+    static func variantParameters(_ type: String) -> (sourceQuality: Double, level: Double) {
+        var reader = TokenReader(Array(type.utf8))
+        let range = entry(&reader)
+        return (range.quality, range.level)
+    }
+
     /// The ranges as written (lower case) with their qualities: `Accept-Language` is read the same way.
     var entries: [(String, Double)] { ranges.map { ($0.type, $0.quality) } }
 
@@ -86,13 +94,14 @@ struct AcceptList {
     /// `preferScripts`: handle_multi's request has a query, path info or a method other than
     /// GET/HEAD, so the appended CGI magic range is worth 2 (recorded:
     /// negotiation-script-variant-preferred-with-args-post-or-path-info).
-    func quality(of type: String, preferScripts: Bool = false) -> Double {
+    /// `level`: the variant's (`level=`), by default text/html's 2.
+    func quality(of type: String, level variantLevel: Double? = nil, preferScripts: Bool = false) -> Double {
         let t = type.asciiLowercased()
         // maybe_add_default_accepts appends the CGI magic type at q 0.001 after the header's
         // ranges: a script variant matches it exactly, unless the header names the type first.
         if t == MimeTypes.cgiMagicType { return ranges.first { $0.type == t }?.quality ?? (preferScripts ? 2 : 0.001) }
         guard present else { return 1 }
-        let level: Double = t == "text/html" ? 2 : 0
+        let level: Double = variantLevel ?? (t == "text/html" ? 2 : 0)
         var stars = 0
         var q = 0.0
         for range in ranges {

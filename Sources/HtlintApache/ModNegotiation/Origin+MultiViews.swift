@@ -127,7 +127,11 @@ extension Origin {
             // mime_match compares the variant's type without its parameters (an AddCharset
             // charset): `Accept: text/html` takes text/html; charset=utf-8 (recorded:
             // negotiation-accept-type-ignores-charset).
-            let quality = accept.quality(of: media, preferScripts: preferScripts)
+            // An AddType type's `qs` (or `q`) is the variant's source quality, multiplied into
+            // its type quality (0: never acceptable), and its `level` is matched against the
+            // range's (recorded: negotiation-addtype-source-quality).
+            let own = AcceptList.variantParameters(type)
+            let quality = accept.quality(of: media, level: own.level, preferScripts: preferScripts) * own.sourceQuality
             let encodingQuality = Origin.encodingQuality(encoding, accept: acceptEncoding)
             guard quality > 0, encodingQuality.quality > 0 else { continue }
             candidates.append((name, quality, size, charset, languages, encodingQuality))

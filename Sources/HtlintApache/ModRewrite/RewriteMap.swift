@@ -64,7 +64,8 @@ public enum RewriteMapTable: Sendable {
             guard let v = entries[byteDistinctKey(key)], !v.isEmpty else { return nil }
             return v
         case .random(let entries):
-            guard let v = entries[byteDistinctKey(key)], let first = v.split(separator: "|", omittingEmptySubsequences: false).first,
+            // The alternatives end at `|` bytes (select_random_value_part counts them by strchr).
+            guard let v = entries[byteDistinctKey(key)], let first = byteSplit(v[...], UInt8(ascii: "|")).first,
                   !first.isEmpty else { return nil }
             return String(first)
         case .unsupported: return nil
