@@ -90,8 +90,8 @@ public struct AllowedOverrides: Sendable, Equatable {
             // set_override cuts the word at its first `=` byte, set_allow_opts the list at `,`
             // bytes (a combining mark after either is no part of it).
             let equals = w.firstIndex(ofByte: UInt8(ascii: "="))
-            let parts = [equals.map { w[..<$0] } ?? w[...]]
-            let key = parts[0].asciiLowercased()
+            let name = equals.map { w[..<$0] } ?? w[...]
+            let key = name.asciiLowercased()
             let value = equals.map { String(bytesAfter(w, $0)) }
             switch key {
             // set_override assigns the whole `override` word here, Nonfatal bits included.
@@ -115,7 +115,7 @@ public struct AllowedOverrides: Sendable, Equatable {
                 case "override": s.nonfatalOverride = true
                 case "unknown": s.nonfatalUnknown = true
                 case "all": s.nonfatalOverride = true; s.nonfatalUnknown = true
-                case nil: return .failure(IllegalWord(message: "=Override, =Unknown or =All expected after \(parts[0])"))
+                case nil: return .failure(IllegalWord(message: "=Override, =Unknown or =All expected after \(name)"))
                 default: break   // set_override ignores any other value (even an empty one).
                 }
             default: return .failure(IllegalWord(word: w))
