@@ -106,6 +106,7 @@ func pathSegments(_ s: String) -> [Substring] { slashSplit(s[...], omittingEmpty
 
 /// `s` split at every `separator` byte (ASCII), as apr_strtok and C loops split: a separator a
 /// combining mark follows is one character with it, so `split(separator:)` misses it.
+@inlinable
 func byteSplit(_ s: Substring, _ separator: UInt8, omittingEmpty: Bool = false) -> [Substring] {
     var out: [Substring] = []
     var start = s.startIndex
@@ -126,19 +127,7 @@ func byteSplit(_ s: Substring, _ separator: UInt8, omittingEmpty: Bool = false) 
 /// characters: a slash followed by a combining mark (`/%CC%81`) is one character, no `/`.
 @inlinable
 func slashSplit(_ s: Substring, omittingEmpty: Bool = false) -> [Substring] {
-    var out: [Substring] = []
-    var start = s.startIndex
-    let u = s.utf8
-    var i = u.startIndex
-    while i != u.endIndex {
-        if u[i] == UInt8(ascii: "/") {
-            if !omittingEmpty || start < i { out.append(s[start..<i]) }
-            start = u.index(after: i)
-        }
-        i = u.index(after: i)
-    }
-    if !omittingEmpty || start < s.endIndex { out.append(s[start...]) }
-    return out
+    byteSplit(s, UInt8(ascii: "/"), omittingEmpty: omittingEmpty)
 }
 
 @inlinable

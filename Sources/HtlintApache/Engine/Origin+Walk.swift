@@ -218,14 +218,11 @@ extension Origin {
             // <Directory> blocks of the virtual host for this level.
             for (i, (path, block)) in (site.vhost.block.server?.directories ?? []).enumerated() {
                 let p = directorySectionPath(path)
-                // By bytes (recorded: section-directory-path-normal-form). A path with wildcards
-                // (d_is_fnmatch) is matched with apr_fnmatch, `*` not crossing a slash, against
-                // each directory entered, in configuration order with the exact ones of its
-                // depth (recorded: section-directory-wildcard).
-                let wildcard = ConfigReader.isWildcard(p)
-                guard wildcard ? wildcardMatch(p + "/", dir + "/", pathname: true) : sameBytes(p, dir) else { continue }
+                // Each directory entered, in configuration order (wildcard paths with the exact
+                // ones of their depth).
+                guard Site.directorySection(p, covers: dir) else { continue }
                 // A wildcard section is its own object in every directory it covers.
-                let key = wildcard ? byteDistinctKey("dir#\(i):" + dir) : byteDistinctKey("dir:" + dir)
+                let key = ConfigReader.isWildcard(p) ? byteDistinctKey("dir#\(i):" + dir) : byteDistinctKey("dir:" + dir)
                 config.merge(block, directory: dir + "/", key: key, defaultEngine: defaultEngine)
                 if !block.files.isEmpty || !block.ifChains.isEmpty { sections.append(SectionSource(key: "dir#\(i)", block: block)) }
             }
@@ -259,16 +256,13 @@ extension Origin {
             prefix += "/" + seg
             parents.append(prefix)
         }
-        func slashes(_ s: String) -> Int { s.utf8.count { $0 == UInt8(ascii: "/") } }
         var parentMatched = false
         for parent in parents {
             let dir = parent == "/" ? "/" : parent + "/"
             for (i, (path, block)) in (site.vhost.block.server?.directories ?? []).enumerated() {
                 let p = directorySectionPath(path)
-                let wildcard = ConfigReader.isWildcard(p)
-                guard wildcard ? parent != "/" && slashes(p + "/") == slashes(dir) && wildcardMatch(p + "/", dir, pathname: true)
-                               : sameBytes(p, parent) else { continue }
-                let key = wildcard ? byteDistinctKey("dir#\(i):" + parent) : byteDistinctKey("dir:" + parent)
+                guard Site.directorySection(p, covers: parent) else { continue }
+                let key = ConfigReader.isWildcard(p) ? byteDistinctKey("dir#\(i):" + parent) : byteDistinctKey("dir:" + parent)
                 config.merge(block, directory: dir, key: key, defaultEngine: defaultEngine)
                 if !block.files.isEmpty || !block.ifChains.isEmpty { sections.append(SectionSource(key: "dir#\(i)", block: block)) }
                 parentMatched = true

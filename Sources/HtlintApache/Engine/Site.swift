@@ -223,13 +223,18 @@ public final class Site: @unchecked Sendable {
         for seg in [Substring("")] + slashSplit(target, omittingEmpty: true) {
             level = seg.isEmpty ? "/" : (level == "/" ? "" : level) + "/" + seg
             if sameBytes(level, documentRoot) { allowed = .all }
-            // By bytes (recorded: section-directory-path-normal-form).
-            // A wildcard path matches with apr_fnmatch, in configuration order (recorded:
-            // section-directory-wildcard).
-            for b in blocks where ConfigReader.isWildcard(b.path) ? wildcardMatch(b.path + "/", level == "/" ? "/" : level + "/", pathname: true)
-                : sameBytes(b.path, level) { allowed.apply(b.block) }
+            for b in blocks where directorySection(b.path, covers: level) { allowed.apply(b.block) }
         }
         return allowed
+    }
+
+    /// Whether a `<Directory>` section's path names the directory `dir` (both normalised, no
+    /// trailing slash): by bytes (recorded: section-directory-path-normal-form), or for a path
+    /// with wildcards (d_is_fnmatch) by apr_fnmatch, `*` not crossing a slash, so only a
+    /// directory of the path's depth matches (recorded: section-directory-wildcard).
+    static func directorySection(_ path: String, covers dir: String) -> Bool {
+        guard ConfigReader.isWildcard(path) else { return sameBytes(path, dir) }
+        return wildcardMatch(path + "/", dir == "/" ? "/" : dir + "/", pathname: true)
     }
 
     /// Directories of a Debian system with apache2: the top-level ones for the server-context
