@@ -331,7 +331,7 @@ struct WalkResult {
     var pathInfo: String
     var config: MergedConfig
     /// A file Apache could not read: every request through it answers 500.
-    var fatal: (file: ConfigFile, diagnostic: Diagnostic)?
+    var fatal: FatalConfig?
     /// The directory whose `.htaccess` failed; the walk stops there (with a trailing slash).
     var fatalDirectory: String?
     /// A symbolic link on the path whose target is missing: Apache's walk answers 403 (AH00037).
@@ -340,6 +340,17 @@ struct WalkResult {
     var nameTooLong: String? = nil
     /// Objects holding `<Files>`/`<If>` sections, in merge order (virtual host first).
     var sections: [SectionSource] = []
+}
+
+/// A configuration file Apache cannot read and the error it stops at. A reference: walk results
+/// are copied several times a pass, and a file held inline made each copy a kilobyte memcpy.
+final class FatalConfig: Sendable {
+    let file: ConfigFile
+    let diagnostic: Diagnostic
+    init(file: ConfigFile, diagnostic: Diagnostic) {
+        self.file = file
+        self.diagnostic = diagnostic
+    }
 }
 
 /// A configuration object with `<Files>` or `<If>` sections; `key` names it for rule caches.
@@ -351,7 +362,7 @@ struct SectionSource {
 /// The merged configuration of a directory and its sections (cached per directory).
 struct MergedWalk {
     var config: MergedConfig
-    var fatal: (file: ConfigFile, diagnostic: Diagnostic)?
+    var fatal: FatalConfig?
     var fatalDirectory: String?
     var sections: [SectionSource] = []
 }

@@ -388,7 +388,7 @@ extension Origin {
     /// header-early-format-sees-post-read-environment).
     func formatHeaderValue(_ v: String, _ r: RequestRecord, _ chain: RequestChain, postRead: Bool = false) -> String {
         // Only a `%` tag or a backslash escape changes the text.
-        guard v.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") }),
+        guard v.containsByte(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") }),
               case .success(let pieces) = parseHeaderFormat(v) else { return v }
         var out = ""
         for piece in pieces {
@@ -417,7 +417,7 @@ extension Origin {
 
 /// mod_headers' unwrap_header: CR and LF replaced by spaces.
 func unwrapHeader(_ value: String) -> String {
-    guard value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return value }
+    guard value.containsByte(where: { $0 == 0x0A || $0 == 0x0D }) else { return value }
     return String(preservingBytes: value.rawBytes.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 })
 }
 

@@ -1,3 +1,4 @@
+import HtlintBytes
 import HtlintRegex
 
 extension Origin {
@@ -107,7 +108,7 @@ public func splitHostHeader(_ value: String) -> (host: String, port: Int?) {
         }
     } else if let colon = host.lastIndex(ofByte: UInt8(ascii: ":")) {
         let digits = host[host.index(after: colon)...]
-        if !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+        if !digits.isEmpty, digits.allBytes({ $0 >= 0x30 && $0 <= 0x39 }) {
             port = Int(digits)
             host = String(host[..<colon])
         }

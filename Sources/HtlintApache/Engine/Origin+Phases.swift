@@ -697,7 +697,7 @@ extension Origin {
 
     /// 403 for a rewritten query with spaces or control characters that will not be escaped (§4.9).
     func badQuery(_ r: RequestRecord, _ chain: RequestChain, external: Bool, code: String) -> PassResult? {
-        guard !external, let q = r.query, q.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return nil }
+        guard !external, let q = r.query, q.containsByte(where: { $0 <= 0x20 || $0 == 0x7F }) else { return nil }
         chain.log(code, "error", "Rewritten query string contains control characters or spaces")
         chain.note(.status, "403: rewritten query string contains spaces or control characters")
         return .final(status: 403, location: nil)

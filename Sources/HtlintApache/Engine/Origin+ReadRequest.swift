@@ -54,7 +54,7 @@ extension Origin {
 
     /// ap_parse_strict_length: decimal digits only (no sign, no blank), within apr_off_t.
     static func isStrictLength(_ s: String) -> Bool {
-        !s.isEmpty && s.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } && Int64(s) != nil
+        !s.isEmpty && s.allBytes { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } && Int64(s) != nil
     }
 
     /// Why ap_get_mime_headers_core refuses the request's header lines with 400, if it does:

@@ -211,7 +211,7 @@ extension Origin {
         let root = site.mountedRoot
         var config = MergedConfig.vhostDefaults(site)
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
-        var fatal: (file: ConfigFile, diagnostic: Diagnostic)? = nil
+        var fatal: FatalConfig? = nil
         var fatalDirectory: String? = nil
         var sections = vhostSections
         func readLevel(_ dir: String) {
@@ -243,7 +243,7 @@ extension Origin {
                 if !file.block.files.isEmpty || !file.block.ifChains.isEmpty {
                     sections.append(SectionSource(key: objectKey, block: file.block))
                 }
-                if let f = file.fatal, fatal == nil { fatal = (file, f); fatalDirectory = key }
+                if let f = file.fatal, fatal == nil { fatal = FatalConfig(file: file, diagnostic: f); fatalDirectory = key }
                 config.merge(file.block, directory: key, key: objectKey, defaultEngine: defaultEngine)
             }
         }

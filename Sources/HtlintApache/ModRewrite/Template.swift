@@ -1,3 +1,5 @@
+import HtlintBytes
+
 /// A string with mod_rewrite expansions, parsed once at configuration time
 /// (apache-semantics §6.1): `$N`, `%N`, `%{VAR}`, `${map:key|default}` and `\c`.
 public struct Template: Sendable, Hashable {
@@ -28,7 +30,7 @@ public struct Template: Sendable, Hashable {
     public init(parsing text: String) {
         // Plain text keeps the caller's string (its storage is shared, not copied: a redirect
         // map's substitutions are mostly plain paths).
-        if !text.utf8.contains(where: { $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") }) {
+        if !text.containsByte(where: { $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") }) {
             self.init(parts: text.isEmpty ? [] : [.literal(text)])
             return
         }

@@ -110,7 +110,7 @@ public struct URLParts: Sendable, Hashable {
     /// `Host` header value. Browsers (and the recording client) send the host lower-cased
     /// whatever case a Location wrote it in.
     public var hostHeader: String {
-        let h = host.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? host.lowercased() : host
+        let h = host.containsByte(where: { $0 >= 0x41 && $0 <= 0x5A }) ? host.lowercased() : host
         return hasDefaultPort ? h : h + ":" + String(port!)
     }
 
@@ -146,7 +146,7 @@ public struct URLParts: Sendable, Hashable {
     /// The host as loop detection compares it: case-insensitive.
     public var comparableHost: String {
         // Only upper-case ASCII and non-ASCII bytes can change when lower-cased.
-        host.utf8.contains(where: { ($0 >= 0x41 && $0 <= 0x5A) || $0 >= 0x80 }) ? host.lowercased() : host
+        host.containsByte(where: { ($0 >= 0x41 && $0 <= 0x5A) || $0 >= 0x80 }) ? host.lowercased() : host
     }
 
     /// The port the connection goes to.
@@ -296,7 +296,7 @@ public struct URLParts: Sendable, Hashable {
                 || c == UInt8(ascii: "`") || (path && (c == UInt8(ascii: "{") || c == UInt8(ascii: "}")))
         }
         // Almost every Location needs nothing: decided without a copy (this runs every hop).
-        guard url.utf8.contains(where: { needs($0, path: true) }), let sep = schemeSeparator(in: url) else { return url }
+        guard url.containsByte(where: { needs($0, path: true) }), let sep = schemeSeparator(in: url) else { return url }
         let bytes = latin1IfNotUTF8(url)
         let start = url.utf8.distance(from: url.utf8.startIndex, to: sep) + 3
         var i = start

@@ -1,4 +1,5 @@
 import HtlintApache
+import HtlintBytes
 
 extension Edge {
     /// What nginx 1.22 answers a request whose body-framing headers it refuses, if it does:
@@ -9,7 +10,7 @@ extension Edge {
         let lengths = headers.filter { equalsIgnoringASCIICase($0.name, "Content-Length") }.map(\.value)
         if lengths.count > 1 { return (400, "the proxy refuses a repeated Content-Length header") }
         if let cl = lengths.first,
-           cl.isEmpty || !cl.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) || Int64(cl) == nil {
+           cl.isEmpty || !cl.allBytes({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) || Int64(cl) == nil {
             return (400, "the proxy refuses an invalid Content-Length (\(cl))")
         }
         guard let te = headers.first(where: { equalsIgnoringASCIICase($0.name, "Transfer-Encoding") })?.value else { return nil }

@@ -1,4 +1,5 @@
 import HtlintApache
+import HtlintBytes
 
 /// A Cloudflare-like CDN edge, or a generic TLS-terminating proxy, in front of the origin
 /// (layers-and-mixed-content §2). `Edge(name:)` reads the names the conformance cases use.
@@ -174,7 +175,7 @@ public struct Edge: Sendable, Hashable {
 
     /// A header name nginx's parser accepts without `underscores_in_headers`.
     static func isValidNginxHeaderName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy { c in
+        !name.isEmpty && name.allBytes { c in
             (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D
         }
     }

@@ -1,4 +1,5 @@
 import HtlintApache
+import HtlintBytes
 
 /// What one component receives from the previous one (layers-and-mixed-content §1.2).
 public struct HopRequest: Sendable, Hashable {
@@ -58,7 +59,7 @@ public struct HopRequest: Sendable, Hashable {
     /// is `a.example` (recorded: https-edge-host-ends-at-first-colon); a bracketed IPv6 literal
     /// ends at its `]`, so `[::1]:80` is `[::1]` (recorded: https-edge-ipv6-host-loses-port).
     public var hostName: String {
-        var h = host.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? host.lowercased() : host
+        var h = host.containsByte(where: { $0 >= 0x41 && $0 <= 0x5A }) ? host.lowercased() : host
         if h.utf8.first == UInt8(ascii: "[") {
             if let close = h.utf8.firstIndex(of: UInt8(ascii: "]")) { h = String(h[...close]) }
         } else if let colon = h.utf8.firstIndex(of: UInt8(ascii: ":")) {
