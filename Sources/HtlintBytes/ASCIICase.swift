@@ -6,14 +6,14 @@ extension StringProtocol {
     /// The UTF-8 with A–Z turned into a–z and every other byte kept.
     @inlinable
     public func asciiLowercased() -> String {
-        guard utf8.contains(where: { $0 &- 0x41 < 26 }) else { return String(self) }
+        guard containsByte(where: { $0 &- 0x41 < 26 }) else { return String(self) }
         return String(decoding: utf8.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     /// The UTF-8 with a–z turned into A–Z and every other byte kept.
     @inlinable
     public func asciiUppercased() -> String {
-        guard utf8.contains(where: { $0 &- 0x61 < 26 }) else { return String(self) }
+        guard containsByte(where: { $0 &- 0x61 < 26 }) else { return String(self) }
         return String(decoding: utf8.map { $0 &- 0x61 < 26 ? $0 & 0xDF : $0 }, as: UTF8.self)
     }
 }

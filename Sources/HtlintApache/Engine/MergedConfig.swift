@@ -96,6 +96,9 @@ struct MergedConfig {
         }
     }
 
+    /// Fields derived from others (read only).
+    subscript<T>(dynamicMember field: KeyPath<Fields, T>) -> T { box.fields[keyPath: field] }
+
     private mutating func makeBoxUnique() {
         if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
     }
@@ -138,7 +141,12 @@ extension MergedConfig {
         var indexIgnore: [String] = []
         var directoryIndex: [String]
         var fallbackResource: String?
-        var options: Set<String> = ["followsymlinks"]
+        var options: Set<String> = ["followsymlinks"] {
+            didSet { (linksAllowed, multiViews) = Fields.hotOptions(options) }
+        }
+        /// FollowSymLinks or SymLinksIfOwnerMatch, and MultiViews: asked on every pass, so kept
+        /// as flags beside `options` (a set look-up hashes the word).
+        private(set) var linksAllowed = true, multiViews = false
         /// core's opts_add / opts_remove: the `+`/`-` options merged so far, kept apart from
         /// `options` because merge_core_dir_configs re-applies them at every core object.
         var optionsAdd: Set<String> = []
@@ -368,6 +376,10 @@ struct MergedWalk {
 }
 
 extension MergedConfig.Fields {
+    static func hotOptions(_ options: Set<String>) -> (linksAllowed: Bool, multiViews: Bool) {
+        (options.contains("followsymlinks") || options.contains("symlinksifownermatch"), options.contains("multiviews"))
+    }
+
     /// The option words an `Options` word list stands for: `All` is OPT_ALL, `None` nothing.
     static func expandedOptions(_ words: Set<String>) -> Set<String> {
         var set = words

@@ -615,7 +615,7 @@ extension Origin {
             directory = f.hasByteSuffix("/") ? f : f + "/"
         } else {
             // Bytes, not Characters: a grapheme search cost a twentieth of a request.
-            directory = f.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(bytesThrough(f, $0)) } ?? f
+            directory = f.lastIndex(ofByte: UInt8(ascii: "/")).map { String(bytesThrough(f, $0)) } ?? f
         }
         // strcmp (recorded: section-directorymatch-walk-new-for-other-normal-form).
         if let cache = r.walkCache, sameBytes(cache.directory, directory),
@@ -649,8 +649,7 @@ extension Origin {
             let p = parent + "/" + seg
             guard let node = site.files.lstat(p) else { return nil }
             if case .symlink = node {
-                let options = mergedConfiguration(deepest: parent).config.options
-                if !options.contains("followsymlinks") && !options.contains("symlinksifownermatch") { return p }
+                if !mergedConfiguration(deepest: parent).config.linksAllowed { return p }
             }
             parent = p
         }

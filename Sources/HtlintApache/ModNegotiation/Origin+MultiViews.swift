@@ -81,7 +81,7 @@ extension Origin {
             // also for a name mod_mime cannot type), and the variant is not available
             // (recorded: negotiation-untyped-candidate-still-looked-up).
             if let rw = walk.config.rewrite, rw.engine, !chain.endSeen,
-               !walk.config.options.contains("followsymlinks"), !walk.config.options.contains("symlinksifownermatch") {
+               !walk.config.linksAllowed {
                 chain.log("AH00670", "error", "Options FollowSymLinks and SymLinksIfOwnerMatch are both off, so the RewriteRule directive is also forbidden due to its similar ability to circumvent directory restrictions : \(path)")
                 continue
             }
@@ -197,7 +197,7 @@ extension Origin {
     /// The directory MultiViews reads for `r` and the name it looks for there, or nil when it
     /// does not apply (off, the file exists, no directory).
     func multiViewsScan(_ r: RequestRecord, _ config: MergedConfig) -> (directory: String, base: Substring)? {
-        guard negotiation, config.options.contains("multiviews"),
+        guard negotiation, config.multiViews,
               let filename = r.filename, site.files.stat(filename) == nil,
               let slash = filename.lastIndex(ofByte: UInt8(ascii: "/")) else { return nil }
         let directory = String(filename[..<slash])

@@ -16,8 +16,7 @@ extension Origin {
             chain.note(.note, "rules of \(relativeToRoot(d)) skipped for the directory without its slash")
             return nil
         }
-        let options = walk.config.options
-        if !options.contains("followsymlinks") && !options.contains("symlinksifownermatch") {
+        if !walk.config.linksAllowed {
             chain.log("AH00670", "error", "Options FollowSymLinks and SymLinksIfOwnerMatch are both off, so the RewriteRule directive is also forbidden due to its similar ability to circumvent directory restrictions : \(r.filename ?? "")")
             chain.note(.status, "403: RewriteEngine On without Options FollowSymLinks")
             return .final(status: 403, location: nil)

@@ -187,10 +187,10 @@ public struct URLParts: Sendable, Hashable {
     }
 
     /// Path without the query.
-    public var path: String { target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(target[..<$0]) } ?? target }
+    public var path: String { target.firstIndex(ofByte: UInt8(ascii: "?")).map { String(target[..<$0]) } ?? target }
 
     /// Query without `?`, nil when there is none.
-    public var query: String? { target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(target[target.utf8.index(after: $0)...]) } }
+    public var query: String? { target.firstIndex(ofByte: UInt8(ascii: "?")).map { String(target[target.utf8.index(after: $0)...]) } }
 
     /// Resolves a `Location` against this URL, then percent-encodes what a browser does not
     /// send raw (spaces, controls, non-ASCII, `"<>` and more).
@@ -254,9 +254,9 @@ public struct URLParts: Sendable, Hashable {
         if location.hasPrefix("//") { return scheme + ":" + location }
         if location.hasPrefix("/") { return "\(scheme)://\(authority)\(location)" }
         var base = target
-        if let q = base.utf8.firstIndex(of: UInt8(ascii: "?")) { base = String(base[..<q]) }
+        if let q = base.firstIndex(ofByte: UInt8(ascii: "?")) { base = String(base[..<q]) }
         if location.hasPrefix("?") { return "\(scheme)://\(authority)\(base)\(location)" }
-        let dir = base[...(base.utf8.lastIndex(of: UInt8(ascii: "/")) ?? base.startIndex)]
+        let dir = base[...(base.lastIndex(ofByte: UInt8(ascii: "/")) ?? base.startIndex)]
         return "\(scheme)://\(authority)\(dir)\(location)"
     }
 

@@ -1,5 +1,6 @@
 import HtlintApache
 import HtlintBytes
+import HtlintRegex
 
 /// What one component receives from the previous one (layers-and-mixed-content §1.2).
 public struct HopRequest: Sendable, Hashable {
@@ -59,10 +60,11 @@ public struct HopRequest: Sendable, Hashable {
     /// is `a.example` (recorded: https-edge-host-ends-at-first-colon); a bracketed IPv6 literal
     /// ends at its `]`, so `[::1]:80` is `[::1]` (recorded: https-edge-ipv6-host-loses-port).
     public var hostName: String {
-        var h = host.containsByte(where: { $0 >= 0x41 && $0 <= 0x5A }) ? host.lowercased() : host
+        // ASCII letters only, as ngx_tolower folds them.
+        var h = host.asciiLowercased()
         if h.utf8.first == UInt8(ascii: "[") {
-            if let close = h.utf8.firstIndex(of: UInt8(ascii: "]")) { h = String(h[...close]) }
-        } else if let colon = h.utf8.firstIndex(of: UInt8(ascii: ":")) {
+            if let close = h.firstIndex(ofByte: UInt8(ascii: "]")) { h = String(h[...close]) }
+        } else if let colon = h.firstIndex(ofByte: UInt8(ascii: ":")) {
             h = String(h[..<colon])
         }
         if h.utf8.count > 1, h.utf8.last == UInt8(ascii: ".") { h.removeLast() }
