@@ -376,6 +376,7 @@ struct MergedWalk {
 }
 
 extension MergedConfig.Fields {
+    /// `linksAllowed` and `multiViews` for an Options set.
     static func hotOptions(_ options: Set<String>) -> (linksAllowed: Bool, multiViews: Bool) {
         (options.contains("followsymlinks") || options.contains("symlinksifownermatch"), options.contains("multiviews"))
     }
