@@ -37,11 +37,16 @@ public struct URLParts: Sendable, Hashable {
         self = parts
     }
 
-    private init(scheme: String, host: String, port: Int?, target: String, fragment: String?) {
+    private init(scheme: String, writtenScheme: String?, userInfo: String?, host: String, port: Int?, writtenPort: String?,
+                 target: String, pathOmitted: Bool, fragment: String?) {
         self.scheme = scheme
+        self.writtenScheme = writtenScheme
+        self.userInfo = userInfo
         self.host = host
         self.port = port
+        self.writtenPort = writtenPort
         self.target = target
+        self.pathOmitted = pathOmitted
         self.fragment = fragment
     }
 
@@ -87,12 +92,9 @@ public struct URLParts: Sendable, Hashable {
         }
         let omitted = slash == end || b[slash] == UInt8(ascii: "?")
         let target = slash == end ? "/" : (omitted ? "/" + text(slash..<end) : text(slash..<end))
-        var parts = URLParts(scheme: scheme, host: text(hostStart..<hostEnd), port: port, target: target, fragment: fragment)
-        parts.pathOmitted = omitted
-        parts.writtenScheme = written
-        parts.userInfo = userInfo
-        parts.writtenPort = writtenPort
-        return parts
+        // Every field at once: setting them one by one on a `var` copied the value twice.
+        return URLParts(scheme: scheme, writtenScheme: written, userInfo: userInfo, host: text(hostStart..<hostEnd), port: port,
+                        writtenPort: writtenPort, target: target, pathOmitted: omitted, fragment: fragment)
     }
 
     /// The scheme's default port.
