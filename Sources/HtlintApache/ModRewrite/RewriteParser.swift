@@ -222,7 +222,10 @@ struct RewriteParser {
             case .handler: flags.handler = Template(parsing: value ?? "")
             case .last: flags.last = true
             case .next:
-                if let value, let n = Int(value), n > 0 { flags.next = n } else { flags.next = 32000 }
+                // A value is read with atoi, whatever it holds: `N=0`, `N=-1` or `N=x` ends the
+                // pass with AH02596 at the first match, `N=2x` is 2. Only a missing or empty
+                // value keeps the default.
+                if let value, !value.isEmpty { flags.next = atoi(value) } else { flags.next = 32000 }
             case .noCase: flags.noCase = true
             case .noEscape: flags.noEscape = true
             case .noSubrequest: flags.noSubrequest = true
