@@ -46,12 +46,16 @@ public final class Origin: @unchecked Sendable {
     }
 
     /// Answers one client request.
-    public func respond(to request: OriginRequest) -> OriginResponse {
+    public func respond(to received: OriginRequest) -> OriginResponse {
+        // Every reader sees repeated header lines as one (ap_get_mime_headers_core); only the
+        // header limits count the lines as received.
+        var request = received
+        request.headers = Origin.mergingRepeatedHeaders(received.headers)
         let chain = RequestChain(request: request, tracing: tracing)
         chain.note(.request, "\(request.method) \(request.target)\(request.tls ? " (TLS)" : "")")
         applyRemoteIP(chain)
         // A request ap_read_request refuses is answered before anything else reads it.
-        let refusal = readRequestRefusal(request, chain)
+        let refusal = readRequestRefusal(request, lines: received.headers, chain)
         // A malformed Host is refused before the path is normalised: a `..` above the root
         // logs no AH10244 then (recorded: rewrite-escape-malformed-host-before-path).
         var (record, early) = makeRecord(url: request.target, method: request.method, isSubrequest: false, chain: chain,
