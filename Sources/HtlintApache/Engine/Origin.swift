@@ -566,8 +566,12 @@ public final class Origin: @unchecked Sendable {
                 }
             }
             // The Location the client sees: every Location line sent (a `Header` one too, on any
-            // status), joined as one header's values.
-            let locations = headers.filter { equalsIgnoringASCIICase($0.name, "Location") }.map(\.value)
+            // status), joined as one header's values, each without the blanks that follow the
+            // colon on the wire (a `Header set Location "  /x"` is `/x`, a tab-led `\t.html` is
+            // `.html`; recorded: header-location-leading-blanks-dropped). Dropped by scalars, as
+            // the client drops bytes: a space followed by a combining mark is one Character.
+            let locations = headers.filter { equalsIgnoringASCIICase($0.name, "Location") }
+                .map { String(String.UnicodeScalarView($0.value.unicodeScalars.drop { $0 == " " || $0 == "\t" })) }
             if !locations.isEmpty || location != nil {
                 headers.removeAll { equalsIgnoringASCIICase($0.name, "Location") }
                 location = locations.isEmpty ? nil : locations.joined(separator: ", ")
