@@ -500,6 +500,17 @@ extension Origin {
                 // AliasMatch sets no context (CONTEXT_DOCUMENT_ROOT stays the document root).
                 let written = alias.path.replacingOccurrences(of: "${DOCROOT}", with: site.mountedRoot)
                 let found = Origin.substituteGroups(written, m)
+                // ap_pregsub refuses a result of 65,536 bytes or more, before the path is checked;
+                // translate_alias_redir tests for its error marker after redirects only, so an
+                // AliasMatch maps the request to the marker's empty string, which directory_walk
+                // merges onto the server's working directory, `/`: the server's `<Directory />`
+                // denies it (recorded: alias-aliasmatch-replacement-too-long).
+                guard found.rawByteCount < 65536 else {
+                    chain.log("AH00672", "error", "Regex substitution in '\(written)' failed. Replacement too long?")
+                    chain.note(.alias, "AliasMatch's substitution is 65,536 bytes or longer: the filename is empty, read as /")
+                    r.filename = "/"
+                    return nil
+                }
                 guard !Origin.aliasTargetTooLong(found) else { continue }
                 r.filename = found
                 if let h = alias.handler { r.handler = h; r.scriptAliased = true }
