@@ -37,6 +37,9 @@ struct RuleIndexTests {
     @Test func suffixesAllowOneOptionalTrailingByte() {
         #expect(text(shape("^blog/(\\d+)/([a-z0-9-]+)-9/?$").suffixes) == ["-9", "-9/"])
         #expect(text(shape("^legacy/(.+)\\.html$").suffixes) == [".html"])
+        // `*` and `{0,n}` may repeat the byte: `.htmll` ends with neither `.htm` nor `.html`.
+        #expect(text(shape("^(.*)\\.html*$").suffixes) == [])
+        #expect(text(shape("^(.*)\\.html{0,3}$").suffixes) == [])
         #expect(text(shape("^legacy/(.+)\\.html").suffixes) == [])
         #expect(text(shape("^a/b$", caseless: false).suffixes) == ["a/b"])
         #expect(PatternShape(pattern: "^a/b$", caseless: false, dollarEndOnly: false).suffixes.isEmpty)

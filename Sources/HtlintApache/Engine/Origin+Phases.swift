@@ -13,13 +13,18 @@ extension Origin {
         // map_to_storage: http_core's TRACE hook runs before the core's directory walk, so no
         // `.htaccess` is read for TRACE.
         if r.method == "TRACE", !r.isSubrequest { return answerTrace(r, chain) }
-        var walk = directoryWalk(r.filename ?? site.documentRoot)    // map_to_storage
+        var walk = directoryWalk(r.filename ?? site.documentRoot, cachedDirectory: r.walkCache?.directory)    // map_to_storage
         r.filename = walk.filename
         r.pathInfo = walk.pathInfo
         // directory_walk refuses a link (without FollowSymLinks/SymLinksIfOwnerMatch) when it
         // reaches it, before it opens the .htaccess of the directory the link names.
         let refusedLink = site.files.hasSymlinks ? refusedSymlink(walk.filename) : nil
         if let fatal = walk.fatal, !(refusedLink.map { (walk.fatalDirectory ?? "").hasBytePrefix($0 + "/") } ?? false) {
+            if ApExpression.ParseError.crashesChild(fatal.diagnostic) {
+                chain.childCrashed = true
+                chain.note(.note, "reading \(fatal.file.path): \(fatal.diagnostic.message)", range: fatal.diagnostic.range)
+                return .final(status: 500, location: nil)
+            }
             // The walk stopped at the directory whose .htaccess failed: what it had not walked
             // yet stays in r->path_info (PATH_INFO of the 500 is /page.html for a broken root file).
             let full = walk.filename + walk.pathInfo
@@ -495,6 +500,17 @@ extension Origin {
                 // AliasMatch sets no context (CONTEXT_DOCUMENT_ROOT stays the document root).
                 let written = alias.path.replacingOccurrences(of: "${DOCROOT}", with: site.mountedRoot)
                 let found = Origin.substituteGroups(written, m)
+                // ap_pregsub refuses a result of 65,536 bytes or more, before the path is checked;
+                // translate_alias_redir tests for its error marker after redirects only, so an
+                // AliasMatch maps the request to the marker's empty string, which directory_walk
+                // merges onto the server's working directory, `/`: the server's `<Directory />`
+                // denies it (recorded: alias-aliasmatch-replacement-too-long).
+                guard found.rawByteCount < 65536 else {
+                    chain.log("AH00672", "error", "Regex substitution in '\(written)' failed. Replacement too long?")
+                    chain.note(.alias, "AliasMatch's substitution is 65,536 bytes or longer: the filename is empty, read as /")
+                    r.filename = "/"
+                    return nil
+                }
                 guard !Origin.aliasTargetTooLong(found) else { continue }
                 r.filename = found
                 if let h = alias.handler { r.handler = h; r.scriptAliased = true }

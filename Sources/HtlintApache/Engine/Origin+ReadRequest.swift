@@ -4,15 +4,15 @@ import HtlintBytes
 /// post_read_request, the raw path logged, the status through ap_die (ErrorDocument applies).
 extension Origin {
     /// The status and reason when the request is refused while it is read, in Apache's order:
-    /// the request line, then the header lines, then the Host header.
-    func readRequestRefusal(_ request: OriginRequest, _ chain: RequestChain) -> (status: Int, why: String)? {
+    /// the request line, then the header lines (`lines`, as received), then the Host header.
+    func readRequestRefusal(_ request: OriginRequest, lines: [HTTPHeader], _ chain: RequestChain) -> (status: Int, why: String)? {
         // read_request_line: a line that does not fit LimitRequestLine plus its CRLF is refused
         // before anything in it is read (8191 bytes pass, 8192 are 414, measured with Apache
         // 2.4.71; its AH00565 is logged at info level, below the default LogLevel).
         if chain.theRequest.utf8.count >= site.limitRequestLine + 2 {
             return (414, "the request line is longer than LimitRequestLine (\(site.limitRequestLine) bytes)")
         }
-        if let problem = requestHeaderProblem(request.headers) { return (400, problem) }
+        if let problem = requestHeaderProblem(lines) { return (400, problem) }
         if let host = request.header("Host"), hostHeaderIsMalformed(host, strict: !site.httpProtocolUnsafe) {
             return (400, "malformed Host header \(host)")
         }
@@ -23,6 +23,23 @@ extension Origin {
             return (417, "unrecognized expectation Expect: \(expect)")
         }
         return nil
+    }
+
+    /// ap_get_mime_headers_core ends with apr_table_compress(APR_OVERLAP_TABLES_MERGE): the
+    /// lines of one name (ASCII case-insensitive) become one, at the first's place and with
+    /// its name, their values joined by ", " (an empty one too: `a, b, `), so `%{HTTP:…}`,
+    /// `req()`, SetEnvIf and `Header echo` read `a, b` (recorded: header-repeated-lines-merged).
+    static func mergingRepeatedHeaders(_ headers: [HTTPHeader]) -> [HTTPHeader] {
+        var out: [HTTPHeader] = []
+        out.reserveCapacity(headers.count)
+        for h in headers {
+            if let i = out.firstIndex(where: { equalsIgnoringASCIICase($0.name, h.name) }) {
+                out[i].value += ", " + h.value
+            } else {
+                out.append(h)
+            }
+        }
+        return out
     }
 
     /// Why ap_read_request refuses the body's framing headers with 400 (logged at info level),

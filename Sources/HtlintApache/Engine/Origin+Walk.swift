@@ -5,7 +5,9 @@ import HtlintRegex
 extension Origin {
     /// Walks from the document root down to `filename`, reading `.htaccess` at every existing
     /// directory, and stops at the first segment that is a file or missing (apache-semantics §3).
-    func directoryWalk(_ filename: String) -> WalkResult {
+    /// `cachedDirectory`: the directory the previous or main request's walk cached (with its
+    /// slash), whose existing files directory_walk finds familiar.
+    func directoryWalk(_ filename: String, cachedDirectory: String? = nil) -> WalkResult {
         // directory_walk's apr_filepath_merge (no root path) refuses a name that with 4 bytes of
         // slashes and NUL exceeds APR_PATH_MAX (4096): it logs AH00030 at info and returns OK
         // having walked nothing, so r->filename stays whole, no `<Directory>` section or
@@ -82,10 +84,15 @@ extension Origin {
         // directory_walk stats the whole name first; for an existing file, under FollowSymLinks
         // without SymLinksIfOwnerMatch, it skips the lstat of every segment and takes each for a
         // directory, the file's own name too: a `<Directory>` naming the file applies to it
-        // (recorded: section-directory-naming-a-file).
-        if pathInfo.isEmpty, resolved != current, case .file? = site.files.stat(resolved),
+        // (recorded: section-directory-naming-a-file), and so does a wildcard one covering it,
+        // `<Directory /var/www/html/*>` for /var/www/html/t.html. Not for a file of the
+        // directory the walk cache holds (a DirectoryIndex look-up of /index.html, an internal
+        // redirect to a file beside the last one): the walk reuses the cached directory's
+        // (recorded: section-directory-wildcard-covers-file).
+        if pathInfo.isEmpty, resolved != current, !(cachedDirectory.map { sameBytes($0, current + "/") } ?? false),
+           case .file? = site.files.stat(resolved),
            merged.config.options.contains("followsymlinks"), !merged.config.options.contains("symlinksifownermatch"),
-           site.vhost.block.server?.directories.contains(where: { directorySectionPath($0.0) == resolved }) == true {
+           site.vhost.block.server?.directories.contains(where: { Site.directorySection(directorySectionPath($0.0), covers: resolved) }) == true {
             merged = mergedConfiguration(deepest: resolved)
         }
         var result = WalkResult(filename: resolved, pathInfo: pathInfo, config: merged.config,

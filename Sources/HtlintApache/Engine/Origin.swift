@@ -46,12 +46,16 @@ public final class Origin: @unchecked Sendable {
     }
 
     /// Answers one client request.
-    public func respond(to request: OriginRequest) -> OriginResponse {
+    public func respond(to received: OriginRequest) -> OriginResponse {
+        // Every reader sees repeated header lines as one (ap_get_mime_headers_core); only the
+        // header limits count the lines as received.
+        var request = received
+        request.headers = Origin.mergingRepeatedHeaders(received.headers)
         let chain = RequestChain(request: request, tracing: tracing)
         chain.note(.request, "\(request.method) \(request.target)\(request.tls ? " (TLS)" : "")")
         applyRemoteIP(chain)
         // A request ap_read_request refuses is answered before anything else reads it.
-        let refusal = readRequestRefusal(request, chain)
+        let refusal = readRequestRefusal(request, lines: received.headers, chain)
         // A malformed Host is refused before the path is normalised: a `..` above the root
         // logs no AH10244 then (recorded: rewrite-escape-malformed-host-before-path).
         var (record, early) = makeRecord(url: request.target, method: request.method, isSubrequest: false, chain: chain,
@@ -562,8 +566,12 @@ public final class Origin: @unchecked Sendable {
                 }
             }
             // The Location the client sees: every Location line sent (a `Header` one too, on any
-            // status), joined as one header's values.
-            let locations = headers.filter { equalsIgnoringASCIICase($0.name, "Location") }.map(\.value)
+            // status), joined as one header's values, each without the blanks that follow the
+            // colon on the wire (a `Header set Location "  /x"` is `/x`, a tab-led `\t.html` is
+            // `.html`; recorded: header-location-leading-blanks-dropped). Dropped by scalars, as
+            // the client drops bytes: a space followed by a combining mark is one Character.
+            let locations = headers.filter { equalsIgnoringASCIICase($0.name, "Location") }
+                .map { String(String.UnicodeScalarView($0.value.unicodeScalars.drop { $0 == " " || $0 == "\t" })) }
             if !locations.isEmpty || location != nil {
                 headers.removeAll { equalsIgnoringASCIICase($0.name, "Location") }
                 location = locations.isEmpty ? nil : locations.joined(separator: ", ")

@@ -1,3 +1,4 @@
+import HtlintDiagnostics
 import HtlintBytes
 import HtlintRegex
 
@@ -55,6 +56,20 @@ public indirect enum ApExpression: Sendable {
     public struct ParseError: Error, CustomStringConvertible, Sendable {
         public let message: String
         public var description: String { message }
+
+        /// How the scanner's crash on a quote inside a `%{func:…}` argument ends its message:
+        /// the error the reader reports ends with it, so the walk can tell the crash (no response)
+        /// from an expression Apache refuses (500).
+        static let crashNote = "(Apache's child crashes reading it: no response)"
+
+        static func quoteInFunctionArgument(_ quote: UInt8) -> ParseError {
+            ParseError(message: "a \(quote == 0x27 ? "'" : "\"") inside a %{func:…} argument \(crashNote)")
+        }
+
+        /// Whether a reader's error is that crash.
+        public static func crashesChild(_ d: Diagnostic) -> Bool {
+            d.code == ConfigCode.badExpression && d.message.hasByteSuffix(crashNote)
+        }
     }
 
     /// `restricted`: the expression comes from `.htaccess` (AP_EXPR_FLAG_RESTRICTED).

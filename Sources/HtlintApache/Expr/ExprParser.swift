@@ -289,6 +289,12 @@ struct ExprParser {
         }
         while i < b.count, b[i] != terminator {
             if b[i] == 0x0A, terminator != nil { throw .init(message: "Unterminated string or variable") }
+            // In a `%{func:…}` argument a quote that no backslash escapes crashes Apache's
+            // scanner while it reads the `.htaccess`, whether or not the expression is ever
+            // evaluated (recorded: conditional-expr-quote-in-function-argument-crashes-child).
+            if restricted, terminator == UInt8(ascii: "}"), b[i] == 0x27 || b[i] == 0x22 {
+                throw .quoteInFunctionArgument(b[i])
+            }
             if b[i] == UInt8(ascii: "\\"), i + 1 < b.count {
                 let n = b[i + 1]
                 if n >= 0x30, n <= 0x39 {

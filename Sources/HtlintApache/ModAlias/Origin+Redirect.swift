@@ -36,7 +36,17 @@ extension Origin {
                 }
             case .regex(let regex):
                 guard let m = regex.firstMatch(in: r.uri) else { continue }
-                if let t = redirect.target { target = escapeRedirectTarget(Origin.substituteGroups(t, m)) }
+                if let t = redirect.target {
+                    let found = Origin.substituteGroups(t, m)
+                    // ap_pregsub refuses a result of AP_PREGSUB_MAXLEN (65,536) bytes or more
+                    // (recorded: alias-redirectmatch-replacement-too-long).
+                    guard found.rawByteCount < 65536 else {
+                        chain.log("AH00672", "error", "Regex substitution in '\(t)' failed. Replacement too long?")
+                        chain.note(.status, "500: RedirectMatch's substitution is 65,536 bytes or longer", range: redirect.range)
+                        return .final(status: 500, location: nil)
+                    }
+                    target = escapeRedirectTarget(found)
+                }
             }
             chain.note(.alias, "Redirect at line \(redirect.line) matches \(r.uri)", range: redirect.range)
             chain.fired.append(redirect.range)

@@ -44,7 +44,12 @@ struct PatternShape: Equatable {
 
     /// One element of the top-level sequence.
     fileprivate enum Atom {
-        enum Count { case one, optional, oneOrMore }
+        /// `optional` is `?` (absent or once); `anyNumber` is `*` or `{0,…}`, which may also
+        /// repeat, so a match need not end with the literal once.
+        enum Count {
+            case one, optional, anyNumber, oneOrMore
+            var mandatory: Bool { self == .one || self == .oneOrMore }
+        }
         case literal(UInt8, Count)
         case start, end
         /// A group; `leftClosed`: every alternative ends with a non-word literal or `^`;
@@ -74,7 +79,7 @@ struct PatternShape: Equatable {
         if case .start? = atoms.first {
             prefix.reserveCapacity(atoms.count)
             for atom in atoms.dropFirst() {
-                guard case .literal(let b, let n) = atom, n != .optional else { break }
+                guard case .literal(let b, let n) = atom, n.mandatory else { break }
                 prefix.append(fold(b))
                 if n == .oneOrMore { break }
             }
@@ -82,11 +87,11 @@ struct PatternShape: Equatable {
         // Literal runs (mandatory literals side by side).
         var i = 0
         while i < atoms.count {
-            guard case .literal(_, let n) = atoms[i], n != .optional else { i += 1; continue }
+            guard case .literal(_, let n) = atoms[i], n.mandatory else { i += 1; continue }
             var run: [UInt8] = []
             run.reserveCapacity(atoms.count - i)
             var j = i
-            while j < atoms.count, case .literal(let b, let m) = atoms[j], m != .optional {
+            while j < atoms.count, case .literal(let b, let m) = atoms[j], m.mandatory {
                 run.append(fold(b))
                 j += 1
                 if m == .oneOrMore { break }
@@ -128,9 +133,9 @@ struct PatternShape: Equatable {
         case .start: return true
         case .literal(let b, let n):
             if isWordByte(b) { return false }
-            return n != .optional || leftBoundary(atoms, before: i - 1)
+            return n.mandatory || leftBoundary(atoms, before: i - 1)
         case .group(let n, let leftClosed, _):
-            return leftClosed && n != .optional
+            return leftClosed && n.mandatory
         default: return false
         }
     }
@@ -142,15 +147,16 @@ struct PatternShape: Equatable {
         case .end: return true
         case .literal(let b, let n):
             if isWordByte(b) { return false }
-            return n != .optional || rightBoundary(atoms, at: i + 1)
+            return n.mandatory || rightBoundary(atoms, at: i + 1)
         case .group(let n, _, let rightClosed):
-            return rightClosed && n != .optional
+            return rightClosed && n.mandatory
         default: return false
         }
     }
 
     /// Literal endings: the mandatory literals before a final `$`, with and without one
-    /// optional literal between them and the `$` (`-9/?$` ends with `-9` or `-9/`).
+    /// optional literal between them and the `$` (`-9/?$` ends with `-9` or `-9/`; `-9/*$` may
+    /// end with `//`, so it has none).
     private static func suffixes(_ atoms: [Atom]) -> [[UInt8]] {
         guard case .end? = atoms.last else { return [] }
         var k = atoms.count - 2
@@ -162,7 +168,7 @@ struct PatternShape: Equatable {
         // Read backwards, then turned around once.
         var run: [UInt8] = []
         run.reserveCapacity(k + 2)
-        while k >= 0, case .literal(let b, let n) = atoms[k], n != .optional {
+        while k >= 0, case .literal(let b, let n) = atoms[k], n.mandatory {
             // `a+` still ends with `a`, but nothing before it is adjacent for sure.
             if n == .oneOrMore && !run.isEmpty { break }
             run.append(b)
@@ -223,11 +229,12 @@ struct PatternShape: Equatable {
             if i < p.count {
                 var count: Atom.Count? = nil
                 switch p[i] {
-                case UInt8(ascii: "?"), UInt8(ascii: "*"): count = .optional; i += 1
+                case UInt8(ascii: "?"): count = .optional; i += 1
+                case UInt8(ascii: "*"): count = .anyNumber; i += 1
                 case UInt8(ascii: "+"): count = .oneOrMore; i += 1
                 case UInt8(ascii: "{"):
                     guard let (end, minimum) = braces(p, from: i) else { break }   // a literal `{`
-                    count = minimum >= 1 ? .oneOrMore : .optional
+                    count = minimum >= 1 ? .oneOrMore : .anyNumber
                     i = end + 1
                 default: break
                 }

@@ -72,16 +72,27 @@ public enum RewriteMapTable: Sendable {
         }
     }
 
-    /// `txt:` file contents as lookup_map_txtfile reads them: lines end at LF; a line starting
-    /// with `#` or a blank is skipped; the key is the first word, the value the next (CR, like
-    /// any isspace byte, is a blank, so CRLF files read as LF ones); a key without value is no
-    /// entry; the first entry for a key wins. Keys are compared by bytes, so a non-ASCII key is
-    /// stored as its `byteDistinctKey` (café precomposed and with a combining accent are two
-    /// keys; recorded: rewrite-map-txt-keys-by-bytes).
+    /// `txt:` file contents as lookup_map_txtfile reads them: lines end at LF, and apr_file_gets
+    /// into its 1,025-byte buffer cuts a longer line (LF included) into pieces of 1,024 bytes,
+    /// each read as a line of its own (recorded: rewrite-map-txt-long-lines-read-in-pieces); a
+    /// line starting with `#` or a blank is skipped; the key is the first word, the value the
+    /// next (CR, like any isspace byte, is a blank, so CRLF files read as LF ones); a key
+    /// without value is no entry; the first entry for a key wins. Keys are compared by bytes,
+    /// so a non-ASCII key is stored as its `byteDistinctKey` (café precomposed and with a
+    /// combining accent are two keys; recorded: rewrite-map-txt-keys-by-bytes).
     public static func parseText(_ text: String) -> [String: String] {
         func blank(_ c: UInt8) -> Bool { c == 0x20 || (c >= 0x09 && c <= 0x0D) }
         var entries: [String: String] = [:]
-        for line in text.rawBytes.split(separator: 0x0A, omittingEmptySubsequences: true) {
+        let bytes = text.rawBytes
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            var end = start
+            while end < bytes.endIndex, end - start < 1024 {
+                end += 1
+                if bytes[end - 1] == 0x0A { break }
+            }
+            let line = bytes[start..<end]
+            start = end
             guard let first = line.first, first != UInt8(ascii: "#"), !blank(first) else { continue }
             let words = line.split(whereSeparator: blank)
             guard words.count >= 2 else { continue }

@@ -157,13 +157,15 @@ struct RewriteParser {
 
     /// The flags of `RewriteRule` by every name Apache accepts (lower case): one hash lookup per
     /// flag instead of comparing the name with each in turn (W3 reads 100,000 rules at start).
+    /// `BNP`'s long name is mod_rewrite's own spelling, `backrefernoplus` (the documented
+    /// `backrefnoplus` is an unknown flag).
     enum FlagName {
         case backrefEscaping, backrefNoPlus, bctls, bne, chain, cookie, discardPath, env, end, forbidden, gone, handler, last, next
         case noCase, noEscape, noSubrequest, proxy, passThrough, qsAppend, qsDiscard, qsLast, redirect, skip, type, unsafeAllow3F, unsafePrefixStat, unc
     }
     static let flagNames: [String: FlagName] = [
         "b": .backrefEscaping, "backrefescaping": .backrefEscaping, "bnp": .backrefNoPlus,
-        "backrefnoplus": .backrefNoPlus, "bctls": .bctls, "bne": .bne, "c": .chain, "chain": .chain,
+        "backrefernoplus": .backrefNoPlus, "bctls": .bctls, "bne": .bne, "c": .chain, "chain": .chain,
         "co": .cookie, "cookie": .cookie, "d": .discardPath, "dpi": .discardPath, "discardpath": .discardPath,
         "e": .env, "env": .env, "end": .end, "f": .forbidden, "forbidden": .forbidden, "g": .gone,
         "gone": .gone, "h": .handler, "handler": .handler, "l": .last, "last": .last, "n": .next,
@@ -220,7 +222,10 @@ struct RewriteParser {
             case .handler: flags.handler = Template(parsing: value ?? "")
             case .last: flags.last = true
             case .next:
-                if let value, let n = Int(value), n > 0 { flags.next = n } else { flags.next = 32000 }
+                // A value is read with atoi, whatever it holds: `N=0`, `N=-1` or `N=x` ends the
+                // pass with AH02596 at the first match, `N=2x` is 2. Only a missing or empty
+                // value keeps the default.
+                if let value, !value.isEmpty { flags.next = atoi(value) } else { flags.next = 32000 }
             case .noCase: flags.noCase = true
             case .noEscape: flags.noEscape = true
             case .noSubrequest: flags.noSubrequest = true

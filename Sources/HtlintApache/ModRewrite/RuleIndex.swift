@@ -241,17 +241,39 @@ final class RuleIndex: Sendable {
     }
 
     /// Keys of the query words a rule's conditions require: only when the conditions are all
-    /// AND-ed (no `[OR]`), from a positive regex condition on exactly `%{QUERY_STRING}`.
+    /// AND-ed (no `[OR]`), from a positive regex condition on exactly `%{QUERY_STRING}`, and
+    /// only up to the first condition that runs a subrequest: Apache evaluates that one
+    /// whenever the pattern matches, and its look-up logs (a denied -U is AH01630) even when
+    /// a later query condition fails.
     private static func queryWords(_ rule: RewriteRule) -> [UInt64] {
         guard !rule.conditions.contains(where: { $0.orNext }) else { return [] }
         var out: [UInt64] = []
-        for c in rule.conditions where !c.negated {
-            guard case .regex(let regex) = c.test, c.testString.parts == [.variable("QUERY_STRING")] else { continue }
+        for c in rule.conditions {
+            if runsSubrequest(c) { break }
+            guard !c.negated, case .regex(let regex) = c.test, c.testString.parts == [.variable("QUERY_STRING")] else { continue }
             let shape = PatternShape(pattern: c.rawPattern, caseless: c.noCase,
                                      dollarEndOnly: regex.options.contains(.dollarEndOnly))
             out += shape.words.map { wordKey($0, c.noCase ? .caselessQuery : .query) }
         }
         return out
+    }
+
+    /// `-U`, `-F`, an `expr` (its own `-U`/`-F`) or a `%{LA-U:…}`/`%{LA-F:…}` anywhere in
+    /// the condition's strings.
+    private static func runsSubrequest(_ c: RewriteCondition) -> Bool {
+        func lookAhead(_ t: Template) -> Bool {
+            t.refers { part in
+                guard case .variable(let name) = part, case .lookAhead = VariableRef(name) else { return false }
+                return true
+            }
+        }
+        switch c.test {
+        case .file(let letter): if letter == "U" || letter == "F" { return true }
+        case .expression: return true
+        case .integer(_, let operand), .string(_, let operand): if lookAhead(operand) { return true }
+        case .regex: break
+        }
+        return lookAhead(c.testString)
     }
 
     /// FNV-1a over the (folded) word, tagged with its domain in the low bits. A collision only
