@@ -30,6 +30,7 @@ extension Origin {
     /// its name, their values joined by ", " (an empty one too: `a, b, `), so `%{HTTP:…}`,
     /// `req()`, SetEnvIf and `Header echo` read `a, b` (recorded: header-repeated-lines-merged).
     static func mergingRepeatedHeaders(_ headers: [HTTPHeader]) -> [HTTPHeader] {
+        guard repeatsAName(headers) else { return headers }
         var out: [HTTPHeader] = []
         out.reserveCapacity(headers.count)
         for h in headers {
@@ -40,6 +41,18 @@ extension Origin {
             }
         }
         return out
+    }
+
+    /// Whether two lines share a name. Most requests repeat none, and this runs on every hop:
+    /// over the array's buffer, names compared only when their lengths agree.
+    private static func repeatsAName(_ headers: [HTTPHeader]) -> Bool {
+        headers.withUnsafeBufferPointer { h in
+            for i in h.indices.dropFirst() {
+                let count = h[i].name.utf8.count
+                for j in 0..<i where h[j].name.utf8.count == count && equalsIgnoringASCIICase(h[j].name, h[i].name) { return true }
+            }
+            return false
+        }
     }
 
     /// Why ap_read_request refuses the body's framing headers with 400 (logged at info level),

@@ -570,11 +570,16 @@ public final class Origin: @unchecked Sendable {
             // colon on the wire (a `Header set Location "  /x"` is `/x`, a tab-led `\t.html` is
             // `.html`; recorded: header-location-leading-blanks-dropped). Dropped by scalars, as
             // the client drops bytes: a space followed by a combining mark is one Character.
-            let locations = headers.filter { equalsIgnoringASCIICase($0.name, "Location") }
-                .map { String(String.UnicodeScalarView($0.value.unicodeScalars.drop { $0 == " " || $0 == "\t" })) }
+            var locations: [String] = []
+            for h in headers where equalsIgnoringASCIICase(h.name, "Location") {
+                // Rebuilt only when a blank leads (rare; this runs for every answer).
+                let lead = h.value.utf8.first
+                locations.append(lead == UInt8(ascii: " ") || lead == UInt8(ascii: "\t")
+                    ? String(String.UnicodeScalarView(h.value.unicodeScalars.drop { $0 == " " || $0 == "\t" })) : h.value)
+            }
             if !locations.isEmpty || location != nil {
                 headers.removeAll { equalsIgnoringASCIICase($0.name, "Location") }
-                location = locations.isEmpty ? nil : locations.joined(separator: ", ")
+                location = locations.isEmpty ? nil : locations.count == 1 ? locations[0] : locations.joined(separator: ", ")
             }
             // Status 0: a crashed child closes the connection without a response (AH00052).
             let crashed = chain.childCrashed
