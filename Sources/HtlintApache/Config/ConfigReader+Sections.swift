@@ -89,6 +89,11 @@ extension ConfigReader {
         // `.htaccess`) core's per-directory config, whose merge re-applies stale option removals
         // (recorded: nested-options-stale-removal-section-directive).
         if ["files", "filesmatch", "if", "elseif", "else", "limit", "limitexcept"].contains(key) { block.hasCoreConfig = true }
+        // NOT_IN_LIMIT (ap_check_cmd_context): the file fails (recorded: section-limit-nested-sections).
+        if methods != nil, ["files", "filesmatch", "if", "elseif", "else"].contains(key) {
+            error(ConfigCode.notAllowedHere, "<\(s.name)> cannot occur within <Limit> or <LimitExcept> section", s.nameRange)
+            return
+        }
         switch key {
         case "files", "filesmatch":
             guard checkClosed(s), requireArgument() else { return }
@@ -164,6 +169,20 @@ extension ConfigReader {
             if key == "limitexcept" {
                 // Every other method number: WebDAV's MOVE and the unknown methods' M_INVALID too.
                 set = Origin.registeredMethods.union([Origin.unknownMethod]).subtracting(set)
+            }
+            // A nested section narrows the enclosing one's methods and must change them
+            // (ap_limit_section; recorded: section-limit-nested-sections).
+            if let outer = methods {
+                let name = key == "limit" ? "<Limit" : "<LimitExcept"
+                set.formIntersection(outer)
+                if set.isEmpty {
+                    error(ConfigCode.badArguments, "\(name)> directive excludes all methods", s.openRange)
+                    return
+                }
+                if set == outer {
+                    error(ConfigCode.badArguments, "\(name)> directive specifies methods already excluded", s.openRange)
+                    return
+                }
             }
             read(s.children, into: &block, pendingConditions: &pending, methods: set, inSection: nil)
         case "requireall", "requireany", "requirenone":
