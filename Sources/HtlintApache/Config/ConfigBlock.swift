@@ -118,8 +118,9 @@ public indirect enum AccessDirective: Sendable {
     case require(negated: Bool, kind: String, values: [String], methods: Set<String>?)
     /// `Require [not] expr …`, parsed when the file is read.
     case requireExpr(negated: Bool, expression: ApExpression, methods: Set<String>?)
-    /// `<RequireAll>`, `<RequireAny>`, `<RequireNone>` with the authorization lines inside.
-    case requireSection(logic: AuthzLogic, children: [AccessDirective], methods: Set<String>?)
+    /// `<RequireAll>`, `<RequireAny>`, `<RequireNone>` with the authorization lines inside. Its
+    /// methods are its children's together, whatever `<Limit>` encloses it (add_authz_section).
+    case requireSection(logic: AuthzLogic, children: [AccessDirective])
     case order(String)
     case allow(from: [String], methods: Set<String>?)
     case deny(from: [String], methods: Set<String>?)

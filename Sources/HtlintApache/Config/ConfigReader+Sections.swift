@@ -197,7 +197,10 @@ extension ConfigReader {
             // Other directives inside stay in this block; the authorization lines become children.
             let before = block.access.count
             authzParents.append(logic)
-            read(s.children, into: &block, pendingConditions: &pending, methods: methods, inSection: nil)
+            // Its lines are read as if in a `<Limit>` of every method, so the sections a `<Limit>`
+            // refuses are refused here too (recorded: access-require-section-methods-from-children).
+            read(s.children, into: &block, pendingConditions: &pending,
+                 methods: methods ?? Origin.registeredMethods.union([Origin.unknownMethod]), inSection: nil)
             authzParents.removeLast()
             // Only authorization lines belong to the container; `Order`/`Allow`/`Deny` read
             // inside it stay the block's own.
@@ -210,7 +213,7 @@ extension ConfigReader {
                 error(ConfigCode.badArguments, "<\(logic.rawValue)> directive contains no authorization directives", s.openRange)
                 return
             }
-            block.access.append(.requireSection(logic: logic, children: children, methods: methods))
+            block.access.append(.requireSection(logic: logic, children: children))
         case "directory", "directorymatch", "location", "locationmatch", "virtualhost", "proxy", "proxymatch":
             if context == .htaccess {
                 error(ConfigCode.notAllowedHere, "<\(s.name) not allowed here", s.nameRange)

@@ -16,7 +16,7 @@ extension Origin {
         // The implicit container covers the methods its lines cover: a method outside them is not checked.
         let covered = lines.contains { methods(of: $0).map { $0.contains(Origin.limitName(r.method)) } ?? true }
         guard covered else { return nil }
-        let root = AccessDirective.requireSection(logic: .any, children: lines, methods: nil)
+        let root = AccessDirective.requireSection(logic: .any, children: lines)
         switch evaluate(root, parent: .all, r, chain) {
         case .granted: return .granted
         case .deniedNoUser: return .deniedNoUser
@@ -24,9 +24,16 @@ extension Origin {
         }
     }
 
+    /// The methods a node is checked for; nil for all. A container's are its lines' together
+    /// (recorded: access-require-section-methods-from-children).
     private func methods(of a: AccessDirective) -> Set<String>? {
         switch a {
-        case .require(_, _, _, let m), .requireExpr(_, _, let m), .requireSection(_, _, let m): m
+        case .require(_, _, _, let m), .requireExpr(_, _, let m): m
+        case .requireSection(_, let children):
+            children.filter(\.isAuthorization).reduce(Optional(Set<String>())) { all, child in
+                guard let all, let m = methods(of: child) else { return nil }
+                return all.union(m)
+            }
         case .order, .allow, .deny, .satisfy: nil
         }
     }
@@ -52,7 +59,7 @@ extension Origin {
             // false one is "denied for want of a user" and asks for authentication.
             result = expression.evaluate(env, captures: &captures) ? .granted
                 : expression.readsVariable("REMOTE_USER") ? .deniedNoUser : .denied
-        case .requireSection(let logic, let children, _):
+        case .requireSection(let logic, let children):
             negated = logic == .none
             let and = logic == .all
             // apply_authz_sections: a denial for want of a user survives where a user could
