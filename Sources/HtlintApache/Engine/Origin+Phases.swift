@@ -783,7 +783,8 @@ extension Origin {
             }
             let allowed = allows.contains(where: matches)
             let denied = denies.contains(where: matches)
-            let ok = order.hasBytePrefix("allow") ? (allowed && !denied) : (!denied || allowed)
+            // Only deny,allow lets in a request no line names; mutual-failure is allow,deny's test.
+            let ok = order == "deny,allow" ? (!denied || allowed) : (allowed && !denied)
             // `Satisfy Any`: the host-based lines letting a request in are enough (no `Require`,
             // no credentials); refusing it leaves the decision to `Require` (request.c).
             if ok, satisfyAny {
