@@ -121,7 +121,8 @@ public indirect enum AccessDirective: Sendable {
     /// `<RequireAll>`, `<RequireAny>`, `<RequireNone>` with the authorization lines inside. Its
     /// methods are its children's together, whatever `<Limit>` encloses it (add_authz_section).
     case requireSection(logic: AuthzLogic, children: [AccessDirective])
-    case order(String)
+    /// `Order`, set for the methods of its `<Limit>` only (mod_access_compat's order per method).
+    case order(String, methods: Set<String>?)
     case allow(from: [String], methods: Set<String>?)
     case deny(from: [String], methods: Set<String>?)
     /// `Satisfy Any|All` (mod_access_compat): with `Any`, a request the host-based lines let in

@@ -132,7 +132,7 @@ extension ConfigReader {
             guard ["allow,deny", "deny,allow", "mutual-failure"].contains(order) else {
                 error(ConfigCode.badArguments, "unknown order", words[0].range); return
             }
-            block.access.append(.order(order))
+            block.access.append(.order(order, methods: methods))
         case "Satisfy":
             guard hasFirstArgument(line, "Satisfy requires at least one argument, access policy if both allow and require used ('all' or 'any')") else { return }
             for w in words {   // ITERATE: each word in turn, the last one stands

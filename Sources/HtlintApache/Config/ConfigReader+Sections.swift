@@ -504,7 +504,7 @@ extension ConfigReader {
         // deny,allow and no host lines) replaces the parent's Order/Allow/Deny
         // (recorded: allowoverride-nonfatal-skipped-access-compat-replaces-parent).
         if info.module == "access_compat", !block.access.contains(where: { !$0.isAuthorization }) {
-            block.access.append(.order("deny,allow"))
+            block.access.append(.order("deny,allow", methods: nil))
         }
     }
 }

@@ -740,7 +740,10 @@ extension Origin {
         var compat = false, satisfyAny = false
         for a in config.access {
             switch a {
-            case .order(let o): order = o; compat = true
+            case .order(let o, let methods):
+                // A method outside the line's `<Limit>` keeps the default (recorded: access-compat-order-per-method).
+                if methods?.contains(Origin.limitName(r.method)) ?? true { order = o }
+                compat = true
             case .allow(let from, let methods):
                 if let m = methods, !m.contains(Origin.limitName(r.method)) { continue }
                 allows += from; compat = true
