@@ -177,7 +177,7 @@ extension Origin {
         switch kind {
         case "all": values.first?.asciiLowercased() == "granted"
         case "ip": values.contains { ipMatches($0, chain.request.remoteAddress) }
-        case "host": values.contains { "localhost".hasByteSuffix($0.asciiLowercased()) }
+        case "host": values.contains { inDomain($0, clientHostName) }
         // Compared by method number: HEAD is M_GET, so `Require method GET` lets HEAD in too.
         case "method": values.map { Origin.methodNumberName($0.asciiUppercased()) }.contains(Origin.methodNumberName(r.method))
         case "env": values.contains { r.envValue($0) != nil }
