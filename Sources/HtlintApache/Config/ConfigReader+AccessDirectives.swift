@@ -26,10 +26,14 @@ extension ConfigReader {
 
     /// apr_ipsubnet_create's refusals of an IPv4 word that looks like an address: a network that
     /// is no dotted prefix of up to four octets (APR_EBADIP), a mask that is neither 1…32 bits
-    /// nor a dotted address (APR_EBADMASK). IPv6 words are not checked.
+    /// nor a dotted address (APR_EBADMASK). Of an IPv6 word only the mask (1…128 bits) is checked.
     static func subnetProblem(_ word: String) -> String? {
         let parts = word.firstIndex(ofByte: UInt8(ascii: "/")).map { [word[..<$0], bytesAfter(word, $0)] } ?? [word[...]]
-        if parts[0].utf8.contains(UInt8(ascii: ":")) { return nil }
+        if parts[0].utf8.contains(UInt8(ascii: ":")) {
+            guard parts.count == 2 else { return nil }
+            let valid = Int(parts[1]).map { (1...128).contains($0) } == true && parts[1].allSatisfy(\.isASCII)
+            return valid ? nil : "The specified network mask is invalid."
+        }
         func dotted(_ text: Substring, full: Bool) -> Bool {
             // A prefix may end in one dot (`10.1.`).
             let s = !full && text.hasByteSuffix(".") ? text.dropLast() : text
@@ -162,6 +166,20 @@ extension ConfigReader {
                 return v.contains("#") && !v.hasBytePrefix("env=") && v != "all"
             }) {
                 error(ConfigCode.badArguments, "No comments are allowed here", bad.range); return
+            }
+            // allow_cmd reads each word through apr_ipsubnet_create: one with a `/` must be an
+            // address and mask, one that looks like an address a valid one; anything else is a
+            // host name (recorded: access-compat-allow-words).
+            for w in words.dropFirst() {
+                let v = w.value.asciiLowercased()
+                if v.hasBytePrefix("env=") || v == "all" { continue }
+                let slash = v.utf8.contains(UInt8(ascii: "/"))
+                if slash, !Self.looksLikeIP(w.value) {
+                    error(ConfigCode.badArguments, "An IP address was expected", w.range); return
+                }
+                if slash || Self.looksLikeIP(w.value), let problem = Self.subnetProblem(w.value) {
+                    error(ConfigCode.badArguments, problem, w.range); return
+                }
             }
             block.access.append(info.name == "Allow" ? .allow(from: Array(hosts), methods: methods)
                                 : .deny(from: Array(hosts), methods: methods))

@@ -782,6 +782,8 @@ extension Origin {
                     if negated { name = dropLeadingBytes(name, 1) }
                     return (r.envValue(name) != nil) != negated
                 }
+                // A word that is no address names a host (allow_cmd's T_HOST).
+                if !from.utf8.contains(UInt8(ascii: "/")), !ConfigReader.looksLikeIP(from) { return inDomain(from, clientHostName) }
                 return ipMatches(from, addr)
             }
             let allowed = allows.contains(where: matches)
