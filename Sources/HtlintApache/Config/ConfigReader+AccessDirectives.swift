@@ -26,13 +26,13 @@ extension ConfigReader {
 
     /// apr_ipsubnet_create's refusals of an IPv4 word that looks like an address: a network that
     /// is no dotted prefix of up to four octets (APR_EBADIP), a mask that is neither 1…32 bits
-    /// nor a dotted address (APR_EBADMASK). Of an IPv6 word only the mask (1…128 bits) is checked.
+    /// nor a dotted address (APR_EBADMASK); the same of an IPv6 word (an IPv4-mapped address is
+    /// refused, a mask is 1…128 bits).
     static func subnetProblem(_ word: String) -> String? {
         let parts = word.firstIndex(ofByte: UInt8(ascii: "/")).map { [word[..<$0], bytesAfter(word, $0)] } ?? [word[...]]
         if parts[0].utf8.contains(UInt8(ascii: ":")) {
-            guard parts.count == 2 else { return nil }
-            let valid = Int(parts[1]).map { (1...128).contains($0) } == true && parts[1].allSatisfy(\.isASCII)
-            return valid ? nil : "The specified network mask is invalid."
+            if !validSubnet(String(parts[0])) { return "The specified IP address is invalid." }
+            return validSubnet(word) ? nil : "The specified network mask is invalid."
         }
         func dotted(_ text: Substring, full: Bool) -> Bool {
             // A prefix may end in one dot (`10.1.`).
@@ -109,6 +109,9 @@ extension ConfigReader {
             // ip_parse_config: apr_ipsubnet_create refuses (EINVAL) a word that looks like no address,
             // neither IPv6 (a colon) nor digits and dots; it stops at an empty word.
             if kind == "ip" {
+                guard !rest.isEmpty else {
+                    error(ConfigCode.badArguments, "'require ip' requires an argument", d.argumentsRange); return
+                }
                 for w in rest.prefix(while: { !$0.isEmpty }) {
                     if !Self.looksLikeIP(w) {
                         error(ConfigCode.badArguments, "ip address '\(w)' appears to be invalid", d.argumentsRange); return
