@@ -178,6 +178,16 @@ extension Origin {
         case "all": values.first?.asciiLowercased() == "granted"
         case "ip": values.contains { ipMatches($0, chain.request.remoteAddress) }
         case "host": values.contains { inDomain($0, clientHostName) }
+        // Each name's addresses against the client's; a name that needs DNS resolves to nothing
+        // here, as in the oracle's network (recorded: access-require-forward-dns-localhost).
+        case "forward-dns": values.contains { name in
+            let hosts = name.asciiLowercased() == clientHostName ? clientHostName : name
+            guard let a = RemoteIPSettings.address(hosts) else {
+                chain.log("AH03356", "warn", "No sockaddr info for \"\(name)\"")
+                return false
+            }
+            return a.text == chain.request.remoteAddress
+        }
         // Compared by method number: HEAD is M_GET, so `Require method GET` lets HEAD in too.
         case "method": values.map { Origin.methodNumberName($0.asciiUppercased()) }.contains(Origin.methodNumberName(r.method))
         case "env": values.contains { r.envValue($0) != nil }
