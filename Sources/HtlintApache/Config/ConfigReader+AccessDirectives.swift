@@ -101,9 +101,11 @@ extension ConfigReader {
                 error(ConfigCode.badArguments, "Argument for 'Require all' must be 'granted' or 'denied'", d.argumentsRange)
                 return
             }
-            // A negated line can only deny (or stay neutral): useless where one grant is enough.
-            if negated, (authzParents.last ?? .any) == .any {
-                error(ConfigCode.badArguments, "negative Require directive has no effect in <RequireAny> directive", d.range)
+            // A negated line can only deny (or stay neutral): useless where one grant is enough,
+            // in `<RequireNone>` too, an OR (recorded: access-require-negation-in-requirenone).
+            let parent = authzParents.last ?? .any
+            if negated, parent != .all {
+                error(ConfigCode.badArguments, "negative Require directive has no effect in <\(parent.rawValue)> directive", d.range)
                 return
             }
             // ip_parse_config: apr_ipsubnet_create refuses (EINVAL) a word that looks like no address,

@@ -189,9 +189,10 @@ extension ConfigReader {
             guard checkClosed(s) else { return }
             let logic: AuthzLogic = key == "requireall" ? .all : key == "requireany" ? .any : .none
             let parent = authzParents.last ?? .any
-            // A negated container can only deny, which changes nothing where one grant is enough.
-            if logic == .none, parent == .any {
-                error(ConfigCode.badArguments, "<RequireNone> directive has no effect in <RequireAny> directive", s.openRange)
+            // A negated container can only deny, which changes nothing where one grant is enough
+            // (in `<RequireNone>` too, an OR).
+            if logic == .none, parent != .all {
+                error(ConfigCode.badArguments, "<RequireNone> directive has no effect in <\(parent.rawValue)> directive", s.openRange)
                 return
             }
             // Other directives inside stay in this block; the authorization lines become children.
