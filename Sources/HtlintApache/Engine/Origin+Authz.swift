@@ -48,6 +48,8 @@ extension Origin {
         switch a {
         case .require(let n, let kind, let values, _):
             negated = n
+            // The host provider looks the client's name up first, whatever its words.
+            if kind == "host" { chain.remoteHostLookedUp = true }
             // No request here carries credentials: user-based providers never see a user.
             result = Origin.userProviders.contains(kind) ? .deniedNoUser : provider(kind, values, r, chain) ? .granted : .denied
         case .requireExpr(let n, let expression, _):

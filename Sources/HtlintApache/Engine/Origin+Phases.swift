@@ -346,7 +346,8 @@ extension Origin {
         case "request_uri": value = r.uri
         case "request_method": value = r.method
         case "request_protocol": value = "HTTP/1.1"
-        case "remote_addr", "remote_host": value = chain.request.remoteAddress
+        case "remote_addr": value = chain.request.remoteAddress
+        case "remote_host": value = chain.remoteHostName
         case "server_addr": value = chain.request.serverAddress
         default:
             if let names = d.headerNames {
@@ -783,7 +784,10 @@ extension Origin {
                     return (r.envValue(name) != nil) != negated
                 }
                 // A word that is no address names a host (allow_cmd's T_HOST).
-                if !from.utf8.contains(UInt8(ascii: "/")), !ConfigReader.looksLikeIP(from) { return inDomain(from, clientHostName) }
+                if !from.utf8.contains(UInt8(ascii: "/")), !ConfigReader.looksLikeIP(from) {
+                    chain.remoteHostLookedUp = true
+                    return inDomain(from, clientHostName)
+                }
                 return ipMatches(from, addr)
             }
             let allowed = allows.contains(where: matches)
