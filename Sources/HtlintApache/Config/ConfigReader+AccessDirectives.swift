@@ -34,18 +34,27 @@ extension ConfigReader {
             if !validSubnet(String(parts[0])) { return "The specified IP address is invalid." }
             return validSubnet(word) ? nil : "The specified network mask is invalid."
         }
-        func dotted(_ text: Substring, full: Bool) -> Bool {
-            // A prefix may end in one dot (`10.1.`).
-            let s = !full && text.hasByteSuffix(".") ? text.dropLast() : text
-            let octets = byteSplit(s, UInt8(ascii: "."))
-            return (full ? octets.count == 4 : octets.count <= 4) && text.utf8.count < 16
-                && octets.allSatisfy { !$0.isEmpty && $0.utf8.count <= 3 && Int($0).map { $0 <= 255 } == true }
+        // Decimal digits up to 255, leading zeros allowed (`0127`).
+        func octet(_ o: Substring) -> Bool {
+            !o.isEmpty && o.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && Int(o).map { $0 <= 255 } == true
         }
-        guard dotted(parts[0], full: false) else { return "The specified IP address is invalid." }
+        // APR's own inet_pton: exactly four octets.
+        func address(_ text: Substring) -> Bool {
+            let octets = byteSplit(text, UInt8(ascii: "."))
+            return octets.count == 4 && octets.allSatisfy(octet)
+        }
+        // parse_network, for a word without a mask: up to four octets, one trailing dot allowed
+        // (`10.1.`), fewer than 16 bytes.
+        func network(_ text: Substring) -> Bool {
+            let octets = byteSplit(text.hasByteSuffix(".") ? text.dropLast() : text, UInt8(ascii: "."))
+            return text.utf8.count < 16 && octets.count <= 4 && octets.allSatisfy(octet)
+        }
+        // With a mask the network must be a whole address (recorded: access-ip-word-octets).
+        guard address(parts[0]) || (parts.count == 1 && network(parts[0])) else { return "The specified IP address is invalid." }
         if parts.count == 2 {
             let mask = parts[1]
             if let bits = Int(mask), (1...32).contains(bits), mask.allSatisfy(\.isASCII) { return nil }
-            if dotted(mask, full: true) { return nil }
+            if address(mask) { return nil }
             return "The specified network mask is invalid."
         }
         return nil

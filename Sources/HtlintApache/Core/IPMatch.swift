@@ -26,6 +26,8 @@ func ipMatches(_ spec: String, _ addr: String) -> Bool {
     if parts.count == 2, let net = v4(parts[0]), let mask = v4(parts[1]), let a = v4(Substring(addr)) {
         return net & mask == a & mask
     }
+    // A whole address compares by value: `127.0.0.01` is 127.0.0.1.
+    if let s = v4(Substring(spec)), let a = v4(Substring(addr)) { return s == a }
     if spec.hasByteSuffix(".") || byteSplit(spec[...], UInt8(ascii: "."), omittingEmpty: true).count < 4 {
         return (addr + ".").hasBytePrefix(spec.hasByteSuffix(".") ? spec : spec + ".")
     }
