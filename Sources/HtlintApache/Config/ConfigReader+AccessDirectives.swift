@@ -152,13 +152,12 @@ extension ConfigReader {
             }
             block.access.append(.order(order, methods: methods))
         case "Satisfy":
-            guard hasFirstArgument(line, "Satisfy requires at least one argument, access policy if both allow and require used ('all' or 'any')") else { return }
-            for w in words {   // ITERATE: each word in turn, the last one stands
-                switch w.value.asciiLowercased() {
-                case "all": block.access.append(.satisfy(any: false, methods: methods))
-                case "any": block.access.append(.satisfy(any: true, methods: methods))
-                default: error(ConfigCode.badArguments, "Satisfy either 'any' or 'all'.", w.range); return
-                }
+            // TAKE1: `Satisfy any all` fails the file (recorded: access-compat-satisfy-one-argument).
+            guard arity(line, 1...1, "Satisfy takes one argument, access policy if both allow and require used ('all' or 'any')") else { return }
+            switch words[0].value.asciiLowercased() {
+            case "all": block.access.append(.satisfy(any: false, methods: methods))
+            case "any": block.access.append(.satisfy(any: true, methods: methods))
+            default: error(ConfigCode.badArguments, "Satisfy either 'any' or 'all'.", words[0].range)
             }
         case "AuthMerging":
             guard arity(line, 1...1, "AuthMerging takes one argument, controls how a <Directory>, <Location>, or similar directive's authorization directives are combined with those of its predecessor") else { return }
