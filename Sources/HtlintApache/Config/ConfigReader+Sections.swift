@@ -187,6 +187,11 @@ extension ConfigReader {
             read(s.children, into: &block, pendingConditions: &pending, methods: set, inSection: nil)
         case "requireall", "requireany", "requirenone":
             guard checkClosed(s) else { return }
+            // add_authz_section (recorded: access-require-section-no-arguments).
+            if !(arg.isEmpty || arg == ">") {
+                error(ConfigCode.badSection, "<\(s.name)> directive doesn't take additional arguments", s.argumentsRange)
+                return
+            }
             let logic: AuthzLogic = key == "requireall" ? .all : key == "requireany" ? .any : .none
             let parent = authzParents.last ?? .any
             // A negated container can only deny, which changes nothing where one grant is enough
