@@ -118,9 +118,11 @@ public indirect enum AccessDirective: Sendable {
     case require(negated: Bool, kind: String, values: [String], methods: Set<String>?)
     /// `Require [not] expr …`, parsed when the file is read.
     case requireExpr(negated: Bool, expression: ApExpression, methods: Set<String>?)
-    /// `<RequireAll>`, `<RequireAny>`, `<RequireNone>` with the authorization lines inside.
-    case requireSection(logic: AuthzLogic, children: [AccessDirective], methods: Set<String>?)
-    case order(String)
+    /// `<RequireAll>`, `<RequireAny>`, `<RequireNone>` with the authorization lines inside. Its
+    /// methods are its children's together, whatever `<Limit>` encloses it (add_authz_section).
+    case requireSection(logic: AuthzLogic, children: [AccessDirective])
+    /// `Order`, set for the methods of its `<Limit>` only (mod_access_compat's order per method).
+    case order(String, methods: Set<String>?)
     case allow(from: [String], methods: Set<String>?)
     case deny(from: [String], methods: Set<String>?)
     /// `Satisfy Any|All` (mod_access_compat): with `Any`, a request the host-based lines let in

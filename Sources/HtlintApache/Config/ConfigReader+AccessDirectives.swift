@@ -26,22 +26,35 @@ extension ConfigReader {
 
     /// apr_ipsubnet_create's refusals of an IPv4 word that looks like an address: a network that
     /// is no dotted prefix of up to four octets (APR_EBADIP), a mask that is neither 1…32 bits
-    /// nor a dotted address (APR_EBADMASK). IPv6 words are not checked.
+    /// nor a dotted address (APR_EBADMASK); the same of an IPv6 word (an IPv4-mapped address is
+    /// refused, a mask is 1…128 bits).
     static func subnetProblem(_ word: String) -> String? {
         let parts = word.firstIndex(ofByte: UInt8(ascii: "/")).map { [word[..<$0], bytesAfter(word, $0)] } ?? [word[...]]
-        if parts[0].utf8.contains(UInt8(ascii: ":")) { return nil }
-        func dotted(_ text: Substring, full: Bool) -> Bool {
-            // A prefix may end in one dot (`10.1.`).
-            let s = !full && text.hasByteSuffix(".") ? text.dropLast() : text
-            let octets = byteSplit(s, UInt8(ascii: "."))
-            return (full ? octets.count == 4 : octets.count <= 4) && text.utf8.count < 16
-                && octets.allSatisfy { !$0.isEmpty && $0.utf8.count <= 3 && Int($0).map { $0 <= 255 } == true }
+        if parts[0].utf8.contains(UInt8(ascii: ":")) {
+            if !validSubnet(String(parts[0])) { return "The specified IP address is invalid." }
+            return validSubnet(word) ? nil : "The specified network mask is invalid."
         }
-        guard dotted(parts[0], full: false) else { return "The specified IP address is invalid." }
+        // Decimal digits up to 255, leading zeros allowed (`0127`).
+        func octet(_ o: Substring) -> Bool {
+            !o.isEmpty && o.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && Int(o).map { $0 <= 255 } == true
+        }
+        // APR's own inet_pton: exactly four octets.
+        func address(_ text: Substring) -> Bool {
+            let octets = byteSplit(text, UInt8(ascii: "."))
+            return octets.count == 4 && octets.allSatisfy(octet)
+        }
+        // parse_network, for a word without a mask: up to four octets, one trailing dot allowed
+        // (`10.1.`), fewer than 16 bytes.
+        func network(_ text: Substring) -> Bool {
+            let octets = byteSplit(text.hasByteSuffix(".") ? text.dropLast() : text, UInt8(ascii: "."))
+            return text.utf8.count < 16 && octets.count <= 4 && octets.allSatisfy(octet)
+        }
+        // With a mask the network must be a whole address (recorded: access-ip-word-octets).
+        guard address(parts[0]) || (parts.count == 1 && network(parts[0])) else { return "The specified IP address is invalid." }
         if parts.count == 2 {
             let mask = parts[1]
             if let bits = Int(mask), (1...32).contains(bits), mask.allSatisfy(\.isASCII) { return nil }
-            if dotted(mask, full: true) { return nil }
+            if address(mask) { return nil }
             return "The specified network mask is invalid."
         }
         return nil
@@ -97,14 +110,19 @@ extension ConfigReader {
                 error(ConfigCode.badArguments, "Argument for 'Require all' must be 'granted' or 'denied'", d.argumentsRange)
                 return
             }
-            // A negated line can only deny (or stay neutral): useless where one grant is enough.
-            if negated, (authzParents.last ?? .any) == .any {
-                error(ConfigCode.badArguments, "negative Require directive has no effect in <RequireAny> directive", d.range)
+            // A negated line can only deny (or stay neutral): useless where one grant is enough,
+            // in `<RequireNone>` too, an OR (recorded: access-require-negation-in-requirenone).
+            let parent = authzParents.last ?? .any
+            if negated, parent != .all {
+                error(ConfigCode.badArguments, "negative Require directive has no effect in <\(parent.rawValue)> directive", d.range)
                 return
             }
             // ip_parse_config: apr_ipsubnet_create refuses (EINVAL) a word that looks like no address,
             // neither IPv6 (a colon) nor digits and dots; it stops at an empty word.
             if kind == "ip" {
+                guard !rest.isEmpty else {
+                    error(ConfigCode.badArguments, "'require ip' requires an argument", d.argumentsRange); return
+                }
                 for w in rest.prefix(while: { !$0.isEmpty }) {
                     if !Self.looksLikeIP(w) {
                         error(ConfigCode.badArguments, "ip address '\(w)' appears to be invalid", d.argumentsRange); return
@@ -132,15 +150,14 @@ extension ConfigReader {
             guard ["allow,deny", "deny,allow", "mutual-failure"].contains(order) else {
                 error(ConfigCode.badArguments, "unknown order", words[0].range); return
             }
-            block.access.append(.order(order))
+            block.access.append(.order(order, methods: methods))
         case "Satisfy":
-            guard hasFirstArgument(line, "Satisfy requires at least one argument, access policy if both allow and require used ('all' or 'any')") else { return }
-            for w in words {   // ITERATE: each word in turn, the last one stands
-                switch w.value.asciiLowercased() {
-                case "all": block.access.append(.satisfy(any: false, methods: methods))
-                case "any": block.access.append(.satisfy(any: true, methods: methods))
-                default: error(ConfigCode.badArguments, "Satisfy either 'any' or 'all'.", w.range); return
-                }
+            // TAKE1: `Satisfy any all` fails the file (recorded: access-compat-satisfy-one-argument).
+            guard arity(line, 1...1, "Satisfy takes one argument, access policy if both allow and require used ('all' or 'any')") else { return }
+            switch words[0].value.asciiLowercased() {
+            case "all": block.access.append(.satisfy(any: false, methods: methods))
+            case "any": block.access.append(.satisfy(any: true, methods: methods))
+            default: error(ConfigCode.badArguments, "Satisfy either 'any' or 'all'.", words[0].range)
             }
         case "AuthMerging":
             guard arity(line, 1...1, "AuthMerging takes one argument, controls how a <Directory>, <Location>, or similar directive's authorization directives are combined with those of its predecessor") else { return }
@@ -162,6 +179,20 @@ extension ConfigReader {
                 return v.contains("#") && !v.hasBytePrefix("env=") && v != "all"
             }) {
                 error(ConfigCode.badArguments, "No comments are allowed here", bad.range); return
+            }
+            // allow_cmd reads each word through apr_ipsubnet_create: one with a `/` must be an
+            // address and mask, one that looks like an address a valid one; anything else is a
+            // host name (recorded: access-compat-allow-words).
+            for w in words.dropFirst() {
+                let v = w.value.asciiLowercased()
+                if v.hasBytePrefix("env=") || v == "all" { continue }
+                let slash = v.utf8.contains(UInt8(ascii: "/"))
+                if slash, !Self.looksLikeIP(w.value) {
+                    error(ConfigCode.badArguments, "An IP address was expected", w.range); return
+                }
+                if slash || Self.looksLikeIP(w.value), let problem = Self.subnetProblem(w.value) {
+                    error(ConfigCode.badArguments, problem, w.range); return
+                }
             }
             block.access.append(info.name == "Allow" ? .allow(from: Array(hosts), methods: methods)
                                 : .deny(from: Array(hosts), methods: methods))

@@ -89,6 +89,11 @@ extension ConfigReader {
         // `.htaccess`) core's per-directory config, whose merge re-applies stale option removals
         // (recorded: nested-options-stale-removal-section-directive).
         if ["files", "filesmatch", "if", "elseif", "else", "limit", "limitexcept"].contains(key) { block.hasCoreConfig = true }
+        // NOT_IN_LIMIT (ap_check_cmd_context): the file fails (recorded: section-limit-nested-sections).
+        if methods != nil, ["files", "filesmatch", "if", "elseif", "else"].contains(key) {
+            error(ConfigCode.notAllowedHere, "<\(s.name)> cannot occur within <Limit> or <LimitExcept> section", s.nameRange)
+            return
+        }
         switch key {
         case "files", "filesmatch":
             guard checkClosed(s), requireArgument() else { return }
@@ -165,20 +170,43 @@ extension ConfigReader {
                 // Every other method number: WebDAV's MOVE and the unknown methods' M_INVALID too.
                 set = Origin.registeredMethods.union([Origin.unknownMethod]).subtracting(set)
             }
+            // A nested section narrows the enclosing one's methods and must change them
+            // (ap_limit_section; recorded: section-limit-nested-sections).
+            if let outer = methods {
+                let name = key == "limit" ? "<Limit" : "<LimitExcept"
+                set.formIntersection(outer)
+                if set.isEmpty {
+                    error(ConfigCode.badArguments, "\(name)> directive excludes all methods", s.openRange)
+                    return
+                }
+                if set == outer {
+                    error(ConfigCode.badArguments, "\(name)> directive specifies methods already excluded", s.openRange)
+                    return
+                }
+            }
             read(s.children, into: &block, pendingConditions: &pending, methods: set, inSection: nil)
         case "requireall", "requireany", "requirenone":
             guard checkClosed(s) else { return }
+            // add_authz_section (recorded: access-require-section-no-arguments).
+            if !(arg.isEmpty || arg == ">") {
+                error(ConfigCode.badSection, "<\(s.name)> directive doesn't take additional arguments", s.argumentsRange)
+                return
+            }
             let logic: AuthzLogic = key == "requireall" ? .all : key == "requireany" ? .any : .none
             let parent = authzParents.last ?? .any
-            // A negated container can only deny, which changes nothing where one grant is enough.
-            if logic == .none, parent == .any {
-                error(ConfigCode.badArguments, "<RequireNone> directive has no effect in <RequireAny> directive", s.openRange)
+            // A negated container can only deny, which changes nothing where one grant is enough
+            // (in `<RequireNone>` too, an OR).
+            if logic == .none, parent != .all {
+                error(ConfigCode.badArguments, "<RequireNone> directive has no effect in <\(parent.rawValue)> directive", s.openRange)
                 return
             }
             // Other directives inside stay in this block; the authorization lines become children.
             let before = block.access.count
             authzParents.append(logic)
-            read(s.children, into: &block, pendingConditions: &pending, methods: methods, inSection: nil)
+            // Its lines are read as if in a `<Limit>` of every method, so the sections a `<Limit>`
+            // refuses are refused here too (recorded: access-require-section-methods-from-children).
+            read(s.children, into: &block, pendingConditions: &pending,
+                 methods: methods ?? Origin.registeredMethods.union([Origin.unknownMethod]), inSection: nil)
             authzParents.removeLast()
             // Only authorization lines belong to the container; `Order`/`Allow`/`Deny` read
             // inside it stay the block's own.
@@ -191,7 +219,7 @@ extension ConfigReader {
                 error(ConfigCode.badArguments, "<\(logic.rawValue)> directive contains no authorization directives", s.openRange)
                 return
             }
-            block.access.append(.requireSection(logic: logic, children: children, methods: methods))
+            block.access.append(.requireSection(logic: logic, children: children))
         case "directory", "directorymatch", "location", "locationmatch", "virtualhost", "proxy", "proxymatch":
             if context == .htaccess {
                 error(ConfigCode.notAllowedHere, "<\(s.name) not allowed here", s.nameRange)
@@ -482,7 +510,7 @@ extension ConfigReader {
         // deny,allow and no host lines) replaces the parent's Order/Allow/Deny
         // (recorded: allowoverride-nonfatal-skipped-access-compat-replaces-parent).
         if info.module == "access_compat", !block.access.contains(where: { !$0.isAuthorization }) {
-            block.access.append(.order("deny,allow"))
+            block.access.append(.order("deny,allow", methods: nil))
         }
     }
 }

@@ -26,6 +26,8 @@ func ipMatches(_ spec: String, _ addr: String) -> Bool {
     if parts.count == 2, let net = v4(parts[0]), let mask = v4(parts[1]), let a = v4(Substring(addr)) {
         return net & mask == a & mask
     }
+    // A whole address compares by value: `127.0.0.01` is 127.0.0.1.
+    if let s = v4(Substring(spec)), let a = v4(Substring(addr)) { return s == a }
     if spec.hasByteSuffix(".") || byteSplit(spec[...], UInt8(ascii: "."), omittingEmpty: true).count < 4 {
         return (addr + ".").hasBytePrefix(spec.hasByteSuffix(".") ? spec : spec + ".")
     }
@@ -54,4 +56,16 @@ private func ipv6Bytes(_ text: String) -> [UInt8]? {
     var v6 = in6_addr()
     guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
     return withUnsafeBytes(of: v6) { Array($0) }
+}
+
+/// The name a reverse lookup gives the simulated client (127.0.0.1 in the oracle's /etc/hosts),
+/// which `Require host` and `Allow from`/`Deny from` host names are matched against.
+let clientHostName = "localhost"
+
+/// mod_authz_host's and mod_access_compat's in_domain: the name ends with `domain` (ASCII case
+/// folded) on a label boundary, so `ost` does not match `localhost` but `localhost` does.
+func inDomain(_ domain: String, _ host: String) -> Bool {
+    let d = Array(domain.asciiLowercased().utf8), h = Array(host.asciiLowercased().utf8)
+    guard h.count >= d.count, h.suffix(d.count).elementsEqual(d) else { return false }
+    return h.count == d.count || d.first == UInt8(ascii: ".") || h[h.count - d.count - 1] == UInt8(ascii: ".")
 }

@@ -292,9 +292,8 @@ extension MergedConfig {
                     // above, the parent is the server's `Require all granted` for the document root
                     // (recorded: access-authmerging-or-server-grant).
                     let parent = inherited.isEmpty ? [AccessDirective.require(negated: false, kind: "all", values: ["granted"], methods: nil)] : inherited
-                    authz = [.requireSection(logic: logic, children: [.requireSection(logic: .any, children: parent, methods: nil),
-                                                                      .requireSection(logic: .any, children: authz, methods: nil)],
-                                             methods: nil)]
+                    authz = [.requireSection(logic: logic, children: [.requireSection(logic: .any, children: parent),
+                                                                      .requireSection(logic: .any, children: authz)])]
                 }
                 access = compat + authz
             }

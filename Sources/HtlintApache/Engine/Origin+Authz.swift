@@ -16,7 +16,7 @@ extension Origin {
         // The implicit container covers the methods its lines cover: a method outside them is not checked.
         let covered = lines.contains { methods(of: $0).map { $0.contains(Origin.limitName(r.method)) } ?? true }
         guard covered else { return nil }
-        let root = AccessDirective.requireSection(logic: .any, children: lines, methods: nil)
+        let root = AccessDirective.requireSection(logic: .any, children: lines)
         switch evaluate(root, parent: .all, r, chain) {
         case .granted: return .granted
         case .deniedNoUser: return .deniedNoUser
@@ -24,9 +24,16 @@ extension Origin {
         }
     }
 
+    /// The methods a node is checked for; nil for all. A container's are its lines' together
+    /// (recorded: access-require-section-methods-from-children).
     private func methods(of a: AccessDirective) -> Set<String>? {
         switch a {
-        case .require(_, _, _, let m), .requireExpr(_, _, let m), .requireSection(_, _, let m): m
+        case .require(_, _, _, let m), .requireExpr(_, _, let m): m
+        case .requireSection(_, let children):
+            children.filter(\.isAuthorization).reduce(Optional(Set<String>())) { all, child in
+                guard let all, let m = methods(of: child) else { return nil }
+                return all.union(m)
+            }
         case .order, .allow, .deny, .satisfy: nil
         }
     }
@@ -41,6 +48,8 @@ extension Origin {
         switch a {
         case .require(let n, let kind, let values, _):
             negated = n
+            // The host provider looks the client's name up first, whatever its words.
+            if kind == "host" { chain.remoteHostLookedUp = true }
             // No request here carries credentials: user-based providers never see a user.
             result = Origin.userProviders.contains(kind) ? .deniedNoUser : provider(kind, values, r, chain) ? .granted : .denied
         case .requireExpr(let n, let expression, _):
@@ -52,7 +61,7 @@ extension Origin {
             // false one is "denied for want of a user" and asks for authentication.
             result = expression.evaluate(env, captures: &captures) ? .granted
                 : expression.readsVariable("REMOTE_USER") ? .deniedNoUser : .denied
-        case .requireSection(let logic, let children, _):
+        case .requireSection(let logic, let children):
             negated = logic == .none
             let and = logic == .all
             // apply_authz_sections: a denial for want of a user survives where a user could
@@ -170,7 +179,17 @@ extension Origin {
         switch kind {
         case "all": values.first?.asciiLowercased() == "granted"
         case "ip": values.contains { ipMatches($0, chain.request.remoteAddress) }
-        case "host": values.contains { "localhost".hasByteSuffix($0.asciiLowercased()) }
+        case "host": values.contains { inDomain($0, clientHostName) }
+        // Each name's addresses against the client's; a name that needs DNS resolves to nothing
+        // here, as in the oracle's network (recorded: access-require-forward-dns-localhost).
+        case "forward-dns": values.contains { name in
+            let hosts = name.asciiLowercased() == clientHostName ? clientHostName : name
+            guard let a = RemoteIPSettings.address(hosts) else {
+                chain.log("AH03356", "warn", "No sockaddr info for \"\(name)\"")
+                return false
+            }
+            return a.text == chain.request.remoteAddress
+        }
         // Compared by method number: HEAD is M_GET, so `Require method GET` lets HEAD in too.
         case "method": values.map { Origin.methodNumberName($0.asciiUppercased()) }.contains(Origin.methodNumberName(r.method))
         case "env": values.contains { r.envValue($0) != nil }

@@ -351,7 +351,8 @@ extension Origin {
         case "request_uri": value = r.uri
         case "request_method": value = r.method
         case "request_protocol": value = "HTTP/1.1"
-        case "remote_addr", "remote_host": value = chain.request.remoteAddress
+        case "remote_addr": value = chain.request.remoteAddress
+        case "remote_host": value = chain.remoteHostName
         case "server_addr": value = chain.request.serverAddress
         default:
             if let names = d.headerNames {
@@ -756,7 +757,10 @@ extension Origin {
         var compat = false, satisfyAny = false
         for a in config.access {
             switch a {
-            case .order(let o): order = o; compat = true
+            case .order(let o, let methods):
+                // A method outside the line's `<Limit>` keeps the default (recorded: access-compat-order-per-method).
+                if methods?.contains(Origin.limitName(r.method)) ?? true { order = o }
+                compat = true
             case .allow(let from, let methods):
                 if let m = methods, !m.contains(Origin.limitName(r.method)) { continue }
                 allows += from; compat = true
@@ -795,11 +799,17 @@ extension Origin {
                     if negated { name = dropLeadingBytes(name, 1) }
                     return (r.envValue(name) != nil) != negated
                 }
+                // A word that is no address names a host (allow_cmd's T_HOST).
+                if !from.utf8.contains(UInt8(ascii: "/")), !ConfigReader.looksLikeIP(from) {
+                    chain.remoteHostLookedUp = true
+                    return inDomain(from, clientHostName)
+                }
                 return ipMatches(from, addr)
             }
             let allowed = allows.contains(where: matches)
             let denied = denies.contains(where: matches)
-            let ok = order.hasBytePrefix("allow") ? (allowed && !denied) : (!denied || allowed)
+            // Only deny,allow lets in a request no line names; mutual-failure is allow,deny's test.
+            let ok = order == "deny,allow" ? (!denied || allowed) : (allowed && !denied)
             // `Satisfy Any`: the host-based lines letting a request in are enough (no `Require`,
             // no credentials); refusing it leaves the decision to `Require` (request.c).
             if ok, satisfyAny {

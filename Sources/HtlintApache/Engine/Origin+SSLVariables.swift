@@ -45,7 +45,7 @@ extension Origin {
             "HTTP_FORWARDED": .header("Forwarded"), "HTTP_HOST": .header("Host"),
             "HTTP_PROXY_CONNECTION": .header("Proxy-Connection"), "HTTP_ACCEPT": .header("Accept"),
             "REQUEST_METHOD": .requestMethod, "REQUEST_SCHEME": .requestScheme, "REQUEST_URI": .requestURI,
-            "REQUEST_FILENAME": .requestFilename, "REMOTE_ADDR": .remoteAddress, "REMOTE_HOST": .remoteAddress,
+            "REQUEST_FILENAME": .requestFilename, "REMOTE_ADDR": .remoteAddress, "REMOTE_HOST": .remoteHost,
             "REMOTE_IDENT": .constant(""), "REMOTE_USER": .constant(""), "SERVER_ADMIN": .serverAdmin,
             "SERVER_NAME": .serverName, "SERVER_PORT": .serverPort, "SERVER_PROTOCOL": .serverProtocol,
             "SCRIPT_FILENAME": .requestFilename, "PATH_INFO": .pathInfo, "QUERY_STRING": .queryString,

@@ -38,6 +38,7 @@ extension Origin {
             // look-up's rules see 80; recorded: rewrite-cond-server-port-subrequest).
             case .serverPort: return String(serverNameAndPort(chain, r, subrequest: r.isSubrequest).port)
             case .remoteAddress: return req.remoteAddress
+            case .remoteHost: return chain.remoteHostName
             case .connectionAddress: return req.connectionAddress ?? req.remoteAddress
             case .serverAddress: return req.serverAddress
             case .documentRoot: return site.documentRoot
@@ -70,7 +71,7 @@ extension Origin {
         case header(String)
         case requestURI, requestFilename, pathInfo, queryString, theRequest, requestMethod, serverProtocol
         case constant(String)
-        case requestScheme, https, serverName, serverPort, remoteAddress, connectionAddress, serverAddress, documentRoot, serverAdmin
+        case requestScheme, https, serverName, serverPort, remoteAddress, remoteHost, connectionAddress, serverAddress, documentRoot, serverAdmin
         case contextPrefix, contextDocumentRoot, isSubrequest, ipv6, scriptOwner, time
     }
 
@@ -87,7 +88,7 @@ extension Origin {
             "REQUEST_SCHEME": .requestScheme, "HTTPS": .https, "SERVER_NAME": .serverName, "SERVER_PORT": .serverPort,
             "SERVER_ADDR": .serverAddress, "SERVER_ADMIN": .serverAdmin,
             "SERVER_SOFTWARE": .constant(Conditionals.serverBanner),
-            "REMOTE_ADDR": .remoteAddress, "CONN_REMOTE_ADDR": .connectionAddress, "REMOTE_HOST": .remoteAddress,
+            "REMOTE_ADDR": .remoteAddress, "CONN_REMOTE_ADDR": .connectionAddress, "REMOTE_HOST": .remoteHost,
             "REMOTE_PORT": .constant("50000"), "REMOTE_USER": .constant(""), "REMOTE_IDENT": .constant(""),
             "AUTH_TYPE": .constant(""), "DOCUMENT_ROOT": .documentRoot, "CONTEXT_PREFIX": .contextPrefix,
             "CONTEXT_DOCUMENT_ROOT": .contextDocumentRoot, "IS_SUBREQ": .isSubrequest, "IPV6": .ipv6,

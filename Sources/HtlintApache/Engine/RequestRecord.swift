@@ -195,6 +195,11 @@ final class RequestChain {
     var readsClock = false
     /// An internal redirect or subrequest went over `LimitInternalRecursion` (AH00124 logged).
     var recursionLimitExceeded = false
+    /// `Require host` or an `Allow`/`Deny from` host name looked the client's name up: the
+    /// connection keeps it, and later `REMOTE_HOST` reads give it, not the address
+    /// (ap_get_remote_host; recorded: access-remote-host-after-host-lookup).
+    var remoteHostLookedUp = false
+    var remoteHostName: String { remoteHostLookedUp ? clientHostName : request.remoteAddress }
 
     /// Whether to record trace events (off for bulk replay, where formatting them dominates).
     let tracing: Bool

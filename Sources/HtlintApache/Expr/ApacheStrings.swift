@@ -53,13 +53,6 @@ func validSubnet(_ spec: String) -> Bool {
     let slash = spec.firstIndex(ofByte: UInt8(ascii: "/"))
     let address = slash.map { spec[..<$0] } ?? spec[...]
     let mask = slash.map { bytesAfter(spec, $0) }
-    func octets(_ s: Substring, full: Bool) -> Bool {
-        var s = s
-        if !full, s.hasByteSuffix(".") { s = s.dropLast() }
-        let o = byteSplit(s, UInt8(ascii: "."))
-        guard (full ? 4...4 : 1...4).contains(o.count) else { return false }
-        return o.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) && Int($0)! <= 255 }
-    }
     if address.utf8.contains(UInt8(ascii: ":")) {
         // apr_ipsubnet_create refuses IPv4-mapped IPv6 addresses (::ffff:a.b.c.d).
         guard validIPv6(address), !(address.asciiLowercased().hasBytePrefix("::ffff:") && address.contains(".")) else { return false }
@@ -67,10 +60,8 @@ func validSubnet(_ spec: String) -> Bool {
         guard let bits = Int(m), m.allSatisfy(\.isNumber) else { return false }
         return bits > 0 && bits <= 128
     }
-    guard octets(address, full: false) else { return false }
-    guard let m = mask else { return true }
-    if let bits = Int(m), m.allSatisfy(\.isNumber) { return bits > 0 && bits <= 32 }
-    return octets(m, full: true)
+    // IPv4 as `Require ip` reads it (recorded: section-if-ipmatch-octets).
+    return ConfigReader.subnetProblem(spec) == nil
 }
 
 private func validIPv6(_ s: Substring) -> Bool {
