@@ -67,6 +67,14 @@ public final class Origin: @unchecked Sendable {
             record.uri = record.receivedURI ?? record.uri
             early = refusal.status
         }
+        // mod_ssl's post_read_request hook, before the URL is decoded: the raw path is logged
+        // (recorded: vhost-sni-host-incompatible-tls-setup-421).
+        if refusal == nil, let sni = request.misdirectedSNI {
+            chain.log("AH02032", "error", "Hostname \(sni) provided via SNI and hostname \(splitHostHeader(request.header("Host") ?? "").host) provided via HTTP have no compatible SSL setup")
+            chain.note(.status, "421: SNI \(sni) picked a virtual host whose TLS settings differ from the Host's")
+            record.uri = record.receivedURI ?? record.uri
+            early = 421
+        }
         var originalState: RecordState? = nil
         var redirects = 0
         var status = 200
