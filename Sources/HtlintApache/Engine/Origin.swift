@@ -57,9 +57,10 @@ public final class Origin: @unchecked Sendable {
         // A request ap_read_request refuses is answered before anything else reads it.
         let refusal = readRequestRefusal(request, lines: received.headers, chain)
         // A malformed Host is refused before the path is normalised: a `..` above the root
-        // logs no AH10244 then (recorded: rewrite-escape-malformed-host-before-path).
+        // logs no AH10244 then (recorded: rewrite-escape-malformed-host-before-path); nor
+        // after mod_ssl's 421 (recorded: vhost-sni-host-incompatible-tls-setup-421).
         var (record, early) = makeRecord(url: request.target, method: request.method, isSubrequest: false, chain: chain,
-                                         logsBadPath: refusal == nil)
+                                         logsBadPath: refusal == nil && request.misdirectedSNI == nil)
         let firstRecord = record
         if let refusal {
             chain.note(.status, "\(refusal.status): \(refusal.why)")
