@@ -139,6 +139,8 @@ extension ChainSimulator {
                                           headers: [HTTPHeader("Host", request.host)] + request.headers, tls: tls,
                                           serverAddress: originServerAddress ?? "127.0.0.1")
         if let proto = originTLSProtocol { originRequest.tlsProtocol = proto }
+        // The browser's SNI reaches Apache itself only without a proxy in front.
+        if tls, layers.isEmpty { originRequest.sni = request.sni }
         let server = virtualHosts?.origin(port: request.port, host: request.host) ?? (tls ? tlsOrigin : origin)
         // mod_ssl picked a server by SNI for the handshake: the browser's URL host, or the
         // Host name a proxy in front forwards (nginx's `proxy_ssl_name $host`). A request whose
