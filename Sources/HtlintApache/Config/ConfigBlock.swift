@@ -243,6 +243,8 @@ public struct ServerSettings: Sendable {
     public var limitRequestFields: Int? = nil
     /// mod_remoteip (`RemoteIPHeader`, `RemoteIPInternalProxy`, `RemoteIPTrustedProxy`).
     public var remoteIP = RemoteIPSettings()
+    /// mod_ssl's handshake settings (`SSLProtocol`, `SSLCipherSuite`, `SSLVerifyClient`, …).
+    public var tlsHandshake = TLSHandshakeSettings()
     /// `AccessFileName` (nil: `.htaccess`); in each directory the first name that exists is read.
     public var accessFileNames: [String]? = nil
     /// `Alias` and friends, in order (the first match wins).

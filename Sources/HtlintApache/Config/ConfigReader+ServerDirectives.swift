@@ -49,13 +49,17 @@ extension ConfigReader {
             }
         case "LimitInternalRecursion":
             guard arity(line, 1...2, "LimitInternalRecursion takes 1-2 arguments") else { return }
-            guard let n = Int(words[0].value), n > 0 else {
+            // set_recursion_limit reads each number with atoi: `3abc` is 3, `0x5` is 0 (refused)
+            // (recorded: recursion-limit-read-with-atoi).
+            let n = atoi(words[0].value)
+            guard n > 0 else {
                 error(ConfigCode.badArguments, "The recursion limit must be greater than zero.", words[0].range); return
             }
             block.server?.limitInternalRecursion = n
             // One number limits both internal redirects and subrequest nesting.
             if words.count == 2 {
-                guard let m = Int(words[1].value), m > 0 else {
+                let m = atoi(words[1].value)
+                guard m > 0 else {
                     error(ConfigCode.badArguments, "The recursion limit must be greater than zero.", words[1].range); return
                 }
                 block.server?.limitSubrequestNesting = m

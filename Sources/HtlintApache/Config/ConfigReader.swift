@@ -278,6 +278,7 @@ public struct ConfigReader {
         if info.module == "core" { block.hasCoreConfig = true }
         if key == "AuthUserFile" { block.authUserFile = words[0].value }
         if key == "AuthBasicProvider" { block.authBasicProviders = words.map { $0.value.asciiLowercased() } }
+        if info.module == "ssl" { sslHandshakeDirective(line, into: &block) }
         switch info.module {
         case "rewrite": rewriteDirective(line, into: &block, pending: &pending, inSection: inSection)
         case "alias": aliasDirective(line, into: &block)

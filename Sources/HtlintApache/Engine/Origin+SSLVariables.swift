@@ -21,7 +21,9 @@ extension Origin {
             // What the simulated browser (and the recording client) negotiates, or the proxy in front.
             case "SSL_PROTOCOL": return chain.request.tlsProtocol
             case "SSL_TLS_SNI":
-                // The client names the host of the URL; the Host header carries the same name.
+                // The name the handshake sent: the URL's host, whatever `Host` says (recorded:
+                // https-ssl-tls-sni-is-the-handshake-name); without one known, the Host's.
+                if let sni = chain.request.sni { return sni }
                 guard let host = chain.request.header("Host") else { return "" }
                 return (host.split(separator: ":", maxSplits: 1).first.map(String.init) ?? host).asciiLowercased()
             // Ciphers, certificates and sessions depend on the handshake: not simulated.

@@ -57,15 +57,24 @@ public final class Origin: @unchecked Sendable {
         // A request ap_read_request refuses is answered before anything else reads it.
         let refusal = readRequestRefusal(request, lines: received.headers, chain)
         // A malformed Host is refused before the path is normalised: a `..` above the root
-        // logs no AH10244 then (recorded: rewrite-escape-malformed-host-before-path).
+        // logs no AH10244 then (recorded: rewrite-escape-malformed-host-before-path); nor
+        // after mod_ssl's 421 (recorded: vhost-sni-host-incompatible-tls-setup-421).
         var (record, early) = makeRecord(url: request.target, method: request.method, isSubrequest: false, chain: chain,
-                                         logsBadPath: refusal == nil)
+                                         logsBadPath: refusal == nil && request.misdirectedSNI == nil)
         let firstRecord = record
         if let refusal {
             chain.note(.status, "\(refusal.status): \(refusal.why)")
             // Refused before the URL is decoded: the log shows the raw path.
             record.uri = record.receivedURI ?? record.uri
             early = refusal.status
+        }
+        // mod_ssl's post_read_request hook, before the URL is decoded: the raw path is logged
+        // (recorded: vhost-sni-host-incompatible-tls-setup-421).
+        if refusal == nil, let sni = request.misdirectedSNI {
+            chain.log("AH02032", "error", "Hostname \(sni) provided via SNI and hostname \(splitHostHeader(request.header("Host") ?? "").host) provided via HTTP have no compatible SSL setup")
+            chain.note(.status, "421: SNI \(sni) picked a virtual host whose TLS settings differ from the Host's")
+            record.uri = record.receivedURI ?? record.uri
+            early = 421
         }
         var originalState: RecordState? = nil
         var redirects = 0

@@ -18,6 +18,11 @@ public struct OriginRequest: Sendable, Hashable {
     /// The TLS version the connection negotiated (`SSL_PROTOCOL`): a browser's TLSv1.3, unless a
     /// proxy in front offers less.
     public var tlsProtocol = "TLSv1.3"
+    /// The name the TLS client sent as SNI (nil: none known; `SSL_TLS_SNI` then reads `Host`).
+    public var sni: String? = nil
+    /// The SNI name, when it picked another virtual host than `Host` did and mod_ssl finds the
+    /// two servers' TLS settings incompatible: ssl_hook_ReadReq answers 421 (AH02032).
+    public var misdirectedSNI: String? = nil
 
     public init(method: String = "GET", target: String, headers: [HTTPHeader] = [], tls: Bool = false,
                 remoteAddress: String = "127.0.0.1", serverAddress: String = "127.0.0.1") {

@@ -46,6 +46,8 @@ public final class Site: @unchecked Sendable {
     public let limitRequestFields: Int
     public let useCanonicalName: Bool
     public let useCanonicalPhysicalPort: Bool
+    /// mod_ssl's handshake settings, compared when `Host` and SNI pick different servers.
+    public let tlsHandshake: TLSHandshakeSettings
     /// `%{ENV:X}` falls back to the httpd process environment.
     public let processEnvironment: [String: String]
     /// Parsed `.htaccess` files by directory path (with trailing slash). Directories whose names
@@ -112,6 +114,7 @@ public final class Site: @unchecked Sendable {
         self.limitRequestFields = server.limitRequestFields ?? 100
         self.useCanonicalName = server.useCanonicalName == "on"
         self.useCanonicalPhysicalPort = server.useCanonicalPhysicalPort ?? false
+        self.tlsHandshake = server.tlsHandshake
         var configs: [PathKey: ConfigFile] = [:]
         let accessFiles = Site.accessFiles(files, names: server.accessFileNames)
         for (dir, file) in accessFiles {
@@ -184,6 +187,7 @@ public final class Site: @unchecked Sendable {
         limitRequestFields = s.limitRequestFields
         useCanonicalName = s.useCanonicalName
         useCanonicalPhysicalPort = s.useCanonicalPhysicalPort
+        tlsHandshake = s.tlsHandshake
         processEnvironment = s.processEnvironment
         accessConfigs = s.accessConfigs
         accessConfigsByBytes = s.accessConfigsByBytes

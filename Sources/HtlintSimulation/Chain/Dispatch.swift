@@ -20,8 +20,12 @@ extension ChainSimulator {
             sent += [HTTPHeader("Content-Type", "application/x-www-form-urlencoded"), HTTPHeader("Content-Length", "8")]
         }
         // `hostHeader` is lower-case, as a browser writes `Host` (WHATWG URL parsing).
-        let request = HopRequest(scheme: url.scheme, port: url.effectivePort, host: hostOverride ?? url.hostHeader,
+        var request = HopRequest(scheme: url.scheme, port: url.effectivePort, host: hostOverride ?? url.hostHeader,
                                  method: method, target: url.target, headers: sent)
+        // TLS clients send no SNI for an address (RFC 6066).
+        if url.scheme == "https", !url.host.hasPrefix("["), !url.host.allSatisfy({ $0.isNumber || $0 == "." }) {
+            request.sni = url.host.asciiLowercased()
+        }
         var path: [PathStep] = []
         let response: HopResponse
         if let failure = frontFailure(request) {
@@ -135,7 +139,17 @@ extension ChainSimulator {
                                           headers: [HTTPHeader("Host", request.host)] + request.headers, tls: tls,
                                           serverAddress: originServerAddress ?? "127.0.0.1")
         if let proto = originTLSProtocol { originRequest.tlsProtocol = proto }
+        // The browser's SNI reaches Apache itself only without a proxy in front.
+        if tls, layers.isEmpty { originRequest.sni = request.sni }
         let server = virtualHosts?.origin(port: request.port, host: request.host) ?? (tls ? tlsOrigin : origin)
+        // mod_ssl picked a server by SNI for the handshake: the browser's URL host, or the
+        // Host name a proxy in front forwards (nginx's `proxy_ssl_name $host`). A request whose
+        // Host picks a server with other TLS settings is misdirected (ssl_hook_ReadReq).
+        if tls, let virtualHosts, let sni = layers.isEmpty ? request.sni : request.hostName, !sni.isEmpty,
+           let handshake = virtualHosts.origin(port: request.port, host: sni),
+           handshake.site.tlsHandshake != server.site.tlsHandshake {
+            originRequest.misdirectedSNI = sni
+        }
         let answer = server.respond(to: originRequest)
         var response = HopResponse(status: answer.status, location: answer.location,
                                    headers: answer.headers.filter { !equalsIgnoringASCIICase($0.name, "content-type") },

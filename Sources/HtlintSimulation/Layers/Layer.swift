@@ -17,6 +17,8 @@ public struct HopRequest: Sendable, Hashable {
     public var target: String
     /// All other request headers, in order.
     public var headers: [HTTPHeader]
+    /// The name the browser's TLS handshake sent (SNI): the URL's host, whatever `Host` says.
+    public var sni: String? = nil
 
     /// A request as one component receives it.
     public init(scheme: String, port: Int, host: String, method: String, target: String, headers: [HTTPHeader]) {
