@@ -23,7 +23,7 @@ extension ChainSimulator {
         var request = HopRequest(scheme: url.scheme, port: url.effectivePort, host: hostOverride ?? url.hostHeader,
                                  method: method, target: url.target, headers: sent)
         // TLS clients send no SNI for an address (RFC 6066).
-        if url.scheme == "https", !url.host.hasPrefix("["), !url.host.allSatisfy({ $0.isNumber || $0 == "." }) {
+        if url.scheme == "https", !url.isIPLiteral {
             request.sni = url.host.asciiLowercased()
         }
         var path: [PathStep] = []
