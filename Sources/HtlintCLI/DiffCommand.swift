@@ -129,6 +129,8 @@ struct DiffCommand {
         var report = DiffReport()
         // Method and URL → index in report.entries, or -1 when the answers agree.
         var seen: [String: Int] = [:]
+        // Each configuration meets the same hops in many chains (a hop memo belongs to one simulator).
+        let oldHops = HopMemo(), newHops = HopMemo()
         let batchSize = 4096
         while true {
             var batch: [ReplayRequest] = []
@@ -154,8 +156,8 @@ struct DiffCommand {
                 }
             }
             if batch.isEmpty { return report }
-            let olds = Replayer.simulate(batch, old, jobs: jobs)
-            let news = Replayer.simulate(batch, new, jobs: jobs)
+            let olds = Replayer.simulate(batch, old, jobs: jobs, memo: oldHops)
+            let news = Replayer.simulate(batch, new, jobs: jobs, memo: newHops)
             for i in batch.indices {
                 report.distinct += 1
                 let allowed = allow.contains { $0.matches(batch[i].url) }

@@ -19,7 +19,7 @@ struct ReplayCommand {
       --jsonl         print one JSON object per request instead of the summary
       --top N         how many rules to list (default 10)
       --jobs N        worker threads (default: the number of cores)
-      --no-cache      simulate every line, even a request already seen
+      --no-cache      simulate every line and hop, even a request or hop already seen
 
     \(SiteOptions.help)
 
@@ -80,7 +80,8 @@ struct ReplayCommand {
             func replay<Kept: Sendable>(_ keep: @escaping @Sendable (ChainResult) -> Kept,
                                         _ emit: (ReplayRequest, Kept) -> Void) throws {
                 try Replayer.stream(source, input: input, simulator: simulator, jobs: jobs,
-                                    cache: cached ? LockedCache<Kept>(limit: Replayer.cacheLimit(answers: jsonl)) : nil, keep: keep,
+                                    cache: cached ? LockedCache<Kept>(limit: Replayer.cacheLimit(answers: jsonl)) : nil,
+                                    memo: cached ? HopMemo() : nil, keep: keep,
                                     emit: emit, skipped: { summary.skipped += 1 }, batchDone: batchDone)
             }
             if jsonl {

@@ -17,7 +17,8 @@ enum Replayer {
     /// Reads requests in batches and simulates each batch on `jobs` threads; `emit` sees the
     /// answers in input order.
     static func stream<Kept: Sendable>(_ source: LineSource, input: ReplayInput, simulator: ChainSimulator, jobs: Int,
-                                       cache: LockedCache<Kept>? = nil, keep: @escaping @Sendable (ChainResult) -> Kept,
+                                       cache: LockedCache<Kept>? = nil, memo: HopMemo? = nil,
+                                       keep: @escaping @Sendable (ChainResult) -> Kept,
                                        emit: (ReplayRequest, Kept) -> Void, skipped: () -> Void,
                                        batchDone: () -> Void = {}) throws {
         let batchSize = 4096
@@ -28,7 +29,7 @@ enum Replayer {
                 if let r = input.request(line) { batch.append(r) } else if !ReplayInput.isBlankOrComment(line) { skipped() }
             }
             if batch.isEmpty { return }
-            let answers = simulate(batch, simulator, jobs: jobs, cache: cache, keep: keep)
+            let answers = simulate(batch, simulator, jobs: jobs, cache: cache, memo: memo, keep: keep)
             for (r, answer) in zip(batch, answers) { emit(r, answer) }
             if first {
                 // Reading the configuration and building the rule index (on the first requests)
@@ -41,14 +42,16 @@ enum Replayer {
     }
 
     /// Whole chain results (diff reads the directives behind each hop).
-    static func simulate(_ batch: [ReplayRequest], _ simulator: ChainSimulator, jobs: Int) -> [ChainResult] {
-        simulate(batch, simulator, jobs: jobs, cache: nil) { $0 }
+    static func simulate(_ batch: [ReplayRequest], _ simulator: ChainSimulator, jobs: Int, memo: HopMemo?) -> [ChainResult] {
+        simulate(batch, simulator, jobs: jobs, cache: nil, memo: memo) { $0 }
     }
 
     /// Simulates a batch on `jobs` threads, keeping of each chain what `keep` makes of it; a
-    /// request found in `cache` is not simulated again.
+    /// request found in `cache` is not simulated again, nor a hop found in `memo` (which belongs
+    /// to `simulator`).
     static func simulate<Kept: Sendable>(_ batch: [ReplayRequest], _ simulator: ChainSimulator, jobs: Int,
-                                         cache: LockedCache<Kept>?, keep: @escaping @Sendable (ChainResult) -> Kept) -> [Kept] {
+                                         cache: LockedCache<Kept>?, memo: HopMemo?,
+                                         keep: @escaping @Sendable (ChainResult) -> Kept) -> [Kept] {
         let results = ConcurrentSlots<Kept?>(repeating: nil, count: batch.count)
         let workers = min(jobs, max(1, batch.count / 64))
         DispatchQueue.concurrentPerform(iterations: workers) { w in
@@ -58,7 +61,7 @@ enum Replayer {
                 if let key, let hit = cache?.get(key) {
                     results.set(i, hit)
                 } else {
-                    let result = simulator.run(batch[i].url, method: batch[i].method, headers: [])
+                    let result = simulator.run(batch[i].url, method: batch[i].method, headers: [], memo: memo)
                     let kept = keep(result)
                     // An answer that read the clock may differ for the same request a moment later.
                     if let key, !result.readsClock { cache?.set(key, kept) }

@@ -25,7 +25,7 @@ struct ReplayCacheabilityTests {
         let sim = simulator("RewriteEngine On\nRewriteRule ^a$ /b?t=%{TIME} [R=302,L]")
         let batch = ["/a", "/a", "/index.html"].map { ReplayRequest(method: "GET", url: "http://example.com" + $0) }
         let cache = LockedCache<Int>()
-        let statuses = Replayer.simulate(batch, sim, jobs: 1, cache: cache) { $0.hops.first?.status ?? 0 }
+        let statuses = Replayer.simulate(batch, sim, jobs: 1, cache: cache, memo: nil) { $0.hops.first?.status ?? 0 }
         #expect(statuses == [302, 302, 200])
         #expect(cache.get(batch[0].cacheKey) == nil)
         #expect(cache.get(batch[2].cacheKey) == 200)

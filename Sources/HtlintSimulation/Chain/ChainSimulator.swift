@@ -193,14 +193,16 @@ public struct ChainSimulator: Sendable {
 
     /// Follows one URL until a final answer, a repeated state (loop), an offsite redirect, an
     /// error or `maxHops` hops (§1.3); the layers' caches start empty.
-    public func run(_ start: String, method: String = "GET", headers: [HTTPHeader] = []) -> ChainResult {
+    /// `memo`, in a bulk run, holds the hops earlier chains of this simulator met.
+    public func run(_ start: String, method: String = "GET", headers: [HTTPHeader] = [], memo: HopMemo? = nil) -> ChainResult {
         var caches = CacheState()
-        return run(start, method: method, headers: headers, caches: &caches)
+        return run(start, method: method, headers: headers, caches: &caches, memo: memo)
     }
 
     /// Runs a chain with layer caches that outlive it: several visitors in a row share what the
     /// layers stored (layers-and-mixed-content §16 L14, L27).
-    public func run(_ start: String, method: String = "GET", headers: [HTTPHeader] = [], caches: inout CacheState) -> ChainResult {
+    public func run(_ start: String, method: String = "GET", headers: [HTTPHeader] = [], caches: inout CacheState,
+                    memo: HopMemo? = nil) -> ChainResult {
         var hops: [Hop] = []
         // Each state met so far with its hop's index (an HSTS upgrade adds a hop of its own); a
         // chain is short (the browser's hop limit), so a scan beats hashing four strings per hop.
@@ -234,7 +236,15 @@ public struct ChainSimulator: Sendable {
             if let earlier = seen.first(where: { $0.state == state }) { return result(.loop, loopStart: earlier.hop) }
             if hops.count >= maxHops { return result(.tooManyHops) }
             seen.append((state, hops.count))
-            let hop = exchange(url, method: method, headers: headers, firstHop: first, caches: &caches)
+            // A hop another chain met is looked up (HopMemo says when a hop depends on its request only).
+            let memoized = memo != nil && headers.isEmpty && caches.isEmpty
+            let hop: Hop
+            if memoized, let known = memo?.answer(url, method: method) {
+                hop = known
+            } else {
+                hop = exchange(url, method: method, headers: headers, firstHop: first, caches: &caches)
+                if memoized, caches.isEmpty { memo?.remember(hop, url, method: method) }
+            }
             first = false
             hops.append(hop)
             if let error = hop.error { return result(.error, error: error) }
