@@ -8,7 +8,7 @@ import HtlintApache
 /// itself), so a hop met again is looked up instead of simulated again.
 ///
 /// Memory is spent only where it pays. A kept hop costs about a kilobyte, and in many logs hops
-/// seldom repeat (W1's migration map: one in nine; a typical site's W2: one in four). So the
+/// seldom repeat (W1's migration map: one in nine; a typical site's W2: more than one in four). So the
 /// memo keeps the first `probeWindow` hops it meets and then goes on keeping hops only if at
 /// least one in ten of those was a hit (W1: one in nineteen, W2: one in seven at that point);
 /// else it empties and stays empty. It keeps at most `limit` hops, each with what bulk runs
@@ -16,8 +16,8 @@ import HtlintApache
 /// fired, and of the headers the one the chain reads (`Strict-Transport-Security`) — not the
 /// other headers, the layers' path or the request Apache received.
 public final class HopMemo: @unchecked Sendable {
-    /// A kept hop, field by field: a whole `Hop` is some 600 bytes inline, most of them the
-    /// request Apache received and WordPress's answer, which is rare and kept apart.
+    /// A kept hop, field by field: a whole `Hop` holds several hundred bytes inline, most of
+    /// them the request Apache received and WordPress's answer, which is rare and kept apart.
     private final class Entry: @unchecked Sendable {
         let url: String, method: String, status: Int, location: String?
         let answerer: Answerer, producer: String
@@ -80,6 +80,7 @@ public final class HopMemo: @unchecked Sendable {
         let url: URLParts
     }
 
+    /// The kept hop for this request, if any.
     func answer(_ url: URLParts, method: String) -> Hop? {
         lock.lock()
         defer { lock.unlock() }
