@@ -208,6 +208,8 @@ public struct ChainSimulator: Sendable {
         // chain is short (the browser's hop limit), so a scan beats hashing four strings per hop.
         var seen: [(state: HopState, hop: Int)] = []
         var current = start
+        // The next hop's URL as parsed when its Location was judged (parsing it again cost 2%).
+        var parsed: URLParts? = nil
         var method = method.uppercased()
         var first = true
         var hsts = browser.hsts
@@ -217,7 +219,9 @@ public struct ChainSimulator: Sendable {
             return r
         }
         while true {
-            guard var url = URLParts(current) else { return result(.error, url: current, error: "not an absolute URL: \(current)") }
+            guard var url = parsed ?? URLParts(current) else {
+                return result(.error, url: current, error: "not an absolute URL: \(current)")
+            }
             // A browser's URL parser drops a default port (`http://host:80/x` is `http://host/x`).
             if !recordingClient, url.port != nil, url.hasDefaultPort { url.port = nil }
             // … and writes the `/` of an omitted path.
@@ -265,6 +269,7 @@ public struct ChainSimulator: Sendable {
             guard isOnSite(requested) else { return result(.offsite, url: next) }
             method = Browser.methodAfter(status: hop.status, method: method)
             current = next
+            parsed = nextURL
         }
     }
 }
