@@ -46,6 +46,17 @@ public struct Edge: Sendable, Hashable {
     /// with its CRLF is answered 414 by the edge itself, before anything in it is checked
     /// (recorded: https-edge-refuses-long-request-line).
     public var requestLineBuffer: Int? = nil
+    /// nginx's header buffers (`client_header_buffer_size 1k`, `large_client_header_buffers 4
+    /// 8k`): a header line that does not fit one large buffer with its CRLF, or a header block
+    /// that needs a fifth large buffer, is answered 400 by the edge itself ("Request Header Or
+    /// Cookie Too Large"), before Always Use HTTPS (recorded: https-edge-refuses-large-headers).
+    public var headerBuffers: HeaderBuffers? = nil
+
+    /// nginx's header buffer sizes: the first (`client_header_buffer_size`) and `count` large ones.
+    public struct HeaderBuffers: Sendable, Hashable {
+        public var first: Int, large: Int, count: Int
+        public init(first: Int, large: Int, count: Int) { self.first = first; self.large = large; self.count = count }
+    }
     /// nginx's request-line check (ngx_http_parse_complex_uri): a path with a malformed `%`
     /// escape, an encoded NUL, or a `..` (`%2e%2e` too) above `/` is answered 400 by the edge
     /// itself, before Always Use HTTPS, as the recordings' nginx does.
@@ -148,6 +159,33 @@ public struct Edge: Sendable, Hashable {
         return nil
     }
 
+    /// Whether nginx's header reading gives up on `request` (ngx_http_alloc_large_header_buffer):
+    /// lines fill the first buffer in order; the line that overflows a buffer moves, with what
+    /// was read of it, to a new large buffer, and nginx refuses a line of `large` bytes or more
+    /// (CRLF included) or a request wanting more than `count` large buffers. The lines are the
+    /// request line, Host and the headers in the order the request holds them.
+    static func nginxHeadersTooLarge(_ request: HopRequest, _ buffers: HeaderBuffers) -> Bool {
+        // ": " and CRLF around each header; nothing to check while everything fits one large buffer.
+        let requestLine = request.method.utf8.count + 1 + request.target.utf8.count + " HTTP/1.1\r\n".utf8.count
+        var total = requestLine + "Host: \r\n".utf8.count + request.host.utf8.count + 2
+        // (A raw byte is four bytes of the string and one on the wire: this is an upper bound.)
+        for h in request.headers { total += h.name.utf8.count + h.value.utf8.count + 4 }
+        guard total > buffers.large else { return false }
+        var capacity = buffers.first, used = 0, taken = 0
+        func place(_ length: Int) -> Bool {
+            if used + length <= capacity { used += length; return true }
+            // The part read of the line moves to a new buffer; a line that fills one is refused.
+            guard length <= buffers.large, taken < buffers.count else { return false }
+            taken += 1
+            capacity = buffers.large
+            used = length
+            return true
+        }
+        guard place(requestLine), place(request.host.utf8.count + "Host: \r\n".utf8.count) else { return true }
+        for h in request.headers where !place(h.name.utf8.count + h.value.rawByteCount + 4) { return true }
+        return !place(2)
+    }
+
     /// ngx_http_validate_host: no `..` anywhere, no `/`, blank or control byte, and a name
     /// (up to the port's `:`, or the `[…]` literal) that is not empty once a trailing dot is dropped.
     static func nginxAcceptsHost(_ host: String) -> Bool {
@@ -242,6 +280,10 @@ extension Edge: Layer {
         if rejectsMalformedPaths, Edge.nginxRefusesPath(request.target) {
             return .answer(HopResponse(status: 400, answerer: .edge, producer: label,
                                        reason: "the proxy refuses the request line (malformed escape, %00 or .. above /)"))
+        }
+        if let buffers = headerBuffers, Edge.nginxHeadersTooLarge(request, buffers) {
+            return .answer(HopResponse(status: 400, answerer: .edge, producer: label,
+                                       reason: "the proxy's header buffers are too small for the request's header lines"))
         }
         if rejectsInvalidHost, !Edge.nginxAcceptsHost(request.host) {
             return .answer(HopResponse(status: 400, answerer: .edge, producer: label,
