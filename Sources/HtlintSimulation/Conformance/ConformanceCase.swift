@@ -78,6 +78,8 @@ public struct ConformanceCase {
         edge.rejectsBadBodyHeaders = true
         // Its proxy module drops Expect, TE, Keep-Alive and Upgrade on the way to Apache.
         edge.dropsProxyDefaultHeaders = true
+        // And hides X-Pad and the X-Accel-* headers of Apache's answers from the client.
+        edge.hidesProxyControlHeaders = true
         // Behind it, Apache listens on 127.0.0.2 (oracle.py), which %{SERVER_ADDR} reports.
         edge.originServerAddress = "127.0.0.2"
         // Its TLS to Apache (full modes) is TLSv1.2 (nginx 1.22.1's proxy_ssl_protocols).

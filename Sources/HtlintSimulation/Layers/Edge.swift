@@ -82,6 +82,9 @@ public struct Edge: Sendable, Hashable {
     /// at all, unless configured otherwise: Apache behind it never sees an expectation it would
     /// refuse with 417 (recorded: header-edge-drops-expect).
     public var dropsProxyDefaultHeaders = false
+    /// nginx's proxy module hides `X-Pad` and the `X-Accel-*` control headers of the origin's
+    /// answer (proxy_hide_header's defaults) from the client (recorded: header-edge-hides-x-accel).
+    public var hidesProxyControlHeaders = false
     /// The address Apache listens on behind this edge (`%{SERVER_ADDR}`), when not the default
     /// 127.0.0.1: the recordings' Apache is on 127.0.0.2 while their nginx holds 127.0.0.1.
     public var originServerAddress: String? = nil
@@ -432,6 +435,21 @@ extension Edge: Layer {
         }
     }
 
+    /// proxy_hide_header's defaults beside Date and Server: `X-Pad`, `X-Accel-Expires`,
+    /// `X-Accel-Redirect`, `X-Accel-Limit-Rate`, `X-Accel-Buffering`, `X-Accel-Charset`.
+    static func hideProxyControlHeaders(_ r: inout HopResponse) {
+        func hidden(_ name: String) -> Bool {
+            guard name.utf8.first == UInt8(ascii: "X") || name.utf8.first == UInt8(ascii: "x") else { return false }
+            return ["X-Pad", "X-Accel-Expires", "X-Accel-Redirect", "X-Accel-Limit-Rate", "X-Accel-Buffering", "X-Accel-Charset"]
+                .contains { equalsIgnoringASCIICase(name, $0) }
+        }
+        // Nearly no answer has one: the headers are not copied then.
+        if r.headers.contains(where: { hidden($0.name) }) { r.headers.removeAll { hidden($0.name) } }
+        if let headers = r.origin?.headers, headers.contains(where: { hidden($0.name) }) {
+            r.origin?.headers = headers.filter { !hidden($0.name) }
+        }
+    }
+
     /// nginx keeps one Content-Type from the origin, the last line it read (each overwrites
     /// r->headers_out.content_type), and sends none when that one is empty (recorded:
     /// header-content-type-empty-last-line-behind-edge).
@@ -480,7 +498,10 @@ extension Edge: Layer {
                 return (r, ["answers 502: the origin's headers do not fit its \(limit)-byte buffer"])
             }
         }
-        if r.answerer == .origin || r.answerer == .app { Edge.dropTrailingBlanks(&r); Edge.keepLastContentType(&r) }
+        if r.answerer == .origin || r.answerer == .app {
+            Edge.dropTrailingBlanks(&r); Edge.keepLastContentType(&r)
+            if hidesProxyControlHeaders { Edge.hideProxyControlHeaders(&r) }
+        }
         if let hsts, received.scheme == "https", r.header("Strict-Transport-Security") == nil {
             r.headers.append(HTTPHeader("Strict-Transport-Security", hsts))
             notes.append("adds its HSTS header")
