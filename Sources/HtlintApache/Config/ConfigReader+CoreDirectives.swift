@@ -43,8 +43,10 @@ extension ConfigReader {
             block.editMime { $0.setHandler = words[0].value.asciiLowercased() }
         case "ErrorDocument":
             guard arity(line, 2...2, "ErrorDocument takes two arguments, Change responses for HTTP errors") else { return }
-            // Any status with a line in httpd's table, 3xx and 2xx too (ap_index_of_response).
-            guard let code = Int(words[0].value), StatusLines.known(code) else {
+            // Any status with a line in httpd's table, 3xx and 2xx too (ap_index_of_response),
+            // read with atoi: `404x`, `+404` and `404.0` are 404, `4o4` is 4 (refused).
+            let code = atoi(words[0].value)
+            guard StatusLines.known(code) else {
                 error(ConfigCode.badArguments, "Unsupported HTTP response code \(words[0].value)", words[0].range); return
             }
             // core ignores a full URL for 401 (AH00113: the client would never see the

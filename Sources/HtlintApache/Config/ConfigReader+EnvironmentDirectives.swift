@@ -202,13 +202,17 @@ extension ConfigReader {
 
     private static let emptyPattern = try! Regex("")
 
-    /// `!VAR` unsets, `VAR=value` sets, `VAR` sets to 1. The name ends at the first `=` byte,
-    /// even one a combining mark follows (`v=\u{301}b` sets v).
+    /// `!VAR` unsets, `VAR=value` sets, `VAR` and `VAR=` set to 1. The name ends at the first
+    /// `=` byte, even one a combining mark follows (`v=\u{301}b` sets v). mod_setenvif keeps
+    /// `!VAR` as the value `!` and unsets for any value starting with `!`: `VAR=!x` unsets too
+    /// (recorded: env-setenvif-empty-value-and-bang-value).
     private static func envAssignments(_ items: some Sequence<String>) -> [(name: String, value: String, unset: Bool)] {
         items.map { item in
             if item.hasBytePrefix("!") { return (dropLeadingBytes(item, 1), "", true) }
             if let eq = item.firstIndex(ofByte: UInt8(ascii: "=")) {
-                return (String(item[..<eq]), String(item[item.utf8.index(after: eq)...]), false)
+                let value = String(item[item.utf8.index(after: eq)...])
+                if value.hasBytePrefix("!") { return (String(item[..<eq]), "", true) }
+                return (String(item[..<eq]), value.isEmpty ? "1" : value, false)
             }
             return (item, "1", false)
         }

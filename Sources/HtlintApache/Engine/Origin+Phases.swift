@@ -327,8 +327,10 @@ extension Origin {
             for a in d.assignments {
                 if a.unset { r.setEnvValue(a.name, nil); continue }
                 var v = a.value
-                if !groups.isEmpty, v.containsByte(UInt8(ascii: "$")) {
-                    for i in (0...9).reversed() { v = v.replacingOccurrences(of: "$\(i)", with: i < groups.count ? groups[i] : "") }
+                // ap_pregsub: `$0`–`$9` from the match, a backslash makes the next byte literal
+                // (`\$1` is `$1`), in one pass over the value.
+                if !groups.isEmpty, v.containsByte(UInt8(ascii: "$")) || v.containsByte(UInt8(ascii: "\\")) {
+                    v = Origin.substituteGroups(v) { $0 < groups.count ? groups[$0] : "" }
                 }
                 r.setEnvValue(a.name, v)
             }

@@ -73,6 +73,11 @@ extension Origin {
     /// `$1` followed by a combining mark is group 1 and the mark (one character to Swift, whose
     /// `wholeNumberValue` also takes digits other than ASCII ones, which apr_isdigit does not).
     static func substituteGroups(_ target: String, _ m: RegexMatch) -> String {
+        substituteGroups(target) { m[$0] }
+    }
+
+    /// ap_pregsub over `target` with group `n` read from `group(n)` (0…9).
+    static func substituteGroups(_ target: String, group: (Int) -> String) -> String {
         var out = ""
         let it = Array(target.unicodeScalars)
         var i = 0
@@ -80,7 +85,7 @@ extension Origin {
             let c = it[i]
             if c == "\\", i + 1 < it.count { out.unicodeScalars.append(it[i + 1]); i += 2; continue }
             if c == "$", i + 1 < it.count, it[i + 1].value >= 0x30 && it[i + 1].value <= 0x39 {
-                out += m[Int(it[i + 1].value - 0x30)]; i += 2; continue
+                out += group(Int(it[i + 1].value - 0x30)); i += 2; continue
             }
             out.unicodeScalars.append(c); i += 1
         }

@@ -556,7 +556,9 @@ extension Origin {
         // Apache builds the attributes as one concatenation that ends at the first absent piece:
         // no lifetime field → nothing after the domain; secure off → no HttpOnly (seen on 2.4.71).
         if parts.count > 3 {
-            if let minutes = Int(parts[3]), minutes > 0 { value += "; expires=" + cookieExpiry(minutes: minutes) }
+            // The lifetime is read with atol: `-1` expires a minute ago, `10m` is 10, only 0 is none.
+            let minutes = strtol64(parts[3].utf8).value
+            if minutes != 0 { value += "; expires=" + cookieExpiry(minutes: minutes) }
             if on(5, "secure") {
                 value += "; secure"
                 if on(6, "httponly") { value += "; HttpOnly" }

@@ -64,6 +64,8 @@ public struct ConformanceCase {
         edge.originHeaderLimit = 4096
         // Its large_client_header_buffers (4 8k) hold a request line of 8190 bytes (414 beyond).
         edge.requestLineBuffer = 8192
+        // Header lines go to a 1k buffer, then to at most four 8k ones (400 beyond).
+        edge.headerBuffers = Edge.HeaderBuffers(first: 1024, large: 8192, count: 4)
         // It refuses malformed request paths itself (400).
         edge.rejectsMalformedPaths = true
         // And TRACE and CONNECT (405).
@@ -76,6 +78,8 @@ public struct ConformanceCase {
         edge.rejectsBadBodyHeaders = true
         // Its proxy module drops Expect, TE, Keep-Alive and Upgrade on the way to Apache.
         edge.dropsProxyDefaultHeaders = true
+        // And hides X-Pad and the X-Accel-* headers of Apache's answers from the client.
+        edge.hidesProxyControlHeaders = true
         // Behind it, Apache listens on 127.0.0.2 (oracle.py), which %{SERVER_ADDR} reports.
         edge.originServerAddress = "127.0.0.2"
         // Its TLS to Apache (full modes) is TLSv1.2 (nginx 1.22.1's proxy_ssl_protocols).

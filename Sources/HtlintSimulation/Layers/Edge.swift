@@ -46,6 +46,17 @@ public struct Edge: Sendable, Hashable {
     /// with its CRLF is answered 414 by the edge itself, before anything in it is checked
     /// (recorded: https-edge-refuses-long-request-line).
     public var requestLineBuffer: Int? = nil
+    /// nginx's header buffers (`client_header_buffer_size 1k`, `large_client_header_buffers 4
+    /// 8k`): a header line that does not fit one large buffer with its CRLF, or a header block
+    /// that needs a fifth large buffer, is answered 400 by the edge itself ("Request Header Or
+    /// Cookie Too Large"), before Always Use HTTPS (recorded: https-edge-refuses-large-headers).
+    public var headerBuffers: HeaderBuffers? = nil
+
+    /// nginx's header buffer sizes: the first (`client_header_buffer_size`) and `count` large ones.
+    public struct HeaderBuffers: Sendable, Hashable {
+        public var first: Int, large: Int, count: Int
+        public init(first: Int, large: Int, count: Int) { self.first = first; self.large = large; self.count = count }
+    }
     /// nginx's request-line check (ngx_http_parse_complex_uri): a path with a malformed `%`
     /// escape, an encoded NUL, or a `..` (`%2e%2e` too) above `/` is answered 400 by the edge
     /// itself, before Always Use HTTPS, as the recordings' nginx does.
@@ -71,6 +82,9 @@ public struct Edge: Sendable, Hashable {
     /// at all, unless configured otherwise: Apache behind it never sees an expectation it would
     /// refuse with 417 (recorded: header-edge-drops-expect).
     public var dropsProxyDefaultHeaders = false
+    /// nginx's proxy module hides `X-Pad` and the `X-Accel-*` control headers of the origin's
+    /// answer (proxy_hide_header's defaults) from the client (recorded: header-edge-hides-x-accel).
+    public var hidesProxyControlHeaders = false
     /// The address Apache listens on behind this edge (`%{SERVER_ADDR}`), when not the default
     /// 127.0.0.1: the recordings' Apache is on 127.0.0.2 while their nginx holds 127.0.0.1.
     public var originServerAddress: String? = nil
@@ -146,6 +160,33 @@ public struct Edge: Sendable, Hashable {
             if let location = rule.apply(scheme: scheme, host: host, target: target) { return (rule.status, location) }
         }
         return nil
+    }
+
+    /// Whether nginx's header reading gives up on `request` (ngx_http_alloc_large_header_buffer):
+    /// lines fill the first buffer in order; the line that overflows a buffer moves, with what
+    /// was read of it, to a new large buffer, and nginx refuses a line of `large` bytes or more
+    /// (CRLF included) or a request wanting more than `count` large buffers. The lines are the
+    /// request line, Host and the headers in the order the request holds them.
+    static func nginxHeadersTooLarge(_ request: HopRequest, _ buffers: HeaderBuffers) -> Bool {
+        // ": " and CRLF around each header; nothing to check while everything fits one large buffer.
+        let requestLine = request.method.utf8.count + 1 + request.target.utf8.count + " HTTP/1.1\r\n".utf8.count
+        var total = requestLine + "Host: \r\n".utf8.count + request.host.utf8.count + 2
+        // (A raw byte is four bytes of the string and one on the wire: this is an upper bound.)
+        for h in request.headers { total += h.name.utf8.count + h.value.utf8.count + 4 }
+        guard total > buffers.large else { return false }
+        var capacity = buffers.first, used = 0, taken = 0
+        func place(_ length: Int) -> Bool {
+            if used + length <= capacity { used += length; return true }
+            // The part read of the line moves to a new buffer; a line that fills one is refused.
+            guard length <= buffers.large, taken < buffers.count else { return false }
+            taken += 1
+            capacity = buffers.large
+            used = length
+            return true
+        }
+        guard place(requestLine), place(request.host.utf8.count + "Host: \r\n".utf8.count) else { return true }
+        for h in request.headers where !place(h.name.utf8.count + h.value.rawByteCount + 4) { return true }
+        return !place(2)
     }
 
     /// ngx_http_validate_host: no `..` anywhere, no `/`, blank or control byte, and a name
@@ -242,6 +283,10 @@ extension Edge: Layer {
         if rejectsMalformedPaths, Edge.nginxRefusesPath(request.target) {
             return .answer(HopResponse(status: 400, answerer: .edge, producer: label,
                                        reason: "the proxy refuses the request line (malformed escape, %00 or .. above /)"))
+        }
+        if let buffers = headerBuffers, Edge.nginxHeadersTooLarge(request, buffers) {
+            return .answer(HopResponse(status: 400, answerer: .edge, producer: label,
+                                       reason: "the proxy's header buffers are too small for the request's header lines"))
         }
         if rejectsInvalidHost, !Edge.nginxAcceptsHost(request.host) {
             return .answer(HopResponse(status: 400, answerer: .edge, producer: label,
@@ -348,12 +393,26 @@ extension Edge: Layer {
 
     /// Bytes of Apache's status line and headers as an HTTP/1.0 proxy receives them: the modelled
     /// headers plus Date, Server, Content-Length, `Connection: close`, Content-Type and the blank
-    /// line (173 bytes, calibrated on the recordings: a 302's Location fits up to 3891 bytes).
+    /// line (173 bytes with the 45-byte line of an error page's or redirect's
+    /// `text/html; charset=iso-8859-1`, calibrated on the recordings: a 302's Location fits up to
+    /// 3891 bytes). A file the default handler sent (marked by its `Accept-Ranges`) also carries
+    /// Last-Modified and a weak ETag, 72 bytes more for a file under 256 bytes written just before
+    /// it is asked for, as the oracle's are (recorded: https-edge-502-file-headers-count).
     static func originHeaderBytes(_ r: HopResponse) -> Int {
         var n = 14 + (reasonPhrases[r.status]?.utf8.count ?? 12) + 173
         if let l = r.location { n += 12 + l.utf8.count }
+        var file = false
         for h in r.headers where !equalsIgnoringASCIICase(h.name, "Location") && !equalsIgnoringASCIICase(h.name, "Content-Type") {
+            if equalsIgnoringASCIICase(h.name, "Accept-Ranges") { file = true }
             n += h.name.utf8.count + h.value.utf8.count + 4
+        }
+        if file {
+            n += 72
+            // The file's own type (the client's view of the headers) in place of the error
+            // page's 45-byte line.
+            if let type = r.origin?.headers.last(where: { equalsIgnoringASCIICase($0.name, "Content-Type") })?.value {
+                n += "Content-Type: \r\n".utf8.count + type.utf8.count - 45
+            }
         }
         return n
     }
@@ -373,6 +432,21 @@ extension Edge: Layer {
         // (recorded: header-edge-trailing-blanks-any-header).
         if let headers = r.origin?.headers, headers.contains(where: { endsBlank($0.value) }) {
             r.origin?.headers = headers.map { HTTPHeader($0.name, trimmed($0.value)) }
+        }
+    }
+
+    /// proxy_hide_header's defaults beside Date and Server: `X-Pad`, `X-Accel-Expires`,
+    /// `X-Accel-Redirect`, `X-Accel-Limit-Rate`, `X-Accel-Buffering`, `X-Accel-Charset`.
+    static func hideProxyControlHeaders(_ r: inout HopResponse) {
+        func hidden(_ name: String) -> Bool {
+            guard name.utf8.first == UInt8(ascii: "X") || name.utf8.first == UInt8(ascii: "x") else { return false }
+            return ["X-Pad", "X-Accel-Expires", "X-Accel-Redirect", "X-Accel-Limit-Rate", "X-Accel-Buffering", "X-Accel-Charset"]
+                .contains { equalsIgnoringASCIICase(name, $0) }
+        }
+        // Nearly no answer has one: the headers are not copied then.
+        if r.headers.contains(where: { hidden($0.name) }) { r.headers.removeAll { hidden($0.name) } }
+        if let headers = r.origin?.headers, headers.contains(where: { hidden($0.name) }) {
+            r.origin?.headers = headers.filter { !hidden($0.name) }
         }
     }
 
@@ -418,11 +492,16 @@ extension Edge: Layer {
                 // nginx's own error page replaces Apache's headers (the hop keeps Apache as its
                 // answerer, as the recordings have it).
                 r.origin?.headers = [HTTPHeader("Content-Type", "text/html")]
+                // …and its body the file Apache sent.
+                if r.origin?.served != nil { r.origin?.served = nil }
                 r.reason = "upstream sent too big header (about \(size) bytes, proxy_buffer_size is \(limit))"
                 return (r, ["answers 502: the origin's headers do not fit its \(limit)-byte buffer"])
             }
         }
-        if r.answerer == .origin || r.answerer == .app { Edge.dropTrailingBlanks(&r); Edge.keepLastContentType(&r) }
+        if r.answerer == .origin || r.answerer == .app {
+            Edge.dropTrailingBlanks(&r); Edge.keepLastContentType(&r)
+            if hidesProxyControlHeaders { Edge.hideProxyControlHeaders(&r) }
+        }
         if let hsts, received.scheme == "https", r.header("Strict-Transport-Security") == nil {
             r.headers.append(HTTPHeader("Strict-Transport-Security", hsts))
             notes.append("adds its HSTS header")
