@@ -310,6 +310,10 @@ extension ConfigReader {
         // and merged over the main server's: its `wildcards` flag is the section's own, so the main
         // server's `ExpiresByType image/*` is not read there (recorded: header-expires-wildcards-not-inherited).
         block.expires?.wildcards = false
+        // Likewise its mod_mime object is merged over the main server's, whose own Remove… lines
+        // (but RemoveType) are never applied: only the child's list is (recorded:
+        // header-mime-own-removal-undone-below).
+        block.mime?.dropPendingRemovals()
         var pending: [RewriteCondition] = []
         let rewriteDirectivesBefore = rewriteDirectivesRead
         let serverNamesBefore = serverNamesRead
