@@ -131,6 +131,25 @@ struct Hunt24RegressionTests {
         #expect(cc("/l/r") == "max-age=0")
     }
 
+    /// fixtures/apache/header-expires-wildcards-not-inherited: a `major/*` entry is read only where
+    /// the object merged last has a wildcard line of its own; a type without a slash fails the file.
+    @Test func expiresWildcardsAreTheLastObjects() {
+        let access = [("/", "ExpiresActive On\nExpiresByType image/* A100\nExpiresDefault A5\n"),
+                      ("/w1", "ExpiresActive On\n"), ("/w3", "ExpiresByType text/* A8\n"),
+                      ("/w4", "RewriteEngine On\n"), ("/bad", "ExpiresByType texthtml A1\n")]
+        let files = ["/b.png", "/w1/b.png", "/w3/b.png", "/w4/b.png", "/bad/b.png"]
+        func cc(_ t: String) -> String? {
+            header(respond(t, vhost: [], access: access, files: files, modules: Self.expires), "Cache-Control")
+        }
+        #expect(cc("/b.png") == "max-age=100")
+        #expect(cc("/w1/b.png") == "max-age=5")
+        #expect(cc("/w3/b.png") == "max-age=100")
+        #expect(cc("/w4/b.png") == "max-age=100")
+        let bad = respond("/bad/b.png", vhost: [], access: access, files: files, modules: Self.expires)
+        #expect(bad.status == 500)
+        #expect(bad.errors.contains { $0.contains("Invalid mimetype: should contain a slash") })
+    }
+
     /// fixtures/apache/header-expires-codes-and-redirects: check_code reads words by their first
     /// letters; a bad code fails the `.htaccess`.
     @Test(arguments: [

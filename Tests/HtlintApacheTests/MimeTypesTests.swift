@@ -31,6 +31,42 @@ struct MimeTypesTests {
     }
 }
 
+/// RemoveType stores an empty type as it is read, so it takes turns with AddType; the other
+/// Remove lines wait for the merge (fixtures/apache/header-mime-removetype-in-order).
+@Test func removeTypeTakesTurnsWithAddType() {
+    let o = testOrigin("RemoveType .a\nAddType text/x-a .a\nAddType text/x-b .b\nRemoveType .b\nRemoveLanguage .a\nAddLanguage de .a\n",
+                       files: [("/f.a", 0), ("/f.b", 0)], serverName: "shop.example")
+    #expect(header(respond(o, "/f.a"), "Content-Type") == "text/x-a")
+    #expect(header(respond(o, "/f.a"), "Content-Language") == nil)
+    #expect(header(respond(o, "/f.b"), "Content-Type") == nil)
+}
+
+/// The walk's first object keeps its Remove lines until it is merged as the child: alone they
+/// clear its own Add lines, under a later object they are dropped
+/// (fixtures/apache/header-mime-own-removal-undone-below).
+@Test func aWalksFirstObjectKeepsItsRemoveLinesForTheMerge() {
+    var first = MimeDirectives()
+    first.handlers = [("h", "foo-handler"), ("h", nil)]
+    first.modMimeObject = true
+    var below = MimeDirectives()
+    below.languages = [("txt", "de")]
+    below.modMimeObject = true
+    var vhost = MimeConfig()
+    vhost.handlers[PathKey("x")] = .some("bar-handler")
+    var alone = MimeWalk(before: vhost)
+    alone.merge(first)
+    #expect(alone.result.handler(forPath: "/f.h") == nil)
+    var two = alone
+    two.merge(below)
+    #expect(two.result.handler(forPath: "/f.h") == "foo-handler")
+    // A later object's Remove line clears the walk's entry, not the virtual host's.
+    var removesInherited = MimeDirectives()
+    removesInherited.handlers = [("x", nil)]
+    removesInherited.modMimeObject = true
+    two.merge(removesInherited)
+    #expect(two.result.handler(forPath: "/f.x") == "bar-handler")
+}
+
 /// mod_autoindex writes its listing's type itself (fixtures/apache/dirindex-autoindex-*).
 @Test func theListingTypeFollowsIndexOptionsCharset() {
     #expect(MimeTypes.listingType(charset: nil) == "text/html;charset=ISO-8859-1")

@@ -265,13 +265,13 @@ public struct ServerSettings: Sendable {
 /// configuration object. Extensions are lower-cased without their dot; mod_mime lower-cases the
 /// types, charsets, languages and encodings it stores, core lower-cases ForceType's type.
 public struct MimeDirectives: Sendable {
-    /// `AddType` / `RemoveType` (nil type) in order; RemoveType lines apply after the AddType lines.
+    /// `AddType` / `RemoveType` (nil type) in order, the last line for an extension winning.
     public var types: [(ext: String, type: String?)] = []
-    /// `AddCharset` / `RemoveCharset` (nil charset), the same way.
+    /// `AddCharset` / `RemoveCharset` (nil charset); the Remove lines apply after the Add lines.
     public var charsets: [(ext: String, charset: String?)] = []
-    /// `AddLanguage` / `RemoveLanguage` (nil language), the same way.
+    /// `AddLanguage` / `RemoveLanguage` (nil language), as the charsets.
     public var languages: [(ext: String, language: String?)] = []
-    /// `AddEncoding` / `RemoveEncoding` (nil encoding), the same way.
+    /// `AddEncoding` / `RemoveEncoding` (nil encoding), as the charsets.
     public var encodings: [(ext: String, encoding: String?)] = []
     /// `DefaultLanguage`, as written (mod_mime keeps its case).
     public var defaultLanguage: String? = nil
@@ -281,7 +281,7 @@ public struct MimeDirectives: Sendable {
     public var usePathInfo: Bool? = nil
     /// `MultiviewsMatch` options of one object (lower-cased); the last object that sets it counts.
     public var multiviewsMatch: Set<String>? = nil
-    /// `AddHandler` / `RemoveHandler` (nil handler), the same way as the types.
+    /// `AddHandler` / `RemoveHandler` (nil handler), as the charsets.
     public var handlers: [(ext: String, handler: String?)] = []
     /// `SetHandler` (`none`: no override, an inherited one off).
     public var setHandler: String? = nil
@@ -292,6 +292,11 @@ public struct MimeDirectives: Sendable {
     public var forceLanguagePriority: (prefer: Bool, fallback: Bool)? = nil
     /// `AddDefaultCharset`: `off`, or the charset (`On` is iso-8859-1).
     public var defaultCharset: String? = nil
+    /// `AddOutputFilter` (the filter names) / `RemoveOutputFilter` (nil), as the charsets.
+    public var outputFilters: [(ext: String, filters: [String]?)] = []
+    /// The object has mod_mime lines (not only core's ForceType/SetHandler/AddDefaultCharset or
+    /// mod_negotiation's): it is one of the objects the walk merges (see `MimeWalk`).
+    public var modMimeObject = false
     public init() {}
 }
 
@@ -352,10 +357,9 @@ public struct ConfigBlock: Sendable {
     /// mod_actions' `Action` lines by lower-cased type or handler, and `Script` lines by method.
     public var actions: [String: ActionTarget] = [:]
     public var methodScripts: [String: String] = [:]
-    /// Output filters: `SetOutputFilter`, `AddOutputFilter` by extension, `AddOutputFilterByType`
-    /// by media type (only mod_deflate's DEFLATE changes what htlint answers).
+    /// Output filters: `SetOutputFilter`, `AddOutputFilterByType` by media type (only
+    /// mod_deflate's DEFLATE changes what htlint answers); `AddOutputFilter` is mod_mime's (`mime`).
     public var outputFilters: [String]? = nil
-    public var outputFiltersByExtension: [String: [String]] = [:]
     public var outputFiltersByType: [String: [String]] = [:]
     /// `AuthType` and `AuthName` (mod_authn_core): how a `Require` that needs a user asks for one.
     public var authType: String? = nil

@@ -7,12 +7,23 @@ import HtlintSyntax
 extension ConfigReader {
     mutating func mimeDirective(_ line: DirectiveLine, into block: inout ConfigBlock) {
         let d = line.node, words = line.words, info = line.info
+        // Any mod_mime line gives the object a mod_mime configuration of its own
+        // (ap_set_config_vectors), which the walk then merges.
+        if info.module == "mime" { block.editMime { $0.modMimeObject = true } }
         switch info.name {
         case "AddOutputFilter":
             guard words.count >= 2 else { return }
-            for w in words.dropFirst() {
-                let ext = w.value.hasBytePrefix(".") ? String(w.value.dropFirst()) : w.value
-                block.outputFiltersByExtension[ext.asciiLowercased()] = ConfigReader.filterNames(words[0].value)
+            let filters = ConfigReader.filterNames(words[0].value)
+            block.editMime { m in
+                for w in words.dropFirst() {
+                    let ext = w.value.hasBytePrefix(".") ? String(w.value.dropFirst()) : w.value
+                    m.outputFilters.insert((ext.asciiLowercased(), filters), at: m.outputFilters.firstIndex { $0.filters == nil } ?? m.outputFilters.count)
+                }
+            }
+        case "RemoveOutputFilter":
+            guard hasFirstArgument(line, "RemoveOutputFilter requires at least one argument, one or more file extensions") else { return }
+            block.editMime { m in
+                for w in words { m.outputFilters.append((Self.mimeExtension(w.value), nil)) }
             }
         case "AddType", "AddCharset", "AddLanguage", "AddEncoding", "AddHandler":
             guard words.count >= 2, !words[0].value.isEmpty else {
@@ -33,9 +44,11 @@ extension ConfigReader {
             for w in words.dropFirst() {
                 if w.value.isEmpty { break }   // ITERATE2 stops at an empty word
                 let ext = Self.mimeExtension(w.value)
-                // Remove… lines of this object apply after its Add… lines.
+                // Remove… lines of this object apply after its Add… lines, except RemoveType,
+                // which stores an empty type in the table as it is read (remove_extension_type):
+                // AddType and RemoveType take turns in order (recorded: header-mime-removetype-in-order).
                 switch info.name {
-                case "AddType": m.types.insert((ext, value), at: m.types.firstIndex { $0.type == nil } ?? m.types.count)
+                case "AddType": m.types.append((ext, value))
                 case "AddCharset": m.charsets.insert((ext, value), at: m.charsets.firstIndex { $0.charset == nil } ?? m.charsets.count)
                 case "AddLanguage": m.languages.insert((ext, value), at: m.languages.firstIndex { $0.language == nil } ?? m.languages.count)
                 case "AddEncoding": m.encodings.insert((ext, value), at: m.encodings.firstIndex { $0.encoding == nil } ?? m.encodings.count)
@@ -107,6 +120,17 @@ extension ConfigReader {
     /// (ap_str_tolower; a request's extension is folded the same way).
     static func mimeExtension(_ word: String) -> String {
         (word.hasBytePrefix(".") ? dropLeadingBytes(word, 1) : word).asciiLowercased()
+    }
+}
+
+extension MimeDirectives {
+    /// Forgets the Remove… lines that wait for a merge (all but RemoveType's).
+    mutating func dropPendingRemovals() {
+        charsets.removeAll { $0.charset == nil }
+        languages.removeAll { $0.language == nil }
+        encodings.removeAll { $0.encoding == nil }
+        handlers.removeAll { $0.handler == nil }
+        outputFilters.removeAll { $0.filters == nil }
     }
 }
 

@@ -306,6 +306,14 @@ extension ConfigReader {
         // core's per-directory merge takes the section's AllowEncodedSlashes (default Off), never
         // the main server's (recorded: vhost-allow-encoded-slashes-not-inherited).
         block.server?.encodedSlashes = nil
+        // The section's mod_expires object is made with the server (create_default_per_dir_config)
+        // and merged over the main server's: its `wildcards` flag is the section's own, so the main
+        // server's `ExpiresByType image/*` is not read there (recorded: header-expires-wildcards-not-inherited).
+        block.expires?.wildcards = false
+        // Likewise its mod_mime object is merged over the main server's, whose own Remove… lines
+        // (but RemoveType) are never applied: only the child's list is (recorded:
+        // header-mime-own-removal-undone-below).
+        block.mime?.dropPendingRemovals()
         var pending: [RewriteCondition] = []
         let rewriteDirectivesBefore = rewriteDirectivesRead
         let serverNamesBefore = serverNamesRead

@@ -24,12 +24,13 @@ extension MergedConfig {
         perDirectory.actions = vhost.actions
         perDirectory.methodScripts = vhost.methodScripts
         perDirectory.outputFilters = vhost.outputFilters
-        perDirectory.outputFiltersByExtension = vhost.outputFiltersByExtension
         perDirectory.outputFiltersByType = vhost.outputFiltersByType
         perDirectory.setEnv = vhost.setEnv
         perDirectory.unsetEnv = vhost.unsetEnv
         perDirectory.mime = vhost.mime
         config.merge(perDirectory, directory: site.documentRoot + "/", key: "vhost", defaultEngine: false)
+        // lookup_defaults is merged once, when the server starts: the directory walk is a walk of its own.
+        config.endWalk()
         return config
     }
 }

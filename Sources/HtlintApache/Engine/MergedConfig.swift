@@ -119,6 +119,14 @@ struct MergedConfig {
         makeBoxUnique()
         box.fields.merge(block, directory: directory, key: key, defaultEngine: defaultEngine)
     }
+
+    /// A walk (directory, file, location or one level of `<If>`) ends: its objects, merged among
+    /// themselves, were merged onto the request's configuration, and the next walk starts anew.
+    mutating func endWalk() {
+        guard box.fields.mimeWalk != nil else { return }
+        makeBoxUnique()
+        box.fields.mimeWalk = nil
+    }
 }
 
 extension MergedConfig {
@@ -168,7 +176,6 @@ extension MergedConfig {
         var actions: [String: ActionTarget] = [:]
         var methodScripts: [String: String] = [:]
         var outputFilters: [String]?
-        var outputFiltersByExtension: [String: [String]] = [:]
         var outputFiltersByType: [String: [String]] = [:]
         var authType: String?
         var authName: String?
@@ -180,6 +187,8 @@ extension MergedConfig {
         var setEnv: [(String, String)] = []
         /// Per-directory content types (nil: no mime line anywhere, Debian's mime.types only).
         var mime: MimeConfig? = nil
+        /// mod_mime's objects merged so far by the walk under way (see `MimeWalk`); nil between walks.
+        var mimeWalk: MimeWalk? = nil
         /// The configuration objects merged, in order. Apache's walk caches hand an internal
         /// redirect that matches the same objects the very same merged configuration.
         var objectKeys: [String] = []
@@ -312,7 +321,6 @@ extension MergedConfig {
             actions.merge(block.actions) { _, new in new }
             methodScripts.merge(block.methodScripts) { _, new in new }
             if let f = block.outputFilters { outputFilters = f }
-            outputFiltersByExtension.merge(block.outputFiltersByExtension) { _, new in new }
             outputFiltersByType.merge(block.outputFiltersByType) { old, new in old + new }
             if let e = block.expires { expires = expires.map { e.merged(over: $0) } ?? e }
             if let t = block.authType { authType = t }
@@ -321,7 +329,17 @@ extension MergedConfig {
             if let p = block.authBasicProviders { authBasicProviders = p }
             if block.sslRequired { sslRequired = true }
             if let n = block.sslUserName { sslUserName = n }
-            if let m = block.mime { (mime = mime ?? MimeConfig()); mime!.merge(m) }
+            if let m = block.mime {
+                var effective = mime ?? MimeConfig()
+                effective.mergeSettings(m)
+                if m.modMimeObject {
+                    var walk = mimeWalk ?? MimeWalk(before: effective)
+                    walk.merge(m)
+                    effective.setTables(walk.result)
+                    mimeWalk = walk
+                }
+                mime = effective
+            }
             // mod_env's merge: the parent's variables less this block's `UnsetEnv`, then its `SetEnv`.
             setEnv.removeAll { v in block.unsetEnv.contains { equalsIgnoringASCIICase($0, v.0) } }
             for (name, value) in block.setEnv {

@@ -442,6 +442,8 @@ extension Origin {
     /// nested-if-sections-merge-among-themselves-first), the rest in turn (the same either way).
     func mergeWalkMatches(_ matches: [WalkMatch], into config: inout MergedConfig, defaultEngine: Bool) {
         var group: RewriteOverride? = nil
+        config.endWalk()
+        defer { config.endWalk() }
         for m in matches {
             var rest = m.block
             if let rw = rest.rewrite {

@@ -12,14 +12,14 @@ extension Origin {
                         chain: RequestChain) -> [HTTPHeader] {
         // Most configurations name no output filter: that is checked first, without binding
         // (a copy of the whole configuration).
-        guard config?.outputFilters != nil || config?.outputFiltersByExtension.isEmpty == false
+        guard config?.outputFilters != nil || config?.mime?.outputFilters.isEmpty == false
                 || config?.outputFiltersByType.isEmpty == false else { return [] }
         guard let config, site.modules.contains("deflate"), status != 204, !r.isSubrequest,
               r.envValue("no-gzip") == nil, let f = r.filename, bodyOverGzipOverhead(r, f) else { return [] }
         let bare = contentType.map { beforeSemicolonByte($0).trimmingCharacters(in: .whitespaces).asciiLowercased() }
         var filters = config.outputFilters ?? []
         for part in byteSplit(lastPathComponent(f)[...], UInt8(ascii: ".")).dropFirst() {
-            filters += config.outputFiltersByExtension[part.asciiLowercased()] ?? []
+            filters += config.mime?.outputFilters[PathKey(part.asciiLowercased())] ?? []
         }
         if let bare { filters += config.outputFiltersByType[bare] ?? [] }
         guard filters.contains(where: { $0.asciiUppercased() == "DEFLATE" }) else { return [] }

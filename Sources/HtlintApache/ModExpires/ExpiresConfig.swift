@@ -10,6 +10,12 @@ public struct ExpiresConfig: Sendable, Hashable {
     public var defaultCode: String?
     /// Type (lower-cased, apr tables compare keys case-insensitively) to code.
     public var byType: [String: String] = [:]
+    /// set_expiresbytype's `wildcards`: this object has an `ExpiresByType major/*` line. Only
+    /// then does the filter look a `major/*` entry up, and the merge takes the child's flag,
+    /// never the parent's: a child object with mod_expires lines of its own but no wildcard
+    /// turns the parent's `image/*` off, its entry kept but never read (recorded:
+    /// header-expires-wildcards-not-inherited).
+    public var wildcards = false
     public init() {}
 
     /// merge_expires_dir_configs: the child's settings over the parent's, its types overlaid.
@@ -18,6 +24,7 @@ public struct ExpiresConfig: Sendable, Hashable {
         m.active = active ?? base.active
         m.defaultCode = defaultCode ?? base.defaultCode
         m.byType = base.byType.merging(byType) { _, new in new }
+        m.wildcards = wildcards
         return m
     }
 
@@ -77,6 +84,12 @@ extension ConfigReader {
             }
         default:   // ExpiresByType
             guard arity(line, 2...2, "ExpiresByType takes two arguments, a MIME type followed by an expiry date code") else { return }
+            let type = words[0].value
+            guard let slash = type.utf8.lastIndex(of: UInt8(ascii: "/")) else {
+                error(ConfigCode.badArguments, "Invalid mimetype: should contain a slash", words[0].range); return
+            }
+            // strrchr: what follows the last slash is exactly `*`.
+            if type.utf8[type.utf8.index(after: slash)...].elementsEqual("*".utf8) { e.wildcards = true }
             switch ExpiresConfig.code(words[1].value) {
             case .success(let c): e.byType[words[0].value.asciiLowercased()] = c
             case .failure(let f): error(ConfigCode.badArguments, "'ExpiresByType \(words[0].value) \(words[1].value)': \(f.message)", words[1].range); return
@@ -101,7 +114,7 @@ extension Origin {
         if let t = contentType {
             let bare = beforeSemicolonByte(t).trimmingCharacters(in: .whitespaces).asciiLowercased()
             code = e.byType[bare]
-            if code == nil, let slash = t.firstIndex(ofByte: UInt8(ascii: "/")) {
+            if code == nil, e.wildcards, let slash = t.firstIndex(ofByte: UInt8(ascii: "/")) {
                 code = e.byType[t[..<t.utf8.index(after: slash)].asciiLowercased() + "*"]
             }
         }

@@ -49,18 +49,18 @@ enum MimeTypes {
 struct MimeConfig {
     /// Extension → type; nil: `RemoveType` (mime.types is not consulted for it either).
     var types: [PathKey: String?] = [:]
-    /// Extension → charset; nil: `RemoveCharset`.
+    /// Extension → charset (a `RemoveCharset` takes the entry out; so for the others).
     var charsets: [PathKey: String?] = [:]
-    /// Extension → language; nil: `RemoveLanguage`.
+    /// Extension → language.
     var languages: [PathKey: String?] = [:]
-    /// Extension → content coding; nil: `RemoveEncoding`.
+    /// Extension → content coding.
     var encodings: [PathKey: String?] = [:]
     var defaultLanguage: String? = nil
     /// core_override_type's type (never `none`).
     var forceType: String? = nil
     /// ap_make_content_type's charset for bare text/plain and text/html (nil: Off).
     var defaultCharset: String? = nil
-    /// Extension → handler (`AddHandler`); nil: `RemoveHandler`.
+    /// Extension → handler (`AddHandler`).
     var handlers: [PathKey: String?] = [:]
     /// core_override_type's handler (`SetHandler`, never `none`).
     var setHandler: String? = nil
@@ -72,14 +72,12 @@ struct MimeConfig {
     var usePathInfo = false
     /// `MultiviewsMatch` (lower-cased options); empty: NegotiatedOnly.
     var multiviewsMatch: Set<String> = []
+    /// Extension → `AddOutputFilter`'s filters.
+    var outputFilters: [PathKey: [String]] = [:]
 
-    mutating func merge(_ m: MimeDirectives) {
-        for (ext, type) in m.types { types[PathKey(ext)] = .some(type) }
-        for (ext, charset) in m.charsets { charsets[PathKey(ext)] = .some(charset) }
-        for (ext, language) in m.languages { languages[PathKey(ext)] = .some(language) }
-        for (ext, encoding) in m.encodings { encodings[PathKey(ext)] = .some(encoding) }
+    /// The settings outside the extension tables: the child's where it sets them.
+    mutating func mergeSettings(_ m: MimeDirectives) {
         if let l = m.defaultLanguage { defaultLanguage = l }
-        for (ext, handler) in m.handlers { handlers[PathKey(ext)] = .some(handler) }
         if let p = m.languagePriority { languagePriority = p }
         if let o = m.multiviewsMatch { multiviewsMatch = o }
         if let u = m.usePathInfo { usePathInfo = u }
@@ -87,6 +85,60 @@ struct MimeConfig {
         if let f = m.forceType { forceType = f == "none" ? nil : f }
         if let h = m.setHandler { setHandler = h == "none" ? nil : h }
         if let c = m.defaultCharset { defaultCharset = c == "off" ? nil : c }
+    }
+
+    /// The extension tables of `other`, the rest of this configuration kept.
+    mutating func setTables(_ other: MimeConfig) {
+        types = other.types
+        charsets = other.charsets
+        languages = other.languages
+        encodings = other.encodings
+        handlers = other.handlers
+        outputFilters = other.outputFilters
+    }
+
+    /// overlay_extension_mappings: `other`'s entries over these, field by field.
+    mutating func overlay(_ other: MimeConfig) {
+        types.merge(other.types) { _, new in new }
+        charsets.merge(other.charsets) { _, new in new }
+        languages.merge(other.languages) { _, new in new }
+        encodings.merge(other.encodings) { _, new in new }
+        handlers.merge(other.handlers) { _, new in new }
+        outputFilters.merge(other.outputFilters) { _, new in new }
+    }
+
+    /// remove_items: each Remove line's field of its extension's entry is cleared.
+    mutating func apply(_ removals: [MimeRemoval]) {
+        for r in removals {
+            switch r.table {
+            case .charset: charsets.removeValue(forKey: r.ext)
+            case .language: languages.removeValue(forKey: r.ext)
+            case .encoding: encodings.removeValue(forKey: r.ext)
+            case .handler: handlers.removeValue(forKey: r.ext)
+            case .outputFilter: outputFilters.removeValue(forKey: r.ext)
+            }
+        }
+    }
+
+    /// One object's tables as its lines build them (AddType and RemoveType in order, the empty
+    /// type of RemoveType kept), and its other Remove lines, which wait for a merge.
+    static func object(_ m: MimeDirectives) -> (tables: MimeConfig, removals: [MimeRemoval]) {
+        var t = MimeConfig()
+        var removals: [MimeRemoval] = []
+        for (ext, type) in m.types { t.types[PathKey(ext)] = .some(type) }
+        func fill(_ list: [(String, String?)], _ table: inout [PathKey: String?], _ kind: MimeRemoval.Table) {
+            for (ext, value) in list {
+                if let value { table[PathKey(ext)] = .some(value) } else { removals.append(MimeRemoval(table: kind, ext: PathKey(ext))) }
+            }
+        }
+        fill(m.charsets, &t.charsets, .charset)
+        fill(m.languages, &t.languages, .language)
+        fill(m.encodings, &t.encodings, .encoding)
+        fill(m.handlers, &t.handlers, .handler)
+        for (ext, filters) in m.outputFilters {
+            if let filters { t.outputFilters[PathKey(ext)] = filters } else { removals.append(MimeRemoval(table: .outputFilter, ext: PathKey(ext))) }
+        }
+        return (t, removals)
     }
 
     /// find_ct's handler: every extension of the name is looked at, the last one with an
@@ -222,4 +274,49 @@ extension MimeTypes {
     /// The type of mod_autoindex's listing (no space before the parameter, as it writes it;
     /// `IndexOptions Charset=` names another charset).
     static func listingType(charset: String?) -> String { "text/html;charset=" + (charset ?? "ISO-8859-1") }
+}
+
+/// One `Remove…` line other than RemoveType: the field of an extension's entry it clears.
+struct MimeRemoval {
+    enum Table { case charset, language, encoding, handler, outputFilter }
+    let table: Table
+    let ext: PathKey
+}
+
+/// mod_mime's part of one walk (ap_directory_walk, file_walk, location_walk, one level of
+/// if_walk): the walk merges its objects among themselves and only then onto the request's
+/// configuration (`before`), and the first object is taken as it is, unmerged. Its `Remove…`
+/// lines (other than RemoveType) are applied only when an object is merged as the child
+/// (merge_mime_dir_configs applies the child's list): so they count when that object is the
+/// walk's only one — clearing its own `Add…` and the inherited entries — and are dropped when
+/// a later object of the walk merges over it (a `.htaccess` below with mod_mime lines of its
+/// own brings the handler back). A later object's Remove lines clear the walk's entries only:
+/// the request's configuration keeps its own (recorded: header-mime-own-removal-undone-below).
+struct MimeWalk {
+    let before: MimeConfig
+    private var now: MimeConfig? = nil
+    private var pending: [MimeRemoval] = []
+
+    init(before: MimeConfig) { self.before = before }
+
+    mutating func merge(_ m: MimeDirectives) {
+        let (tables, removals) = MimeConfig.object(m)
+        if var n = now {
+            n.overlay(tables)
+            n.apply(removals)
+            now = n
+            pending = []
+        } else {
+            now = tables
+            pending = removals
+        }
+    }
+
+    /// The request's configuration with this walk's objects merged onto it.
+    var result: MimeConfig {
+        var t = before
+        if let now { t.overlay(now) }
+        t.apply(pending)
+        return t
+    }
 }
