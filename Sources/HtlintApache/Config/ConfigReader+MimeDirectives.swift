@@ -8,9 +8,19 @@ extension ConfigReader {
     mutating func mimeDirective(_ line: DirectiveLine, into block: inout ConfigBlock) {
         let d = line.node, words = line.words, info = line.info
         switch info.name {
-        case "AddOutputFilter":
-            guard words.count >= 2 else { return }
+        case "AddOutputFilter", "AddInputFilter":
+            // ITERATE2: a non-empty filter list and at least one word after it, even `""`
+            // (recorded: syntax-error-mime-filter-directive-arguments).
+            guard words.count >= 2, !words[0].value.isEmpty else {
+                let what = info.name == "AddOutputFilter" ? "output" : "input"
+                error(ConfigCode.badArguments,
+                      "\(info.name) requires at least two arguments, \(what) filter name (or ; delimited names) followed by one or more file extensions",
+                      d.argumentsRange)
+                return
+            }
+            guard info.name == "AddOutputFilter" else { return }
             for w in words.dropFirst() {
+                if w.value.isEmpty { break }   // ITERATE2 stops at an empty word
                 let ext = w.value.hasBytePrefix(".") ? String(w.value.dropFirst()) : w.value
                 block.outputFiltersByExtension[ext.asciiLowercased()] = ConfigReader.filterNames(words[0].value)
             }

@@ -320,6 +320,9 @@ public struct ConfigReader {
         // syntax-error-flag-directives-on-or-off).
         "AuthBasicUseDigestAlgorithm": (true, "AuthBasicUseDigestAlgorithm takes one argument, Set to 'MD5' to use the auth provider's authentication check for digest auth, using a hash of 'user:realm:pass'",
                                         ["off", "md5"], "Invalid algorithm in AuthBasicUseDigestAlgorithm: ", true),
+        // mod_mime's ITERATE removals (recorded: syntax-error-mime-filter-directive-arguments).
+        "RemoveOutputFilter": (false, "RemoveOutputFilter requires at least one argument, one or more file extensions", nil, "", false),
+        "RemoveInputFilter": (false, "RemoveInputFilter requires at least one argument, one or more file extensions", nil, "", false),
     ]
 
     /// FLAG directives (On/Off) that no module reader of htlint handles itself.
