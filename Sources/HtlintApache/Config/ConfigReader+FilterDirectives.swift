@@ -33,7 +33,14 @@ extension ConfigReader {
         let names: [String]
         switch line.info.name {
         case "AddOutputFilterByType":
-            guard arity(line, 2...Int.max, "AddOutputFilterByType requires at least two arguments") else { return }
+            // TAKE_ARGV: every word counts, `""` too, except an empty last one, which ends the
+            // list; fewer than two is mod_filter's own message. An empty filter list names no
+            // provider to look up (recorded: syntax-error-mime-filter-directive-arguments).
+            let count = words.last?.value.isEmpty == true ? words.count - 1 : words.count
+            guard count >= 2 else {
+                error(ConfigCode.badArguments, "AddOutputFilterByType requires at least two arguments", line.node.argumentsRange)
+                return
+            }
             // A `;` list, split at bytes as mod_filter's ap_getword splits it.
             provider = words[0]
             names = ConfigReader.filterNames(provider.value)
@@ -41,6 +48,15 @@ extension ConfigReader {
             guard arity(line, 3...3, "FilterProvider takes three arguments, filter-name provider-name match-expression") else { return }
             provider = words[1]
             names = [provider.value]
+        case "FilterChain":
+            _ = arity(line, 1...Int.max, "FilterChain requires at least one argument, list of filter names with optional [+-=!@]")
+            return
+        case "FilterDeclare":
+            _ = arity(line, 1...2, "FilterDeclare takes 1-2 arguments, filter-name [filter-type]")
+            return
+        case "FilterProtocol":
+            _ = arity(line, 2...3, "FilterProtocol takes two or three arguments, filter-name [provider-name] protocol-args")
+            return
         default:
             return
         }

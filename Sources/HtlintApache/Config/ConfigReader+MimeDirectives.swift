@@ -11,19 +11,32 @@ extension ConfigReader {
         // (ap_set_config_vectors), which the walk then merges.
         if info.module == "mime" { block.editMime { $0.modMimeObject = true } }
         switch info.name {
-        case "AddOutputFilter":
-            guard words.count >= 2 else { return }
+        case "AddOutputFilter", "AddInputFilter":
+            // ITERATE2: a non-empty filter list and at least one word after it, even `""`
+            // (recorded: syntax-error-mime-filter-directive-arguments).
+            guard words.count >= 2, !words[0].value.isEmpty else {
+                let what = info.name == "AddOutputFilter" ? "output" : "input"
+                error(ConfigCode.badArguments,
+                      "\(info.name) requires at least two arguments, \(what) filter name (or ; delimited names) followed by one or more file extensions",
+                      d.argumentsRange)
+                return
+            }
+            guard info.name == "AddOutputFilter" else { return }
             let filters = ConfigReader.filterNames(words[0].value)
             block.editMime { m in
                 for w in words.dropFirst() {
+                    if w.value.isEmpty { break }   // ITERATE2 stops at an empty word
                     let ext = w.value.hasBytePrefix(".") ? String(w.value.dropFirst()) : w.value
                     m.outputFilters.insert((ext.asciiLowercased(), filters), at: m.outputFilters.firstIndex { $0.filters == nil } ?? m.outputFilters.count)
                 }
             }
         case "RemoveOutputFilter":
-            guard hasFirstArgument(line, "RemoveOutputFilter requires at least one argument, one or more file extensions") else { return }
+            // The argument count was checked with the directives read no further (argumentChecks).
             block.editMime { m in
-                for w in words { m.outputFilters.append((Self.mimeExtension(w.value), nil)) }
+                for w in words {
+                    if w.value.isEmpty { break }   // ITERATE stops at an empty word
+                    m.outputFilters.append((Self.mimeExtension(w.value), nil))
+                }
             }
         case "AddType", "AddCharset", "AddLanguage", "AddEncoding", "AddHandler":
             guard words.count >= 2, !words[0].value.isEmpty else {

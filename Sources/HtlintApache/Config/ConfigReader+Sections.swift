@@ -1,3 +1,4 @@
+import HtlintBytes
 import HtlintDiagnostics
 import HtlintRegex
 import HtlintSyntax
@@ -15,10 +16,8 @@ extension ConfigReader {
     public static func conditionHolds(_ s: SectionNode, modules: ModuleSet, defines: Set<String> = [],
                                       fileExists: (String) -> Bool = ConfigReader.systemFileExists) -> Bool? {
         func check(_ test: (String) -> Bool) -> Bool {
-            var a = s.arguments.first?.value ?? s.argumentText
-            var negate = false
-            if a.hasBytePrefix("!") { negate = true; a = dropLeadingBytes(a, 1) }
-            return test(a) != negate
+            let (negate, word) = conditionWord(s)
+            return test(word) != negate
         }
         switch s.key {
         case "ifmodule": return check { modules.ifModuleTest($0) }
@@ -32,12 +31,28 @@ extension ConfigReader {
         }
     }
 
+    /// What a conditional section (`<IfModule>`, `<IfDefine>`, `<IfFile>`, `<IfDirective>`,
+    /// `<IfSection>`) tests: a `!` that is the argument's first byte negates, and the test is
+    /// the first word after it as ap_getword_conf reads it (blanks skipped, quotes stripped),
+    /// the rest ignored. `<IfModule ! mod_rewrite.c>` is a negated test of mod_rewrite.c,
+    /// `<IfModule !mod_x.c mod_rewrite.c>` of mod_x.c, `<IfModule "!mod_x.c">` a test of the
+    /// name `!mod_x.c`; an empty word (`<IfModule !>`, `<IfModule "">`) is "requires
+    /// additional arguments" (recorded: section-ifmodule-bang-then-first-word).
+    public static func conditionWord(_ s: SectionNode) -> (negate: Bool, word: String) {
+        let bytes = s.argumentText.rawBytes
+        let negate = bytes.first == UInt8(ascii: "!")
+        let line = LogicalLine(bytes: bytes, offsets: Array(bytes.indices), endOffset: bytes.count, line: 0, file: "")
+        let word = Tokenizer.generic(line, from: negate ? 1 : 0, limit: 1).first?.value ?? ""
+        return (negate, word)
+    }
+
     mutating func section(_ s: SectionNode, into block: inout ConfigBlock, pending: inout [RewriteCondition],
                                   methods: Set<String>?, lastIf: inout Int?) {
         let key = s.key
         let arg = s.argumentText
         func requireArgument(whileBuilding: Bool = false) -> Bool {
-            if arg.isEmpty || arg == ">" {
+            let conditionMissing = key != "ifversion" && ConfigReader.conditionalKeys.contains(key) && ConfigReader.conditionWord(s).word.isEmpty
+            if arg.isEmpty || arg == ">" || conditionMissing {
                 let message = "<\(s.name)> directive requires additional arguments"
                 if whileBuilding { buildError(ConfigCode.badSection, message, s.openRange) } else { error(ConfigCode.badSection, message, s.openRange) }
                 return false

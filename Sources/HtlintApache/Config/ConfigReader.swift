@@ -272,9 +272,14 @@ public struct ConfigReader {
             // non-empty word (`EnableMMAP Off # c` is a 500), an ITERATE a non-empty first one.
             if check.take1 ? !arity(line, 1...1, check.usage) : !arity(line, 1...Int.max, check.usage) { return }
             if let values = check.values, !values.contains(words[0].value.asciiLowercased()) {
-                error(ConfigCode.badArguments, check.valueError, words[0].range); return
+                let message = check.valueErrorNamesValue ? check.valueError + words[0].value : check.valueError
+                error(ConfigCode.badArguments, message, words[0].range); return
             }
         }
+        // A FLAG directive htlint reads no further: its first word must be On or Off in any
+        // case, or it is "… must be On or Off" (a 500 in `.htaccess`); words after it are
+        // ignored (recorded: syntax-error-flag-directives-on-or-off).
+        if Self.flagDirectives.contains(key), flag(line) == nil { return }
         if info.module == "core" { block.hasCoreConfig = true }
         if key == "AuthUserFile" { block.authUserFile = words[0].value }
         if key == "AuthBasicProvider" { block.authBasicProviders = words.map { $0.value.asciiLowercased() } }
@@ -298,18 +303,31 @@ public struct ConfigReader {
     }
 
     /// invoke_cmd's argument checks of directives read no further (TAKE1 or ITERATE, with the
-    /// usage text Apache appends), and the values a TAKE1 accepts, if it checks them.
-    static let argumentChecks: [String: (take1: Bool, usage: String, values: Set<String>?, valueError: String)] = [
-        "AuthUserFile": (true, "AuthUserFile takes one argument, text file containing user IDs and passwords", nil, ""),
+    /// usage text Apache appends), and the values a TAKE1 accepts, if it checks them (the
+    /// refused word follows the message when `valueErrorNamesValue`).
+    static let argumentChecks: [String: (take1: Bool, usage: String, values: Set<String>?, valueError: String, valueErrorNamesValue: Bool)] = [
+        "AuthUserFile": (true, "AuthUserFile takes one argument, text file containing user IDs and passwords", nil, "", false),
         "EnableMMAP": (true, "EnableMMAP takes one argument, Controls whether memory-mapping may be used to read files",
-                       ["on", "off"], "parameter must be 'on' or 'off'"),
+                       ["on", "off"], "parameter must be 'on' or 'off'", false),
         "EnableSendfile": (true, "EnableSendfile takes one argument, Controls whether sendfile may be used to transmit files",
-                           ["on", "off"], "parameter must be 'on' or 'off'"),
-        "SetInputFilter": (true, "SetInputFilter takes one argument, filter (or ; delimited list of filters) to be run on the request body", nil, ""),
-        "HeaderName": (true, "HeaderName takes one argument, a filename", nil, ""),
-        "ReadmeName": (true, "ReadmeName takes one argument, a filename", nil, ""),
-        "LimitXMLRequestBody": (true, "LimitXMLRequestBody takes one argument, Limit (in bytes) on maximum size of an XML-based request body", nil, ""),
-        "IndexIgnore": (false, "IndexIgnore requires at least one argument, one or more file extensions", nil, ""),
+                           ["on", "off"], "parameter must be 'on' or 'off'", false),
+        "SetInputFilter": (true, "SetInputFilter takes one argument, filter (or ; delimited list of filters) to be run on the request body", nil, "", false),
+        "HeaderName": (true, "HeaderName takes one argument, a filename", nil, "", false),
+        "ReadmeName": (true, "ReadmeName takes one argument, a filename", nil, "", false),
+        "LimitXMLRequestBody": (true, "LimitXMLRequestBody takes one argument, Limit (in bytes) on maximum size of an XML-based request body", nil, "", false),
+        "IndexIgnore": (false, "IndexIgnore requires at least one argument, one or more file extensions", nil, "", false),
+        // mod_auth_basic's set_use_digest_algorithm: Off or MD5, in any case (recorded:
+        // syntax-error-flag-directives-on-or-off).
+        "AuthBasicUseDigestAlgorithm": (true, "AuthBasicUseDigestAlgorithm takes one argument, Set to 'MD5' to use the auth provider's authentication check for digest auth, using a hash of 'user:realm:pass'",
+                                        ["off", "md5"], "Invalid algorithm in AuthBasicUseDigestAlgorithm: ", true),
+        // mod_mime's ITERATE removals (recorded: syntax-error-mime-filter-directive-arguments).
+        "RemoveOutputFilter": (false, "RemoveOutputFilter requires at least one argument, one or more file extensions", nil, "", false),
+        "RemoveInputFilter": (false, "RemoveInputFilter requires at least one argument, one or more file extensions", nil, "", false),
+    ]
+
+    /// FLAG directives (On/Off) that no module reader of htlint handles itself.
+    static let flagDirectives: Set<String> = [
+        "ContentDigest", "CGIPassAuth", "QualifyRedirectURL", "AuthzSendForbiddenOnFailure", "AuthBasicAuthoritative",
     ]
 
     /// ITERATE's check: a first word, not empty (`PassEnv ""` is "requires at least one
