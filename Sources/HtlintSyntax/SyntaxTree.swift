@@ -6,6 +6,9 @@ import HtlintDiagnostics
 public final class DirectiveNode: Sendable {
     /// The name as written (Apache looks it up case-insensitively).
     public let name: String
+    /// The name lower-cased, for look-ups (computed once: readers and rules ask for it several
+    /// times per directive).
+    public let key: String
     public let nameRange: SourceRange
     /// The whole logical line.
     public let line: LogicalLine
@@ -14,13 +17,12 @@ public final class DirectiveNode: Sendable {
 
     public init(name: String, nameRange: SourceRange, line: LogicalLine, argumentStart: Int) {
         self.name = name
+        self.key = name.asciiLowercased()
         self.nameRange = nameRange
         self.line = line
         self.argumentStart = argumentStart
     }
 
-    /// Lower-cased name for lookups.
-    public var key: String { name.asciiLowercased() }
     /// The directive's whole range.
     public var range: SourceRange { line.fullRange }
     /// The raw argument text.
