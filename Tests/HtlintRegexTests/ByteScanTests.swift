@@ -23,4 +23,9 @@ import Testing
     #expect("ÉXAMPLE.Org".asciiLowercased() == "Éxample.org")
     #expect("straße".asciiUppercased() == "STRAßE")
     #expect("already lower".asciiLowercased() == "already lower")
+    // A substring, a heap string longer than the small-string form, and an empty one.
+    let line = "RewriteRule ^(.*)$ /index.php [L]"
+    #expect(line.prefix(11).asciiLowercased() == "rewriterule")
+    #expect(line.asciiUppercased() == "REWRITERULE ^(.*)$ /INDEX.PHP [L]")
+    #expect("".asciiLowercased() == "")
 }
