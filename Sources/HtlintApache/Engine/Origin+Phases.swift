@@ -417,7 +417,7 @@ extension Origin {
             if let s = result.status {
                 // The query an earlier rule wrote is checked before the status is answered.
                 if let bad = badQuery(r, chain, external: r.filename.flatMap(absoluteURLScheme) != nil, code: "AH10410") { return bad }
-                return rewriteAnswer(r, status: s, location: nil)
+                return ruleSetAnswer(r, result, status: s)
             }
             // [T=]/[H=] are notes on the request that hook_mimetype applies in the last fixup,
             // after mod_dir's index look-up (recorded: rewrite-flags-server-type-and-handler).

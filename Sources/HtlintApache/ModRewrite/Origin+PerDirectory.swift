@@ -5,6 +5,17 @@ extension Origin {
         return .final(status: status, location: location)
     }
 
+    /// A rule set's status: most reset r->status to OK first (`rewriteAnswer`), but the unsafe
+    /// `?` refusal (AH10508) leaves its 403 there. ap_internal_redirect hands ap_die the
+    /// request's own status, so in an internal redirect that 403 is a recursive error: sent
+    /// canned, without ErrorDocument; on an ErrorDocument page it ends the chain instead of
+    /// redirecting again (recorded: rewrite-escape-unsafe-3f-in-internal-redirect-no-errordocument).
+    func ruleSetAnswer(_ r: RequestRecord, _ result: RuleSetResult, status: Int) -> PassResult {
+        guard result.statusKeptInRequest else { return rewriteAnswer(r, status: status, location: nil) }
+        r.status = status
+        return .final(status: status, location: nil)
+    }
+
     /// mod_rewrite's fixup hook: per-directory rules and what their result means
     /// (apache-semantics §4.6, §4.9, §4.11).
     func perDirectoryRewrite(_ r: RequestRecord, _ walk: WalkResult, _ chain: RequestChain) -> PassResult? {
@@ -29,7 +40,7 @@ extension Origin {
             // hook_fixup checks the query an earlier rule (or [N] round) wrote before it answers
             // a status ([F], [G], [R=4xx], the [N] limit's 500): that query's spaces make a 403.
             if let bad = badQuery(r, chain, external: r.filename.flatMap(absoluteURLScheme) != nil, code: "AH10411") { return bad }
-            return rewriteAnswer(r, status: s, location: nil)
+            return ruleSetAnswer(r, result, status: s)
         }
         if let t = result.type { r.forcedType = t }
         // [H] is a note that mod_rewrite's last fixup applies, after mod_dir (see runPass).

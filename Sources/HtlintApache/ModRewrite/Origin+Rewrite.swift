@@ -10,6 +10,9 @@ struct RuleSetResult {
     var noEscape = false
     /// A status decided by a rule ([F], [G], [R=4xx], unsafe `?`, limits).
     var status: Int? = nil
+    /// The status stays in r->status (mod_rewrite's ACTION_STATUS_SET, the unsafe `?` refusal),
+    /// where [F] and the others reset it to OK before the hook returns it.
+    var statusKeptInRequest = false
     /// `[R=3xx]` or an implicit redirect to an absolute URL.
     var redirectStatus: Int? = nil
     var passThrough = false
@@ -108,6 +111,7 @@ extension Origin {
                 chain.log("AH10508", "error", "Unsafe URL with %3f URL rewritten without UnsafeAllow3F")
                 chain.note(.status, "403: `?` produced by an expansion (UnsafeAllow3F)", range: rule.range)
                 result.status = 403
+                result.statusKeptInRequest = true
                 return result
             }
             if let s = rule.flags.statusOverride {
