@@ -54,4 +54,53 @@ struct Fuzz34RegressionTests {
             #expect(r.errorCodes == codes, "\(target)")
         }
     }
+
+    /// A site whose Apache listens on `address` (127.0.0.2 behind the recordings' edge).
+    func respond(_ target: String, host: String, tls: Bool = false, address: String = "127.0.0.1", vhost: [String],
+                 files: [String]) -> OriginResponse {
+        var fs = SiteFileSystem(root: "/var/www/html")
+        for f in files { fs.addFile(f) }
+        let origin = Origin(site: Site(serverName: "example.org", files: fs, vhostLines: vhost))
+        return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", host)], tls: tls, serverAddress: address))
+    }
+
+    /// fixtures/apache/vhost-usecanonicalname-dns-local-address: under `UseCanonicalName DNS`
+    /// ap_get_server_name is the connection's local address looked up by name (127.0.0.1 is
+    /// `localhost` on the recording host), whatever the Host header, whose port still counts; a
+    /// `<Directory>` with `UseCanonicalName Off` takes the Host header again.
+    @Test func useCanonicalNameDNSNamesTheLocalAddress() {
+        let vhost = ["UseCanonicalName DNS", "<Directory /var/www/html/sec>", "UseCanonicalName Off", "</Directory>",
+                     "RewriteEngine On", "RewriteRule ^/sn$ /index.html?%{SERVER_NAME}:%{SERVER_PORT} [R=302,L]"]
+        let files = ["/index.html", "/dir/index.html", "/sec/index.html"]
+        #expect(respond("/dir", host: "example.org", vhost: vhost, files: files).location == "http://localhost/dir/")
+        #expect(respond("/dir", host: "www.example.org", tls: true, vhost: vhost, files: files).location == "https://localhost/dir/")
+        #expect(respond("/dir", host: "www.example.org:8080", vhost: vhost, files: files).location == "http://localhost:8080/dir/")
+        #expect(respond("/dir", host: "WWW.Example.org.", vhost: vhost, files: files).location == "http://localhost/dir/")
+        #expect(respond("/sec", host: "www.example.org", vhost: vhost, files: files).location == "http://www.example.org/sec/")
+        #expect(respond("/sn", host: "example.org", vhost: vhost, files: files).location == "http://localhost/index.html?localhost:80")
+        #expect(respond("/sn", host: "www.example.org", tls: true, vhost: vhost, files: files).location
+                == "https://localhost/index.html?localhost:443")
+    }
+
+    /// fixtures/apache/https-usecanonicalname-dns-behind-edge: behind the edge Apache is on
+    /// 127.0.0.2, which has no name; apr_getnameinfo fails (NI_NAMEREQD) and ServerName stands in,
+    /// with the Host header's port. A `<Directory>`'s DNS counts below it only.
+    @Test func useCanonicalNameDNSWithoutANameIsTheServerName() {
+        let vhost = ["<Directory /var/www/html/sec>", "UseCanonicalName DNS", "</Directory>", "RewriteEngine On",
+                     "RewriteRule ^/sn$ /index.html?%{SERVER_NAME}:%{SERVER_PORT} [R=302,L]"]
+        let files = ["/index.html", "/dir/index.html", "/sec/index.html"]
+        let dns = ["UseCanonicalName DNS"] + vhost
+        #expect(respond("/dir", host: "www.example.org", tls: true, address: "127.0.0.2", vhost: dns, files: files).location
+                == "https://example.org/dir/")
+        #expect(respond("/dir", host: "www.example.org:8443", tls: true, address: "127.0.0.2", vhost: dns, files: files).location
+                == "https://example.org:8443/dir/")
+        #expect(respond("/sn", host: "www.example.org", tls: true, address: "127.0.0.2", vhost: dns, files: files).location
+                == "https://example.org/index.html?example.org:443")
+        #expect(respond("/dir", host: "www.example.org", address: "127.0.0.2", vhost: vhost, files: files).location
+                == "http://www.example.org/dir/")
+        #expect(respond("/sec", host: "www.example.org", address: "127.0.0.2", vhost: vhost, files: files).location
+                == "http://example.org/sec/")
+        #expect(respond("/sn", host: "www.example.org", address: "127.0.0.2", vhost: vhost, files: files).location
+                == "http://www.example.org/index.html?www.example.org:80")
+    }
 }
