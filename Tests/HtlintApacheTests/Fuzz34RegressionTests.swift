@@ -103,4 +103,27 @@ struct Fuzz34RegressionTests {
         #expect(respond("/sn", host: "www.example.org", address: "127.0.0.2", vhost: vhost, files: files).location
                 == "http://www.example.org/index.html?www.example.org:80")
     }
+
+    /// fixtures/apache/section-usecanonicalname-dns-in-sections: DNS set by a `<Location>`, an
+    /// `<If>` or a `<Directory>` counts for the requests under it only (a `<Location>`'s already for
+    /// translate_name's Redirect and the server rules; a `<Directory>`'s for `.htaccess` rules).
+    @Test func useCanonicalNameDNSInSections() {
+        let vhost = ["<Location /loc>", "UseCanonicalName DNS", "</Location>", "<If \"%{QUERY_STRING} =~ /dns/\">",
+                     "UseCanonicalName DNS", "</If>", "<Directory /var/www/html/sub>", "UseCanonicalName DNS", "</Directory>",
+                     "Redirect 302 /old /index.html", "<Location /old2>", "UseCanonicalName DNS", "</Location>",
+                     "Redirect 302 /old2 /index.html", "RewriteEngine On", "RewriteRule ^/loc/sn$ /index.html?%{SERVER_NAME} [R=302,L]"]
+        let files = ["/index.html", "/dir/index.html", "/loc/index.html", "/sub/dir/index.html"]
+        let access = [("/sub", "RewriteEngine On\nRewriteRule ^x$ /index.html?%{SERVER_NAME} [R=302,L]\n")]
+        func location(_ target: String) -> String? {
+            respondOnSite(target, serverName: "example.org", host: "www.example.org", vhost: vhost, access: access, files: files).location
+        }
+        #expect(location("/loc") == "http://localhost/loc/")
+        #expect(location("/loc/sn") == "http://localhost/index.html?localhost")
+        #expect(location("/dir?dns=1") == "http://localhost/dir/?dns=1")
+        #expect(location("/dir") == "http://www.example.org/dir/")
+        #expect(location("/sub/dir") == "http://localhost/sub/dir/")
+        #expect(location("/sub/x") == "http://localhost/index.html?localhost")
+        #expect(location("/old") == "http://www.example.org/index.html")
+        #expect(location("/old2") == "http://localhost/index.html")
+    }
 }
