@@ -313,6 +313,8 @@ public struct ConfigBlock: Sendable {
     public var directorySlash: Bool? = nil
     /// `UseCanonicalName` of a `<Directory>`/`<Location>`/`<If>` section (On: true; Off, DNS: false).
     public var canonicalName: Bool? = nil
+    /// Set with `canonicalName`: whether the section's `UseCanonicalName` is DNS.
+    public var canonicalNameDNS: Bool? = nil
     /// `UseCanonicalPhysicalPort` of such a section.
     public var canonicalPhysicalPort: Bool? = nil
     /// `DirectoryCheckHandler`: mod_dir leaves a directory with another handler alone.

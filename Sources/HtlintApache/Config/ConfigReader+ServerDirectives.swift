@@ -38,7 +38,7 @@ extension ConfigReader {
                 error(ConfigCode.badArguments, "parameter must be 'on', 'off', or 'dns'", words[0].range); return
             }
             // RSRC_CONF|ACCESS_CONF: a `<Directory>`/`<Location>` may set it for its requests.
-            if block.server != nil { block.server?.useCanonicalName = value } else { block.canonicalName = value == "on" }
+            if block.server != nil { block.server?.useCanonicalName = value } else { block.canonicalName = value == "on"; block.canonicalNameDNS = value == "dns" }
         case "UseCanonicalPhysicalPort":
             guard arity(line, 1...1, "UseCanonicalPhysicalPort takes one argument, Whether to use the physical Port when constructing URLs") else { return }
             // RSRC_CONF|ACCESS_CONF like UseCanonicalName: a section's counts for its requests.

@@ -28,11 +28,29 @@ extension Origin {
         }
         // Without a Host port, the connection's port before ServerName's.
         let fallbackPort = physicalPort ? connectionPort : site.canonicalPort ?? defaultPort
+        // UseCanonicalName DNS: the name of the address the connection reached, the port as Off
+        // (recorded: vhost-usecanonicalname-dns-local-address).
+        if sections.map({ $0.canonicalName == nil ? site.useCanonicalNameDNS : $0.canonicalNameDNS }) ?? site.useCanonicalNameDNS {
+            let name = Origin.localHostName(chain.request.serverAddress) ?? site.serverHostName
+            if let hostHeader = chain.request.header("Host"), !hostHeader.isEmpty {
+                return (name, (subrequest ? nil : splitHostHeader(hostHeader).port) ?? fallbackPort)
+            }
+            return (name, fallbackPort)
+        }
         if let hostHeader = chain.request.header("Host"), !hostHeader.isEmpty {
             let (host, port) = splitHostHeader(hostHeader)
             return (host, (subrequest ? nil : port) ?? fallbackPort)
         }
         return (site.serverHostName, fallbackPort)
+    }
+
+    /// ap_get_server_name under `UseCanonicalName DNS`: apr_getnameinfo of the connection's
+    /// local address, asked with NI_NAMEREQD, lower-cased; nil (ServerName then) when the address
+    /// has no name. The simulated host is the recordings': its hosts file names 127.0.0.1
+    /// `localhost` and nothing else, so Apache behind an edge (on 127.0.0.2) answers with its
+    /// ServerName (recorded: vhost-usecanonicalname-dns-local-address).
+    public static func localHostName(_ address: String) -> String? {
+        address == "127.0.0.1" ? "localhost" : nil
     }
 
     /// `scheme://host[:port]` + path, the port omitted when it is the scheme's default (§10.1).

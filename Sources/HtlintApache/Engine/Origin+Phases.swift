@@ -688,9 +688,15 @@ extension Origin {
             return rule.rawSubstitution.hasBytePrefix("/")
         }
         guard let segment = slashSplit(f, omittingEmpty: true).first.map({ "/" + $0 }) else { return false }
-        // `/.` and `/..` are the filesystem root itself (rewrite-server-dot-segments-merged-slashes).
+        // `/.` and `/..` are the filesystem root itself (rewrite-server-dot-segments-merged-slashes),
+        // and are checked as `/` is: the substitution need only write its leading slash, whatever
+        // expanded into the segment (`/$1/` giving `/../about/`, `/%{ENV:X}./a.html`; recorded:
+        // rewrite-server-dot-segment-from-expansion).
+        if segment == "/." || segment == "/.." {
+            guard let rule, !rule.flags.unsafePrefixStat else { return true }
+            return rule.rawSubstitution.hasBytePrefix("/")
+        }
         let exists = site.files.stat(segment) != nil || Site.systemDirectories.contains(segment)
-            || segment == "/." || segment == "/.."
         guard exists else { return false }
         if rule?.flags.unsafePrefixStat == true { return true }
         let literal = rule?.rawSubstitution ?? ""

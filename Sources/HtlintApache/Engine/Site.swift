@@ -45,6 +45,8 @@ public final class Site: @unchecked Sendable {
     /// `LimitRequestFields` (default 100; 0: no limit): more header lines than this are 400.
     public let limitRequestFields: Int
     public let useCanonicalName: Bool
+    /// `UseCanonicalName DNS`: the name is the connection's local address looked up in DNS.
+    public let useCanonicalNameDNS: Bool
     public let useCanonicalPhysicalPort: Bool
     /// mod_ssl's handshake settings, compared when `Host` and SNI pick different servers.
     public let tlsHandshake: TLSHandshakeSettings
@@ -113,6 +115,7 @@ public final class Site: @unchecked Sendable {
         self.limitRequestFieldSize = server.limitRequestFieldSize ?? 8190
         self.limitRequestFields = server.limitRequestFields ?? 100
         self.useCanonicalName = server.useCanonicalName == "on"
+        self.useCanonicalNameDNS = server.useCanonicalName == "dns"
         self.useCanonicalPhysicalPort = server.useCanonicalPhysicalPort ?? false
         self.tlsHandshake = server.tlsHandshake
         var configs: [PathKey: ConfigFile] = [:]
@@ -186,6 +189,7 @@ public final class Site: @unchecked Sendable {
         limitRequestFieldSize = s.limitRequestFieldSize
         limitRequestFields = s.limitRequestFields
         useCanonicalName = s.useCanonicalName
+        useCanonicalNameDNS = s.useCanonicalNameDNS
         useCanonicalPhysicalPort = s.useCanonicalPhysicalPort
         tlsHandshake = s.tlsHandshake
         processEnvironment = s.processEnvironment

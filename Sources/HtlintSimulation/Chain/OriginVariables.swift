@@ -35,6 +35,7 @@ public struct OriginVariables: Sendable {
     /// `%{SERVER_NAME}`: the Host header's name with `UseCanonicalName Off`.
     public var serverName: String {
         if site.useCanonicalName { return site.serverHostName }
+        if site.useCanonicalNameDNS { return Origin.localHostName(request.serverAddress) ?? site.serverHostName }
         guard let host = request.header("Host"), !host.isEmpty else { return site.serverHostName }
         return splitHostHeader(host).host
     }
