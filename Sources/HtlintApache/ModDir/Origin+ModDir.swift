@@ -199,7 +199,10 @@ extension Origin {
             // ap_is_recursion_limit_exceeded counts the main request's internal redirects too:
             // a subrequest of the 10th redirected request fails with 500 (AH00124).
             chain.logRecursionLimit(site.limitInternalRecursion)
-            let (sub, _) = makeRecord(url: url, method: "GET", isSubrequest: true, chain: chain)
+            // The look-up fails before ap_process_request_internal checks its path: a bad
+            // escape or a relative file name logs no AH10244 here (recorded:
+            // recursion-limit-lookup-skips-path-check).
+            let (sub, _) = makeRecord(url: url, method: "GET", isSubrequest: true, chain: chain, logsBadPath: false)
             if let uri { sub.uri = uri }
             // No phase ran: a URI look-up has no filename (`%{LA-U:REQUEST_FILENAME}` is empty).
             sub.filename = file ?? ""

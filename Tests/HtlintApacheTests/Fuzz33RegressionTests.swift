@@ -1,0 +1,32 @@
+import Testing
+import HtlintDiagnostics
+@testable import HtlintApache
+
+/// Disagreements found by differential round 33 (core mod_rewrite); every expected value was
+/// recorded from Apache 2.4 (the fixtures named on each test).
+struct Fuzz33RegressionTests {
+    func site(_ htaccess: String, files: [(String, Int)]) -> Origin {
+        testOrigin(htaccess, files: files, serverName: "example.org")
+    }
+
+    /// fixtures/apache/recursion-limit-lookup-skips-path-check: a `-F` look-up of a relative
+    /// name made by the 10th redirected request fails with 500 before its path is checked, so
+    /// it logs AH00124 and no AH10244 (below the limit the name is looked up under the
+    /// filename `/a.html/`, outside the document root: AH01630).
+    @Test func fileLookupAtTheRecursionLimitLogsNoPathError() {
+        let o = site("RewriteEngine On\nRewriteRule ^([^/]+)/?$ /$1/\nRewriteCond x/y -F\nRewriteRule ^(.*)/$ /t.html [L]\n",
+                     files: [("/t.html", 0), ("/a.html", 0)])
+        let r = respond(o, "/a.html")
+        #expect(r.status == 500)
+        #expect(r.errorCodes == Array(repeating: "AH01630", count: 10) + ["AH00124", "AH00124"])
+    }
+
+    /// fixtures/apache/recursion-limit-lookup-skips-path-check: a `-U` look-up with a bad
+    /// escape logs AH10244 on each of the ten levels, but not on the one past the limit.
+    @Test func uriLookupAtTheRecursionLimitLogsNoPathError() {
+        let o = site("RewriteEngine On\nRewriteCond /%zz !-U\nRewriteRule ^(.*)$ /$1x\n", files: [])
+        let r = respond(o, "/a")
+        #expect(r.status == 500)
+        #expect(r.errorCodes == Array(repeating: "AH10244", count: 10) + ["AH00124", "AH00124"])
+    }
+}
