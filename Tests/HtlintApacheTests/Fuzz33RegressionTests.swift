@@ -49,3 +49,17 @@ extension Fuzz33RegressionTests {
         }
     }
 }
+
+extension Fuzz33RegressionTests {
+    /// fixtures/apache/recursion-limit-lookup-skips-path-check: past the limit only ap_parse_uri
+    /// ran on the look-up, so `%{LA-U:REQUEST_URI}` keeps its escapes, `./` and `//` (below
+    /// it the bad escape `%e` fails each look-up with AH10244).
+    @Test func lookAheadURIAtTheRecursionLimitIsLeftAsParsed() {
+        let o = site("RewriteEngine On\nRewriteRule ^(.*)$ x\\%41%%7e//a/./b\nRewriteCond %{LA-U:REQUEST_URI} (.*)\nRewriteRule ^ /y.html?m=%1 [L,B]\n",
+                     files: [("/y.html", 0)])
+        let r = respond(o, "/a")
+        #expect(r.status == 500)
+        #expect(r.final.query == "?m=%2fvar%2fwww%2fhtml%2fx%2541%25e%2f%2fa%2f%2e%2fb")
+        #expect(r.errorCodes == Array(repeating: "AH10244", count: 10) + ["AH00124", "AH00124"])
+    }
+}

@@ -203,7 +203,9 @@ extension Origin {
             // escape or a relative file name logs no AH10244 here (recorded:
             // recursion-limit-lookup-skips-path-check).
             let (sub, _) = makeRecord(url: url, method: "GET", isSubrequest: true, chain: chain, logsBadPath: false)
-            if let uri { sub.uri = uri }
+            // Only ap_parse_uri ran: the URI keeps its escapes, `.` segments and `//`
+            // (`%{LA-U:REQUEST_URI}` there; recorded: recursion-limit-lookup-skips-path-check).
+            sub.uri = uri ?? splitRequestTarget(url).path
             // No phase ran: a URI look-up has no filename (`%{LA-U:REQUEST_FILENAME}` is empty).
             sub.filename = file ?? ""
             return (sub, .final(status: 500, location: nil))
