@@ -63,3 +63,24 @@ extension Fuzz33RegressionTests {
         #expect(r.errorCodes == Array(repeating: "AH10244", count: 10) + ["AH00124", "AH00124"])
     }
 }
+
+extension Fuzz33RegressionTests {
+    /// fixtures/apache/rewrite-cond-lookup-file-relative-climbing-above-start: after an `[R]`
+    /// without `[L]` the "filename" is the URL `http://example.org/r/b`; a name that the merge
+    /// puts back in its directory (`../r/x.html`) is looked up beside the URI, where
+    /// `<Directory />` denies `/http:` (AH01630); one that leaves it (`../x.html`) is parsed
+    /// as its own URI and refused (AH10244).
+    @Test func relativeNameMergedBackIntoARelativeDirectoryIsLookedUp() {
+        let o = site("RewriteEngine On\nRewriteRule ^r/a$ /r/b [R=302]\nRewriteCond %{QUERY_STRING} ^f=(.*)$\nRewriteCond %1 -F\nRewriteRule ^ /yes.html [R=302,L]\n",
+                     files: [("/yes.html", 0), ("/r/b", 0), ("/r/x.html", 0)])
+        for (name, codes) in [("../r/x.html", ["AH01630"]), ("x.html", ["AH01630"]), ("q/../x.html", ["AH01630"]), ("../x.html", ["AH10244"])] {
+            let r = respond(o, "/r/a?f=\(name)")
+            #expect(r.status == 302, "\(name)")
+            #expect(r.location == "http://example.org/r/b?f=\(name)", "\(name)")
+            #expect(r.errorCodes == codes, "\(name)")
+        }
+        #expect(Origin.nameBeside("http://example.org/r/", "../r/x.html") == "x.html")
+        #expect(Origin.nameBeside("http://example.org/r/", "..") == nil)
+        #expect(Origin.nameBeside("http://example.org/r/", "x/") == nil)
+    }
+}
