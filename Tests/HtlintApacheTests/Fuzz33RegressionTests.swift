@@ -84,3 +84,17 @@ extension Fuzz33RegressionTests {
         #expect(Origin.nameBeside("http://example.org/r/", "x/") == nil)
     }
 }
+
+extension Fuzz33RegressionTests {
+    /// fixtures/apache/recursion-limit-lookup-skips-path-check: the look-up refused past the
+    /// limit was still made by make_sub_request, so it has its parent's environment: the
+    /// 10th redirected request's `%{LA-U:ENV:REDIRECT_STATUS}` is 200 (leftmost `m=`, as
+    /// [QSA] puts each level's query before the last one; the first request has none).
+    @Test func lookUpAtTheRecursionLimitHasItsParentsEnvironment() {
+        let o = site("RewriteEngine On\nRewriteRule ^(.*)$ $1x\nRewriteCond %{LA-U:ENV:REDIRECT_STATUS} (.*)\nRewriteRule ^ /y.html?m=%1 [L,QSA]\n",
+                     files: [("/y.html", 0)])
+        let r = respond(o, "/a")
+        #expect(r.status == 500)
+        #expect(r.final.query == "?" + Array(repeating: "m=200", count: 10).joined(separator: "&") + "&m=")
+    }
+}

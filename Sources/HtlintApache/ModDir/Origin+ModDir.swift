@@ -206,6 +206,13 @@ extension Origin {
             // Only ap_parse_uri ran: the URI keeps its escapes, `.` segments and `//`
             // (`%{LA-U:REQUEST_URI}` there; recorded: recursion-limit-lookup-skips-path-check).
             sub.uri = uri ?? splitRequestTarget(url).path
+            // make_sub_request ran: the look-up has its parent's environment
+            // (`%{LA-U:ENV:REDIRECT_STATUS}` is 200 after a redirect; recorded:
+            // recursion-limit-lookup-skips-path-check).
+            if let parent {
+                sub.env = parent.env
+                sub.envShadowed = parent.envShadowed
+            }
             // No phase ran: a URI look-up has no filename (`%{LA-U:REQUEST_FILENAME}` is empty).
             sub.filename = file ?? ""
             return (sub, .final(status: 500, location: nil))
