@@ -98,3 +98,18 @@ extension Fuzz33RegressionTests {
         #expect(r.final.query == "?" + Array(repeating: "m=200", count: 10).joined(separator: "&") + "&m=")
     }
 }
+
+extension Fuzz33RegressionTests {
+    /// fixtures/apache/recursion-nesting-limit-lookup-keeps-parent-request-line: the look-up
+    /// refused at the nesting limit (AH00125) is still made, so `%{LA-U:THE_REQUEST}` read
+    /// through it is the request line: the look-up above rewrites its query with spaces and
+    /// logs AH10411, before the main request does the same (403).
+    @Test func lookUpRefusedAtTheNestingLimitKeepsTheRequestLine() {
+        let o = testOrigin("RewriteEngine On\nRewriteRule ^(.*)$ $1x\nRewriteCond %{LA-U:THE_REQUEST} (.*)\nRewriteRule ^ /y.html?m=%1 [L]\n",
+                           vhost: ["LimitInternalRecursion 10 1"], files: [("/y.html", 0)], serverName: "example.org")
+        let r = respond(o, "/a")
+        #expect(r.status == 403)
+        #expect(r.final.query == "?m=GET /a HTTP/1.1")
+        #expect(r.errorCodes == ["AH00125", "AH10411", "AH10411"])
+    }
+}
