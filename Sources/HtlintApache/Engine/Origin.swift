@@ -699,6 +699,13 @@ public final class Origin: @unchecked Sendable {
         // look-up (AP_NORMALIZE_ALLOW_RELATIVE), whose relative name is parsed as its URI
         // (recorded: rewrite-cond-lookup-file-relative-names).
         if early == nil, !allowRelative, let first = path.utf8.first, first != UInt8(ascii: "/") { early = 400 }
+        // A relative name is still refused when a `..` climbs above its start (`../a.html`,
+        // `q/../../a.html`, `%2e%2e/a.html`, `..`), as ap_normalize_path's NOT_ABOVE_ROOT reads
+        // it from offset 0 (recorded: rewrite-cond-lookup-file-relative-climbing-above-start).
+        if early == nil, allowRelative, let first = received.utf8.first, first != UInt8(ascii: "/"),
+           relativeNameClimbsAboveStart(decodingUnreserved(received), mergeSlashes: site.mergeSlashes) {
+            early = 400
+        }
         if early == 400, logsBadPath { chain.log("AH10244", "error", "invalid URI path (\(url))") }
         let r = RequestRecord(method: method, uri: path, query: query, isSubrequest: isSubrequest,
                               documentRoot: site.documentRoot)
@@ -797,6 +804,24 @@ func hasEncodedSlashOrNul(_ path: String) -> Bool {
         let rest = b[b.index(after: i)...]
         if rest.starts(with: "2F".utf8) || rest.starts(with: "2f".utf8) || rest.starts(with: "00".utf8) { return true }
         b = rest
+    }
+    return false
+}
+
+/// Whether ap_normalize_path with AP_NORMALIZE_ALLOW_RELATIVE and NOT_ABOVE_ROOT fails a
+/// relative path: a `..` segment met when nothing is left to take back (`.` segments are
+/// dropped, and with MergeSlashes empty ones too).
+func relativeNameClimbsAboveStart(_ path: String, mergeSlashes: Bool) -> Bool {
+    guard path.containsBytes("..") else { return false }
+    var depth = 0
+    for seg in slashSplit(path) {
+        if seg == "." || (seg.isEmpty && mergeSlashes) { continue }
+        if seg == ".." {
+            if depth == 0 { return true }
+            depth -= 1
+        } else {
+            depth += 1
+        }
     }
     return false
 }

@@ -179,6 +179,26 @@ extension Origin {
     /// in round 29,000).
     static let subrequestCost = 16
 
+    /// A look-up refused by ap_is_recursion_limit_exceeded (AH00124 or AH00125): made by
+    /// make_sub_request and parsed, then nothing more.
+    func refusedSubrequest(_ url: String, _ chain: RequestChain, parent: RequestRecord?,
+                           file: String?, uri: String?) -> RequestRecord {
+        let (sub, _) = makeRecord(url: url, method: "GET", isSubrequest: true, chain: chain, logsBadPath: false)
+        // Only ap_parse_uri ran: the URI keeps its escapes, `.` segments and `//`
+        // (`%{LA-U:REQUEST_URI}` there; recorded: recursion-limit-lookup-skips-path-check).
+        sub.uri = uri ?? splitRequestTarget(url).path
+        // make_sub_request ran: the look-up has its parent's environment
+        // (`%{LA-U:ENV:REDIRECT_STATUS}` is 200 after a redirect; recorded:
+        // recursion-limit-lookup-skips-path-check).
+        if let parent {
+            sub.env = parent.env
+            sub.envShadowed = parent.envShadowed
+        }
+        // No phase ran: a URI look-up has no filename (`%{LA-U:REQUEST_FILENAME}` is empty).
+        sub.filename = file ?? ""
+        return sub
+    }
+
     /// A subrequest for `url` (phases up to the fixups), bounded by the nesting limit (AH00125)
     /// and by the work budget: nested DirectoryIndex lists make a tree of subrequests that grows
     /// as entries^10 (Apache walks it too; htlint stops and says so).
@@ -192,18 +212,19 @@ extension Origin {
         // (recorded: rewrite-cond-lookup-nesting-limit-fails-condition, 6,144 AH00125).
         if chain.subrequestDepth >= site.limitSubrequestNesting {
             chain.log("AH00125", "error", "Request exceeded the limit of \(site.limitSubrequestNesting) subrequest nesting levels due to probable configuration error. Use 'LimitInternalRecursion' to increase the limit if necessary. Use 'LogLevel debug' to get a backtrace.")
-            return nil
+            // The refused look-up was still made: `%{LA-U:THE_REQUEST}` and the environment
+            // are its parent's (mod_rewrite reads them whatever its status).
+            return (refusedSubrequest(url, chain, parent: parent, file: file, uri: uri), .final(status: 500, location: nil))
         }
         guard spend(Origin.subrequestCost, chain, range: nil) else { return nil }
         if chain.redirectDepth >= site.limitInternalRecursion {
             // ap_is_recursion_limit_exceeded counts the main request's internal redirects too:
             // a subrequest of the 10th redirected request fails with 500 (AH00124).
             chain.logRecursionLimit(site.limitInternalRecursion)
-            let (sub, _) = makeRecord(url: url, method: "GET", isSubrequest: true, chain: chain)
-            if let uri { sub.uri = uri }
-            // No phase ran: a URI look-up has no filename (`%{LA-U:REQUEST_FILENAME}` is empty).
-            sub.filename = file ?? ""
-            return (sub, .final(status: 500, location: nil))
+            // The look-up fails before ap_process_request_internal checks its path: a bad
+            // escape or a relative file name logs no AH10244 here (recorded:
+            // recursion-limit-lookup-skips-path-check).
+            return (refusedSubrequest(url, chain, parent: parent, file: file, uri: uri), .final(status: 500, location: nil))
         }
         // A subrequest has its own pool: it neither sees nor sets the [END] marker (§4.10).
         let endSeen = chain.endSeen

@@ -40,7 +40,12 @@ extension Origin {
             // The merge keeps the relative directory as written, so the name is still "beside"
             // it and gets a URI beside the current one.
             let path = Origin.fileLookupPath("/" + directoryOf(f) + input)
-            if !r.uri.isEmpty, !input.containsByte(UInt8(ascii: "/")) { return subrequest(directoryOf(r.uri) + input, chain, parent: r, file: path) }
+            // A name the merge puts back in that directory is looked up beside the current URI
+            // too: `../r/x.html` from `http://host/r/` (recorded:
+            // rewrite-cond-lookup-file-relative-climbing-above-start).
+            if !r.uri.isEmpty, let name = Origin.nameBeside(directoryOf(f), input) {
+                return subrequest(directoryOf(r.uri) + name, chain, parent: r, file: path)
+            }
             return subrequest(input, chain, parent: r, file: path, uri: "")
         }
         let base = r.filename.flatMap { $0.hasBytePrefix("/") ? directoryOf($0) : nil } ?? site.documentRoot + "/"
@@ -54,6 +59,22 @@ extension Origin {
         // fails the look-up (400, AH10244), and the URI is left empty (recorded:
         // rewrite-cond-la-f-path-info-bad-escape).
         return subrequest(input, chain, parent: r, file: path, uri: "")
+    }
+
+    /// The name `input` leaves in the relative directory `dir` when apr_filepath_merge joins
+    /// them (`.` and empty segments dropped, `..` taking back the last segment), if the result
+    /// is `dir` plus a name without `/`; nil otherwise.
+    static func nameBeside(_ dir: String, _ input: String) -> String? {
+        guard !input.hasByteSuffix("/") else { return nil }
+        var parts = slashSplit(dir)
+        if parts.last?.isEmpty == true { parts.removeLast() }
+        for seg in slashSplit(input) where !seg.isEmpty && seg != "." {
+            if seg == ".." { if !parts.isEmpty { parts.removeLast() } } else { parts.append(seg) }
+        }
+        let merged = parts.joined(separator: "/")
+        guard merged.hasBytePrefix(dir) else { return nil }
+        let name = dropLeadingBytes(merged, dir.utf8.count)
+        return name.isEmpty || name.containsByte(UInt8(ascii: "/")) ? nil : name
     }
 
     /// The look-up's filename as apr_filepath_merge leaves it: `//` and `.` dropped, `..` taken
