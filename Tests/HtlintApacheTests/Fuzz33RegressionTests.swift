@@ -29,9 +29,7 @@ struct Fuzz33RegressionTests {
         #expect(r.status == 500)
         #expect(r.errorCodes == Array(repeating: "AH10244", count: 10) + ["AH00124", "AH00124"])
     }
-}
 
-extension Fuzz33RegressionTests {
     /// fixtures/apache/rewrite-cond-lookup-file-relative-climbing-above-start: a `-F` look-up of
     /// a relative name fails (400, AH10244) when a `..` climbs above the name's start, escaped
     /// dots included; a `..` that takes back one of the name's own segments is looked up.
@@ -48,9 +46,7 @@ extension Fuzz33RegressionTests {
             #expect(r.errorCodes == codes, "\(name)")
         }
     }
-}
 
-extension Fuzz33RegressionTests {
     /// fixtures/apache/recursion-limit-lookup-skips-path-check: past the limit only ap_parse_uri
     /// ran on the look-up, so `%{LA-U:REQUEST_URI}` keeps its escapes, `./` and `//` (below
     /// it the bad escape `%e` fails each look-up with AH10244).
@@ -62,9 +58,7 @@ extension Fuzz33RegressionTests {
         #expect(r.final.query == "?m=%2fvar%2fwww%2fhtml%2fx%2541%25e%2f%2fa%2f%2e%2fb")
         #expect(r.errorCodes == Array(repeating: "AH10244", count: 10) + ["AH00124", "AH00124"])
     }
-}
 
-extension Fuzz33RegressionTests {
     /// fixtures/apache/rewrite-cond-lookup-file-relative-climbing-above-start: after an `[R]`
     /// without `[L]` the "filename" is the URL `http://example.org/r/b`; a name that the merge
     /// puts back in its directory (`../r/x.html`) is looked up beside the URI, where
@@ -83,9 +77,7 @@ extension Fuzz33RegressionTests {
         #expect(Origin.nameBeside("http://example.org/r/", "..") == nil)
         #expect(Origin.nameBeside("http://example.org/r/", "x/") == nil)
     }
-}
 
-extension Fuzz33RegressionTests {
     /// fixtures/apache/recursion-limit-lookup-skips-path-check: the look-up refused past the
     /// limit was still made by make_sub_request, so it has its parent's environment: the
     /// 10th redirected request's `%{LA-U:ENV:REDIRECT_STATUS}` is 200 (leftmost `m=`, as
@@ -97,9 +89,7 @@ extension Fuzz33RegressionTests {
         #expect(r.status == 500)
         #expect(r.final.query == "?" + Array(repeating: "m=200", count: 10).joined(separator: "&") + "&m=")
     }
-}
 
-extension Fuzz33RegressionTests {
     /// fixtures/apache/recursion-nesting-limit-lookup-keeps-parent-request-line: the look-up
     /// refused at the nesting limit (AH00125) is still made, so `%{LA-U:THE_REQUEST}` read
     /// through it is the request line: the look-up above rewrites its query with spaces and

@@ -58,10 +58,7 @@ struct Fuzz34RegressionTests {
     /// A site whose Apache listens on `address` (127.0.0.2 behind the recordings' edge).
     func respond(_ target: String, host: String, tls: Bool = false, address: String = "127.0.0.1", vhost: [String],
                  files: [String]) -> OriginResponse {
-        var fs = SiteFileSystem(root: "/var/www/html")
-        for f in files { fs.addFile(f) }
-        let origin = Origin(site: Site(serverName: "example.org", files: fs, vhostLines: vhost))
-        return origin.respond(to: OriginRequest(target: target, headers: [HTTPHeader("Host", host)], tls: tls, serverAddress: address))
+        respondOnSite(target, serverName: "example.org", host: host, vhost: vhost, files: files, tls: tls, serverAddress: address)
     }
 
     /// fixtures/apache/vhost-usecanonicalname-dns-local-address: under `UseCanonicalName DNS`

@@ -33,6 +33,7 @@ Standard library only.
 """
 
 import argparse
+import copy
 import ctypes
 import http.client
 import json
@@ -973,7 +974,7 @@ RACY_ERROR_CODES = {"AH02651"}
 
 def without_racy_errors(recording):
     """A copy of a recording without the error lines listed in RACY_ERROR_CODES."""
-    data = json.loads(json.dumps(recording))
+    data = copy.deepcopy(recording)
     for result in data.get("results", []) if isinstance(data, dict) else []:
         for hop in result.get("hops", []) or []:
             apache = hop.get("apache") if isinstance(hop, dict) else None

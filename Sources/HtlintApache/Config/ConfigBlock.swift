@@ -221,7 +221,7 @@ public struct ServerSettings: Sendable {
     public var serverAdmin: String? = nil
     public var serverAliases: [String] = []
     public var documentRoot: String? = nil
-    public var useCanonicalName: String? = nil
+    public var useCanonicalName: CanonicalName? = nil
     /// `UseCanonicalPhysicalPort On`: without a port in `Host`, the connection's port.
     public var useCanonicalPhysicalPort: Bool? = nil
     public var limitInternalRecursion: Int? = nil
@@ -311,10 +311,8 @@ public struct ConfigBlock: Sendable {
     /// `AliasPreservePath`.
     public var aliasPreservePath: Bool? = nil
     public var directorySlash: Bool? = nil
-    /// `UseCanonicalName` of a `<Directory>`/`<Location>`/`<If>` section (On: true; Off, DNS: false).
-    public var canonicalName: Bool? = nil
-    /// Set with `canonicalName`: whether the section's `UseCanonicalName` is DNS.
-    public var canonicalNameDNS: Bool? = nil
+    /// `UseCanonicalName` of a `<Directory>`/`<Location>`/`<If>` section.
+    public var canonicalName: CanonicalName? = nil
     /// `UseCanonicalPhysicalPort` of such a section.
     public var canonicalPhysicalPort: Bool? = nil
     /// `DirectoryCheckHandler`: mod_dir leaves a directory with another handler alone.
@@ -431,4 +429,14 @@ public struct ConfigFile: Sendable {
 
     /// Error codes htlint reports although Apache reads the file anyway.
     public static let acceptedByApache: Set<String> = ["HT103", "HT104"]
+}
+
+/// `UseCanonicalName`: where self-referential URLs take their host name from.
+public enum CanonicalName: String, Sendable {
+    /// The client's `Host` header (the default).
+    case off
+    /// ServerName (and its port).
+    case on
+    /// The name of the local address the connection reached; the port as with Off.
+    case dns
 }

@@ -33,12 +33,11 @@ extension ConfigReader {
             block.server?.documentRoot = words[0].value
         case "UseCanonicalName":
             guard arity(line, 1...1, "UseCanonicalName takes one argument") else { return }
-            let value = words[0].value.asciiLowercased()
-            guard value == "on" || value == "off" || value == "dns" else {
+            guard let value = CanonicalName(rawValue: words[0].value.asciiLowercased()) else {
                 error(ConfigCode.badArguments, "parameter must be 'on', 'off', or 'dns'", words[0].range); return
             }
             // RSRC_CONF|ACCESS_CONF: a `<Directory>`/`<Location>` may set it for its requests.
-            if block.server != nil { block.server?.useCanonicalName = value } else { block.canonicalName = value == "on"; block.canonicalNameDNS = value == "dns" }
+            if block.server != nil { block.server?.useCanonicalName = value } else { block.canonicalName = value }
         case "UseCanonicalPhysicalPort":
             guard arity(line, 1...1, "UseCanonicalPhysicalPort takes one argument, Whether to use the physical Port when constructing URLs") else { return }
             // RSRC_CONF|ACCESS_CONF like UseCanonicalName: a section's counts for its requests.

@@ -140,9 +140,7 @@ extension MergedConfig {
         var aliasPreservePath = false
         var directorySlash = true
         /// A section's `UseCanonicalName`; nil: the server's.
-        var canonicalName: Bool?
-        /// Whether that section's `UseCanonicalName` is DNS (set with `canonicalName`).
-        var canonicalNameDNS = false
+        var canonicalName: CanonicalName?
         /// A section's `UseCanonicalPhysicalPort`; nil: the server's.
         var canonicalPhysicalPort: Bool?
         var directoryCheckHandler = false
@@ -270,7 +268,7 @@ extension MergedConfig {
             if let a = block.locationAlias { locationAlias = a }
             if let p = block.aliasPreservePath { aliasPreservePath = p }
             if let s = block.directorySlash { directorySlash = s }
-            if let c = block.canonicalName { canonicalName = c; canonicalNameDNS = block.canonicalNameDNS ?? false }
+            if let c = block.canonicalName { canonicalName = c }
             if let p = block.canonicalPhysicalPort { canonicalPhysicalPort = p }
             if let c = block.directoryCheckHandler { directoryCheckHandler = c }
             if let s = block.directoryIndexRedirect { directoryIndexRedirect = s }

@@ -21,27 +21,20 @@ extension Origin {
         let connectionPort = chain.request.tls ? 443 : 80
         let sections = r.flatMap { $0.config ?? $0.preTranslate }
         let physicalPort = sections?.canonicalPhysicalPort ?? site.useCanonicalPhysicalPort
-        if sections?.canonicalName ?? site.useCanonicalName {
+        let canonicalName = sections?.canonicalName ?? site.canonicalName
+        if canonicalName == .on {
             // ServerName's port first; without one the connection's under UseCanonicalPhysicalPort
             // (recorded: vhost-canonical-name-physical-port-without-servername-port).
             return (site.serverHostName, site.canonicalPort ?? (physicalPort ? connectionPort : defaultPort))
         }
         // Without a Host port, the connection's port before ServerName's.
         let fallbackPort = physicalPort ? connectionPort : site.canonicalPort ?? defaultPort
+        var (host, port): (String, Int?) = (site.serverHostName, nil)
+        if let hostHeader = chain.request.header("Host"), !hostHeader.isEmpty { (host, port) = splitHostHeader(hostHeader) }
         // UseCanonicalName DNS: the name of the address the connection reached, the port as Off
         // (recorded: vhost-usecanonicalname-dns-local-address).
-        if sections.map({ $0.canonicalName == nil ? site.useCanonicalNameDNS : $0.canonicalNameDNS }) ?? site.useCanonicalNameDNS {
-            let name = Origin.localHostName(chain.request.serverAddress) ?? site.serverHostName
-            if let hostHeader = chain.request.header("Host"), !hostHeader.isEmpty {
-                return (name, (subrequest ? nil : splitHostHeader(hostHeader).port) ?? fallbackPort)
-            }
-            return (name, fallbackPort)
-        }
-        if let hostHeader = chain.request.header("Host"), !hostHeader.isEmpty {
-            let (host, port) = splitHostHeader(hostHeader)
-            return (host, (subrequest ? nil : port) ?? fallbackPort)
-        }
-        return (site.serverHostName, fallbackPort)
+        if canonicalName == .dns { host = Origin.localHostName(chain.request.serverAddress) ?? site.serverHostName }
+        return (host, (subrequest ? nil : port) ?? fallbackPort)
     }
 
     /// ap_get_server_name under `UseCanonicalName DNS`: apr_getnameinfo of the connection's

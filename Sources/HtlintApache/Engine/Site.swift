@@ -44,9 +44,10 @@ public final class Site: @unchecked Sendable {
     public let limitRequestFieldSize: Int
     /// `LimitRequestFields` (default 100; 0: no limit): more header lines than this are 400.
     public let limitRequestFields: Int
-    public let useCanonicalName: Bool
-    /// `UseCanonicalName DNS`: the name is the connection's local address looked up in DNS.
-    public let useCanonicalNameDNS: Bool
+    /// The server's `UseCanonicalName` (a section may set its own).
+    public let canonicalName: CanonicalName
+    /// `UseCanonicalName On`: self-referential URLs name ServerName.
+    public var useCanonicalName: Bool { canonicalName == .on }
     public let useCanonicalPhysicalPort: Bool
     /// mod_ssl's handshake settings, compared when `Host` and SNI pick different servers.
     public let tlsHandshake: TLSHandshakeSettings
@@ -114,8 +115,7 @@ public final class Site: @unchecked Sendable {
         self.limitRequestLine = server.limitRequestLine ?? 8190
         self.limitRequestFieldSize = server.limitRequestFieldSize ?? 8190
         self.limitRequestFields = server.limitRequestFields ?? 100
-        self.useCanonicalName = server.useCanonicalName == "on"
-        self.useCanonicalNameDNS = server.useCanonicalName == "dns"
+        self.canonicalName = server.useCanonicalName ?? .off
         self.useCanonicalPhysicalPort = server.useCanonicalPhysicalPort ?? false
         self.tlsHandshake = server.tlsHandshake
         var configs: [PathKey: ConfigFile] = [:]
@@ -188,8 +188,7 @@ public final class Site: @unchecked Sendable {
         limitRequestLine = s.limitRequestLine
         limitRequestFieldSize = s.limitRequestFieldSize
         limitRequestFields = s.limitRequestFields
-        useCanonicalName = s.useCanonicalName
-        useCanonicalNameDNS = s.useCanonicalNameDNS
+        canonicalName = s.canonicalName
         useCanonicalPhysicalPort = s.useCanonicalPhysicalPort
         tlsHandshake = s.tlsHandshake
         processEnvironment = s.processEnvironment

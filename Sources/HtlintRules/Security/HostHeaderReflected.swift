@@ -36,7 +36,7 @@ struct HostHeaderReflected: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         // Under DNS too the server name is not the client's Host.
-        let canonicalServerName = context.simulator.map { $0.origin.site.useCanonicalName || $0.origin.site.useCanonicalNameDNS } ?? false
+        let canonicalServerName = context.simulator.map { $0.origin.site.canonicalName != .off } ?? false
         return context.files.flatMap { $0.rules }.compactMap { rule in
             // `[P]` to the client's host is a different fault (the server fetches it).
             guard rule.redirects || rule.targetsURL, !rule.flags.proxy,

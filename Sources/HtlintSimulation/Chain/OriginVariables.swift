@@ -34,8 +34,11 @@ public struct OriginVariables: Sendable {
 
     /// `%{SERVER_NAME}`: the Host header's name with `UseCanonicalName Off`.
     public var serverName: String {
-        if site.useCanonicalName { return site.serverHostName }
-        if site.useCanonicalNameDNS { return Origin.localHostName(request.serverAddress) ?? site.serverHostName }
+        switch site.canonicalName {
+        case .on: return site.serverHostName
+        case .dns: return Origin.localHostName(request.serverAddress) ?? site.serverHostName
+        case .off: break
+        }
         guard let host = request.header("Host"), !host.isEmpty else { return site.serverHostName }
         return splitHostHeader(host).host
     }
