@@ -50,6 +50,16 @@ struct LoopAnalysisTests {
         #expect(TestSites.analysis(text).loops.isEmpty)
     }
 
+    /// `%{SERVER_NAME}` follows UseCanonicalName: the Host header under Off, ServerName under On,
+    /// the local address's name under DNS (`localhost` for 127.0.0.1, where no rule expects it).
+    @Test func serverNameFollowsUseCanonicalName() throws {
+        let text = "RewriteEngine On\nRewriteCond %{SERVER_NAME} !^www\\.example\\.com$\nRewriteRule ^ http://www.example.com%{REQUEST_URI} [R=301,L]"
+        let loop = try #require(TestSites.analysis(text, vhostLines: ["UseCanonicalName DNS"]).loops.first)
+        #expect(loop.confirmed && loop.kind == .redirect)
+        #expect(TestSites.analysis(text, vhostLines: ["UseCanonicalName On", "ServerName www.example.com"]).loops.isEmpty)
+        #expect(TestSites.analysis(text).loops.isEmpty)
+    }
+
     @Test func internalRecursionIsAnInternalLoop() throws {
         let loop = try #require(TestSites.analysis("RewriteEngine On\nRewriteRule ^(.*)$ /app/$1 [L]").loops.first)
         #expect(loop.kind == .internalRedirect && loop.confirmed)

@@ -9,7 +9,7 @@ enum TestSites {
     /// sub-directory `.htaccess` files.
     static func simulator(_ htaccess: String, host: String = "example.com", aliases: [String] = ["www.example.com"],
                           files: [String] = ["/index.html"], subdirectories: [String: String] = [:],
-                          edge: String = "none") -> ChainSimulator {
+                          edge: String = "none", vhostLines: [String] = []) -> ChainSimulator {
         var fs = SiteFileSystem(root: "/var/www/html")
         for f in files { fs.addFile(f) }
         fs.addAccessFile("/", file: SourceFile(path: ".htaccess", text: htaccess))
@@ -17,15 +17,15 @@ enum TestSites {
             fs.addDirectory(dir)
             fs.addAccessFile(dir, file: SourceFile(path: String(dir.dropFirst()) + "/.htaccess", text: text))
         }
-        let site = Site(serverName: host, aliases: aliases, files: fs)
+        let site = Site(serverName: host, aliases: aliases, files: fs, vhostLines: vhostLines)
         return ChainSimulator(origin: Origin(site: site), edge: Edge(name: edge)!)
     }
 
     static func analysis(_ htaccess: String, host: String = "example.com", aliases: [String] = ["www.example.com"],
                          files: [String] = ["/index.html"], subdirectories: [String: String] = [:],
-                         edge: String = "none") -> GraphAnalysis {
+                         edge: String = "none", vhostLines: [String] = []) -> GraphAnalysis {
         SiteAnalyzer(simulator: simulator(htaccess, host: host, aliases: aliases, files: files,
-                                          subdirectories: subdirectories, edge: edge)).analyze()
+                                          subdirectories: subdirectories, edge: edge, vhostLines: vhostLines)).analyze()
     }
 
     // MARK: - Acceptance cases: loops outside the default probes

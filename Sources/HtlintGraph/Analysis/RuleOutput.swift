@@ -181,7 +181,7 @@ extension RuleSemantics {
             if path.accepts("") { path = path.union(.literal("/")) ?? path }
         } else {
             schemes = [topology.originScheme(f.space.scheme)]
-            host = topology.site.useCanonicalName ? .literal(topology.site.serverHostName) : f.space.host
+            host = topology.canonicalServerName.map { .literal($0) } ?? f.space.host
             path = language(pieces.path, f)
             let (absolute, relative) = (URLShapes.slashFirst, URLShapes.noSlashFirst)
             if !ctx.isServer {

@@ -190,6 +190,21 @@ struct Topology: @unchecked Sendable {
         originTLS(scheme) || site.serverNameScheme == "https" ? "https" : "http"
     }
 
+    /// The local address Apache's connections arrive on: the edge's, or 127.0.0.1 when the
+    /// visitor talks to Apache directly (as the simulator has it).
+    var serverAddress: String { edge.originServerAddress ?? "127.0.0.1" }
+
+    /// `%{SERVER_NAME}` when it does not come from the Host header: ServerName under
+    /// `UseCanonicalName On`, the local address's name under `DNS` (as Origin.serverNameAndPort);
+    /// nil under Off.
+    var canonicalServerName: String? {
+        switch site.canonicalName {
+        case .on: return site.serverHostName
+        case .dns: return Origin.localHostName(serverAddress) ?? site.serverHostName
+        case .off: return nil
+        }
+    }
+
     /// Headers that proxies and CDNs set and browsers do not send: their value is what the
     /// edge in front adds, or nothing.
     static let forwardingHeaders: Set<String> = [
@@ -248,7 +263,7 @@ extension Topology {
         guard name.count >= 4 else { return .unknownName }
         switch name {
         case "HTTP_HOST": return .host
-        case "SERVER_NAME": return site.useCanonicalName ? .values([site.serverHostName]) : .host
+        case "SERVER_NAME": return canonicalServerName.map { .values([$0]) } ?? .host
         case "REQUEST_URI", "DOCUMENT_URI": return .path
         case "REQUEST_FILENAME", "SCRIPT_FILENAME": return serverContext ? .path : .filename
         case "QUERY_STRING": return .query
@@ -260,7 +275,7 @@ extension Topology {
             return .values([originScheme(scheme) == "https" ? "443" : "80"])
         case "REQUEST_METHOD": return .free("%{REQUEST_METHOD}")
         case "SERVER_PROTOCOL": return .values(["HTTP/1.1"])
-        case "SERVER_ADDR": return .values(["127.0.0.1"])
+        case "SERVER_ADDR": return .values([serverAddress])
         case "SERVER_ADMIN": return .values([site.vhost.block.server?.serverAdmin ?? "[no address given]"])
         case "SERVER_SOFTWARE": return .values([Conditionals.serverBanner])
         case "DOCUMENT_ROOT", "CONTEXT_DOCUMENT_ROOT": return .values([site.documentRoot])
