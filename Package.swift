@@ -44,7 +44,7 @@ let package = Package(
         // Layers in front of the origin (browser, CDN, proxy) and the redirect-chain simulator.
         .target(name: "HtlintSimulation", dependencies: ["HtlintApache"], swiftSettings: releaseSpeed),
         // The compiled rule graph as an artifact: all-URL loop analysis, dead rules, DOT/Mermaid/SVG.
-        .target(name: "HtlintGraph", dependencies: ["HtlintSimulation", "CGraphviz"]),
+        .target(name: "HtlintGraph", dependencies: ["HtlintSimulation", "HtlintBytes", "CGraphviz"]),
         // Lint rules over the model and simulations.
         .target(name: "HtlintRules", dependencies: ["HtlintSimulation", "HtlintContent", "HtlintGraph"]),
         // Output formats; depends on diagnostics only, never on rules.

@@ -6,17 +6,13 @@ import HtlintRegex
 private let hexDigits = Array("0123456789abcdef".utf8)
 
 /// Bytes Apache's path escaper leaves alone: letters, digits and `$-_.+!*'(),:;@&=/~`.
-public let pathSafeBytes: Set<UInt8> = {
-    var s = Set<UInt8>()
-    for c in UInt8(ascii: "a")...UInt8(ascii: "z") { s.insert(c) }
-    for c in UInt8(ascii: "A")...UInt8(ascii: "Z") { s.insert(c) }
-    for c in UInt8(ascii: "0")...UInt8(ascii: "9") { s.insert(c) }
-    for c in "$-_.+!*'(),:;@&=/~".utf8 { s.insert(c) }
-    return s
-}()
+public let pathSafeBytes = ByteSet(range: UInt8(ascii: "a")...UInt8(ascii: "z"))
+    .union(ByteSet(range: UInt8(ascii: "A")...UInt8(ascii: "Z")))
+    .union(ByteSet(range: UInt8(ascii: "0")...UInt8(ascii: "9")))
+    .union(ByteSet("$-_.+!*'(),:;@&=/~".utf8))
 
 /// `%xx`-escapes (lower-case hex) every byte not in `keep`.
-public func percentEscape(_ s: String, keep: Set<UInt8>) -> String {
+public func percentEscape(_ s: String, keep: ByteSet) -> String {
     var out: [UInt8] = []
     out.reserveCapacity(s.utf8.count)
     for c in s.rawBytes {
@@ -31,7 +27,7 @@ public func percentEscape(_ s: String, keep: Set<UInt8>) -> String {
 public func escapePath(_ s: String) -> String { percentEscape(s, keep: pathSafeBytes) }
 
 /// Bytes `ap_escape_path_segment` leaves alone: the path's set without `;` and `/`.
-let pathSegmentSafeBytes: Set<UInt8> = pathSafeBytes.subtracting([UInt8(ascii: ";"), UInt8(ascii: "/")])
+let pathSegmentSafeBytes = pathSafeBytes.intersection(ByteSet([UInt8(ascii: ";"), UInt8(ascii: "/")]).inverted)
 
 /// Apache's segment escaper (`ap_escape_path_segment`: mod_negotiation's Content-Location).
 public func escapePathSegment(_ s: String) -> String { percentEscape(s, keep: pathSegmentSafeBytes) }

@@ -101,7 +101,7 @@ private func octetsOnly(_ g: ArraySlice<UInt8>) -> Bool {
 
 /// ap_escape_uri (ap_os_escape_path): letters, digits and `$-_.+!*'(),:;@&=/~` stay, the
 /// set redirects are escaped with (recorded: header-expr-escape-keeps-semicolon).
-let uriEscapeSafeBytes: Set<UInt8> = pathSafeBytes
+let uriEscapeSafeBytes = pathSafeBytes
 
 /// ap_unescape_url_keep2f: `%xx` decoded except `%2F`/`%2f`, which stay; a bad escape or a
 /// decoded NUL makes it fail (unescape() then gives "").

@@ -1,4 +1,5 @@
 import Foundation
+import HtlintBytes
 
 /// A set of requests, described per component: every combination of a host, a path and a query
 /// from these languages, over one visitor scheme. The all-URL analysis moves such sets through

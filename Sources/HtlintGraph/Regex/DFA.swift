@@ -1,3 +1,5 @@
+import HtlintBytes
+
 /// A deterministic automaton over bytes: a set of strings that can be intersected,
 /// complemented, concatenated and searched for its shortest member. This is what the all-URL
 /// analysis computes with (paths, hosts and query strings as languages).

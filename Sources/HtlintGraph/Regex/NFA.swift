@@ -1,3 +1,5 @@
+import HtlintBytes
+
 /// A Thompson automaton built from a `PatternNode`, with PCRE's anchors as assertion moves
 /// and group boundaries as marker moves (used to compute what a capture can contain).
 struct NFA: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import HtlintBytes
 
 /// A rewrite pattern compiled for analysis: the set of subjects it matches (as mod_rewrite
 /// searches: anywhere unless anchored) and what each capture group can contain.

@@ -1,3 +1,5 @@
+import HtlintBytes
+
 /// A regular expression as a tree, for the subset of PCRE2 that rewrite rules use in practice.
 indirect enum PatternNode: Sendable {
     case empty

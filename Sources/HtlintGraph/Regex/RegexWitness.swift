@@ -1,4 +1,5 @@
 import HtlintApache
+import HtlintBytes
 import HtlintRegex
 
 /// Builds strings that a regular expression matches — request paths, hosts and query strings
