@@ -99,6 +99,10 @@ extension Origin {
         defer { if scansDirectory { r.mtimeSet = true } }
         switch negotiate(r, walk.config, chain, ifMatches: ifMatches) {
         case .notFound?:
+            // read_types_multi gives up (AH00687) before set_vlist_validator updates r->mtime: a
+            // name with files but none negotiable keeps the epoch (recorded:
+            // negotiation-none-negotiable-last-modified-epoch).
+            scansDirectory = false
             return .final(status: 404, location: nil)
         case .notAcceptable?:
             return .final(status: 406, location: nil)
