@@ -5,8 +5,12 @@ import HtlintDiagnostics
 /// Fuzz 36: mutated copies of the shared corpus and the fixtures (tools/realistic/mutate.py),
 /// each disagreement recorded from Apache 2.4 (the fixtures named on each test).
 struct Fuzz36RegressionTests {
-    func site(_ htaccess: String, files: [(String, Int)], modules: [String] = []) -> Origin {
-        testOrigin(htaccess, files: files, serverName: "ex.test", modules: modules)
+    func site(_ htaccess: String, vhost: [String] = [], files: [(String, Int)], modules: [String] = []) -> Origin {
+        testOrigin(htaccess, vhost: vhost, files: files, serverName: "ex.test", modules: modules)
+    }
+
+    func values(_ r: OriginResponse, _ name: String) -> [String] {
+        r.headers.filter { $0.name == name }.map(\.value)
     }
 
     /// fixtures/apache/negotiation-none-negotiable-last-modified-epoch: files named `doc.*` none
@@ -22,5 +26,29 @@ struct Fuzz36RegressionTests {
         #expect(header(respond(o, "/doc", method: "OPTIONS"), "X-E") == "epoch")
         #expect(header(respond(o, "/missing"), "X-E") == nil)
         #expect(header(respond(o, "/page"), "X-E") == nil)
+    }
+
+    /// fixtures/apache/header-early-always-shared-across-internal-redirects: every request of an
+    /// internal-redirect chain runs post_read_request on the one shared error table, so an
+    /// `early` add line is sent once per request, each with its own REDIRECT_ variables; a
+    /// recursive error keeps what the page request's `early set` wrote.
+    @Test func earlyAlwaysLinesAccumulateOverInternalRedirects() {
+        let o = site("ErrorDocument 404 /e.html\nErrorDocument 403 /nope.html\nRewriteEngine On\nRewriteRule ^r$ p.html [L]\nRewriteRule ^d$ - [F]\n",
+                     vhost: ["SetEnvIf Request_URI \"^\" SE=1", "Header always add X-A \"a%{REDIRECT_SE}e\" early",
+                             "Header always set X-R \"%{REDIRECT_SE}e\" early", "Header always add X-B \"b%{REDIRECT_SE}e\""],
+                     files: [("/p.html", 0), ("/e.html", 0)])
+        let plain = respond(o, "/p.html")
+        #expect(values(plain, "X-A") == ["a(null)"])
+        for target in ["/missing", "/r"] {
+            let r = respond(o, target)
+            #expect(values(r, "X-A") == ["a(null)", "a1"], "\(target)")
+            #expect(values(r, "X-R") == ["1"], "\(target)")
+            #expect(values(r, "X-B") == ["b1"], "\(target)")
+        }
+        let recursive = respond(o, "/d")
+        #expect(recursive.status == 403)
+        #expect(values(recursive, "X-A") == ["a(null)", "a1"])
+        #expect(values(recursive, "X-R") == ["1"])
+        #expect(values(recursive, "X-B") == ["b(null)"])
     }
 }

@@ -300,6 +300,7 @@ extension Origin {
     /// lines (HOOK_FIRST) before mod_setenvif, which runs for main requests only (a subrequest
     /// has its parent's environment already).
     func postReadRequest(_ r: RequestRecord, _ chain: RequestChain) {
+        if !r.isSubrequest { chain.postReadRecords.append(r) }
         withReceivedURI(r) {
             let requestHeaders = site.vhost.block.requestHeaders
             // (A subrequest runs no post_read_request: ap_sub_req_lookup_* go to the later hooks.)

@@ -118,7 +118,7 @@ extension Origin {
 /// Adapts a request to `ApExpression` evaluation (`<If>`, `expr` conditions).
 struct ExpressionContext: ExpressionEnvironment {
     let origin: Origin
-    let record: RequestRecord
+    var record: RequestRecord
     let chain: RequestChain
     /// The status the response goes out with (mod_headers runs in the output filter); `<If>`
     /// sees the request's status so far.
