@@ -51,4 +51,22 @@ struct Fuzz36RegressionTests {
         #expect(values(recursive, "X-R") == ["1"])
         #expect(values(recursive, "X-B") == ["b(null)"])
     }
+
+    /// fixtures/apache/env-setenvifexpr-stale-group-ends-value: a failed regex leaves the source
+    /// "" but the offsets of the last match; a group from offset 0 copies the NUL and ends the
+    /// value there.
+    @Test func staleGroupFromTheEmptySourceEndsTheValue() {
+        let o = site("""
+            SetEnvIfExpr "%{QUERY_STRING} =~ /^(x)/ || true" A=v$1w
+            SetEnvIfExpr "%{REQUEST_URI} =~ m#^/(zzz)#" B=v$1w
+            SetEnvIfExpr "-n %{REQUEST_URI}" C=v$1w E=c$0d
+            Header always set X-C "%{C}e"
+            Header always set X-E "%{E}e"
+
+            """, files: [("/page.html", 0)])
+        #expect(header(respond(o, "/page.html"), "X-C") == "vw")
+        #expect(header(respond(o, "/page.html"), "X-E") == "cd")
+        #expect(header(respond(o, "/page.html?x=1"), "X-C") == "v")
+        #expect(header(respond(o, "/page.html?x=1"), "X-E") == "c")
+    }
 }
