@@ -69,4 +69,16 @@ struct Fuzz36RegressionTests {
         #expect(header(respond(o, "/page.html?x=1"), "X-C") == "v")
         #expect(header(respond(o, "/page.html?x=1"), "X-E") == "c")
     }
+
+    /// fixtures/apache/header-deflate-compressed-body-not-recognised: a body DEFLATE compresses
+    /// (gzip accepted, over 68 bytes) is not the file's bytes, which the oracle's `served` reads.
+    @Test func deflatedBodyIsMarkedCompressed() {
+        let o = site("SetOutputFilter DEFLATE\n", files: [("/a.png", 311), ("/small.txt", 5)], modules: ["filter", "deflate"])
+        let gzip = [HTTPHeader("Accept-Encoding", "gzip")]
+        #expect(respond(o, "/a.png", headers: gzip).compressed)
+        #expect(respond(o, "/a.png", method: "POST", headers: gzip).compressed)
+        #expect(!respond(o, "/a.png").compressed)
+        #expect(!respond(o, "/small.txt", headers: gzip).compressed)
+        #expect(!respond(o, "/a.png", method: "HEAD", headers: [HTTPHeader("Accept-Encoding", "gzip;q=0")]).compressed)
+    }
 }

@@ -211,6 +211,7 @@ def m_base(c):
     idx = [i for i, l in enumerate(ls) if re.match(r"^\s*RewriteBase\b", l, re.I)]
     _, dirs = c.walk()
     choices = ["/", file_dir(f), file_dir(f).rstrip("/") or "/", "/" + R.choice(dirs) + ("/" if R.random() < 0.7 else "")]
+    choices = [os.fsencode(x).decode("latin-1") for x in choices]  # a name's bytes, as the file holds them
     if idx and R.random() < 0.3:
         del ls[idx[0]]
         c.done.append(f"RewriteBase removed from {f}")
@@ -293,6 +294,7 @@ def m_directive(c):
     seg = "/" + p.strip("/").split("/")[0] if p.strip("/") else "/old"
     if R.random() < 0.2 and not c.case.get("site_conf"):
         d = R.choice(dirs)
+        if not d.isascii(): return False  # (a vhost line names it in case.json, which is UTF-8)
         line = ch(R, f"Alias /al ${{DOCROOT}}/{d}".rstrip("/"), f"Alias {seg}x ${{DOCROOT}}/{d}".rstrip("/"),
                   f"AliasMatch ^/am/(.*)$ ${{DOCROOT}}/{d + '/' if d else ''}$1")
         c.case["vhost"] = list(c.case.get("vhost", [])) + [line]
@@ -338,10 +340,10 @@ def m_files(c):
     full = os.path.join(c.site, rel)
     try:
         if os.path.lexists(full) or rel.startswith(".ht") or "%" in rel or \
-                any(seg in ("", ".", "..") for seg in rel.split("/")): return False
+                any(seg in ("", ".", "..") for seg in rel.split("/")) or rel.count("/") > 20: return False
         os.makedirs(os.path.dirname(full), exist_ok=True)
         open(full, "w").close()
-    except OSError:
+    except (OSError, RecursionError):
         return False
     c.done.append(f"added site {'directory ' + os.path.dirname(rel) if rel.endswith('.oracle-keep') else 'file ' + rel}")
     return True
@@ -458,9 +460,9 @@ def main():
         desc = f"mutate {seed}-{i} of {os.path.basename(src)}: " + "; ".join(c.done)
         c.case["description"] = desc.encode("utf-8", "replace").decode("utf-8")
         c.case.pop("notes", None)
+        text = json.dumps(c.case, indent=2, ensure_ascii=False) + "\n"
         with open(os.path.join(dest, "case.json"), "w", encoding="utf-8") as f:
-            json.dump(c.case, f, indent=2, ensure_ascii=False)
-            f.write("\n")
+            f.write(text)
 
 
 if __name__ == "__main__":
