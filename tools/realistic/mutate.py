@@ -294,7 +294,8 @@ def m_directive(c):
     seg = "/" + p.strip("/").split("/")[0] if p.strip("/") else "/old"
     if R.random() < 0.2 and not c.case.get("site_conf"):
         d = R.choice(dirs)
-        if not d.isascii(): return False  # (a vhost line names it in case.json, which is UTF-8)
+        # (A vhost line names it in case.json, which is UTF-8; a blank would split the argument.)
+        if not d.isascii() or any(ch.isspace() or ch in "\"'" for ch in d): return False
         line = ch(R, f"Alias /al ${{DOCROOT}}/{d}".rstrip("/"), f"Alias {seg}x ${{DOCROOT}}/{d}".rstrip("/"),
                   f"AliasMatch ^/am/(.*)$ ${{DOCROOT}}/{d + '/' if d else ''}$1")
         c.case["vhost"] = list(c.case.get("vhost", [])) + [line]
