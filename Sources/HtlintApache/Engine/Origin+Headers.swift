@@ -102,7 +102,8 @@ extension Origin {
             // A condition's Vary goes to r->headers_out, which is now the moved table.
             let vary = VaryTokens()
             // (`early` lines filled the error table at post_read_request: gone with it when lost.)
-            for h in directives where h.always && !(errorTableLost && h.early) {
+            if !errorTableLost { applyEarly(to: &errorTable, &contentType, r, context, vary: vary) }
+            for h in directives where h.always && !h.early {
                 apply(h, to: &errorTable, &contentType, r, context, vary: vary)
             }
             let conditionVary = vary.names.isEmpty ? [] : [HTTPHeader("Vary", vary.names.joined(separator: ", "))]
@@ -126,7 +127,9 @@ extension Origin {
             onSuccess.append("Vary", vary.names.joined(separator: ", "))
             vary.names = []
         }
-        for h in directives where h.always { apply(h, to: &always, &contentType, r, context, vary: vary); mergeVary() }
+        applyEarly(to: &always, &contentType, r, context, vary: vary)
+        mergeVary()
+        for h in directives where h.always && !h.early { apply(h, to: &always, &contentType, r, context, vary: vary); mergeVary() }
         if let allow = r.allow { always.set("Allow", allow) }
         if let challenge = r.wwwAuthenticate { always.set("WWW-Authenticate", challenge) }
         for h in directives where !h.always { apply(h, to: &onSuccess, &contentType, r, context, vary: vary); mergeVary() }
@@ -229,6 +232,23 @@ extension Origin {
         }
         let vary = r.ifVary.isEmpty ? [] : [HTTPHeader("Vary", r.ifVary.joined(separator: ", "))]
         return fixupVary([HTTPHeader("Content-Type", "message/http")] + always.entries + chain.cookies + onSuccess.entries + vary)
+    }
+
+    /// The virtual host's `Header always … early` lines as post_read_request left them in the
+    /// error table: once for every request of the internal-redirect chain, each formatted with
+    /// its own environment, since internal_internal_redirect shares r->err_headers_out (an
+    /// ErrorDocument page or an [L] redirect sends `add` lines twice; a recursive error sends the
+    /// page request's `set`; recorded: header-early-always-shared-across-internal-redirects).
+    private func applyEarly(to table: inout HeaderTable, _ contentType: inout String?, _ r: RequestRecord,
+                            _ context: ExpressionContext, vary: VaryTokens) {
+        let lines = site.vhost.block.headers.filter { $0.always && $0.early }
+        guard !lines.isEmpty else { return }
+        let chain = context.chain
+        for record in chain.postReadRecords.isEmpty ? [r] : chain.postReadRecords {
+            var c = context
+            c.record = record
+            for h in lines { apply(h, to: &table, &contentType, record, c, vary: vary) }
+        }
     }
 
     /// One directive on one table, as mod_headers' do_headers_fixup. The type itself is not in the

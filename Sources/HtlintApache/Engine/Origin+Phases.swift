@@ -99,6 +99,10 @@ extension Origin {
         defer { if scansDirectory { r.mtimeSet = true } }
         switch negotiate(r, walk.config, chain, ifMatches: ifMatches) {
         case .notFound?:
+            // read_types_multi gives up (AH00687) before set_vlist_validator updates r->mtime: a
+            // name with files but none negotiable keeps the epoch (recorded:
+            // negotiation-none-negotiable-last-modified-epoch).
+            scansDirectory = false
             return .final(status: 404, location: nil)
         case .notAcceptable?:
             return .final(status: 406, location: nil)
@@ -296,6 +300,7 @@ extension Origin {
     /// lines (HOOK_FIRST) before mod_setenvif, which runs for main requests only (a subrequest
     /// has its parent's environment already).
     func postReadRequest(_ r: RequestRecord, _ chain: RequestChain) {
+        if !r.isSubrequest { chain.postReadRecords.append(r) }
         withReceivedURI(r) {
             let requestHeaders = site.vhost.block.requestHeaders
             // (A subrequest runs no post_read_request: ap_sub_req_lookup_* go to the later hooks.)
@@ -317,13 +322,22 @@ extension Origin {
         // match_headers keeps one regmatch array and match source for the whole list: an
         // expression without a regex of its own substitutes the groups an earlier one left.
         guard !list.isEmpty else { return }
-        let emptySource = Array(repeating: "", count: 10)
-        var carried = emptySource
+        var carried = Array(repeating: "", count: 10)
+        let offsets = MatchOffsets()
         for d in list {
             // match_headers turns a NULL source (a failed regex with groups) into "" before each
-            // entry: only the entry whose expression failed that regex sets `$1` as written.
-            if carried.isEmpty { carried = emptySource }
-            guard let groups = setEnvIfMatch(d, r, chain, carried: &carried) else { continue }
+            // entry: only the entry whose expression failed that regex sets `$1` as written. The
+            // regmatch array keeps the last successful match's offsets, so ap_pregsub copies a
+            // group that matched from "": from offset 0 that is the terminating NUL, which ends
+            // the value there (`v$1w` is `v`; recorded: env-setenvifexpr-stale-group-ends-value).
+            // (A group further in reads past "", memory we cannot know; it is cut there too.)
+            if carried.isEmpty {
+                carried = (0...9).map { n in
+                    guard n < offsets.ranges.count, let g = offsets.ranges[n], !g.isEmpty else { return "" }
+                    return "\u{0}"
+                }
+            }
+            guard let groups = setEnvIfMatch(d, r, chain, carried: &carried, offsets: offsets) else { continue }
             for a in d.assignments {
                 if a.unset { r.setEnvValue(a.name, nil); continue }
                 var v = a.value
@@ -331,6 +345,7 @@ extension Origin {
                 // (`\$1` is `$1`), in one pass over the value.
                 if !groups.isEmpty, v.containsByte(UInt8(ascii: "$")) || v.containsByte(UInt8(ascii: "\\")) {
                     v = Origin.substituteGroups(v) { $0 < groups.count ? groups[$0] : "" }
+                    if let nul = v.firstIndex(of: "\u{0}") { v = String(v[..<nul]) }
                 }
                 r.setEnvValue(a.name, v)
             }
@@ -341,10 +356,11 @@ extension Origin {
     /// for a `SetEnvIfExpr` whose last regex with groups failed: its match source is then
     /// NULL and the values are set as written (`$1` stays `$1`).
     private func setEnvIfMatch(_ d: SetEnvIfDirective, _ r: RequestRecord, _ chain: RequestChain,
-                               carried: inout [String]) -> [String]? {
+                               carried: inout [String], offsets: MatchOffsets) -> [String]? {
         if let e = d.expression {
             var env = ExpressionContext(origin: self, record: r, chain: chain)
             env.addsVary = true
+            env.matchSink = offsets
             let holds = e.evaluate(env, captures: &carried)
             return holds ? carried : nil
         }
@@ -371,6 +387,7 @@ extension Origin {
         // A plain-string pattern is searched with apr_strmatch: no groups, values as written.
         if d.plainString { return [] }
         carried = (0...9).map { m[$0] }
+        offsets.ranges = m.ranges
         return carried
     }
 

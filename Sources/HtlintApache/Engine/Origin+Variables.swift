@@ -118,7 +118,7 @@ extension Origin {
 /// Adapts a request to `ApExpression` evaluation (`<If>`, `expr` conditions).
 struct ExpressionContext: ExpressionEnvironment {
     let origin: Origin
-    let record: RequestRecord
+    var record: RequestRecord
     let chain: RequestChain
     /// The status the response goes out with (mod_headers runs in the output filter); `<If>`
     /// sees the request's status so far.
@@ -143,6 +143,10 @@ struct ExpressionContext: ExpressionEnvironment {
     var afterModDir = false
     /// The answer is an ErrorDocument page its handler sent (a file's is r->mtime, whatever the status).
     var sentErrorPage = false
+    /// Where mod_setenvif keeps the offsets of the last regex match (its regmatch array).
+    var matchSink: MatchOffsets? = nil
+
+    func noteMatch(_ ranges: [Range<Int>?]) { matchSink?.ranges = ranges }
 
     func noteVary(_ header: String) {
         // RFC 7231 7.1.4: never `Vary: Host` (ap_expr skips it).
@@ -258,4 +262,9 @@ struct ExpressionContext: ExpressionEnvironment {
 /// Request header names a boolean expression read, in order (fixup_vary drops repeats later).
 final class VaryTokens {
     var names: [String] = []
+}
+
+/// The offsets of the last successful regex match (an ap_regmatch_t array that outlives it).
+final class MatchOffsets {
+    var ranges: [Range<Int>?] = []
 }

@@ -592,11 +592,15 @@ public final class Origin: @unchecked Sendable {
             }
             // Status 0: a crashed child closes the connection without a response (AH00052).
             let crashed = chain.childCrashed
-            return OriginResponse(status: crashed ? 0 : sentStatus, location: crashed ? nil : location, headers: crashed ? [] : headers,
-                                  served: crashed ? nil : served, final: final, original: original,
-                                  recursionLimitExceeded: !crashed && chain.recursionLimitExceeded,
-                                  errors: chain.errors, errorCodes: chain.errorCodes, trace: chain.trace,
-                                  internalRedirects: redirects, firedRules: chain.fired, readsClock: chain.readsClock)
+            var response = OriginResponse(status: crashed ? 0 : sentStatus, location: crashed ? nil : location, headers: crashed ? [] : headers,
+                                          served: crashed ? nil : served, final: final, original: original,
+                                          recursionLimitExceeded: !crashed && chain.recursionLimitExceeded,
+                                          errors: chain.errors, errorCodes: chain.errorCodes, trace: chain.trace,
+                                          internalRedirects: redirects, firedRules: chain.fired, readsClock: chain.readsClock)
+            if chain.compressed, !crashed, headers.contains(where: { equalsIgnoringASCIICase($0.name, "Content-Encoding") }) {
+                response.compressed = true
+            }
+            return response
         }
     }
 

@@ -112,6 +112,7 @@ public struct OriginResponse: Sendable {
         @exclusivity(unchecked) var internalRedirects: Int
         @exclusivity(unchecked) var firedRules: [SourceRange]
         @exclusivity(unchecked) var readsClock: Bool
+        @exclusivity(unchecked) var compressed = false
 
         init(status: Int, location: String?, headers: [HTTPHeader], served: String?, final: RecordState,
              original: RecordState, recursionLimitExceeded: Bool, errors: [String], errorCodes: [String],
@@ -132,9 +133,11 @@ public struct OriginResponse: Sendable {
         }
 
         func copy() -> Box {
-            Box(status: status, location: location, headers: headers, served: served, final: final, original: original,
-                recursionLimitExceeded: recursionLimitExceeded, errors: errors, errorCodes: errorCodes, trace: trace,
-                internalRedirects: internalRedirects, firedRules: firedRules, readsClock: readsClock)
+            let b = Box(status: status, location: location, headers: headers, served: served, final: final, original: original,
+                        recursionLimitExceeded: recursionLimitExceeded, errors: errors, errorCodes: errorCodes, trace: trace,
+                        internalRedirects: internalRedirects, firedRules: firedRules, readsClock: readsClock)
+            b.compressed = compressed
+            return b
         }
     }
 
@@ -169,6 +172,12 @@ public struct OriginResponse: Sendable {
     public var headers: [HTTPHeader] {
         get { box.headers }
         _modify { yield &unique.headers }
+    }
+    /// mod_deflate sent the body gzip-compressed (`Content-Encoding: gzip`): what goes over the
+    /// wire is not the served file's bytes.
+    public var compressed: Bool {
+        get { box.compressed }
+        _modify { yield &unique.compressed }
     }
     /// The file whose content is served (relative to the document root), nil for none.
     public var served: String? {

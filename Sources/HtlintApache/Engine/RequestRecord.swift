@@ -172,6 +172,11 @@ final class RequestChain {
     var request: OriginRequest
     /// A `Header edit*` recursed forever: the child crashed and the client gets no response.
     var childCrashed = false
+    /// The requests that ran post_read_request, first to last: internal_internal_redirect shares
+    /// r->err_headers_out, so each one's `Header always … early` lines are in the table sent.
+    var postReadRecords: [RequestRecord] = []
+    /// mod_deflate compressed the answer's body (gzip accepted).
+    var compressed = false
     let theRequest: String
     /// `[END]` marker on the request pool (apache-semantics §4.10).
     var endSeen = false

@@ -11,6 +11,9 @@ public protocol ExpressionEnvironment {
     /// A request header the expression read through `%{HTTP:…}`, `req()`, `http()` or an
     /// `HTTP_*` variable (ap_expr's add_vary): `<If>` adds it to `Vary`.
     func noteVary(_ header: String)
+    /// A regex with groups matched: the offsets ap_regexec wrote into the caller's regmatch
+    /// array (only mod_setenvif reads them again, after its source is gone).
+    func noteMatch(_ ranges: [Range<Int>?])
     /// Environment variable (`env('X')`, `reqenv`).
     func environment(_ name: String) -> String
     /// File tests: "f" regular file, "d" directory, "s" non-empty file, "e" exists, "L"/"h" symlink.
@@ -30,6 +33,7 @@ public protocol ExpressionEnvironment {
 extension ExpressionEnvironment {
     /// Only `<If>` collects the headers read (core's ap_if_walk passes vary_this).
     public func noteVary(_ header: String) {}
+    public func noteMatch(_ ranges: [Range<Int>?]) {}
 }
 
 public extension ExpressionEnvironment {
@@ -167,6 +171,7 @@ public indirect enum ApExpression: Sendable {
             guard regex.captureCount > 0 else { return (regex.firstMatch(in: s) != nil) != negated }
             if let m = regex.firstMatch(in: s) {
                 captures = (0...9).map { m[$0] }
+                env.noteMatch(m.ranges)
                 return !negated
             }
             captures = []

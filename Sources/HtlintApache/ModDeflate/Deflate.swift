@@ -32,7 +32,10 @@ extension Origin {
             let parts = byteSplit(token, UInt8(ascii: ";"), omittingEmpty: true).map { $0.trimmingCharacters(in: .whitespaces) }
             guard let name = parts.first, name.asciiLowercased() == "gzip" else { continue }
             let q = parts.dropFirst().first { $0.asciiLowercased().hasBytePrefix("q=") }.map { Double(dropLeadingBytes($0, 2)) ?? 1 } ?? 1
-            if q > 0 { out.append(HTTPHeader("Content-Encoding", "gzip")) }
+            if q > 0 {
+                out.append(HTTPHeader("Content-Encoding", "gzip"))
+                chain.compressed = true
+            }
             break
         }
         chain.note(.note, "mod_deflate: DEFLATE adds Vary: Accept-Encoding\(out.count > 1 ? " and compresses (gzip accepted)" : "")")

@@ -49,9 +49,11 @@ public final class HopMemo: @unchecked Sendable {
 
         /// Apache's answer without its headers, errors and trace.
         static func slim(_ o: OriginResponse) -> OriginResponse {
-            OriginResponse(status: o.status, location: o.location, headers: [], served: o.served, final: o.final,
-                           original: o.original, recursionLimitExceeded: o.recursionLimitExceeded, errors: [],
-                           errorCodes: [], trace: [], internalRedirects: o.internalRedirects, firedRules: o.firedRules)
+            var slim = OriginResponse(status: o.status, location: o.location, headers: [], served: o.served, final: o.final,
+                                      original: o.original, recursionLimitExceeded: o.recursionLimitExceeded, errors: [],
+                                      errorCodes: [], trace: [], internalRedirects: o.internalRedirects, firedRules: o.firedRules)
+            slim.compressed = o.compressed
+            return slim
         }
     }
 
