@@ -32,9 +32,10 @@ public struct LogicalLine: Sendable {
     /// Path of the file, for ranges.
     public let file: String
     /// Bytes Apache's line buffer must hold while reading this line, before trimming: the text
-    /// joined so far plus the physical line being read (its CR, and the backslash of a
-    /// continuation, included). Apache's `.htaccess` line limit applies to this length, so
-    /// leading blanks and comment lines count too. Defaults to `bytes.count`.
+    /// joined so far plus the physical line being read (its CR and LF, and the backslash of a
+    /// continuation, included; up to a NUL, where Apache's `strlen` stops). Apache's `.htaccess`
+    /// line limit applies to this length, so leading blanks and comment lines count too.
+    /// Defaults to `bytes.count`.
     public let readLength: Int
 
     public init(bytes: [UInt8], offsets: [Int], endOffset: Int, line: Int, file: String, readLength: Int? = nil) {

@@ -10,8 +10,9 @@ public enum ConfigContext: String, Sendable {
 /// Builds the syntax tree of one file the way `ap_build_config` reads it: comments, directives
 /// and nested sections, with recovery so that one run reports every structural error.
 public struct Parser {
-    /// Longest logical line Apache accepts in `.htaccess` (buffer of 8192, apache-semantics §2.1).
-    public static let htaccessLineLimit = 8190
+    /// Most bytes Apache reads for one logical `.htaccess` line, line end included (`HUGE_STRING_LEN`:
+    /// `ap_varbuf_cfg_getline` refuses a longer read, apache-semantics §2.1).
+    public static let htaccessLineLimit = 8192
 
     /// Deepest section nesting htlint reads. Apache has no documented limit of its own (it
     /// recurses per section, bounded by its stack), but every consumer of the tree here (the
@@ -75,7 +76,7 @@ public struct Parser {
             // blank lines count too, untrimmed (apache-semantics §2.1).
             if context == .htaccess, line.readLength > Parser.htaccessLineLimit {
                 error(SyntaxCode.lineTooLong,
-                      "line too long (\(line.readLength) bytes; Apache reads at most \(Parser.htaccessLineLimit) in .htaccess)",
+                      "line too long (\(line.readLength) bytes with its line end; Apache reads at most \(Parser.htaccessLineLimit) in .htaccess)",
                       line.fullRange)
                 continue
             }

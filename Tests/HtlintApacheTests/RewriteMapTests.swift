@@ -21,6 +21,13 @@ struct RewriteMapTests {
         #expect(RewriteMapTable.text(entries).lookup("zzz") == nil)
     }
 
+    /// lookup_map_txtfile scans what apr_file_gets read only up to a NUL byte
+    /// (recorded: rewrite-map-txt-nul-ends-the-line).
+    @Test func textMapLineEndsAtANulByte() {
+        let entries = RewriteMapTable.parseText("a one\u{0}two\nb\u{0} three\n\u{0}c four\nd five \u{0}\ne\u{0}\ne six\n")
+        #expect(entries == ["a": "one", "d": "five", "e": "six"])
+    }
+
     @Test func definitionsAndDiagnostics() {
         let file = ConfigReader.read(SourceFile(path: "<vhost>", text: """
             RewriteMap a int:tolower

@@ -153,7 +153,7 @@ struct HostileInputTests {
         let text = "RewriteRule ^(" + String(repeating: "a|", count: 512 * 1024) + "b)$ /x [L]\n"
         let o = run(["check", "-"], stdin: Array(text.utf8))
         #expect(o.status == .findings)
-        #expect(o.stdout == "<stdin>:1:1: error: line too long (1048600 bytes; Apache reads at most 8190 in .htaccess) [HT102]\n")
+        #expect(o.stdout == "<stdin>:1:1: error: line too long (1048601 bytes with its line end; Apache reads at most 8192 in .htaccess) [HT102]\n")
         // A server configuration has no such limit, and the long alternation still compiles or
         // gives a located regex error, never a crash.
         let server = run(["check", "--context", "server", "-"], stdin: Array(text.utf8))

@@ -90,9 +90,9 @@ import HtlintDiagnostics
 }
 
 @Test func readLengthCountsWhatApacheBuffersBeforeTrimming() {
-    #expect(firstLine("  abc \r\n").readLength == 7)        // blanks and CR included
-    #expect(firstLine("ab\\\ncd").readLength == 4)          // "ab" joined with "cd"
-    #expect(firstLine("abcd\\\nx").readLength == 5)         // the backslash line at its peak
+    #expect(firstLine("  abc \r\n").readLength == 8)        // blanks, CR and LF included
+    #expect(firstLine("ab\\\ncd").readLength == 4)          // "ab" joined with "cd" (no LF at the end)
+    #expect(firstLine("abcd\\\nx").readLength == 6)         // the backslash line at its peak
 }
 
 @Test func emptyRangeOfALineIsAPointAtItsEnd() {

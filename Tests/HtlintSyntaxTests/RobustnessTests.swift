@@ -61,18 +61,19 @@ import HtlintDiagnostics
     #expect(tree.nodes.compactMap(\.section).allSatisfy { $0.children.count == 1 && $0.closeRange != nil })
 }
 
-@Test func htaccessLineOf8190BytesIsAccepted() {
-    let line = "Header set X " + String(repeating: "a", count: 8190 - 13)
-    #expect(line.utf8.count == 8190)
+@Test func htaccessLineOf8191BytesAndItsLineFeedIsAccepted() {
+    let line = "Header set X " + String(repeating: "a", count: 8191 - 13)
+    #expect(line.utf8.count == 8191)
     let tree = parse(line + "\n")
     #expect(tree.diagnostics.isEmpty)
     #expect(tree.nodes.count == 1)
 }
 
-@Test func htaccessLineOf8191BytesIsTooLong() {
-    let line = "Header set X " + String(repeating: "a", count: 8191 - 13)
+@Test func htaccessLineOf8192BytesIsTooLong() {
+    // Recorded: syntax-error-htaccess-line-limit-counts-the-line-end.
+    let line = "Header set X " + String(repeating: "a", count: 8192 - 13)
     let tree = parse("RewriteEngine On\n" + line + "\nRewriteEngine Off")
-    #expect(located(tree) == ["2:1 line too long (8191 bytes; Apache reads at most 8190 in .htaccess)"])
+    #expect(located(tree) == ["2:1 line too long (8193 bytes with its line end; Apache reads at most 8192 in .htaccess)"])
     #expect(tree.diagnostics.map(\.code) == [SyntaxCode.lineTooLong])
     #expect(outline(tree) == ["RewriteEngine", "RewriteEngine"])
 }
@@ -80,9 +81,36 @@ import HtlintDiagnostics
 @Test func lineLimitCountsBlanksAndTheCarriageReturn() {
     // Apache's buffer holds the raw line: leading blanks and the CR before LF count.
     let body = String(repeating: "a", count: 8185)
-    #expect(parse("     " + body + "\n").diagnostics.isEmpty)                    // 8190
-    #expect(parse("      " + body + "\n").diagnostics.map(\.code) == [SyntaxCode.lineTooLong])
-    #expect(parse(String(repeating: "a", count: 8190) + "\r\n").diagnostics.map(\.code) == [SyntaxCode.lineTooLong])
+    #expect(parse("      " + body + "\n").diagnostics.isEmpty)                   // 8192
+    #expect(parse("       " + body + "\n").diagnostics.map(\.code) == [SyntaxCode.lineTooLong])
+    #expect(parse(String(repeating: "a", count: 8190) + "\r\n").diagnostics.isEmpty)
+    #expect(parse(String(repeating: "a", count: 8191) + "\r\n").diagnostics.map(\.code) == [SyntaxCode.lineTooLong])
+    // The last line has no line end to count.
+    #expect(parse("#" + String(repeating: "a", count: 8191)).diagnostics.isEmpty)
+    #expect(parse("#" + String(repeating: "a", count: 8192)).diagnostics.map(\.code) == [SyntaxCode.lineTooLong])
+}
+
+@Test func aNulByteEndsTheLineApacheReads() {
+    // Recorded: syntax-error-nul-byte-ends-the-read. Apache takes `strlen` of what it read: the
+    // rest of the physical line is lost, a backslash before the NUL continues nothing, and a line
+    // that is only a NUL is blank.
+    func lines(_ bytes: [UInt8]) -> [String] {
+        LineReader(file: SourceFile(path: "f", bytes: bytes)).lines().map { String(decoding: $0.bytes, as: UTF8.self) }
+    }
+    #expect(lines(Array("Redirect /a /b".utf8) + [0] + Array(" junk\nX".utf8)) == ["Redirect /a /b", "X"])
+    #expect(lines([0] + Array("Garbage\nX\n".utf8)) == ["", "X"])
+    #expect(lines(Array("A b \\".utf8) + [0] + Array("\nX\n".utf8)) == ["A b \\", "X"])
+    #expect(lines(Array("A \\\n".utf8) + [0] + Array("b\nX\n".utf8)) == ["A", "X"])
+    // The first read takes 206 bytes: past them the physical line is read as a line of its own.
+    let long = Array("#".utf8) + [0] + Array(repeating: UInt8(ascii: "x"), count: 206) + Array("\nX\n".utf8)
+    #expect(lines(long) == ["#", "xx", "X"])
+    #expect(lines(Array("#".utf8) + [0] + Array(repeating: UInt8(ascii: "x"), count: 204) + Array("\nX\n".utf8)) == ["#", "", "X"])
+    // Once a long line has grown the buffer, its size is the pool's business: the rest is lost.
+    let grown = Array(("#" + String(repeating: "a", count: 300) + "\n#").utf8) + [0]
+        + Array(repeating: UInt8(ascii: "x"), count: 298) + Array("\nX\n".utf8)
+    #expect(lines(grown) == ["#" + String(repeating: "a", count: 300), "#", "X"])
+    // A UTF-16 file: each line ends at its first NUL.
+    #expect(lines(Array("R\0e\0\r\0\n\0#\0\n\0".utf8)) == ["R", "", ""])
 }
 
 @Test func lineLimitAppliesToCommentsAndContinuedLines() {

@@ -372,9 +372,13 @@ struct WalkResult {
 final class FatalConfig: Sendable {
     let file: ConfigFile
     let diagnostic: Diagnostic
-    init(file: ConfigFile, diagnostic: Diagnostic) {
+    /// Apache could not open the file at all (a directory, a link cycle): 403 with AH00529
+    /// instead of the 500 of a file it read.
+    let unopenable: Bool
+    init(file: ConfigFile, diagnostic: Diagnostic, unopenable: Bool = false) {
         self.file = file
         self.diagnostic = diagnostic
+        self.unopenable = unopenable
     }
 }
 

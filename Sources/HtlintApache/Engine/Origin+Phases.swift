@@ -20,17 +20,13 @@ extension Origin {
         // reaches it, before it opens the .htaccess of the directory the link names.
         let refusedLink = site.files.hasSymlinks ? refusedSymlink(walk.filename) : nil
         if let fatal = walk.fatal, !(refusedLink.map { (walk.fatalDirectory ?? "").hasBytePrefix($0 + "/") } ?? false) {
+            if fatal.unopenable { return refuseUnopenable(fatal, r, walk, chain) }
             if ApExpression.ParseError.crashesChild(fatal.diagnostic) {
                 chain.childCrashed = true
                 chain.note(.note, "reading \(fatal.file.path): \(fatal.diagnostic.message)", range: fatal.diagnostic.range)
                 return .final(status: 500, location: nil)
             }
-            // The walk stopped at the directory whose .htaccess failed: what it had not walked
-            // yet stays in r->path_info (PATH_INFO of the 500 is /page.html for a broken root file).
-            let full = walk.filename + walk.pathInfo
-            let dir = walk.fatalDirectory.map { $0.hasByteSuffix("/") ? String($0.dropLast()) : $0 } ?? ""
-            r.filename = walk.fatalDirectory
-            r.pathInfo = !dir.isEmpty && full.hasBytePrefix(dir + "/") ? dropLeadingBytes(full, dir.utf8.count) : ""
+            stopAtFatalDirectory(r, walk)
             chain.log("", "alert", "\(fatal.file.path): \(fatal.diagnostic.message)")
             chain.note(.configError, "Apache cannot read \(fatal.file.path): \(fatal.diagnostic.message)",
                                           range: fatal.diagnostic.range)

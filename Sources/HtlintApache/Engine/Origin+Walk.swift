@@ -234,6 +234,16 @@ extension Origin {
                 if !block.files.isEmpty || !block.ifChains.isEmpty { sections.append(SectionSource(key: "dir#\(i)", block: block)) }
             }
             let key = dir == "/" ? "/" : dir + "/"
+            // Apache stops at an access file it cannot open, before any it could read there.
+            if fatal == nil, let path = site.unopenableAccessFile(in: key),
+               Site.allowedOverrides(forDirectory: dir, documentRoot: root, vhost: site.vhost.block).readsFiles {
+                let diagnostic = Diagnostic(code: "AH00529", severity: .error, message: "not a regular file Apache can open",
+                                            range: .point(path, 0))
+                fatal = FatalConfig(file: ConfigFile(path: path, block: ConfigBlock(), diagnostics: []), diagnostic: diagnostic,
+                                    unopenable: true)
+                fatalDirectory = key
+                return
+            }
             // A directory reached through a symbolic link: its `.htaccess` is the target's file,
             // read only where the path walked allows it (AllowOverride is by that path).
             if let file = site.accessConfigsByBytes[PathKey(key)]

@@ -213,6 +213,21 @@ public final class Site: @unchecked Sendable {
         }
     }
 
+    /// The per-directory configuration file Apache cannot open in `directory` (trailing slash):
+    /// ap_parse_htaccess tries the AccessFileName names in order, passes over one that is missing
+    /// (ENOENT, a dangling link too), reads a regular file, and answers 403 (AH00529) for anything
+    /// else: a directory (pcfg_openfile's EBADF) or a link cycle (ELOOP). A link leaving the site
+    /// counts as missing: its target is not known.
+    public func unopenableAccessFile(in directory: String) -> String? {
+        for name in vhost.block.server?.accessFileNames ?? [".htaccess"] {
+            let path = directory + name
+            guard files.lstat(path) != nil else { continue }
+            if let target = files.resolve(path) { return files.isDirectory(target) ? path : nil }
+            if files.linkLoops(path) { return path }
+        }
+        return nil
+    }
+
     /// What a `.htaccess` in `directory` may contain: `<Directory />` has None and the document
     /// root All (the oracle harness's set-up; Debian's stock /var/www has None), then the vhost's
     /// `<Directory>` blocks from `/` down, the nearest setting winning.

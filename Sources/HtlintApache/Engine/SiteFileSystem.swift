@@ -198,12 +198,25 @@ public struct SiteFileSystem: Sendable {
     /// link dangles, or more than 40 links are met (a cycle).
     public func resolve(_ path: String) -> String? { walk(path, followFinal: true) }
 
+    /// Whether following the links of `path` meets more than 40 of them (ELOOP), where
+    /// `resolve` answers nil for a cycle and a dangling link alike.
+    public func linkLoops(_ path: String) -> Bool {
+        var looped = false
+        _ = walk(path, followFinal: true, looped: &looped)
+        return looped
+    }
+
     /// What the kernel's path walk does: `//` and `.` are skipped, `..` climbs the path resolved
     /// so far, a link met on the way (or at the end, when `followFinal`) is replaced by its
     /// target, a regular file followed by anything (`a.html/`, `a.html/.`) is ENOTDIR, and a
     /// trailing slash demands a directory. At most 40 links are followed, Linux's MAXSYMLINKS:
     /// the 41st is ELOOP (recorded: access-symlink-chain-of-forty).
     private func walk(_ path: String, followFinal: Bool) -> String? {
+        var looped = false
+        return walk(path, followFinal: followFinal, looped: &looped)
+    }
+
+    private func walk(_ path: String, followFinal: Bool, looped: inout Bool) -> String? {
         // Fast path (every request tests several paths): absolute, no `//`, no `/.` segment start,
         // at most a trailing slash (`plainForm`). Found, it is the answer unless it is a link to
         // follow; missing, it is missing when no link on the way could lead elsewhere.
@@ -236,7 +249,7 @@ public struct SiteFileSystem: Sendable {
             case .symlink(let target):
                 if pending.isEmpty && !followFinal { resolved.append(c); continue }
                 follows += 1
-                guard follows <= 40 else { return nil }
+                guard follows <= 40 else { looped = true; return nil }
                 if target.hasBytePrefix("/") { resolved = [] }
                 pending.append(contentsOf: slashSplit(target).reversed())
             case .directory:

@@ -79,7 +79,9 @@ public enum RewriteMapTable: Sendable {
     /// next (CR, like any isspace byte, is a blank, so CRLF files read as LF ones); a key
     /// without value is no entry; the first entry for a key wins. Keys are compared by bytes,
     /// so a non-ASCII key is stored as its `byteDistinctKey` (café precomposed and with a
-    /// combining accent are two keys; recorded: rewrite-map-txt-keys-by-bytes).
+    /// combining accent are two keys; recorded: rewrite-map-txt-keys-by-bytes). The scan of a
+    /// piece stops at a NUL byte, so the rest of that piece is not read (recorded:
+    /// rewrite-map-txt-nul-ends-the-line).
     public static func parseText(_ text: String) -> [String: String] {
         func blank(_ c: UInt8) -> Bool { c == 0x20 || (c >= 0x09 && c <= 0x0D) }
         var entries: [String: String] = [:]
@@ -91,7 +93,8 @@ public enum RewriteMapTable: Sendable {
                 end += 1
                 if bytes[end - 1] == 0x0A { break }
             }
-            let line = bytes[start..<end]
+            let piece = bytes[start..<end]
+            let line = piece.firstIndex(of: 0).map { piece[..<$0] } ?? piece
             start = end
             guard let first = line.first, first != UInt8(ascii: "#"), !blank(first) else { continue }
             let words = line.split(whereSeparator: blank)

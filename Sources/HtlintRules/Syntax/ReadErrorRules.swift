@@ -46,7 +46,7 @@ let readErrorRules: [any LintRule] = [
         nonTriggering: [Example("<IfModule mod_rewrite.c>\nRewriteEngine On\n</IfModule>")])),
     ReadErrorRule(description: RuleDescription(
         id: "HT102", name: "line-too-long", family: .syntax,
-        summary: "a logical line longer than the 8190 bytes Apache reads in `.htaccess`",
+        summary: "a logical line longer than the 8192 bytes (its line end included) Apache reads in `.htaccess`",
         rationale: "Apache reads `.htaccess` lines into an 8 KiB buffer: a longer line (after joining `\\` continuations) is a read error. \(fiveHundred)",
         severity: .error,
         triggering: [Example("↓RewriteRule ^(" + String(repeating: "a|", count: 4200) + "b)$ /x [L]")],
@@ -61,7 +61,7 @@ let readErrorRules: [any LintRule] = [
     ReadErrorRule(description: RuleDescription(
         id: "HT104", name: "binary-content", family: .syntax,
         summary: "the file contains NUL bytes or invalid UTF-8",
-        rationale: "A configuration file is text. NUL bytes mean a wrong upload; invalid UTF-8 makes patterns and messages unreliable.",
+        rationale: "A configuration file is text. NUL bytes mean a wrong upload or a UTF-16 file, and Apache reads each line only up to its first NUL (a UTF-16 file keeps one character of its first line); invalid UTF-8 makes patterns and messages unreliable.",
         severity: .error,
         triggering: [Example("RewriteEngine On\n↓\u{0}\u{0}")],
         nonTriggering: [Example("RewriteEngine On")])),
