@@ -10,7 +10,8 @@ extension Origin {
     /// `location` is the answer's own Location: kept for a redirect (or 201) Apache writes,
     /// and in the normal table of a page sent with a 3xx, where `Header` may replace it.
     /// `canned`: a 2xx a hook answered, sent by ap_send_error_response like an error.
-    /// `errorTableLost`: the error table was emptied before the canned answer (a refused body).
+    /// `errorTableLost`: a refused body emptied the error table (only the early lines of requests
+    /// that ran post_read_request after that, ErrorDocument pages, are in it).
     /// `handlerRan`: the error came after the file's handler ran (the byte-range filter's 416,
     /// the header filter's 500), which made the file's type r->handler (`%{HANDLER}`).
     func responseHeaders(_ r: RequestRecord, status: Int, location: String? = nil, servedErrorPage: Bool = false,
@@ -102,7 +103,7 @@ extension Origin {
             // A condition's Vary goes to r->headers_out, which is now the moved table.
             let vary = VaryTokens()
             // (`early` lines filled the error table at post_read_request: gone with it when lost.)
-            if !errorTableLost { applyEarly(to: &errorTable, &contentType, r, context, vary: vary) }
+            applyEarly(to: &errorTable, &contentType, r, context, vary: vary, after: errorTableLost ? context.chain.errorTableClearedAt : nil)
             for h in directives where h.always && !h.early {
                 apply(h, to: &errorTable, &contentType, r, context, vary: vary)
             }
@@ -127,7 +128,7 @@ extension Origin {
             onSuccess.append("Vary", vary.names.joined(separator: ", "))
             vary.names = []
         }
-        applyEarly(to: &always, &contentType, r, context, vary: vary)
+        applyEarly(to: &always, &contentType, r, context, vary: vary, after: errorTableLost ? context.chain.errorTableClearedAt : nil)
         mergeVary()
         for h in directives where h.always && !h.early { apply(h, to: &always, &contentType, r, context, vary: vary); mergeVary() }
         if let allow = r.allow { always.set("Allow", allow) }
@@ -239,12 +240,13 @@ extension Origin {
     /// its own environment, since internal_internal_redirect shares r->err_headers_out (an
     /// ErrorDocument page or an [L] redirect sends `add` lines twice; a recursive error sends the
     /// page request's `set`; recorded: header-early-always-shared-across-internal-redirects).
+    /// `after`: only the requests that ran post_read_request after the table was emptied.
     private func applyEarly(to table: inout HeaderTable, _ contentType: inout String?, _ r: RequestRecord,
-                            _ context: ExpressionContext, vary: VaryTokens) {
+                            _ context: ExpressionContext, vary: VaryTokens, after cleared: Int? = nil) {
         let lines = site.vhost.block.headers.filter { $0.always && $0.early }
         guard !lines.isEmpty else { return }
         let chain = context.chain
-        for record in chain.postReadRecords.isEmpty ? [r] : chain.postReadRecords {
+        for record in chain.postReadRecords.dropFirst(cleared ?? 0) {
             var c = context
             c.record = record
             for h in lines { apply(h, to: &table, &contentType, record, c, vary: vary) }

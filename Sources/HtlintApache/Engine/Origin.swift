@@ -114,8 +114,6 @@ public final class Origin: @unchecked Sendable {
         var bodyRefused = false
         /// The default handler answered a file 304 or 412 (a failed precondition).
         var conditionFailedFile = false
-        /// …read for r_1st_err of a recursive error: its canned 413 loses the error table too.
-        var firstRequestBodyRefused = false
         func bodyTooLarge(_ status: Int, readFor reader: RequestRecord? = nil) -> Bool {
             defer { bodyRead = true }
             guard !bodyRead, let length = request.header("Content-Length").flatMap({ Int($0) }), length > 0,
@@ -127,6 +125,7 @@ public final class Origin: @unchecked Sendable {
             guard limit > 0, length > limit else { return false }
             chain.note(.status, "413: the request body (\(length) bytes) is over LimitRequestBody \(limit)")
             bodyRefused = true
+            chain.errorTableClearedAt = chain.postReadRecords.count
             return true
         }
         /// ErrorDocument with a local path: an internal redirect that keeps the error status.
@@ -216,7 +215,6 @@ public final class Origin: @unchecked Sendable {
                         // errordoc-recursive-error-body-too-large-sends-413).
                         record.status = s
                         (status, location, loggedStatus) = (413, nil, s)
-                        firstRequestBodyRefused = true
                         if (runStartRecord ?? errorOrigin) === firstRecord { originalState?.status = 413 }
                         break
                     }
@@ -490,7 +488,10 @@ public final class Origin: @unchecked Sendable {
             // …and a later request's challenge (the ErrorDocument page's own 401) is in it too
             // (recorded: errordoc-401-page-rewritten-keeps-challenge).
             if let challenge = record.wwwAuthenticate { headerRecord.wwwAuthenticate = challenge }
-            let errorTableLost = bodyRefused && status == 413 && served == nil && (errorDocumentStatus == nil || firstRequestBodyRefused)
+            // (An ErrorDocument page's request that ran after the refusal wrote its early lines
+            // into the emptied table again, whether or not the page is found; recorded:
+            // access-limitrequestbody-missing-page-keeps-later-early.)
+            let errorTableLost = bodyRefused && status == 413
             if errorTableLost { chain.cookies = [] }
             var headers = record.traceEcho && status == 200
                 ? traceEchoHeaders(record, chain: chain)

@@ -175,6 +175,8 @@ final class RequestChain {
     /// The requests that ran post_read_request, first to last: internal_internal_redirect shares
     /// r->err_headers_out, so each one's `Header always … early` lines are in the table sent.
     var postReadRecords: [RequestRecord] = []
+    /// How many of `postReadRecords` had run when a refused body emptied the error table.
+    var errorTableClearedAt: Int?
     /// mod_deflate compressed the answer's body (gzip accepted).
     var compressed = false
     let theRequest: String

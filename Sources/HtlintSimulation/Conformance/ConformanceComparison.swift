@@ -19,11 +19,12 @@ public enum ConformanceComparison {
     public static func compare(_ c: ConformanceCase, simulator: ChainSimulator, strict: Bool = false) -> (requests: Int, agreeing: Int, disagreements: [Disagreement]) {
         var all: [Disagreement] = []
         var agreeing = 0
+        let names = RecordedFileNames(siteDirectory: c.siteDirectory)
         for (index, request) in c.requests.enumerated() {
             guard index < c.expected.count else { continue }
             let expected = c.expected[index]
             let result = simulator.run(request.url, method: request.method, headers: request.headers)
-            let found = compare(result, expected, label: "\(c.name) \(request.method) \(request.url)", strict: strict)
+            let found = compare(result, expected, label: "\(c.name) \(request.method) \(request.url)", strict: strict, names: names)
             if found.isEmpty { agreeing += 1 }
             all += found
         }
@@ -61,7 +62,8 @@ public enum ConformanceComparison {
         return Array(bytes) == g.rawBytes
     }
 
-    static func compare(_ result: ChainResult, _ expected: [String: Any], label: String, strict: Bool) -> [Disagreement] {
+    static func compare(_ result: ChainResult, _ expected: [String: Any], label: String, strict: Bool,
+                        names: RecordedFileNames? = nil) -> [Disagreement] {
         var out: [Disagreement] = []
         func check(_ field: String, _ want: Any?, _ got: Any?) {
             let w = text(want), g = text(got)
@@ -88,8 +90,10 @@ public enum ConformanceComparison {
             // file's: Apache sending one (ErrorDocument 403 /.htaccess for /.htaccess, whose
             // access check the same configuration skips) is recorded as null.
             // Nor a body mod_deflate compressed (GET or POST accepting gzip; recorded:
-            // header-deflate-compressed-body-not-recognised).
-            let served = got.origin?.compressed == true ? nil : got.served.flatMap { $0.hasSuffix("/.htaccess") ? nil : $0 }
+            // header-deflate-compressed-body-not-recognised). A file with another's bytes has
+            // that one's name (RecordedFileNames).
+            let served = got.origin?.compressed == true ? nil
+                : got.served.flatMap { $0.hasSuffix("/.htaccess") ? nil : names?.recorded($0) ?? $0 }
             if want.keys.contains("served") { check("hop\(i).served", want["served"], served) }
             if let wantHeaders = want["headers"] as? [String: Any], let o = got.origin {
                 for (name, value) in wantHeaders.sorted(by: { $0.key < $1.key }) {
