@@ -238,8 +238,9 @@ struct ExpressionContext: ExpressionEnvironment {
         op == "F" ? origin.lookupFile(argument, record, chain, guarded: false) : origin.lookupURI(argument, record, chain)
     }
 
-    func fileTest(_ op: Character, _ path: String) -> Bool {
+    func fileTest(_ op: Character, _ testString: String) -> Bool {
         let fs = origin.site.files
+        let path = Origin.statPath(testString)
         // Paths outside the site are stat'ed on the real system: `/` and the top-level
         // directories exist there, and every directory has its search (x) bits.
         let system = origin.systemNode(path)

@@ -502,8 +502,9 @@ extension Origin {
         return c.negated ? !result : result
     }
 
-    func fileTest(_ op: Character, _ path: String, _ r: RequestRecord, _ chain: RequestChain) -> Bool {
+    func fileTest(_ op: Character, _ testString: String, _ r: RequestRecord, _ chain: RequestChain) -> Bool {
         let fs = site.files
+        let path = op == "F" || op == "U" ? testString : Origin.statPath(testString)
         switch op {
         case "d":
             // A URL-path left by a rewrite is stat'ed as is: `/` and `/etc` are directories there.
@@ -520,6 +521,13 @@ extension Origin {
         case "U": return lookupURI(path, r, chain)
         default: return false
         }
+    }
+
+    /// The name the kernel stats for a test string: a relative one from httpd's working
+    /// directory, `/` (apr_proc_detach changes to it; recorded:
+    /// rewrite-cond-relative-path-from-server-root).
+    static func statPath(_ path: String) -> String {
+        path.isEmpty || path.hasBytePrefix("/") ? path : "/" + path
     }
 
     /// `Site.systemNode`, answered without its walk for a path inside the mounted root: the
