@@ -60,14 +60,19 @@ class Case:
         return files, dirs
 
     def htaccess(self):
-        return [f for f in self.walk()[0] if os.path.basename(f) == ".htaccess"]
+        # A .htaccess that is a link (a loop, a directory, a file outside) is the point of its
+        # case: it is never edited.
+        return [f for f in self.walk()[0] if os.path.basename(f) == ".htaccess"
+                and not os.path.islink(os.path.join(self.site, f))]
 
     def read(self, rel):
+        if os.path.islink(os.path.join(self.site, rel)): return []
         with open(os.path.join(self.site, rel), encoding="latin-1", newline="") as f:
             return f.read().split("\n")
 
     def write(self, rel, lines):
         p = os.path.join(self.site, rel)
+        if os.path.islink(p): return
         os.makedirs(os.path.dirname(p), exist_ok=True)
         with open(p, "w", encoding="latin-1", newline="") as f: f.write("\n".join(lines))
 
