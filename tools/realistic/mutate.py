@@ -60,19 +60,16 @@ class Case:
         return files, dirs
 
     def htaccess(self):
-        # A .htaccess that is a link (a loop, a directory, a file outside) is the point of its
-        # case: it is never edited.
+        # a linked or unreadable access file (a symlink loop, a fixture's point) is left as it is
         return [f for f in self.walk()[0] if os.path.basename(f) == ".htaccess"
-                and not os.path.islink(os.path.join(self.site, f))]
+                and not os.path.islink(os.path.join(self.site, f)) and os.access(os.path.join(self.site, f), os.R_OK)]
 
     def read(self, rel):
-        if os.path.islink(os.path.join(self.site, rel)): return []
         with open(os.path.join(self.site, rel), encoding="latin-1", newline="") as f:
             return f.read().split("\n")
 
     def write(self, rel, lines):
         p = os.path.join(self.site, rel)
-        if os.path.islink(p): return
         os.makedirs(os.path.dirname(p), exist_ok=True)
         with open(p, "w", encoding="latin-1", newline="") as f: f.write("\n".join(lines))
 
@@ -262,7 +259,7 @@ def m_move_rule(c):
     """Move a rule and the conditions above it into another directory's .htaccess."""
     R = c.R
     files, dirs = c.walk()
-    hts = [f for f in files if os.path.basename(f) == ".htaccess"]
+    hts = c.htaccess()
     cands = []
     for f in hts:
         ls = c.read(f)
@@ -271,7 +268,8 @@ def m_move_rule(c):
     if not cands: return False
     f, i = R.choice(cands)
     here = os.path.dirname(f)
-    targets = [d for d in dirs if d != here]
+    targets = [d for d in dirs if d != here and not os.path.islink(os.path.join(c.site, d, ".htaccess"))
+               and not os.path.isdir(os.path.join(c.site, d, ".htaccess"))]
     if not targets: return False
     d = R.choice(targets)
     ls = c.read(f)
@@ -306,7 +304,7 @@ def m_directive(c):
         c.case["vhost"] = list(c.case.get("vhost", [])) + [line]
         c.done.append(f"vhost: {line}")
         return True
-    hts = [f for f in files if os.path.basename(f) == ".htaccess"] or [".htaccess"]
+    hts = c.htaccess() or [".htaccess"]
     f = R.choice(hts)
     line = ch(R, "DirectoryIndex " + ch(R, "index.php index.html", "disabled", "missing.html", "/index.html", "index.html"),
               "DirectorySlash " + ch(R, "Off", "Off", "On"),
