@@ -398,7 +398,10 @@ extension Edge: Layer {
     /// 3891 bytes). A file the default handler sent (marked by its `Accept-Ranges`) also carries
     /// Last-Modified and a weak ETag, 72 bytes more for a file under 256 bytes written just before
     /// it is asked for, as the oracle's are (recorded: https-edge-502-file-headers-count).
-    static func originHeaderBytes(_ r: HopResponse) -> Int {
+    /// A HEAD answer Apache writes itself (an error page, a redirect) has no Content-Length: the
+    /// body is never made (22 bytes with a 4-digit length; recorded:
+    /// https-edge-head-error-page-no-content-length).
+    static func originHeaderBytes(_ r: HopResponse, head: Bool = false) -> Int {
         var n = 14 + (reasonPhrases[r.status]?.utf8.count ?? 12) + 173
         if let l = r.location { n += 12 + l.utf8.count }
         var file = false
@@ -406,6 +409,7 @@ extension Edge: Layer {
             if equalsIgnoringASCIICase(h.name, "Accept-Ranges") { file = true }
             n += h.name.utf8.count + h.value.utf8.count + 4
         }
+        if head, !file { n -= 22 }
         if file {
             n += 72
             // The file's own type (the client's view of the headers) in place of the error
@@ -484,7 +488,7 @@ extension Edge: Layer {
             return (r, ["answers 502: the origin closed the connection without a response"])
         }
         if let limit = originHeaderLimit, r.answerer == .origin || r.answerer == .app {
-            let size = Edge.originHeaderBytes(r)
+            let size = Edge.originHeaderBytes(r, head: received.method == "HEAD")
             if size > limit {
                 r.status = 502
                 r.location = nil
