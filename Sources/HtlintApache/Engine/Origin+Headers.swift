@@ -95,6 +95,8 @@ extension Origin {
             }
             return out
         }
+        // A refused body emptied the error table: only later requests' early lines are in it.
+        let earlyLinesAfter = errorTableLost ? chain.errorTableClearedAt : nil
         guard success else {
             // ap_send_error_response moves the error table (mod_rewrite's cookies) into the normal
             // one before mod_headers' error filter runs: `always` starts empty and cannot unset or
@@ -102,8 +104,8 @@ extension Origin {
             var errorTable = HeaderTable()
             // A condition's Vary goes to r->headers_out, which is now the moved table.
             let vary = VaryTokens()
-            // (`early` lines filled the error table at post_read_request: gone with it when lost.)
-            applyEarly(to: &errorTable, &contentType, r, context, vary: vary, after: errorTableLost ? context.chain.errorTableClearedAt : nil)
+            // (`early` lines filled the error table at post_read_request, each request of the chain.)
+            applyEarly(to: &errorTable, &contentType, context, vary: vary, after: earlyLinesAfter)
             for h in directives where h.always && !h.early {
                 apply(h, to: &errorTable, &contentType, r, context, vary: vary)
             }
@@ -128,7 +130,7 @@ extension Origin {
             onSuccess.append("Vary", vary.names.joined(separator: ", "))
             vary.names = []
         }
-        applyEarly(to: &always, &contentType, r, context, vary: vary, after: errorTableLost ? context.chain.errorTableClearedAt : nil)
+        applyEarly(to: &always, &contentType, context, vary: vary, after: earlyLinesAfter)
         mergeVary()
         for h in directives where h.always && !h.early { apply(h, to: &always, &contentType, r, context, vary: vary); mergeVary() }
         if let allow = r.allow { always.set("Allow", allow) }
@@ -241,15 +243,15 @@ extension Origin {
     /// ErrorDocument page or an [L] redirect sends `add` lines twice; a recursive error sends the
     /// page request's `set`; recorded: header-early-always-shared-across-internal-redirects).
     /// `after`: only the requests that ran post_read_request after the table was emptied.
-    private func applyEarly(to table: inout HeaderTable, _ contentType: inout String?, _ r: RequestRecord,
-                            _ context: ExpressionContext, vary: VaryTokens, after cleared: Int? = nil) {
-        let lines = site.vhost.block.headers.filter { $0.always && $0.early }
-        guard !lines.isEmpty else { return }
-        let chain = context.chain
-        for record in chain.postReadRecords.dropFirst(cleared ?? 0) {
+    private func applyEarly(to table: inout HeaderTable, _ contentType: inout String?, _ context: ExpressionContext,
+                            vary: VaryTokens, after cleared: Int? = nil) {
+        let lines = site.vhost.block.headers
+        // (Most sites have none: no copy of the list per response.)
+        guard lines.contains(where: { $0.always && $0.early }) else { return }
+        for record in context.chain.postReadRecords.dropFirst(cleared ?? 0) {
             var c = context
             c.record = record
-            for h in lines { apply(h, to: &table, &contentType, record, c, vary: vary) }
+            for h in lines where h.always && h.early { apply(h, to: &table, &contentType, record, c, vary: vary) }
         }
     }
 

@@ -48,6 +48,15 @@ public final class Site: @unchecked Sendable {
     public let canonicalName: CanonicalName
     /// `UseCanonicalName On`: self-referential URLs name ServerName.
     public var useCanonicalName: Bool { canonicalName == .on }
+    /// The server's `%{SERVER_NAME}` when it does not come from the Host header: ServerName
+    /// under On, the name of `localAddress` under DNS (Origin.localHostName); nil under Off.
+    public func canonicalServerName(localAddress: String) -> String? {
+        switch canonicalName {
+        case .on: return serverHostName
+        case .dns: return Origin.localHostName(localAddress) ?? serverHostName
+        case .off: return nil
+        }
+    }
     public let useCanonicalPhysicalPort: Bool
     /// mod_ssl's handshake settings, compared when `Host` and SNI pick different servers.
     public let tlsHandshake: TLSHandshakeSettings

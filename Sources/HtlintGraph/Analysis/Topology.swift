@@ -194,16 +194,8 @@ struct Topology: @unchecked Sendable {
     /// visitor talks to Apache directly (as the simulator has it).
     var serverAddress: String { edge.originServerAddress ?? "127.0.0.1" }
 
-    /// `%{SERVER_NAME}` when it does not come from the Host header: ServerName under
-    /// `UseCanonicalName On`, the local address's name under `DNS` (as Origin.serverNameAndPort);
-    /// nil under Off.
-    var canonicalServerName: String? {
-        switch site.canonicalName {
-        case .on: return site.serverHostName
-        case .dns: return Origin.localHostName(serverAddress) ?? site.serverHostName
-        case .off: return nil
-        }
-    }
+    /// `%{SERVER_NAME}` when it does not come from the Host header (nil under UseCanonicalName Off).
+    var canonicalServerName: String? { site.canonicalServerName(localAddress: serverAddress) }
 
     /// Headers that proxies and CDNs set and browsers do not send: their value is what the
     /// edge in front adds, or nothing.

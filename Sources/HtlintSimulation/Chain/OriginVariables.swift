@@ -34,11 +34,7 @@ public struct OriginVariables: Sendable {
 
     /// `%{SERVER_NAME}`: the Host header's name with `UseCanonicalName Off`.
     public var serverName: String {
-        switch site.canonicalName {
-        case .on: return site.serverHostName
-        case .dns: return Origin.localHostName(request.serverAddress) ?? site.serverHostName
-        case .off: break
-        }
+        if let name = site.canonicalServerName(localAddress: request.serverAddress) { return name }
         guard let host = request.header("Host"), !host.isEmpty else { return site.serverHostName }
         return splitHostHeader(host).host
     }
