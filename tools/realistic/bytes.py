@@ -14,7 +14,8 @@ few files (some with non-ASCII names, a few whose names are not UTF-8; those alw
 as the oracle only gives empty files a body it can write), 3-8 requests, edge mostly none.
 
 Usage: bytes.py OUT N SEED — writes N oracle cases to OUT."""
-import json, os, random, sys
+import os, random, sys
+from casefile import raw, write_case
 
 OUT, N, SEED = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 R = random.Random(SEED)
@@ -33,7 +34,6 @@ L1NAMES = ["caf\udce9", "\udcc9t\udcc9", "na\udcefve", "\udce9t\udce9"]
 if SEED >= 2203:
     NAMES[0:0] = L1NAMES
     CFG_NAMES[0:0] = L1NAMES
-def raw(x): return x if isinstance(x, bytes) else x.encode("utf-8", "surrogateescape")
 LATIN1 = [b"caf\xe9", b"\xc9t\xc9", b"na\xefve", b"\xff"]   # names that are not UTF-8
 
 
@@ -522,12 +522,7 @@ def make_case(i):
         case["vhost"] = [l for k, l in enumerate(s.vhost) if l.startswith("<") or l.startswith("</") or " " not in l or l not in s.vhost[:k]]
     if s.modules: case["modules"] = sorted(s.modules)
     d = os.path.join(OUT, f"bytes-gen-{SEED}-{i:04d}")
-    os.makedirs(os.path.join(d, "site"), exist_ok=True)
-    with open(os.path.join(d, "case.json"), "w") as f: json.dump(case, f, indent=2)
-    for p, c in files.items():
-        fp = os.path.join(os.fsencode(d), b"site", raw(p))
-        os.makedirs(os.path.dirname(fp), exist_ok=True)
-        with open(fp, "wb") as f: f.write(raw(c))
+    write_case(d, case, files)
 
 
 for i in range(N): make_case(i)

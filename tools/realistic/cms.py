@@ -8,6 +8,7 @@ Usage: cms.py MODE OUT N SEED — writes N oracle cases to OUT. MODE is
   split  behind separate port-80 and port-443 virtual hosts, as hosting panels write them (r6: 1500 506)
   typos  with one or two hand-editing mistakes each (r7: 1500 507)"""
 import json, os, random, sys
+from casefile import write_case
 MODE, OUT, N, SEED = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 R = random.Random(SEED)
 def ch(*xs): return R.choice(xs)
@@ -176,11 +177,7 @@ def make_case(i):
     edge = ch("none", "none", "none", "flexible", "flexible+always-https", "full", "full+always-https")
     case = {"description": f"real-cms {SEED}-{i}: {kind}", "host": host, "aliases": ["www." + host], "edge": edge, "requests": reqs, "record_headers": ["Access-Control-Allow-Origin", "Strict-Transport-Security", "Cache-Control", "X-Frame-Options", "Content-Type", "Allow"]}
     d = os.path.join(OUT, f"real-cms-{SEED}-{i:04d}")
-    os.makedirs(os.path.join(d, "site"), exist_ok=True)
-    json.dump(case, open(os.path.join(d, "case.json"), "w"), indent=2)
-    for p, c in files.items():
-        fp = os.path.join(d, "site", p); os.makedirs(os.path.dirname(fp), exist_ok=True)
-        open(fp, "w").write(c)
+    write_case(d, case, files)
 
 
 # --- split: port-80 and port-443 virtual hosts

@@ -11,7 +11,8 @@ an alias Redirect next to a RewriteBase in the child, [END] above child rules, D
 ErrorDocument and redirects, canonicalisation written the many ways people write it.
 
 Usage: pairs.py OUT N SEED — writes N oracle cases to OUT."""
-import json, os, random, sys
+import os, random, sys
+from casefile import write_case
 
 OUT, N, SEED = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 R = random.Random(SEED)
@@ -501,12 +502,7 @@ def make_case(i):
     if s.vhost: case["vhost"] = s.vhost
     if s.modules: case["modules"] = sorted(s.modules)
     d = os.path.join(OUT, f"pairs-gen-{SEED}-{i:04d}")
-    os.makedirs(os.path.join(d, "site"), exist_ok=True)
-    with open(os.path.join(d, "case.json"), "w") as f: json.dump(case, f, indent=2)
-    for p, c in files.items():
-        fp = os.path.join(d, "site", p)
-        os.makedirs(os.path.dirname(fp), exist_ok=True)
-        with open(fp, "w") as f: f.write(c)
+    write_case(d, case, files)
 
 
 for i in range(N): make_case(i)

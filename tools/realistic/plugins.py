@@ -10,7 +10,8 @@ above or below the WordPress block, at the root or in /blog, behind every edge.
 Usage: plugins.py OUT N SEED [rich|hits] — writes N oracle cases to OUT (round p1: 1500 601; rich adds
 more blocks per site, subdirectory cache .htaccess files and odder request headers;
 hits is rich with every cache and WebP variant present, so the cache branches are taken: p3 600 603 hits)."""
-import json, os, random, sys
+import os, random, sys
+from casefile import write_case
 
 OUT, N, SEED = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 MIX = (sys.argv[4:] or [""])[0]
@@ -459,11 +460,6 @@ def make_case(i):
     if RICH and R.random() < 0.2: case["vhost_https"] = ["Header always set Strict-Transport-Security \"max-age=300\""] + \
         maybe(0.5, ["<Directory ${DOCROOT}/wp-content/uploads>", ch("AllowOverride None", "AllowOverride FileInfo", "Options -Indexes"), "</Directory>"])
     d = os.path.join(OUT, f"plugins-gen-{SEED}-{i:04d}")
-    os.makedirs(os.path.join(d, "site"), exist_ok=True)
-    with open(os.path.join(d, "case.json"), "w") as f: json.dump(case, f, indent=2)
-    for p, c in files.items():
-        fp = os.path.join(d, "site", p)
-        os.makedirs(os.path.dirname(fp), exist_ok=True)
-        with open(fp, "w") as f: f.write(c)
+    write_case(d, case, files)
 
 for i in range(N): make_case(i)

@@ -3,7 +3,8 @@
 controllers, subfolders, redirects, deny rules, query rules, env, advanced flags) with vhost lines.
 
 Usage: snippets.py OUT N SEED — writes N oracle cases to OUT (round r3 of docs/architecture.md: 1500 503)."""
-import json, os, random, sys
+import os, random, sys
+from casefile import write_case
 
 OUT, N, SEED = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 R = random.Random(SEED)
@@ -249,12 +250,7 @@ def make_case(i):
             if R.random() < 0.5:
                 files[f"{extra}/.htaccess"] = "\n".join(sub_htaccess(extra)) + "\n"
     d = os.path.join(OUT, f"real-gen-{SEED}-{i:04d}")
-    os.makedirs(os.path.join(d, "site"), exist_ok=True)
-    with open(os.path.join(d, "case.json"), "w") as f: json.dump(case, f, indent=2)
     files[".htaccess"] = "\n".join(lines).replace("\\n", "\n") + "\n"
-    for p, c in files.items():
-        fp = os.path.join(d, "site", p)
-        os.makedirs(os.path.dirname(fp), exist_ok=True)
-        with open(fp, "w") as f: f.write(c)
+    write_case(d, case, files)
 
 for i in range(N): make_case(i)

@@ -8,7 +8,8 @@ Usage: stories.py OUT N SEED [deep|odd|wire] — writes N oracle cases to OUT (r
 1500 508; r9: 1500 509 deep, which adds a third .htaccess level, vhost rules and rarer flags; r10:
 1500 510 odd, deep sites asked with odd requests: dot segments, double slashes, bad escapes, Host forms;
 r11: 1500 511 wire, as odd with conditional, range, Expect and unknown-method requests)."""
-import json, os, random, sys
+import os, random, sys
+from casefile import write_case
 
 OUT, N, SEED = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 MIX = (sys.argv[4:] or ["story"])[0]
@@ -261,11 +262,6 @@ def make_case(i):
     if "X-Env" in "".join(files.values()) or "X-Deep" in files[".htaccess"]: case["record_headers"] = ["X-Env", "X-Docs", "X-Deep"]
     if R.random() < (0.4 if DEEP else 0.15): case["vhost"] = vhost_lines()
     d = os.path.join(OUT, f"story-gen-{SEED}-{i:04d}")
-    os.makedirs(os.path.join(d, "site"), exist_ok=True)
-    with open(os.path.join(d, "case.json"), "w") as f: json.dump(case, f, indent=2)
-    for p, c in files.items():
-        fp = os.path.join(d, "site", p)
-        os.makedirs(os.path.dirname(fp), exist_ok=True)
-        with open(fp, "w") as f: f.write(c)
+    write_case(d, case, files)
 
 for i in range(N): make_case(i)
