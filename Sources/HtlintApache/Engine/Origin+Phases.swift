@@ -305,7 +305,8 @@ extension Origin {
         }
     }
 
-    private func withReceivedURI(_ r: RequestRecord, _ body: () -> Void) {
+    /// Runs `body` with `r.uri` the path as received (post_read_request's view), then puts it back.
+    func withReceivedURI(_ r: RequestRecord, _ body: () -> Void) {
         guard let received = r.receivedURI, received != r.uri else { return body() }
         let uri = r.uri
         r.uri = received
