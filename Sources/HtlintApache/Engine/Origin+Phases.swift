@@ -205,6 +205,9 @@ extension Origin {
         // Its [E=] values come along too (the look-up started from a copy of this environment).
         r.env = sub.env
         r.envShadowed = sub.envShadowed
+        // And its r->path_info: a [DPI] rule there leaves none for this request's own rules to
+        // append again (recorded: negotiation-variant-rewrite-dpi-drops-path-info).
+        r.pathInfo = sub.pathInfo
         guard sub.handler == "redirect-handler", let staged = sub.stagedRedirect else { return }
         // ap_internal_fast_redirect copies its r->args as well: a query the look-up's rule
         // wrote is the one this request's own rules see and `[QSA]` appends (recorded:
