@@ -251,11 +251,7 @@ extension Origin {
         for record in context.chain.postReadRecords.dropFirst(cleared ?? 0) {
             var c = context
             c.record = record
-            // Formatted at post_read_request: %{REQUEST_URI}s is the path as sent, not what
-            // normalising or a [PT] rewrite made of it (recorded: header-early-request-uri-as-received).
-            withReceivedURI(record) {
-                for h in lines where h.always && h.early { apply(h, to: &table, &contentType, record, c, vary: vary) }
-            }
+            for h in lines where h.always && h.early { apply(h, to: &table, &contentType, record, c, vary: vary) }
         }
     }
 

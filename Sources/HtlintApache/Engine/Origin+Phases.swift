@@ -299,7 +299,7 @@ extension Origin {
     /// lines (HOOK_FIRST) before mod_setenvif, which runs for main requests only (a subrequest
     /// has its parent's environment already).
     func postReadRequest(_ r: RequestRecord, _ chain: RequestChain) {
-        if !r.isSubrequest { chain.postReadRecords.append(r) }
+        if !r.isSubrequest { chain.postReadRecords.append(r.postReadSnapshot()) }
         withReceivedURI(r) {
             let requestHeaders = site.vhost.block.requestHeaders
             // (A subrequest runs no post_read_request: ap_sub_req_lookup_* go to the later hooks.)
@@ -308,8 +308,7 @@ extension Origin {
         }
     }
 
-    /// Runs `body` with `r.uri` the path as received (post_read_request's view), then puts it back.
-    func withReceivedURI(_ r: RequestRecord, _ body: () -> Void) {
+    private func withReceivedURI(_ r: RequestRecord, _ body: () -> Void) {
         guard let received = r.receivedURI, received != r.uri else { return body() }
         let uri = r.uri
         r.uri = received
