@@ -249,8 +249,8 @@ extension Origin {
         // (Most sites have none: no copy of the list per response.)
         guard lines.contains(where: { $0.always && $0.early }) else { return }
         for record in context.chain.postReadRecords.dropFirst(cleared ?? 0) {
-            var c = context
-            c.record = record
+            // Formatted then: no status, type or handler yet (`expr=%{HANDLER}` is empty).
+            let c = ExpressionContext(origin: context.origin, record: record, chain: context.chain)
             for h in lines where h.always && h.early { apply(h, to: &table, &contentType, record, c, vary: vary) }
         }
     }

@@ -205,6 +205,9 @@ extension Origin {
         // Its [E=] values come along too (the look-up started from a copy of this environment).
         r.env = sub.env
         r.envShadowed = sub.envShadowed
+        // And its r->path_info: a [DPI] rule there leaves none for this request's own rules to
+        // append again (recorded: negotiation-variant-rewrite-dpi-drops-path-info).
+        r.pathInfo = sub.pathInfo
         guard sub.handler == "redirect-handler", let staged = sub.stagedRedirect else { return }
         // ap_internal_fast_redirect copies its r->args as well: a query the look-up's rule
         // wrote is the one this request's own rules see and `[QSA]` appends (recorded:
@@ -296,7 +299,7 @@ extension Origin {
     /// lines (HOOK_FIRST) before mod_setenvif, which runs for main requests only (a subrequest
     /// has its parent's environment already).
     func postReadRequest(_ r: RequestRecord, _ chain: RequestChain) {
-        if !r.isSubrequest { chain.postReadRecords.append(r) }
+        if !r.isSubrequest { chain.postReadRecords.append(r.postReadSnapshot()) }
         withReceivedURI(r) {
             let requestHeaders = site.vhost.block.requestHeaders
             // (A subrequest runs no post_read_request: ap_sub_req_lookup_* go to the later hooks.)

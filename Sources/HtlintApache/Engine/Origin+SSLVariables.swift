@@ -8,6 +8,10 @@ extension Origin {
     func sslVariable(_ rawName: String, _ r: RequestRecord, _ chain: RequestChain) -> String {
         let name = rawName.asciiUppercased()
         if let source = Origin.sslRequestVariables[name] {
+            // ssl_var_lookup reads r->filename itself: none before translate_name (an `early`
+            // line's), where mod_rewrite's look-up would fall back to the URI (recorded:
+            // header-early-request-uri-as-received).
+            if case .requestFilename = source, r.filename == nil { return "" }
             return value(of: .known(source, name: name), r, chain, serverContext: false)
         }
         if name.hasBytePrefix("HTTP:"), name.count > 5 { return value(of: .header(String(rawName.dropFirst(5))), r, chain, serverContext: false) }

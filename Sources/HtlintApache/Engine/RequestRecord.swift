@@ -134,6 +134,20 @@ final class RequestRecord {
         contentLocation = previous.contentLocation
     }
 
+    /// This request as post_read_request saw it, which `early` Header lines format: the path and
+    /// query as received (not normalised, decoded or rewritten), no file, path info or handler
+    /// yet (recorded: header-early-request-uri-as-received).
+    func postReadSnapshot() -> RequestRecord {
+        let s = RequestRecord(method: method, uri: receivedURI ?? uri, query: query, isSubrequest: isSubrequest,
+                              documentRoot: contextDocumentRoot)
+        s.receivedURI = receivedURI
+        s.env = env
+        s.envShadowed = envShadowed
+        s.errorStatus = errorStatus
+        s.status = status
+        return s
+    }
+
     init(method: String, uri: String, query: String?, isSubrequest: Bool, documentRoot: String) {
         self.method = method
         self.uri = uri

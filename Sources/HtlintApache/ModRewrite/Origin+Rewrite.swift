@@ -288,7 +288,10 @@ extension Origin {
                 if !value.isEmpty { result.handler = value.asciiLowercased() }
             }
         }
-        if rule.isDash {
+        // A rule that answers a status ([F], [G], [R=4xx]) is NOSUB like `-`: its substitution is
+        // never expanded (no look-up made, no unsafe-`?` check; recorded:
+        // rewrite-flags-status-rule-substitution-not-expanded, rewrite-escape-unsafe-qmark-status-flag).
+        if rule.isDash || rule.flags.statusOverride != nil {
             sideEffects()
             forceTypeAndHandler()
             return .matched(substituted: false, unsafeQuestionMark: false)
@@ -296,16 +299,10 @@ extension Origin {
         let escaping: BackrefEscaping? = rule.flags.escaping.isActive ? rule.flags.escaping : nil
         let expansion = expand(rule.substitution, scope, r, chain, escaping: escaping, serverContext: serverContext,
                                tracksQuestionMarks: true)
-        // A rule that answers a status ([F], [G], [R=4xx]) returns before the unsafe-`?` check
-        // (recorded: rewrite-escape-unsafe-qmark-status-flag).
-        let unsafe = !rule.flags.unsafeAllow3F && rule.flags.statusOverride == nil
+        let unsafe = !rule.flags.unsafeAllow3F
             && (rule.flags.qsLast ? expansion.lastQuestionMarkExpanded : expansion.firstQuestionMarkExpanded)
         if unsafe { return .matched(substituted: true, unsafeQuestionMark: true) }
         sideEffects()
-        if rule.flags.statusOverride != nil {
-            forceTypeAndHandler()
-            return .matched(substituted: false, unsafeQuestionMark: false)
-        }
 
         var uri = expansion.text
         // Query string (apache-semantics §6.5).
