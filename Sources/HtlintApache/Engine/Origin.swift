@@ -674,14 +674,20 @@ public final class Origin: @unchecked Sendable {
         // ap_normalize_path's; with them it is the second normalisation after decoding `%2F`
         // (AllowEncodedSlashes On), whose failure Apache ignores: `/..%2Fx` serves `/x`.
         var decodedAboveRoot = false
-        switch decodeURLPath(text, encodedSlashes: site.encodedSlashes) {
+        // ap_normalize_path's own scan finds a `%` without two hex digits in the path as received,
+        // even where decoding the unreserved escapes after it made a valid-looking one (`%%41`
+        // reads `%A`): 400, before any `%2F` is refused (recorded:
+        // rewrite-escape-bad-escape-hidden-by-unreserved-decoding).
+        let decoding = normalizedEncoded && hasBadEscape(received)
+            ? .failure(.badEscape) : decodeURLPath(text, encodedSlashes: site.encodedSlashes)
+        switch decoding {
         // Decoded `%2F`s may make new `//` or `..` segments: Apache normalises again when it allows them.
         case .success(let decoded): path = normalizePath(decoded, aboveRoot: &decodedAboveRoot, mergeSlashes: site.mergeSlashes)
         case .failure(.badEscape):
             early = 400
             // ap_normalize_path finishes its pass before it reports the bad escape: r->uri
             // (what the log shows) has its slashes merged and segments resolved.
-            if !normalizedEncoded { path = normalizePath(decodingUnreserved(text), aboveRoot: &decodedAboveRoot, mergeSlashes: site.mergeSlashes) }
+            path = normalizedEncoded ? text : normalizePath(decodingUnreserved(text), aboveRoot: &decodedAboveRoot, mergeSlashes: site.mergeSlashes)
         case .failure(.forbiddenByte(let decoded)):
             early = 404
             // r->uri is a C string: a decoded `%00` ends what the log shows.
@@ -827,6 +833,15 @@ func relativeNameClimbsAboveStart(_ path: String, mergeSlashes: Bool) -> Bool {
         } else {
             depth += 1
         }
+    }
+    return false
+}
+
+/// A `%` not followed by two hex digits (what ap_normalize_path calls an invalid encoding).
+func hasBadEscape(_ path: String) -> Bool {
+    let b = Array(path.utf8)
+    for i in b.indices where b[i] == UInt8(ascii: "%") {
+        guard i + 2 < b.count, hexValue(b[i + 1]) != nil, hexValue(b[i + 2]) != nil else { return true }
     }
     return false
 }
