@@ -55,6 +55,15 @@ struct RecordedApacheProbeTests {
         Self.expectOneFinding("HT302", code, files: ["/about.html"], naming: "/no-such-dir/no-such-page", line: 2)
     }
 
+    /// The same rule behind a front controller that skips files (`!-f`): below a missing
+    /// directory it ends at index.php, but after an existing file (`/about.html/x`, recorded 500 in
+    /// rewrite-to-itself-recurses-below-missing-directory) `-f` holds and the rule recurses. No
+    /// probe put a segment after a file (lintcheck recall, snippets.py seed 4101).
+    @Test func rewriteToItselfRecursesAfterAnExistingFile() {
+        let code = "RewriteEngine On\nRewriteCond %{REQUEST_FILENAME} !-f\nRewriteRule ^ index.php [L]\nRewriteRule ^(.*)$ $1 [L]\n"
+        Self.expectOneFinding("HT302", code, files: ["/about.html", "/index.php"], naming: "/about.html/x", line: 4)
+    }
+
     /// rewrite-strip-suffix-redirect-and-add-suffix-loop: recorded, /about.html → 301 /about →
     /// (internally about.html, whose pass redirects again) 301 /about. The witness is the bare
     /// stem visitors use, not only `/about/` (found through path info).

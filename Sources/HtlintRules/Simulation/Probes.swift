@@ -63,7 +63,7 @@ public enum ProbeSet {
                 if rel.split(separator: "/").count <= 2 { paths += [rel, rel + "/"] }
             }
             paths += errorDocumentPaths(context) + extensionHidingPaths(context, site: site)
-                + pathInfoPaths(context) + sampleFilePaths(site: site)
+                + pathInfoPaths(context) + fileWithPathInfoPaths(context, site: site) + sampleFilePaths(site: site)
         }
         var seen = Set<String>()
         var unique = paths.map { p in
@@ -98,6 +98,27 @@ public enum ProbeSet {
         context.files.filter { !$0.rules.isEmpty }.map {
             ($0.context == .server ? "/" : ($0.directory ?? "/")) + "no-such-dir/no-such-page"
         }
+    }
+
+    /// A segment after an existing file, in each directory with rewrite rules: the file walk
+    /// stops at the file and the segment becomes path info, so `-f` holds for the URL while
+    /// `RewriteRule ^(.*)$ $1 [L]` rewrites it to a filename other than the file's and recurses
+    /// to Apache's 500 (AH00124; found by lintcheck recall on snippets.py seed 4101:
+    /// `/docs/guide.html/extra` behind a front controller that skips files).
+    static func fileWithPathInfoPaths(_ context: LintContext, site: Site) -> [String] {
+        let root = site.documentRoot
+        let files = site.files.nodes.compactMap { path, node -> String? in
+            guard case .file = node, path.hasPrefix(root + "/") else { return nil }
+            let rel = String(path.dropFirst(root.count))
+            let parts = rel.split(separator: "/")
+            return parts.count <= 3 && !parts.contains(where: { $0.hasPrefix(".") }) ? rel : nil
+        }.sorted()
+        var out: [String] = []
+        for file in context.files where !file.rules.isEmpty {
+            let dir = file.context == .server ? "/" : (file.directory ?? "/")
+            if let first = files.first(where: { $0.hasPrefix(dir) }) { out.append(first + "/x") }
+        }
+        return out
     }
 
     /// One existing file of each extension (depth ≤ 2, no dot-files, at most 8): rules that only
