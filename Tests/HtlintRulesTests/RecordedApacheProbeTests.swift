@@ -41,6 +41,14 @@ struct RecordedApacheProbeTests {
         Self.expectOneFinding("HT302", code, files: ["/about.php"], naming: "http://example.com/about/ is rewritten", line: 3)
     }
 
+    /// recursion-escaped-suffix-condition-rewrite-to-itself: `%{REQUEST_FILENAME}\.html` is the
+    /// `.html` suffix (the backslash makes the dot literal); recorded, /about/ answers 500 after 10
+    /// internal redirects. The probes only knew suffixes written without the backslash.
+    @Test func escapedSuffixInTheConditionIsProbedToo() {
+        let code = "RewriteEngine On\nRewriteCond %{REQUEST_FILENAME}\\.html -f\nRewriteRule ^([^/]+)/?$ $0\n"
+        Self.expectOneFinding("HT302", code, files: ["/about.html"], naming: "http://example.com/about/ is rewritten", line: 3)
+    }
+
     /// With `[END]` the rewrite runs once: `/about/` is a plain 404, no recursion.
     @Test func extensionHidingWithEndDoesNotRecurse() {
         let code = "RewriteEngine On\nRewriteCond %{REQUEST_FILENAME}.php -f\nRewriteRule ^(.*)$ $1.php [END]\n"
