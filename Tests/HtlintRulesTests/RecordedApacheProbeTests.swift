@@ -41,6 +41,14 @@ struct RecordedApacheProbeTests {
         Self.expectOneFinding("HT302", code, files: ["/about.php"], naming: "http://example.com/about/ is rewritten", line: 3)
     }
 
+    /// recursion-escaped-suffix-condition-rewrite-to-itself: `%{REQUEST_FILENAME}\.html` is the
+    /// `.html` suffix (the backslash makes the dot literal); recorded, /about/ answers 500 after 10
+    /// internal redirects. The probes only knew suffixes written without the backslash.
+    @Test func escapedSuffixInTheConditionIsProbedToo() {
+        let code = "RewriteEngine On\nRewriteCond %{REQUEST_FILENAME}\\.html -f\nRewriteRule ^([^/]+)/?$ $0\n"
+        Self.expectOneFinding("HT302", code, files: ["/about.html"], naming: "http://example.com/about/ is rewritten", line: 3)
+    }
+
     /// With `[END]` the rewrite runs once: `/about/` is a plain 404, no recursion.
     @Test func extensionHidingWithEndDoesNotRecurse() {
         let code = "RewriteEngine On\nRewriteCond %{REQUEST_FILENAME}.php -f\nRewriteRule ^(.*)$ $1.php [END]\n"
@@ -53,6 +61,15 @@ struct RecordedApacheProbeTests {
     @Test func rewriteToItselfRecursesBelowAMissingDirectory() {
         let code = "RewriteEngine On\nRewriteRule ^(.*)$ $1 [L]\n"
         Self.expectOneFinding("HT302", code, files: ["/about.html"], naming: "/no-such-dir/no-such-page", line: 2)
+    }
+
+    /// The same rule behind a front controller that skips files (`!-f`): below a missing
+    /// directory it ends at index.php, but after an existing file (`/about.html/x`, recorded 500 in
+    /// rewrite-to-itself-recurses-below-missing-directory) `-f` holds and the rule recurses. No
+    /// probe put a segment after a file (lintcheck recall, snippets.py seed 4101).
+    @Test func rewriteToItselfRecursesAfterAnExistingFile() {
+        let code = "RewriteEngine On\nRewriteCond %{REQUEST_FILENAME} !-f\nRewriteRule ^ index.php [L]\nRewriteRule ^(.*)$ $1 [L]\n"
+        Self.expectOneFinding("HT302", code, files: ["/about.html", "/index.php"], naming: "/about.html/x", line: 4)
     }
 
     /// rewrite-strip-suffix-redirect-and-add-suffix-loop: recorded, /about.html → 301 /about →

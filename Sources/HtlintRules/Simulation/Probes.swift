@@ -63,7 +63,7 @@ public enum ProbeSet {
                 if rel.split(separator: "/").count <= 2 { paths += [rel, rel + "/"] }
             }
             paths += errorDocumentPaths(context) + extensionHidingPaths(context, site: site)
-                + pathInfoPaths(context) + sampleFilePaths(site: site)
+                + pathInfoPaths(context) + fileWithPathInfoPaths(context, site: site) + sampleFilePaths(site: site)
         }
         var seen = Set<String>()
         var unique = paths.map { p in
@@ -100,6 +100,27 @@ public enum ProbeSet {
         }
     }
 
+    /// A segment after an existing file, in each directory with rewrite rules: the file walk
+    /// stops at the file and the segment becomes path info, so `-f` holds for the URL while
+    /// `RewriteRule ^(.*)$ $1 [L]` rewrites it to a filename other than the file's and recurses
+    /// to Apache's 500 (AH00124; found by lintcheck recall on snippets.py seed 4101:
+    /// `/docs/guide.html/extra` behind a front controller that skips files).
+    static func fileWithPathInfoPaths(_ context: LintContext, site: Site) -> [String] {
+        let root = site.documentRoot
+        let files = site.files.nodes.compactMap { path, node -> String? in
+            guard case .file = node, path.hasPrefix(root + "/") else { return nil }
+            let rel = String(path.dropFirst(root.count))
+            let parts = rel.split(separator: "/")
+            return parts.count <= 3 && !parts.contains(where: { $0.hasPrefix(".") }) ? rel : nil
+        }.sorted()
+        var out: [String] = []
+        for file in context.files where !file.rules.isEmpty {
+            let dir = file.context == .server ? "/" : (file.directory ?? "/")
+            if let first = files.first(where: { $0.hasPrefix(dir) }) { out.append(first + "/x") }
+        }
+        return out
+    }
+
     /// One existing file of each extension (depth ≤ 2, no dot-files, at most 8): rules that only
     /// fire for URLs naming a real file (`-f` conditions, `\.html$` patterns) are reached through them.
     static func sampleFilePaths(site: Site) -> [String] {
@@ -133,7 +154,7 @@ public enum ProbeSet {
                     let t = c.rawTestString
                     for prefix in ["%{REQUEST_FILENAME}", "%{DOCUMENT_ROOT}%{REQUEST_URI}", "%{DOCUMENT_ROOT}/%{REQUEST_URI}"] {
                         guard t.hasPrefix(prefix) else { continue }
-                        let suffix = String(t.dropFirst(prefix.count))
+                        let suffix = unescaped(String(t.dropFirst(prefix.count)))
                         if suffix.hasPrefix("."), suffix.count > 1, !suffix.contains("%"), !suffix.contains("/"),
                            !suffixes.contains(suffix) { suffixes.append(suffix) }
                     }
@@ -151,6 +172,20 @@ public enum ProbeSet {
                 return rel
             }.sorted().prefix(2)
             for stem in stems { out += [stem, stem + "/", stem + "/x"] }
+        }
+        return out
+    }
+
+    /// A test string as mod_rewrite expands it: a backslash makes the next character literal, so
+    /// `%{REQUEST_FILENAME}\.html` tests the `.html` suffix (found by lintcheck recall on pairs.py
+    /// seed 4110: `/about/` recursed, recorded 500, and no probe named the stem).
+    static func unescaped(_ text: String) -> String {
+        var out = ""
+        var escaping = false
+        for c in text {
+            if !escaping && c == "\\" { escaping = true; continue }
+            out.append(c)
+            escaping = false
         }
         return out
     }
