@@ -40,7 +40,11 @@ extension Origin {
     /// lines (HOOK_FIRST) before mod_setenvif, which runs for main requests only (a subrequest
     /// has its parent's environment already).
     func postReadRequest(_ r: RequestRecord, _ chain: RequestChain) {
-        if !r.isSubrequest { chain.postReadRecords.append(r.postReadSnapshot()) }
+        // Only `Header always … early` lines read the snapshot; most sites have none, and a
+        // record per request is not free.
+        if !r.isSubrequest, site.vhost.block.headers.contains(where: { $0.always && $0.early }) {
+            chain.postReadRecords.append(r.postReadSnapshot())
+        }
         withReceivedURI(r) {
             let requestHeaders = site.vhost.block.requestHeaders
             // (A subrequest runs no post_read_request: ap_sub_req_lookup_* go to the later hooks.)

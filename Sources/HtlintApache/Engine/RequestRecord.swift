@@ -187,7 +187,8 @@ final class RequestChain {
     /// A `Header edit*` recursed forever: the child crashed and the client gets no response.
     var childCrashed = false
     /// The requests that ran post_read_request, first to last: internal_internal_redirect shares
-    /// r->err_headers_out, so each one's `Header always … early` lines are in the table sent.
+    /// r->err_headers_out, so each one's `Header always … early` lines are in the table sent
+    /// (kept only where the virtual host has such lines).
     var postReadRecords: [RequestRecord] = []
     /// How many of `postReadRecords` had run when a refused body emptied the error table.
     var errorTableClearedAt: Int?
