@@ -359,7 +359,8 @@ def mutate_path(R, path):
     if op == 0: base = base[:-1] if base.endswith("/") and base != "/" else base + "/"
     elif op == 1: query = ch(R, "x=1", "a=b&c=d", "", "q=%2F%20", "x=%ZZ") if not q else (query + "&y=2" if R.random() < 0.6 else ""); q = "?" if query or R.random() < 0.2 else ""
     elif op == 2:
-        letters = [i for i, x in enumerate(base) if x.isalpha() or x in "./-_"]
+        # (Never the leading slash: `%2F…` would end the URL's host there.)
+        letters = [i for i, x in enumerate(base) if i > 0 and (x.isalpha() or x in "./-_")]
         if letters:
             i = R.choice(letters)
             base = base[:i] + "%%%02X" % ord(base[i]) + base[i + 1:]
