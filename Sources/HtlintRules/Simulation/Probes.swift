@@ -150,14 +150,9 @@ public enum ProbeSet {
         for file in context.files {
             for rule in file.rules {
                 for c in rule.conditions where !c.negated {
-                    guard case .file(let op) = c.test, "fFs".contains(op) else { continue }
-                    let t = c.rawTestString
-                    for prefix in ["%{REQUEST_FILENAME}", "%{DOCUMENT_ROOT}%{REQUEST_URI}", "%{DOCUMENT_ROOT}/%{REQUEST_URI}"] {
-                        guard t.hasPrefix(prefix) else { continue }
-                        let suffix = unescaped(String(t.dropFirst(prefix.count)))
-                        if suffix.hasPrefix("."), suffix.count > 1, !suffix.contains("%"), !suffix.contains("/"),
-                           !suffixes.contains(suffix) { suffixes.append(suffix) }
-                    }
+                    guard case .file(let op) = c.test, "fFs".contains(op), let suffix = testedSuffix(c.testString) else { continue }
+                    if suffix.hasPrefix("."), suffix.count > 1, !suffix.contains("/"),
+                       !suffixes.contains(suffix) { suffixes.append(suffix) }
                 }
             }
         }
@@ -176,18 +171,17 @@ public enum ProbeSet {
         return out
     }
 
-    /// A test string as mod_rewrite expands it: a backslash makes the next character literal, so
-    /// `%{REQUEST_FILENAME}\.html` tests the `.html` suffix (found by lintcheck recall on pairs.py
-    /// seed 4110: `/about/` recursed, recorded 500, and no probe named the stem).
-    static func unescaped(_ text: String) -> String {
-        var out = ""
-        var escaping = false
-        for c in text {
-            if !escaping && c == "\\" { escaping = true; continue }
-            out.append(c)
-            escaping = false
-        }
-        return out
+    /// The literal text a file test appends to the request's file name
+    /// (`%{REQUEST_FILENAME}.php`, `%{DOCUMENT_ROOT}%{REQUEST_URI}.html`), read from the parsed
+    /// test string, so a backslash escape is read as mod_rewrite reads it: `\.html` is `.html`
+    /// (found by lintcheck recall on pairs.py seed 4110: `/about/` recursed, recorded 500, and no
+    /// probe named the stem). Nil when something else is expanded after the name.
+    static func testedSuffix(_ test: Template) -> String? {
+        let heads: [[Template.Part]] = [[.variable("REQUEST_FILENAME")], [.variable("DOCUMENT_ROOT"), .variable("REQUEST_URI")],
+                                        [.variable("DOCUMENT_ROOT"), .literal("/"), .variable("REQUEST_URI")]]
+        guard let head = heads.first(where: { test.parts.starts(with: $0) }),
+              test.parts.count == head.count + 1, case .literal(let suffix) = test.parts[head.count] else { return nil }
+        return suffix
     }
 
     /// Percent-encodes what cannot stand in a request target.
