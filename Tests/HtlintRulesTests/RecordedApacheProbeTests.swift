@@ -80,6 +80,32 @@ struct RecordedApacheProbeTests {
         Self.expectOneFinding("HT301", code, files: ["/about.html"], naming: "redirect loop: http://example.com/about redirects to itself", line: 2)
     }
 
+    /// recursion-method-condition-head-only: a rewrite into app/ guarded only by the method
+    /// (`!^(GET|POST)$`); recorded, GET /page is a 404 and HEAD / or /page answers 500 after 10
+    /// internal redirects. The probes sent GET alone.
+    @Test func aLoopOnlyAnotherMethodReachesIsProbedWithIt() {
+        let code = "RewriteEngine On\nRewriteCond %{REQUEST_METHOD} !^(GET|POST)$\nRewriteRule ^(.*)$ app/$1 [L]\n"
+        Self.expectOneFinding("HT302", code, files: ["/app/index.html"], naming: "HEAD http://example.com/ is rewritten", line: 3)
+    }
+
+    /// The methods probed are those the patterns name, then HEAD and POST, never GET; none when
+    /// nothing reads the method.
+    @Test func methodsProbedAreThoseTheConfigurationTellsApart() {
+        func methods(_ code: String) -> [String] { ProbeSet.testedMethods(LintContext(htaccess: code)) }
+        #expect(methods("RewriteEngine On\nRewriteCond %{REQUEST_METHOD} ^(TRACE|TRACK)\nRewriteRule ^ - [F]\n") == ["TRACE", "TRACK", "HEAD"])
+        #expect(methods("RewriteEngine On\nRewriteCond %{REQUEST_METHOD} !=GET\nRewriteRule ^ - [F]\n") == ["HEAD", "POST"])
+        #expect(methods("<If \"%{REQUEST_METHOD} == 'PUT' && %{HTTP_HOST} == 'x'\">\nRedirect /a /b\n</If>\n") == ["PUT", "HEAD", "POST"])
+        #expect(methods("RewriteEngine On\nRewriteRule ^(.*)$ app/$1 [L]\n").isEmpty)
+    }
+
+    /// A loop GET shows already is not repeated by a method probe of the same URL.
+    @Test func methodProbesAddOnlyWhatGETDoesNotShow() {
+        let context = LintContext(htaccess: "RewriteEngine On\nRewriteCond %{REQUEST_METHOD} !=POST\nRewriteRule ^(.*)$ app/$1 [L]\n",
+                                  extraFiles: ["/app/index.html"])
+        #expect(context.probes.contains { $0.chain.loopsOrRecurses })
+        #expect(context.loopProbes.count == context.probes.count)
+    }
+
     /// A site that lists one file twice (an `AccessFileName` other than `.htaccess` next to a
     /// `.htaccess`) crashed the linter on a duplicate dictionary key.
     @Test func aFileListedTwiceDoesNotCrash() {

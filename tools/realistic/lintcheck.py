@@ -47,9 +47,17 @@ def cases(dirs):
 def url_of(request):
     return request if isinstance(request, str) else request["url"]
 
-def probe_like(request):
-    """Whether lint's probes send a request like this: GET, no headers of its own."""
-    return isinstance(request, str) or (request.get("method", "GET") == "GET" and not request.get("headers"))
+def probe_like(request, reads_method=False):
+    """Whether lint's probes send a request like this: no headers of its own, and GET unless the
+    configuration reads the method (lint then probes other methods too)."""
+    return isinstance(request, str) or (not request.get("headers") and (reads_method or request.get("method", "GET") == "GET"))
+
+def reads_method(d, case):
+    """Whether a configuration file of the case mentions REQUEST_METHOD."""
+    texts = ["\n".join(case.get("vhost", []))]
+    for root, _, files in os.walk(os.path.join(d, "site")):
+        texts += [open(os.path.join(root, f), errors="replace").read() for f in files if f == ".htaccess"]
+    return any("REQUEST_METHOD" in t.upper() for t in texts)
 
 def recall(dirs):
     def one(d):
@@ -58,14 +66,16 @@ def recall(dirs):
         results = json.load(open(os.path.join(d, "expected.json")))["results"]
         codes = collections.Counter(f["code"] for f in found)
         missed, beyond = [], []
+        method_read = reads_method(d, case)
         for what, hit, codes_ok in (("loop", lambda r: r["outcome"] == "loop", ("HT301", "HT308")),
                                     ("recursion", recursed, ("HT302", "HT308"))):
             reqs = [q for q, r in zip(case["requests"], results) if hit(r)]
             if not reqs or any(codes[c] for c in codes_ok): continue
-            # Lint's probes are plain GETs without headers: a loop only a method or a client
+            # Lint's probes send no headers, and other methods than GET only where the
+            # configuration reads the method: a loop only a method or a client
             # header reaches (X-Forwarded-Proto sent past no edge, a Host with a trailing dot on
             # the first hop alone) is counted apart.
-            plain = [q for q in reqs if probe_like(q)]
+            plain = [q for q in reqs if probe_like(q, method_read)]
             (missed if plain else beyond).append((what, url_of((plain or reqs)[0])))
         return d, "missed" if missed else "beyond probes" if beyond else "ok", missed or beyond
     tally = collections.Counter()
@@ -85,11 +95,14 @@ def witnesses(out, dirs):
                 k = seen[f["code"]]
                 seen[f["code"]] += 1
                 # HT308 says "… e.g. URL: lines …": the colon ends the sentence, not the URL.
-                url = re.search(r"https?://[^\s,)]+", f["message"])
+                # A method probe's witness is "HEAD http://…".
+                url = re.search(r"(?:\b([A-Z]+) )?(https?://[^\s,)]+)", f["message"])
                 if not url or k >= 2: continue
                 dst = os.path.join(out, f"{os.path.basename(d)}-{f['code']}-{k}")
                 shutil.copytree(os.path.join(d, "site"), os.path.join(dst, "site"), symlinks=True, dirs_exist_ok=True)
-                json.dump(dict(case, requests=[url.group(0).rstrip(".:")], description=f"{f['code']} witness: {f['message'][:160]}"),
+                request = url.group(2).rstrip(".:")
+                if url.group(1) and url.group(1) != "GET": request = {"url": request, "method": url.group(1)}
+                json.dump(dict(case, requests=[request], description=f"{f['code']} witness: {f['message'][:160]}"),
                           open(os.path.join(dst, "case.json"), "w"), indent=2)
                 n += 1
     print(n, "witness cases written to", out)

@@ -100,6 +100,10 @@ public struct LintContext: Sendable {
     /// The probe set's chains (empty without a simulator).
     public var probes: [ProbeResult] { probeCache.results(self) }
 
+    /// The probes with GET, then those with another method that loop or recurse where the same
+    /// URL with GET does not: what the loop rules (HT301, HT302) read.
+    public var loopProbes: [ProbeResult] { probes + probeCache.methodResults(self) }
+
     /// The layers in front of Apache as findings name them: the `--edge` name for a Cloudflare
     /// mode, otherwise the layers themselves (`nginx`, `CloudFront (…) → load balancer (ALB)`)
     /// rather than the generic `proxy`.

@@ -38,7 +38,7 @@ extension LintContext {
     /// Directives that the probe requests already show looping (HT301/HT302 report those).
     var directivesLoopingOnProbes: Set<SourceRange> {
         var out = Set<SourceRange>()
-        for probe in probes {
+        for probe in loopProbes {
             let chain = probe.chain
             let loops = chain.outcome == .loop || chain.outcome == .tooManyHops
             for hop in chain.hops where loops || hop.origin?.recursionLimitExceeded == true {

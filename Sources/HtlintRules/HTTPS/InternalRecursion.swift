@@ -13,7 +13,8 @@ struct InternalRecursion: LintRule {
         Use `[END]`, or a condition that excludes the target (apache-semantics §15.3). The \
         extension-hiding pair `RewriteCond %{REQUEST_FILENAME}.php -f` / `RewriteRule ^(.*)$ $1.php` \
         loops this way on `/about/` or `/about/x` when `about.php` exists (path info makes the \
-        condition hold, the rule appends `.php` again each pass): htlint requests those URLs too.
+        condition hold, the rule appends `.php` again each pass): htlint requests those URLs too, and \
+        with HEAD and the other methods a `%{REQUEST_METHOD}` condition names.
         """,
         severity: .error,
         triggering: [Example("RewriteEngine On\n↓RewriteRule ^(.*)$ /app/$1 [L]")],
@@ -22,7 +23,7 @@ struct InternalRecursion: LintRule {
         usesSimulation: true)
 
     func check(_ context: LintContext) -> [Diagnostic] {
-        let items = context.probes.compactMap { probe -> (range: SourceRange, probe: ProbeResult)? in
+        let items = context.loopProbes.compactMap { probe -> (range: SourceRange, probe: ProbeResult)? in
             guard let hop = probe.chain.hops.first(where: { $0.origin?.recursionLimitExceeded == true }),
                   let source = hop.rewriteSources.first else { return nil }
             return (source, probe)
@@ -30,7 +31,7 @@ struct InternalRecursion: LintRule {
         return groupedByDirective(items).map { group in
             let hop = group.first.chain.hops.first { $0.origin?.recursionLimitExceeded == true }
             let uri = hop?.origin?.final.uri ?? ""
-            return finding("internal rewrite loop: \(group.first.url) is rewritten \(hop?.origin?.internalRedirects ?? 10) times (last \(uri)) and answers 500\(moreRequests(group.count))",
+            return finding("internal rewrite loop: \(group.first.request) is rewritten \(hop?.origin?.internalRedirects ?? 10) times (last \(uri)) and answers 500\(moreRequests(group.count))",
                            at: group.range)
         }
     }

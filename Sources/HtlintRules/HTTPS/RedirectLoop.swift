@@ -11,7 +11,9 @@ struct RedirectLoop: LintRule {
         Found by simulation: htlint requests every host over http and https, `/`, a URL for each \
         rule and each directory, a missing page where an `ErrorDocument` is set (a full-URL \
         `ErrorDocument 404` to a page that is missing too loops for every such URL), through the \
-        configured edge, and follows the redirects like a browser. The classic cause is an https redirect keyed on `%{HTTPS}` behind a CDN that \
+        configured edge, and follows the redirects like a browser. Where a condition or `<If>` \
+        reads `%{REQUEST_METHOD}`, the URLs are requested again with the methods it names, HEAD \
+        and POST (the finding names the method: `htlint explain --method HEAD URL`). The classic cause is an https redirect keyed on `%{HTTPS}` behind a CDN that \
         reaches the origin over plain HTTP (Cloudflare Flexible): `%{HTTPS}` is always `off` there. \
         Where the configuration puts `HTTPS=on` into the environment instead (`SetEnvIf \
         X-Forwarded-Proto ^https$ HTTPS=on`, as hosts with an nginx front end and no mod_ssl do), the \
@@ -41,7 +43,7 @@ struct RedirectLoop: LintRule {
         usesSimulation: true)
 
     func check(_ context: LintContext) -> [Diagnostic] {
-        let items = context.probes.compactMap { probe -> (range: SourceRange, probe: ProbeResult)? in
+        let items = context.loopProbes.compactMap { probe -> (range: SourceRange, probe: ProbeResult)? in
             let chain = probe.chain
             guard chain.outcome == .loop || chain.outcome == .tooManyHops else { return nil }
             let cycle = chain.loopStart.map { Array(chain.hops[$0...]) } ?? chain.hops
@@ -75,7 +77,7 @@ struct RedirectLoop: LintRule {
             // Name the URL that loops when the probe only leads to it.
             let start = cycle.first?.url ?? group.first.url
             let subject = chain.outcome == .loop && start != group.first.url
-                ? "\(group.first.url) leads to \(start), which" : group.first.url
+                ? "\(group.first.request) leads to \(start), which" : group.first.request
             // Name the redirects a layer, the browser or the application adds to the cycle, and say
             // when no directive of these files takes part at all.
             let producers = cycle.filter { $0.redirectSource == nil && $0.location != nil && $0.answerer != .origin }
@@ -83,7 +85,7 @@ struct RedirectLoop: LintRule {
             let via = producers.isEmpty ? ""
                 : " (" + producers.map { "\($0.status) by \($0.answerer == .app && !$0.producer.hasPrefix("WordPress") ? "WordPress's " : "")\($0.producer)\($0.reason.map { ": \($0)" } ?? "")" }.uniqued().joined(separator: ", then ")
                     + (directiveless ? "; no directive of these files takes part)" : ")")
-            let envHTTPS = envHTTPSFix(cycle, probe: group.first.url, context)
+            let envHTTPS = envHTTPSFix(cycle, probe: group.first, context)
             return finding("redirect loop: \(subject) \(what)\(edgeNote(context))\(via)\(moreRequests(group.count))"
                            + (envHTTPS.map { "; " + $0.hint } ?? ""),
                            at: group.range, notes: notes, fixes: envHTTPS.map { [$0.fix] } ?? [])
@@ -96,7 +98,7 @@ struct RedirectLoop: LintRule {
     /// always off there; `%{ENV:HTTPS}` reads the environment. Offered when the looping https
     /// request had `HTTPS` on in the environment and, when the site can be rebuilt, the changed
     /// condition ends the loop.
-    private func envHTTPSFix(_ cycle: [Hop], probe: String, _ context: LintContext) -> (hint: String, fix: FixIt)? {
+    private func envHTTPSFix(_ cycle: [Hop], probe: ProbeResult, _ context: LintContext) -> (hint: String, fix: FixIt)? {
         guard context.tlsTerminatedInFront, let simulator = context.simulator else { return nil }
         for hop in cycle where hop.url.lowercased().hasPrefix("https://") {
             guard let source = hop.redirectSource, let request = hop.originRequest,
@@ -113,7 +115,7 @@ struct RedirectLoop: LintRule {
                 var bytes = file.source.bytes
                 bytes.replaceSubrange(word.range.start..<word.range.end, with: Array(replacement.utf8))
                 let changed = simulator.with(source: siteSource.replacingAccessFile(file.source.path, text: String(decoding: bytes, as: UTF8.self)))
-                let outcome = changed.run(probe).outcome
+                let outcome = changed.run(probe.url, method: probe.method).outcome
                 guard outcome != .loop, outcome != .tooManyHops else { continue }
             } else {
                 // Not verifiable: offered only when no other condition reads the connection's scheme or port.

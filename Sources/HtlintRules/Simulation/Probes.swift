@@ -12,6 +12,18 @@ typealias RegexWitness = HtlintGraph.RegexWitness
 public struct ProbeResult: Sendable {
     public var url: String
     public var chain: ChainResult
+    /// The first request's method; only the method probes send another than GET.
+    public var method = "GET"
+
+    public init(url: String, chain: ChainResult, method: String = "GET") {
+        self.url = url
+        self.chain = chain
+        self.method = method
+    }
+
+    /// The request as findings name it: the URL, after the method when that is not GET
+    /// (`HEAD http://example.com/`, as `htlint explain --method HEAD` takes it).
+    public var request: String { method == "GET" ? url : "\(method) \(url)" }
 }
 
 /// Generates requests that exercise a site — both schemes, every host, `/`, a URL matching each
@@ -191,25 +203,89 @@ public enum ProbeSet {
         return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
     }
 
-    public static func run(_ context: LintContext) -> [ProbeResult] {
-        guard let sim = context.simulator else { return [] }
-        let hosts = context.hosts.isEmpty ? [sim.origin.site.canonicalHost] : context.hosts
+    /// The request targets probed: `paths` percent-encoded, then the query probes.
+    static func targets(_ context: LintContext) -> [String] {
         var targets = paths(context).map(encode)
         var allowed = CharacterSet.urlQueryAllowed
         allowed.remove(charactersIn: "#")
         for (path, query) in queryProbes(context) {
             targets.append(encode(path) + "?" + (query.addingPercentEncoding(withAllowedCharacters: allowed) ?? query))
         }
+        return targets
+    }
+
+    /// Every target on every host over both schemes, with GET.
+    public static func run(_ context: LintContext) -> [ProbeResult] {
+        guard let sim = context.simulator else { return [] }
+        return urls(targets(context), context, sim).map { ProbeResult(url: $0, chain: sim.run($0, method: "GET", headers: [])) }
+    }
+
+    static func urls(_ targets: [String], _ context: LintContext, _ sim: ChainSimulator) -> [String] {
+        let hosts = context.hosts.isEmpty ? [sim.origin.site.canonicalHost] : context.hosts
+        return targets.flatMap { target in hosts.flatMap { host in ["http", "https"].map { "\($0)://\(host)\(target)" } } }
+    }
+
+    /// At most this many targets are probed again with each other method.
+    static let methodTargetLimit = limit / 8
+
+    /// The probes' URLs again with the methods the configuration tells apart from GET, kept
+    /// where the chain loops or recurses and GET's does not: `RewriteCond %{REQUEST_METHOD}
+    /// !=GET` before a rule that rewrites a URL to itself recurses for HEAD alone (found by
+    /// lintcheck recall, where one such site was beyond GET probes). Empty when nothing tests
+    /// the method.
+    static func methodRun(_ context: LintContext, get: [ProbeResult]) -> [ProbeResult] {
+        guard let sim = context.simulator else { return [] }
+        let methods = testedMethods(context)
+        guard !methods.isEmpty else { return [] }
+        var targets = targets(context)
+        if targets.count > methodTargetLimit {
+            let step = Double(targets.count) / Double(methodTargetLimit)
+            targets = (0..<methodTargetLimit).map { targets[Int(Double($0) * step)] }
+        }
+        let looping = Set(get.filter(\.chain.loopsOrRecurses).map(\.url))
         var out: [ProbeResult] = []
-        for target in targets {
-            for host in hosts {
-                for scheme in ["http", "https"] {
-                    let url = "\(scheme)://\(host)\(target)"
-                    out.append(ProbeResult(url: url, chain: sim.run(url, method: "GET", headers: [])))
-                }
+        for method in methods {
+            for url in urls(targets, context, sim) where !looping.contains(url) {
+                let chain = sim.run(url, method: method, headers: [])
+                if chain.loopsOrRecurses { out.append(ProbeResult(url: url, chain: chain, method: method)) }
             }
         }
         return out
+    }
+
+    /// Methods worth a probe of their own when a condition or `<If>` reads `REQUEST_METHOD`:
+    /// the method names its patterns spell (`^(TRACE|TRACK)`, `=POST`), then HEAD and POST, at
+    /// most three and never GET.
+    static func testedMethods(_ context: LintContext) -> [String] {
+        var texts: [String] = []
+        for file in context.files {
+            for rule in file.rules {
+                for c in rule.conditions where c.rawTestString.uppercased().contains("REQUEST_METHOD") {
+                    texts.append(c.rawPattern)
+                }
+            }
+            func visit(_ nodes: [ConfigNode]) {
+                for case .section(let section) in nodes {
+                    if section.key == "if" || section.key == "elseif", section.argumentText.uppercased().contains("REQUEST_METHOD") {
+                        // The quoted strings: the expression's variable names are not methods.
+                        texts += section.argumentText.split(separator: "'", omittingEmptySubsequences: false)
+                            .enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+                    }
+                    visit(section.children)
+                }
+            }
+            visit(file.tree.nodes)
+        }
+        guard !texts.isEmpty else { return [] }
+        var methods: [String] = []
+        for text in texts {
+            for word in text.split(whereSeparator: { !$0.isLetter }) where word.count >= 3 && word.allSatisfy(\.isUppercase) {
+                let name = String(word)
+                if name != "GET", !methods.contains(name) { methods.append(name) }
+            }
+        }
+        for name in ["HEAD", "POST"] where !methods.contains(name) { methods.append(name) }
+        return Array(methods.prefix(3))
     }
 
     /// Query strings the configuration tests: the literals an `<If>`/`<ElseIf>` compares
@@ -254,10 +330,25 @@ public enum ProbeSet {
 final class ProbeCache: @unchecked Sendable {
     private let lock = NSLock()
     private var cached: [ProbeResult]?
+    private var cachedMethodProbes: [ProbeResult]?
 
     func results(_ context: LintContext) -> [ProbeResult] {
         lock.lock()
         defer { lock.unlock() }
+        return getResults(context)
+    }
+
+    func methodResults(_ context: LintContext) -> [ProbeResult] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let c = cachedMethodProbes { return c }
+        let r = ProbeSet.methodRun(context, get: getResults(context))
+        cachedMethodProbes = r
+        return r
+    }
+
+    /// Called with the lock held.
+    private func getResults(_ context: LintContext) -> [ProbeResult] {
         if let c = cached { return c }
         let r = ProbeSet.run(context)
         cached = r
@@ -282,6 +373,12 @@ func moreRequests(_ count: Int) -> String {
 }
 
 extension ChainResult {
+    /// The chain ends in a redirect loop, outgrows the redirect limit, or a hop exceeds the
+    /// internal recursion limit: what HT301 and HT302 report.
+    var loopsOrRecurses: Bool {
+        outcome == .loop || outcome == .tooManyHops || hops.contains { $0.origin?.recursionLimitExceeded == true }
+    }
+
     /// The first hop `finding` has something to say about, with what it said.
     func firstHop<T>(_ finding: (Hop) -> T?) -> (hop: Hop, value: T)? {
         for hop in hops { if let value = finding(hop) { return (hop, value) } }
