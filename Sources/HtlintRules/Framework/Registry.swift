@@ -19,6 +19,7 @@ public let builtInRules: [any LintRule] = (readErrorRules + [
     HeaderEditCrashesApache(),
     CaptureAfterExpressionCondition(),
     HeaderFormatArgumentIgnored(),
+    BackreferenceToMissingGroup(),
     RedirectLoop(),
     InternalRecursion(),
     HTTPSDowngrade(),
