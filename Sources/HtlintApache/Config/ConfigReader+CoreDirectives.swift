@@ -5,7 +5,7 @@ import HtlintSyntax
 extension ConfigReader {
     /// set_error_document's REMOTE_PATH: no blank, not a local path, and ap_is_url (a scheme
     /// of letters, digits, `+`, `-`, `.` before a `:`).
-    static func isFullURL(_ value: String) -> Bool {
+    public static func isFullURL(_ value: String) -> Bool {
         guard !value.containsByte(UInt8(ascii: " ")), !value.hasBytePrefix("/"), let colon = value.firstIndex(ofByte: UInt8(ascii: ":")),
               colon != value.startIndex else { return false }
         return value[..<colon].utf8.allSatisfy { c in

@@ -20,6 +20,7 @@ public let builtInRules: [any LintRule] = (readErrorRules + [
     CaptureAfterExpressionCondition(),
     HeaderFormatArgumentIgnored(),
     BackreferenceToMissingGroup(),
+    ErrorDocumentFullURL(),
     RedirectLoop(),
     InternalRecursion(),
     HTTPSDowngrade(),

@@ -53,7 +53,7 @@ struct ChildDisablesParentRules: LintRule {
             let dropped = parents.flatMap { p in p.rules.filter { kind(of: $0) != nil && covers($0, p.directory!, dir) } }
             guard let first = dropped.first else { return nil }
             let names = dropped.prefix(3).map { "\(kind(of: $0) ?? "rule") (line \($0.line))" }.joined(separator: ", ")
-            return finding("this file's rules replace the parent's for \(dir): the parent's \(names) no longer run for any URL "
+            return finding("this file's rules replace the parent's for \(dir): the parent's \(names) no longer \(dropped.count == 1 ? "runs" : "run") for any URL "
                            + "below \(dir); add `RewriteOptions Inherit` or repeat \(dropped.count == 1 ? "it" : "them") here",
                            at: at, notes: [Note(message: "dropped for \(dir)", range: first.range)])
         }
