@@ -138,7 +138,7 @@ struct LintCommand {
         var sources: [SourceFile] = []
         for context in contexts {
             diagnostics += linter.run(context)
-            sources += context.files.map(\.source) + context.content.loadedFiles + (context.anchor.map { [$0] } ?? [])
+            sources += (context.files + context.unreadAccessFiles).map(\.source) + context.content.loadedFiles + (context.anchor.map { [$0] } ?? [])
         }
         // Freeing a 100,000-rule context takes a tenth of a second: do it beside the reporting,
         // on another core (the process may exit first, which only skips the work).
@@ -213,15 +213,21 @@ struct LintCommand {
         let site = simulator.origin.site
         let root = site.documentRoot
         var files: [LintFile] = []
+        var unread: [LintFile] = []
         // The files Apache opens (the vhost's AccessFileName), paired with the site's reading of
-        // each; one the site did not read (`AllowOverride None`) has no effect and is not linted.
+        // each; one the site did not read (`AllowOverride None`) has no effect and is not linted
+        // (HT223 says so).
         let names = site.vhost.block.server?.accessFileNames
         var listed = Set<String>()
         for (dir, source) in Site.accessFiles(site.files, names: names).sorted(by: { $0.0 < $1.0 }) {
             // The file system can name the document root twice (`root` and `root/`); a file is linted once.
-            guard let config = site.accessConfig(dir), listed.insert(source.path).inserted else { continue }
+            guard listed.insert(source.path).inserted else { continue }
             let url = dir == root + "/" ? "/" : String(dir.dropFirst(root.count))
-            files.append(LintFile(source: source, directory: url, modules: site.modules, config: config))
+            if let config = site.accessConfig(dir) {
+                files.append(LintFile(source: source, directory: url, modules: site.modules, config: config))
+            } else if !site.allowedOverrides(forDirectory: dir).readsFiles {
+                unread.append(LintFile(source: source, directory: url, modules: site.modules))
+            }
         }
         if let vhost = options.vhost, let source = site.vhost.path == vhost ? try? SourceFile(path: vhost, bytes: io.read(vhost)) : nil {
             // The site read one `<VirtualHost>` of the file (for port 80): lint reads all of it.
@@ -239,6 +245,7 @@ struct LintCommand {
             }
         }
         var context = LintContext(files: files, simulator: simulate ? simulator : nil, edge: simulator.edge, hosts: hosts)
+        context.unreadAccessFiles = unread
         // Without a configuration file, findings the layers or mod_dir make alone (a loop with the
         // browser's HSTS, a DirectorySlash downgrade behind a TLS-terminating edge) point at the
         // site file, or at the document root.

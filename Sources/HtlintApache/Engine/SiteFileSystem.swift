@@ -79,7 +79,8 @@ public struct SiteFileSystem: Sendable {
         changing.children[PathKey(parent), default: []].append(String(path[path.utf8.index(after: slash)...]))
     }
 
-    static func normalize(_ path: String) -> String {
+    /// The path without its trailing slashes (`/` stays `/`).
+    public static func normalize(_ path: String) -> String {
         guard path.utf8.count > 1, path.utf8.last == UInt8(ascii: "/") else { return path }
         var p = path
         while p.utf8.count > 1, p.utf8.last == UInt8(ascii: "/") { p.removeLast() }

@@ -92,6 +92,10 @@ public struct LintContext: Sendable {
     /// Mixed-content findings of all pages, computed on first use and shared by the HT5xx rules.
     let contentCache = ContentAnalysisCache()
 
+    /// Access files Apache never opens (`AllowOverride None` for their directory): no rule reads
+    /// their directives; HT223 says they are not read.
+    public var unreadAccessFiles: [LintFile] = []
+
     /// Where a finding no directive produced (a loop or downgrade made by a layer, mod_dir's
     /// slash redirect) is reported when the site has no configuration file to point at: the
     /// `--site` file, say. Nil when unknown; such findings are then dropped.
@@ -156,7 +160,13 @@ public struct LintContext: Sendable {
         // The source lets a rule re-simulate a changed copy of the site (HT301's %{ENV:HTTPS}).
         let siteSource = SiteSource(serverName: host, aliases: aliases, files: fs, vhostLines: vhostLines)
         let simulator = ChainSimulator(origin: Origin(site: site), layers: layers ?? (edge.mode == .none ? [] : [edge]), source: siteSource)
-        self.init(files: files, simulator: simulator, edge: layers == nil ? edge : simulator.edge, hosts: [host] + aliases)
+        // A file the site does not open (`AllowOverride None` in `vhost`) is not linted, as in `htlint lint --vhost`.
+        let (read, unread) = files.reduce(into: ([LintFile](), [LintFile]())) { out, file in
+            let opened = site.allowedOverrides(forDirectory: SiteFileSystem.normalize(site.mountedRoot + (file.directory ?? "/"))).readsFiles
+            if opened { out.0.append(file) } else { out.1.append(file) }
+        }
+        self.init(files: read, simulator: simulator, edge: layers == nil ? edge : simulator.edge, hosts: [host] + aliases)
+        unreadAccessFiles = unread
         if !pages.isEmpty { content = SiteContent(files: pages) }
     }
 

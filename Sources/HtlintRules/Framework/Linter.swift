@@ -79,7 +79,8 @@ public struct Linter: Sendable {
         }
         // One entry per path: a site can list the same file twice (an `AccessFileName` other than
         // `.htaccess` next to a `.htaccess` crashed here), and its comments are the same.
-        let suppressions = Dictionary(context.files.map { ($0.source.path, Suppressions($0.tree)) }, uniquingKeysWith: { first, _ in first })
+        let suppressions = Dictionary((context.files + context.unreadAccessFiles).map { ($0.source.path, Suppressions($0.tree)) },
+                                      uniquingKeysWith: { first, _ in first })
         var names: [String: String] = [:]
         for r in rules { names[r.description.id] = r.description.name }
         var seen = Set<String>()

@@ -21,6 +21,7 @@ public let builtInRules: [any LintRule] = (readErrorRules + [
     HeaderFormatArgumentIgnored(),
     BackreferenceToMissingGroup(),
     ErrorDocumentFullURL(),
+    AccessFileNotRead(),
     RedirectLoop(),
     InternalRecursion(),
     HTTPSDowngrade(),
