@@ -215,9 +215,9 @@ public enum ProbeSet {
     }
 
     /// Every target on every host over both schemes, with GET.
-    public static func run(_ context: LintContext) -> [ProbeResult] {
+    public static func run(_ context: LintContext, targets: [String]) -> [ProbeResult] {
         guard let sim = context.simulator else { return [] }
-        return urls(targets(context), context, sim).map { ProbeResult(url: $0, chain: sim.run($0, method: "GET", headers: [])) }
+        return urls(targets, context, sim).map { ProbeResult(url: $0, chain: sim.run($0, method: "GET", headers: [])) }
     }
 
     static func urls(_ targets: [String], _ context: LintContext, _ sim: ChainSimulator) -> [String] {
@@ -233,11 +233,11 @@ public enum ProbeSet {
     /// !=GET` before a rule that rewrites a URL to itself recurses for HEAD alone (found by
     /// lintcheck recall, where one such site was beyond GET probes). Empty when nothing tests
     /// the method.
-    static func methodRun(_ context: LintContext, get: [ProbeResult]) -> [ProbeResult] {
+    static func methodRun(_ context: LintContext, targets: [String], get: [ProbeResult]) -> [ProbeResult] {
         guard let sim = context.simulator else { return [] }
         let methods = testedMethods(context)
         guard !methods.isEmpty else { return [] }
-        var targets = targets(context)
+        var targets = targets
         if targets.count > methodTargetLimit {
             let step = Double(targets.count) / Double(methodTargetLimit)
             targets = (0..<methodTargetLimit).map { targets[Int(Double($0) * step)] }
@@ -329,6 +329,7 @@ public enum ProbeSet {
 /// Probe results computed once per lint run and shared by the simulation-backed rules.
 final class ProbeCache: @unchecked Sendable {
     private let lock = NSLock()
+    private var cachedTargets: [String]?
     private var cached: [ProbeResult]?
     private var cachedMethodProbes: [ProbeResult]?
 
@@ -342,7 +343,7 @@ final class ProbeCache: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let c = cachedMethodProbes { return c }
-        let r = ProbeSet.methodRun(context, get: getResults(context))
+        let r = ProbeSet.methodRun(context, targets: targets(context), get: getResults(context))
         cachedMethodProbes = r
         return r
     }
@@ -350,9 +351,17 @@ final class ProbeCache: @unchecked Sendable {
     /// Called with the lock held.
     private func getResults(_ context: LintContext) -> [ProbeResult] {
         if let c = cached { return c }
-        let r = ProbeSet.run(context)
+        let r = ProbeSet.run(context, targets: targets(context))
         cached = r
         return r
+    }
+
+    /// The request targets, worked out once (witnesses cost a regex analysis each). Called with the lock held.
+    private func targets(_ context: LintContext) -> [String] {
+        if let t = cachedTargets { return t }
+        let t = ProbeSet.targets(context)
+        cachedTargets = t
+        return t
     }
 }
 
