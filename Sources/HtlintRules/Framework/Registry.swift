@@ -22,6 +22,7 @@ public let builtInRules: [any LintRule] = (readErrorRules + [
     BackreferenceToMissingGroup(),
     ErrorDocumentFullURL(),
     AccessFileNotRead(),
+    RedirectSlashMismatch(),
     RedirectLoop(),
     InternalRecursion(),
     HTTPSDowngrade(),
