@@ -93,6 +93,9 @@ public final class Origin: @unchecked Sendable {
         var runStart: Int? = nil
         /// The request whose status started that run (r_1st_err: its headers go out).
         var runStartRecord: RequestRecord? = nil
+        /// That request's Location when ap_die redirected it to an ErrorDocument page (a redirect's,
+        /// which ap_send_error_response sends for r_1st_err); nil when the run started otherwise.
+        var runStartLocation: String?? = nil
         /// The error that started the current chain of ErrorDocument redirects.
         var firstErrorStatus: Int? = nil
         /// The request whose error started that chain: ap_die_r sends a recursive error for it
@@ -132,10 +135,12 @@ public final class Origin: @unchecked Sendable {
         func redirectToErrorDocument(_ doc: String, status s: Int, location: String? = nil) {
             chain.note(.internalRedirect, "ErrorDocument \(s) → \(doc)")
             if errorDocumentStatus == nil && firstErrorStatus == nil { firstErrorStatus = s; errorOrigin = record }
+            // internal_internal_redirect copies a redirect's Location into the page's request.
+            let kept = StatusLines.isRedirect(s) ? location : nil
             // ap_die set this request's status to the error: the run of non-OK statuses goes on.
-            if runStart == nil { runStart = s; runStartRecord = record }
+            if runStart == nil { runStart = s; runStartRecord = record; runStartLocation = .some(kept) }
             errorDocumentStatus = s
-            errorDocumentLocation = StatusLines.isRedirect(s) ? location : nil
+            errorDocumentLocation = kept
             if redirects == 0 { originalState?.status = s }
             // ap_die_r notes the method in the failing request's environment, then makes it a GET
             // (HEAD too): the page sees REDIRECT_REQUEST_METHOD.
@@ -276,6 +281,10 @@ public final class Origin: @unchecked Sendable {
                             chain.logRecursionLimit(site.limitInternalRecursion)
                             status = runStart ?? firstErrorStatus ?? s
                             loggedStatus = 500
+                            // r_1st_err's Location, not the page's: an ErrorDocument 302 page that
+                            // a rewrite redirects again keeps the first redirect's (recorded:
+                            // errordoc-redirect-page-redirects-again-keeps-first-location).
+                            if case .some(let first) = runStartLocation { location = first }
                         } else if doc.hasBytePrefix("/") {
                             redirectToErrorDocument(doc, status: s, location: loc)
                             continue
@@ -396,9 +405,11 @@ public final class Origin: @unchecked Sendable {
                     if handedOn == 200 {
                         runStart = nil
                         runStartRecord = nil
+                        runStartLocation = nil
                     } else if runStart == nil {
                         runStart = handedOn
                         runStartRecord = record
+                        runStartLocation = nil
                     }
                     redirects += 1
                     chain.note(.internalRedirect, "internal redirect #\(redirects) to \(url)")
