@@ -131,6 +131,13 @@ public final class Origin: @unchecked Sendable {
             chain.errorTableClearedAt = chain.postReadRecords.count
             return true
         }
+        /// The Location a recursive error goes out with: r_1st_err's own (ap_send_error_response
+        /// reads its headers_out) when ap_die redirected that request to an ErrorDocument page,
+        /// else `fallback`.
+        func firstErrorLocation(or fallback: String?) -> String? {
+            if case .some(let first) = runStartLocation { return first }
+            return fallback
+        }
         /// ErrorDocument with a local path: an internal redirect that keeps the error status.
         func redirectToErrorDocument(_ doc: String, status s: Int, location: String? = nil) {
             chain.note(.internalRedirect, "ErrorDocument \(s) → \(doc)")
@@ -243,9 +250,9 @@ public final class Origin: @unchecked Sendable {
                         // request whose status is not OK: past an ErrorDocument page's own [F] to the
                         // error that started the chain. A redirect keeps that request's own Location
                         // (ap_send_error_response reads its headers_out; recorded:
-                        // errordoc-redirect-page-fails-keeps-first-location).
+                        // errordoc-redirect-page-fails-keeps-first-location), not a later page's.
                         status = runStart ?? first
-                        location = errorDocumentLocation
+                        location = firstErrorLocation(or: errorDocumentLocation)
                         loggedStatus = s
                         break
                     }
@@ -284,7 +291,7 @@ public final class Origin: @unchecked Sendable {
                             // r_1st_err's Location, not the page's: an ErrorDocument 302 page that
                             // a rewrite redirects again keeps the first redirect's (recorded:
                             // errordoc-redirect-page-redirects-again-keeps-first-location).
-                            if case .some(let first) = runStartLocation { location = first }
+                            location = firstErrorLocation(or: location)
                         } else if doc.hasBytePrefix("/") {
                             redirectToErrorDocument(doc, status: s, location: loc)
                             continue
@@ -344,7 +351,8 @@ public final class Origin: @unchecked Sendable {
                     status = errorDocumentStatus.map { s >= 400 ? runStart ?? $0 : s != 200 ? s : $0 } ?? s
                     record.status = s
                     served = file
-                    if errorDocumentStatus != nil { location = errorDocumentLocation }
+                    // A page that fails sends r_1st_err's Location; one served, its own request's.
+                    if errorDocumentStatus != nil { location = s >= 400 ? firstErrorLocation(or: errorDocumentLocation) : errorDocumentLocation }
                     if s >= 400, errorDocumentStatus == nil, !conditionFailed, let doc = errorDocument(for: s, record: record, chain: chain) {
                         if doc.hasBytePrefix("/"), redirects < site.limitInternalRecursion {
                             redirectToErrorDocument(doc, status: s)
