@@ -498,8 +498,10 @@ public final class Origin: @unchecked Sendable {
                 }
             }
             // A listing that is the ErrorDocument page goes out with the error status and its own
-            // type (mod_autoindex sends it whatever r->status is).
-            let servedErrorPage = served != nil || sentEmpty || (handlerPage && (status == record.status || (record.listed && errorDocumentStatus != nil)))
+            // type (mod_autoindex sends it whatever r->status is); so does mod_status' or mod_info's
+            // page (recorded: errordoc-server-info-page-keeps-own-type).
+            let generated = record.listed || record.generatedType != nil
+            let servedErrorPage = served != nil || sentEmpty || (handlerPage && (status == record.status || (generated && errorDocumentStatus != nil)))
             let headerRecord = loggedStatus != nil ? (runStartRecord ?? errorOrigin ?? record) : record
             // One error table serves the whole chain: a recursive error's Vary has the later requests' tokens.
             headerRecord.negotiationVary = record.negotiationVary
