@@ -36,6 +36,9 @@ final class AnswerState {
     var runStart: Int? = nil
     /// The request whose status started that run (r_1st_err: its headers go out).
     var runStartRecord: RequestRecord? = nil
+    /// That request's Location when ap_die redirected it to an ErrorDocument page (a redirect's,
+    /// which ap_send_error_response sends for r_1st_err); nil when the run started otherwise.
+    var runStartLocation: String?? = nil
     /// The error that started the current chain of ErrorDocument redirects.
     var firstErrorStatus: Int? = nil
     /// The request whose error started that chain: ap_die_r sends a recursive error for it
@@ -59,6 +62,14 @@ final class AnswerState {
     var conditionFailedFile = false
     /// The header filter refused an answer once: it calls ap_die no more.
     var headersRefused = false
+
+    /// The Location a recursive error goes out with: r_1st_err's own (ap_send_error_response
+    /// reads its headers_out) when ap_die redirected that request to an ErrorDocument page,
+    /// else `fallback`.
+    func firstErrorLocation(or fallback: String?) -> String? {
+        if case .some(let first) = runStartLocation { return first }
+        return fallback
+    }
 
     init(request: OriginRequest, chain: RequestChain, refusal: (status: Int, why: String)?, record: RequestRecord, early: Int?) {
         self.request = request
@@ -175,9 +186,9 @@ extension Origin {
             // request whose status is not OK: past an ErrorDocument page's own [F] to the
             // error that started the chain. A redirect keeps that request's own Location
             // (ap_send_error_response reads its headers_out; recorded:
-            // errordoc-redirect-page-fails-keeps-first-location).
+            // errordoc-redirect-page-fails-keeps-first-location), not a later page's.
             a.status = a.runStart ?? first
-            a.location = a.errorDocumentLocation
+            a.location = a.firstErrorLocation(or: a.errorDocumentLocation)
             a.loggedStatus = s
             return false
         }
@@ -213,6 +224,10 @@ extension Origin {
                 chain.logRecursionLimit(site.limitInternalRecursion)
                 a.status = a.runStart ?? a.firstErrorStatus ?? s
                 a.loggedStatus = 500
+                // r_1st_err's Location, not the page's: an ErrorDocument 302 page that
+                // a rewrite redirects again keeps the first redirect's (recorded:
+                // errordoc-redirect-page-redirects-again-keeps-first-location).
+                a.location = a.firstErrorLocation(or: a.location)
             } else if doc.hasBytePrefix("/") {
                 redirectToErrorDocument(a, to: doc, status: s, location: loc)
                 return true
@@ -278,7 +293,8 @@ extension Origin {
         a.status = a.errorDocumentStatus.map { s >= 400 ? a.runStart ?? $0 : s != 200 ? s : $0 } ?? s
         a.record.status = s
         a.served = file
-        if a.errorDocumentStatus != nil { a.location = a.errorDocumentLocation }
+        // A page that fails sends r_1st_err's Location; one served, its own request's.
+        if a.errorDocumentStatus != nil { a.location = s >= 400 ? a.firstErrorLocation(or: a.errorDocumentLocation) : a.errorDocumentLocation }
         if s >= 400, a.errorDocumentStatus == nil, !conditionFailed, let doc = errorDocument(for: s, record: a.record, chain: chain) {
             if doc.hasBytePrefix("/"), a.redirects < site.limitInternalRecursion {
                 redirectToErrorDocument(a, to: doc, status: s)
@@ -345,9 +361,11 @@ extension Origin {
         if handedOn == 200 {
             a.runStart = nil
             a.runStartRecord = nil
+            a.runStartLocation = nil
         } else if a.runStart == nil {
             a.runStart = handedOn
             a.runStartRecord = a.record
+            a.runStartLocation = nil
         }
         a.redirects += 1
         chain.note(.internalRedirect, "internal redirect #\(a.redirects) to \(url)")
@@ -406,10 +424,12 @@ extension Origin {
     func redirectToErrorDocument(_ a: AnswerState, to doc: String, status s: Int, location: String? = nil) {
         a.chain.note(.internalRedirect, "ErrorDocument \(s) → \(doc)")
         if a.errorDocumentStatus == nil && a.firstErrorStatus == nil { (a.firstErrorStatus, a.errorOrigin) = (s, a.record) }
+        // internal_internal_redirect copies a redirect's Location into the page's request.
+        let kept = StatusLines.isRedirect(s) ? location : nil
         // ap_die set this request's status to the error: the run of non-OK statuses goes on.
-        if a.runStart == nil { (a.runStart, a.runStartRecord) = (s, a.record) }
+        if a.runStart == nil { (a.runStart, a.runStartRecord, a.runStartLocation) = (s, a.record, .some(kept)) }
         a.errorDocumentStatus = s
-        a.errorDocumentLocation = StatusLines.isRedirect(s) ? location : nil
+        a.errorDocumentLocation = kept
         if a.redirects == 0 { a.originalState?.status = s }
         // ap_die_r notes the method in the failing request's environment, then makes it a GET
         // (HEAD too): the page sees REDIRECT_REQUEST_METHOD.

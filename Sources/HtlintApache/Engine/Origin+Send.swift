@@ -45,8 +45,10 @@ extension Origin {
         let range = applyByteRange(a, &out)
         let acceptsRanges = handlerSentFile && range != .refused
         // A listing that is the ErrorDocument page goes out with the error status and its own
-        // type (mod_autoindex sends it whatever r->status is).
-        let servedErrorPage = a.served != nil || sentEmpty || (a.handlerPage && (a.status == a.record.status || (a.record.listed && a.errorDocumentStatus != nil)))
+        // type (mod_autoindex sends it whatever r->status is); so does mod_status' or mod_info's
+        // page (recorded: errordoc-server-info-page-keeps-own-type).
+        let generated = a.record.listed || a.record.generatedType != nil
+        let servedErrorPage = a.served != nil || sentEmpty || (a.handlerPage && (a.status == a.record.status || (generated && a.errorDocumentStatus != nil)))
         let headerRecord = a.loggedStatus != nil ? (a.runStartRecord ?? a.errorOrigin ?? a.record) : a.record
         // One error table serves the whole chain: a recursive error's Vary has the later requests' tokens.
         headerRecord.negotiationVary = a.record.negotiationVary

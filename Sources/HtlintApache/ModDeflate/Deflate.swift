@@ -1,7 +1,7 @@
 /// mod_deflate's output filter as far as headers go (recorded: header-deflate-vary-and-encoding).
 extension Origin {
     /// DEFLATE runs where `SetOutputFilter`, `AddOutputFilter` (an extension of the file) or
-    /// `AddOutputFilterByType` (the type without parameters) names it, on a main request's
+    /// `AddOutputFilterByType` (the type without parameters, on a 200) names it, on a main request's
     /// answer other than 204, without `no-gzip` (nor `gzip-only-text/html` for another type),
     /// not already encoded, whose body is more than
     /// 68 bytes (sizeof(gzip_header) + VALIDATION_SIZE + 50: smaller ones pass untouched;
@@ -21,7 +21,10 @@ extension Origin {
         for part in byteSplit(lastPathComponent(f)[...], UInt8(ascii: ".")).dropFirst() {
             filters += config.mime?.outputFilters[PathKey(part.asciiLowercased())] ?? []
         }
-        if let bare { filters += config.outputFiltersByType[bare] ?? [] }
+        // AddOutputFilterByType's filters run in mod_filter's harness, which drops itself from an
+        // answer whose status is not 200 unless `filter-errordocs` is set (recorded:
+        // errordoc-server-info-page-keeps-own-type).
+        if let bare, status == 200 || r.envValue("filter-errordocs") != nil { filters += config.outputFiltersByType[bare] ?? [] }
         guard filters.contains(where: { $0.asciiUppercased() == "DEFLATE" }) else { return [] }
         // `gzip-only-text/html` (=1, as BrowserMatch sets it) keeps other types uncompressed.
         if !(contentType ?? "").hasBytePrefix("text/html"), r.envValue("gzip-only-text/html") == "1" { return [] }
