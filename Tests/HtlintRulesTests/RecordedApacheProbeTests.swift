@@ -80,6 +80,15 @@ struct RecordedApacheProbeTests {
         Self.expectOneFinding("HT301", code, files: ["/about.html"], naming: "redirect loop: http://example.com/about redirects to itself", line: 2)
     }
 
+    /// rewrite-flags-redirect-to-itself-loops-for-a-file: recorded, /page.html → 301 itself (the
+    /// next rule's `!\.html$` leaves it alone) while /page goes on to /index.html. The pattern's
+    /// witness is /page; the probe naming the file the pattern matches finds the loop (lintcheck
+    /// recall, pairs.py seed 4311).
+    @Test func aRedirectToItselfLoopsForTheFileThePatternMatches() {
+        let code = "RewriteEngine On\nRewriteRule ^page %{REQUEST_URI} [R=301]\nRewriteCond %{REQUEST_URI} !\\.html$\nRewriteRule . /index.html [R=302,L]\n"
+        Self.expectOneFinding("HT301", code, files: ["/index.html", "/page.html"], naming: "http://example.com/page.html redirects to itself", line: 2)
+    }
+
     /// A site that lists one file twice (an `AccessFileName` other than `.htaccess` next to a
     /// `.htaccess`) crashed the linter on a duplicate dictionary key.
     @Test func aFileListedTwiceDoesNotCrash() {
