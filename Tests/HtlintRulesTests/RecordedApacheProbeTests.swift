@@ -89,6 +89,14 @@ struct RecordedApacheProbeTests {
         Self.expectOneFinding("HT301", code, files: ["/index.html", "/page.html"], naming: "http://example.com/page.html redirects to itself", line: 2)
     }
 
+    /// recursion-the-request-condition-rewrites-every-pass: recorded, /go/x recurses to 500
+    /// (AH00124): the request line is the same on every pass. No probe named /go/ (lintcheck
+    /// recall, bytes.py seeds 4316 and 4317).
+    @Test func aRequestLineConditionRecursesForThePathItNames() {
+        let code = "RewriteEngine On\nRewriteCond %{THE_REQUEST} \\s/+go/(\\S*)\\s\nRewriteRule ^ /t.php?raw=%1 [L]\n"
+        Self.expectOneFinding("HT302", code, files: ["/index.html", "/t.php"], naming: "/go/", line: 3)
+    }
+
     /// A site that lists one file twice (an `AccessFileName` other than `.htaccess` next to a
     /// `.htaccess`) crashed the linter on a duplicate dictionary key.
     @Test func aFileListedTwiceDoesNotCrash() {

@@ -72,7 +72,7 @@ public enum ProbeSet {
             paths += errorDocumentPaths(context) + extensionHidingPaths(context, site: site)
                 + pathInfoPaths(context) + fileWithPathInfoPaths(context, site: site) + sampleFilePaths(site: site)
         }
-        paths += namedFiles
+        paths += namedFiles + requestLinePaths(context)
         var seen = Set<String>()
         var unique = paths.map { p in
             var p = p
@@ -116,6 +116,26 @@ public enum ProbeSet {
     /// seed 4311: /page.html looped, recorded from Apache, and the probes asked /page).
     static func fileMatching(_ regex: HtlintRegex.Regex, in files: [String], directory: String, server: Bool) -> String? {
         files.first { $0.hasPrefix(directory) && regex.matches(server ? $0 : String($0.dropFirst(directory.count))) }
+    }
+
+    /// The URL-path a `RewriteCond %{THE_REQUEST}` pattern wants (the witness's word starting
+    /// with `/`, without its query), at most 8: the request line never changes in an internal
+    /// redirect, so `RewriteCond %{THE_REQUEST} \s/+go/(\S*)\s` / `RewriteRule ^ /t.php?raw=%1 [L]`
+    /// rewrites every pass again until Apache answers 500 (AH00124; found by lintcheck recall on
+    /// bytes.py seeds 4316 and 4317: no probe named /go/…).
+    static func requestLinePaths(_ context: LintContext) -> [String] {
+        var out: [String] = []
+        for file in context.files {
+            for rule in file.rules {
+                for c in rule.conditions where !c.negated && c.rawTestString == "%{THE_REQUEST}" {
+                    guard case .regex(let re) = c.test, let w = RegexWitness.witnesses(for: re, shape: .any).first?.text,
+                          let word = w.split(whereSeparator: { $0 == " " || $0 == "\t" }).first(where: { $0.hasPrefix("/") }) else { continue }
+                    let path = String(word.prefix { $0 != "?" })
+                    if !out.contains(path) { out.append(path) }
+                }
+            }
+        }
+        return Array(out.prefix(8))
     }
 
     /// A URL below a directory that does not exist, in each directory with rewrite rules. In a
