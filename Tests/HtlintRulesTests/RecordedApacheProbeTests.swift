@@ -106,6 +106,23 @@ struct RecordedApacheProbeTests {
         #expect(context.loopProbes.count == context.probes.count)
     }
 
+    /// rewrite-flags-redirect-to-itself-loops-for-a-file: recorded, /page.html → 301 itself (the
+    /// next rule's `!\.html$` leaves it alone) while /page goes on to /index.html. The pattern's
+    /// witness is /page; the probe naming the file the pattern matches finds the loop (lintcheck
+    /// recall, pairs.py seed 4311).
+    @Test func aRedirectToItselfLoopsForTheFileThePatternMatches() {
+        let code = "RewriteEngine On\nRewriteRule ^page %{REQUEST_URI} [R=301]\nRewriteCond %{REQUEST_URI} !\\.html$\nRewriteRule . /index.html [R=302,L]\n"
+        Self.expectOneFinding("HT301", code, files: ["/index.html", "/page.html"], naming: "http://example.com/page.html redirects to itself", line: 2)
+    }
+
+    /// recursion-the-request-condition-rewrites-every-pass: recorded, /go/x recurses to 500
+    /// (AH00124): the request line is the same on every pass. No probe named /go/ (lintcheck
+    /// recall, bytes.py seeds 4316 and 4317).
+    @Test func aRequestLineConditionRecursesForThePathItNames() {
+        let code = "RewriteEngine On\nRewriteCond %{THE_REQUEST} \\s/+go/(\\S*)\\s\nRewriteRule ^ /t.php?raw=%1 [L]\n"
+        Self.expectOneFinding("HT302", code, files: ["/index.html", "/t.php"], naming: "/go/", line: 3)
+    }
+
     /// A site that lists one file twice (an `AccessFileName` other than `.htaccess` next to a
     /// `.htaccess`) crashed the linter on a duplicate dictionary key.
     @Test func aFileListedTwiceDoesNotCrash() {

@@ -7,13 +7,17 @@ and /docs, each with its own .htaccess (RewriteBase and RewriteOptions variants)
 Usage: stories.py OUT N SEED [deep|odd|wire] — writes N oracle cases to OUT (round r8 of docs/architecture.md:
 1500 508; r9: 1500 509 deep, which adds a third .htaccess level, vhost rules and rarer flags; r10:
 1500 510 odd, deep sites asked with odd requests: dot segments, double slashes, bad escapes, Host forms;
-r11: 1500 511 wire, as odd with conditional, range, Expect and unknown-method requests)."""
+r11: 1500 511 wire, as odd with conditional, range, Expect and unknown-method requests; layers: deep sites
+whose virtual host always stacks 2-5 server-context layers over the .htaccess files: server-context
+RewriteRule and Redirect/RedirectMatch on the same paths, <Directory>/<DirectoryMatch> rule sets with
+RewriteOptions and RewriteBase, <Location>/<LocationMatch> rules, Redirects and headers, an Alias with
+its own <Directory>, <If> redirects, AllowOverride and Options limits)."""
 import os, random, sys
 from casefile import write_case
 
 OUT, N, SEED = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 MIX = (sys.argv[4:] or ["story"])[0]
-DEEP = MIX in ("deep", "odd", "wire")
+DEEP = MIX in ("deep", "odd", "wire", "layers")
 R = random.Random(SEED)
 def ch(*xs): return R.choice(xs)
 def maybe(p, xs): return xs if R.random() < p else []
@@ -154,6 +158,51 @@ def grand_htaccess(d):
                                       "RewriteRule ^(.*)$ ../$1 [L]", "Redirect 302 /" + d + "/r /about.html")]
     return lines
 
+def layers_vhost(subs, host):
+    """2-5 server-context layers (layers mix): each names paths the requests below ask for."""
+    s, t = R.choice(subs), R.choice(subs)
+    h = host.replace(".", "\\.")
+    server = ["RewriteEngine On"] + maybe(0.3, [ch("RewriteOptions InheritDown", "RewriteOptions InheritDownBefore")])
+    blocks = [
+        server + R.sample(["RewriteRule ^/old/(.*)$ /$1 [R=301,L]", "RewriteRule ^/legacy/(.*)$ /$1 [PT]", f"RewriteRule ^/{s}$ /{s}/ [R=302,L]",
+                           "RewriteRule ^/(.*)$ - [E=VH:$1]", f"RewriteRule ^/vl/(.*)$ /{t}/$1 [L]", "RewriteRule ^/vq/(.*)$ /show.html?q=$1 [L,QSA]",
+                           "RewriteCond %{REQUEST_URI} !^/(about|show)\\.html", "RewriteRule ^/vx$ /about.html [L]"], R.randint(1, 3)),
+        server + [f"RewriteRule ^/vr(.*)$ /about.html?r=$1 [R={ch(301, 302)},L]", ch("Redirect 302 /vr /show.html", "RedirectMatch 301 ^/vr(.*)$ /show.html?m=$1",
+                                                                                     "Redirect 301 /vr2 /about.html")],
+        [ch("Redirect 302 /vr /show.html", "RedirectMatch 302 ^/vm/(.*)$ /" + t + "/$1", f"Redirect 301 /{s}/moved /{t}/", "Redirect 410 /vgone",
+            f"RedirectMatch 301 ^/{s}/(\\d+)$ /{s}/?p=$1"), ch("RedirectMatch 302 ^/vr(.*)$ /about.html?n=$1", "Redirect 302 /vm /about.html", "")],
+        ["<Directory ${DOCROOT}>", "RewriteEngine On"] + maybe(0.4, [ch("RewriteOptions InheritDown", "RewriteOptions Inherit", "RewriteBase /")]) +
+        R.sample(["RewriteRule ^dir-root$ about.html [L]", "RewriteRule ^vx$ show.html [L]", "RewriteRule ^dr/(.*)$ /show.html?dr=$1 [R=302,L]",
+                  f"RewriteRule ^{s}/dirsub$ /about.html [L]", "RewriteRule ^ - [E=DIRCTX:root]"], R.randint(1, 2)) + ["</Directory>"],
+        [f"<Directory ${{DOCROOT}}/{s}>", ch("RewriteEngine On", "RewriteEngine On", "RewriteEngine Off")] +
+        maybe(0.5, [ch("RewriteOptions Inherit", "RewriteOptions InheritBefore", "RewriteOptions IgnoreInherit", "RewriteOptions InheritDown")]) +
+        maybe(0.4, [ch(f"RewriteBase /{s}/", "RewriteBase /")]) +
+        [ch("RewriteRule ^dirsub$ ../about.html [L]", "RewriteRule ^dirsub$ /about.html [R=302,L]", f"RewriteRule ^(.*)$ - [E=DIRSUB:$1]",
+            "RewriteRule ^x/(.*)$ $1 [L]")] + maybe(0.3, [ch("DirectorySlash Off", "Options -FollowSymLinks", "AllowOverride None", "AllowOverride FileInfo",
+                                                               "DirectoryIndex missing.html", "Options -Indexes")]) + ["</Directory>"],
+        [f'<DirectoryMatch "^${{DOCROOT}}/({"|".join(subs)})">', "RewriteEngine On", ch("RewriteRule ^dm$ /about.html [L]", "RewriteRule ^dm$ dm.html [R=302,L]"),
+         "Header always set X-DM %{REQUEST_URI}e", "</DirectoryMatch>"],
+        [f"<Location /{s}>", ch("Header always set X-Loc loc", "RewriteEngine On\nRewriteRule ^(.*)loc$ /about.html [R=302,L]", "Require all denied",
+                               "Redirect 302 /show.html", 'Redirect 302 "/about.html?from=%{REQUEST_URI}"', "DirectoryIndex index.html index.php"),
+         "</Location>"],
+        [f'<LocationMatch "^/{s}/(?<rest>[a-z]+)">', ch('Header always set X-LM "%{MATCH_REST}e"', "Redirect 301 /about.html", "Header always set X-LM lm"),
+         "</LocationMatch>"],
+        [ch(f"Alias /al ${{DOCROOT}}/{s}", f"Alias /al/ ${{DOCROOT}}/{s}/", f"AliasMatch ^/al/(.*)$ ${{DOCROOT}}/{s}/$1"),
+         f"<Directory ${{DOCROOT}}/{s}>", ch("RewriteEngine On", "DirectorySlash Off", "Options -Indexes"), ch(f"RewriteBase /al/", "RewriteBase /", "AcceptPathInfo On"),
+         "</Directory>"],
+        [f'<If "%{{HTTP_HOST}} =~ /^www\\./">', ch(f"Redirect 301 / http://{host}/", "RedirectMatch 302 ^/(.*)$ /about.html", f'Redirect 301 "http://{host}%{{REQUEST_URI}}"'),
+         "</If>"] if R.random() < 0.5 else ['<If "%{REQUEST_URI} =~ m#^/vi#">', "Redirect 302 /about.html", "</If>"],
+        [f"<Files about.html>", ch("Header always set X-F about", "Require all denied", "RewriteEngine On\nRewriteRule ^ /show.html [R=302,L]"), "</Files>"],
+    ]
+    lines = []
+    for b in R.sample(blocks, R.randint(2, 5)):
+        for l in b:
+            if l: lines += l.split("\n")
+    return lines
+
+LAYER_PATHS = ["/old/about.html", "/legacy/show.html", "/vl/x", "/vq/a%20b?x=1", "/vx", "/vr", "/vr/a", "/vr2", "/vm/x", "/vm", "/vgone",
+               "/dir-root", "/dr/a", "/al", "/al/", "/al/index.html", "/al/x", "/vi", "/dm", "/about.html", "/show.html"]
+
 def vhost_lines():
     return R.choice(VHOST if DEEP else VHOST[:5])
 
@@ -234,6 +283,9 @@ def make_case(i):
     reqs = []
     for _ in range(R.randint(4, 7)):
         url = f"{ch('http', 'http', 'https')}://{R.choice(hostnames)}{R.choice(subpaths if R.random() < 0.5 else COMMON + DEEP_PATHS * DEEP)}"
+        if MIX == "layers" and R.random() < 0.5:
+            p = R.choice(LAYER_PATHS + [f"/{x}/{y}" for x in subs for y in ("dirsub", "moved", "dm", "x/about.html", "12", "loc", "page")])
+            url = f"{ch('http', 'http', 'https')}://{R.choice(hostnames)}{p}"
         r = R.random()
         if MIX in ("odd", "wire") and R.random() < 0.6: url = odd(url)
         if MIX == "wire" and r < 0.3:
@@ -260,7 +312,8 @@ def make_case(i):
     case = {"description": f"story-gen {SEED}-{i}: {' '.join(kinds)} over {' '.join(subs)}", "host": host, "aliases": ["www." + host],
             "edge": edge, "requests": reqs}
     if "X-Env" in "".join(files.values()) or "X-Deep" in files[".htaccess"]: case["record_headers"] = ["X-Env", "X-Docs", "X-Deep"]
-    if R.random() < (0.4 if DEEP else 0.15): case["vhost"] = vhost_lines()
+    if MIX == "layers": case["vhost"], case["record_headers"] = layers_vhost(subs, host), ["X-Env", "X-Docs", "X-Deep", "X-Loc", "X-LM", "X-DM", "X-F"]
+    elif R.random() < (0.4 if DEEP else 0.15): case["vhost"] = vhost_lines()
     d = os.path.join(OUT, f"story-gen-{SEED}-{i:04d}")
     write_case(d, case, files)
 

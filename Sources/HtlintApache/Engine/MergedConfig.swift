@@ -110,6 +110,12 @@ struct MergedConfig {
         box.fields.mergeRewriteOntoVhost(options: vhostOptions)
     }
 
+    /// Takes the rewrite configuration back to the walk's own merge (before the virtual host's).
+    mutating func reopenWalkRewrite() {
+        makeBoxUnique()
+        box.fields.rewrite = box.fields.walkRewrite
+    }
+
     mutating func mergeRewrite(_ o: RewriteOverride, defaultEngine: Bool) {
         makeBoxUnique()
         box.fields.mergeRewrite(o, defaultEngine: defaultEngine)
@@ -132,6 +138,9 @@ struct MergedConfig {
 extension MergedConfig {
     struct Fields {
         var rewrite: EffectiveRewrite?
+        /// `rewrite` as the directory walk's own objects merged it, before the merge onto the
+        /// virtual host: matching `<DirectoryMatch>` sections join those objects first.
+        var walkRewrite: EffectiveRewrite?
         /// Deepest configuration first (mod_alias merge order, apache-semantics §8.3).
         var redirects: [AliasRedirect] = []
         var redirectExpression: AliasRedirect?
@@ -203,6 +212,7 @@ extension MergedConfig {
         /// (fixtures/apache/rewrite-base-vhost-mergebase-drops-merged-base,
         /// rewrite-base-mergebase-dropped-after-plain-merge).
         mutating func mergeRewriteOntoVhost(options vhostOptions: Set<String>?) {
+            walkRewrite = rewrite
             guard var rw = rewrite else { return }
             if !rw.optionsSet, let vhostOptions {
                 rw.options = vhostOptions

@@ -316,15 +316,24 @@ extension Origin {
         guard !walk.sections.isEmpty || !locations.isEmpty || !directoryMatches.isEmpty || serverHtFiles else { return }
         let base = walk.filename.utf8.last == UInt8(ascii: "/") ? "" : String(lastPathComponent(walk.filename))
         let defaultEngine = site.vhost.block.rewrite?.engine ?? false
-        // <DirectoryMatch>: after the walk's sections and .htaccess files, before <Files>.
+        // <DirectoryMatch>: after the walk's sections and .htaccess files, before <Files>. They
+        // are part of ap_directory_walk's own merge, which only then goes onto the virtual host:
+        // mod_rewrite's part is merged before the vhost's RewriteOptions apply (recorded:
+        // section-directorymatch-merged-before-vhost-inheritdown).
+        var reopened = false
         for (k, section) in directoryMatches.enumerated() {
             guard case .regex(let regex) = section.matcher, regex.matches(regexSubject ?? walk.filename) else { continue }
             if matchEnvironment { setMatchEnvironment(regex, walk.filename, record) }
+            if section.block.rewrite != nil, !reopened {
+                walk.config.reopenWalkRewrite()
+                reopened = true
+            }
             walk.config.merge(section.block, directory: rewriteDirectory(section.matcher), key: "dirmatch#\(k)", defaultEngine: defaultEngine)
             if !section.block.files.isEmpty || !section.block.ifChains.isEmpty {
                 walk.sections.append(SectionSource(key: "dirmatch#\(k)", block: section.block))
             }
         }
+        if reopened { walk.config.mergeRewriteOntoVhost(options: site.vhost.block.rewrite?.options) }
         // The keys name the section (file and position): compiled rule sets are cached by key,
         // so two different sections must never share one.
         // <If> sections inside a matching <Files> join the if walk after the directories' ones

@@ -2,6 +2,7 @@ import Foundation
 import HtlintApache
 import HtlintDiagnostics
 import HtlintGraph
+import HtlintRegex
 import HtlintSimulation
 import HtlintSyntax
 
@@ -49,6 +50,8 @@ public enum ProbeSet {
             let step = Double(sources.count) / Double(limit)
             sources = (0..<limit).map { sources[Int(Double($0) * step)] }
         }
+        let siteFiles = context.simulator.map { shallowFiles(site: $0.origin.site) } ?? []
+        var namedFiles: [String] = []   // asked last: the witnesses above stay each finding's first
         for source in sources {
             switch source {
             case .rule(let f, let i):
@@ -56,8 +59,12 @@ public enum ProbeSet {
                 // verified with PCRE2 (the fallback covers lookarounds and backreferences).
                 let file = context.files[f]
                 let shape: RegexWitness.Shape = file.context == .server ? .absolutePath : .relativePath
+                let dir = file.context == .server ? "/" : (file.directory ?? "/")
+                if let named = fileMatching(file.rules[i].regex, in: siteFiles, directory: dir, server: file.context == .server) {
+                    namedFiles.append(named)
+                }
                 guard let w = RegexWitness.witnesses(for: file.rules[i].regex, shape: shape).first?.text else { continue }
-                paths.append(file.context == .server ? w : (file.directory ?? "/") + w)
+                paths.append(file.context == .server ? w : dir + w)
             case .redirect(let f, let i):
                 switch context.files[f].redirects[i].matcher {
                 case .prefix(let p): paths.append(p)
@@ -77,6 +84,7 @@ public enum ProbeSet {
             paths += errorDocumentPaths(context) + extensionHidingPaths(context, site: site)
                 + pathInfoPaths(context) + fileWithPathInfoPaths(context, site: site) + sampleFilePaths(site: site)
         }
+        paths += namedFiles + requestLinePaths(context)
         var seen = Set<String>()
         var unique = paths.map { p in
             var p = p
@@ -99,6 +107,47 @@ public enum ProbeSet {
             out.append(file.context == .server ? "/no-such-page" : (file.directory ?? "/") + "no-such-page")
         }
         return out
+    }
+
+    /// Site files near the root (depth ≤ 3, no dot-files), sorted, at most 64: what
+    /// `fileMatching` tries each rule's pattern on.
+    static func shallowFiles(site: Site) -> [String] {
+        let root = site.documentRoot
+        return site.files.nodes.compactMap { path, node -> String? in
+            guard case .file = node, path.hasPrefix(root + "/") else { return nil }
+            let rel = String(path.dropFirst(root.count))
+            let parts = rel.split(separator: "/")
+            return parts.count <= 3 && !parts.contains(where: { $0.hasPrefix(".") }) ? rel : nil
+        }.sorted().prefix(64).map { $0 }
+    }
+
+    /// The first existing file below `directory` that a rule's pattern matches (relative to the
+    /// directory in .htaccess): the pattern's own witness rarely names a file, and a rule that
+    /// redirects a file to itself (`RewriteRule ^page %{REQUEST_URI} [R=301]`) loops only where
+    /// later conditions (`!\.html$`) leave the URL alone (found by lintcheck recall on pairs.py
+    /// seed 4311: /page.html looped, recorded from Apache, and the probes asked /page).
+    static func fileMatching(_ regex: HtlintRegex.Regex, in files: [String], directory: String, server: Bool) -> String? {
+        files.first { $0.hasPrefix(directory) && regex.matches(server ? $0 : String($0.dropFirst(directory.count))) }
+    }
+
+    /// The URL-path a `RewriteCond %{THE_REQUEST}` pattern wants (the witness's word starting
+    /// with `/`, without its query), at most 8: the request line never changes in an internal
+    /// redirect, so `RewriteCond %{THE_REQUEST} \s/+go/(\S*)\s` / `RewriteRule ^ /t.php?raw=%1 [L]`
+    /// rewrites every pass again until Apache answers 500 (AH00124; found by lintcheck recall on
+    /// bytes.py seeds 4316 and 4317: no probe named /go/…).
+    static func requestLinePaths(_ context: LintContext) -> [String] {
+        var out: [String] = []
+        for file in context.files {
+            for rule in file.rules {
+                for c in rule.conditions where !c.negated && c.rawTestString == "%{THE_REQUEST}" {
+                    guard case .regex(let re) = c.test, let w = RegexWitness.witnesses(for: re, shape: .any).first?.text,
+                          let word = w.split(whereSeparator: { $0 == " " || $0 == "\t" }).first(where: { $0.hasPrefix("/") }) else { continue }
+                    let path = String(word.prefix { $0 != "?" })
+                    if !out.contains(path) { out.append(path) }
+                }
+            }
+        }
+        return Array(out.prefix(8))
     }
 
     /// A URL below a directory that does not exist, in each directory with rewrite rules. In a
