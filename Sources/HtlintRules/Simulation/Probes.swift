@@ -138,7 +138,7 @@ public enum ProbeSet {
     static func requestLinePaths(_ context: LintContext) -> [String] {
         var out: [String] = []
         for file in context.files {
-            for rule in file.rules {
+            for rule in file.rules where out.count < 8 {
                 for c in rule.conditions where !c.negated && c.rawTestString == "%{THE_REQUEST}" {
                     guard case .regex(let re) = c.test, let w = RegexWitness.witnesses(for: re, shape: .any).first?.text,
                           let word = w.split(whereSeparator: { $0 == " " || $0 == "\t" }).first(where: { $0.hasPrefix("/") }) else { continue }
