@@ -42,7 +42,7 @@ struct BackreferenceToMissingGroup: LintRule {
         context.files.flatMap { file in
             file.rules.compactMap { rule -> Diagnostic? in
                 guard let (reference, missing) = Self.emptyReference(rule) else { return nil }
-                let range = Self.range(of: reference, in: rule, file)
+                let range = rule.range(of: reference, in: file)
                 // `%20` written as a percent-escape: `%2` is the back-reference, `0` is kept.
                 let bytes = file.source.bytes
                 if let range, reference.hasPrefix("%"), range.end < bytes.count,
@@ -96,7 +96,7 @@ struct BackreferenceToMissingGroup: LintRule {
         }
         // An `expr` condition captures with `=~`; HT219 reports one that cannot.
         let expressionCaptures = rule.conditions.contains { if case .expression = $0.test { true } else { false } }
-        for part in references(rule) {
+        for part in rule.backreferences {
             switch part {
             case .ruleCapture(let n) where rule.negated:
                 return ("$\(n)", .negatedPattern(rule.pattern))
@@ -113,35 +113,4 @@ struct BackreferenceToMissingGroup: LintRule {
     }
 
     static func groups(_ n: Int) -> String { n == 1 ? "1 group" : "\(n) groups" }
-
-    /// `$N` and `%N` parts in the order they are written, map keys and defaults included.
-    static func references(_ rule: RewriteRule) -> [Template.Part] {
-        var out: [Template.Part] = []
-        func visit(_ t: Template) {
-            for p in t.parts {
-                switch p {
-                case .ruleCapture, .conditionCapture: out.append(p)
-                case .map(_, let key, let fallback):
-                    visit(key)
-                    if let fallback { visit(fallback) }
-                default: break
-                }
-            }
-        }
-        visit(rule.substitution)
-        rule.flags.env.forEach(visit)
-        rule.flags.cookies.forEach(visit)
-        return out
-    }
-
-    /// Where `reference` is written: in the substitution, else in the flags.
-    static func range(of reference: String, in rule: RewriteRule, _ file: LintFile) -> SourceRange? {
-        for word in [rule.substitutionRange, rule.flagsRange].compactMap({ $0 }) {
-            let text = file.text(word)
-            guard let at = text.utf8.firstRange(of: reference.utf8) else { continue }
-            let start = word.start + text.utf8.distance(from: text.utf8.startIndex, to: at.lowerBound)
-            return SourceRange(file: word.file, start: start, end: start + reference.utf8.count)
-        }
-        return nil
-    }
 }

@@ -35,9 +35,14 @@ struct CaptureAfterExpressionCondition: LintRule {
                       let n = Self.firstConditionCapture(rule) else { return nil }
                 return finding("`%\(n)` takes a group of the `RewriteCond expr` on line \(file.source.lines.position(of: last.range.start).line), "
                                + "which has no regex match: Apache reads back-references it never set (stray bytes, or a crashed child and no answer)",
-                               at: Self.captureRange(rule, n) ?? rule.substitutionRange)
+                               at: rule.range(of: "%\(n)", in: file) ?? rule.substitutionRange)
             }
         }
+    }
+
+    /// The first `%N` the rule expands.
+    static func firstConditionCapture(_ rule: RewriteRule) -> Int? {
+        rule.backreferences.lazy.compactMap { if case .conditionCapture(let n) = $0 { n } else { nil } }.first
     }
 
     /// Whether a regex match (`=~`, `!~`) appears anywhere in the expression.
@@ -48,24 +53,5 @@ struct CaptureAfterExpressionCondition: LintRule {
         case .and(let a, let b), .or(let a, let b): matchesRegex(a) || matchesRegex(b)
         default: false
         }
-    }
-
-    /// The first `%N` the rule expands: in its substitution, `[E=]` or `[CO=]` values.
-    static func firstConditionCapture(_ rule: RewriteRule) -> Int? {
-        func first(_ t: Template) -> Int? {
-            for p in t.parts {
-                if case .conditionCapture(let n) = p { return n }
-                if case .map(_, let key, let fallback) = p, let n = first(key) ?? fallback.flatMap(first) { return n }
-            }
-            return nil
-        }
-        return first(rule.substitution) ?? rule.flags.env.lazy.compactMap(first).first ?? rule.flags.cookies.lazy.compactMap(first).first
-    }
-
-    /// The `%N` in the substitution's text, for the finding's position.
-    static func captureRange(_ rule: RewriteRule, _ n: Int) -> SourceRange? {
-        guard let at = rule.rawSubstitution.utf8.firstRange(of: "%\(n)".utf8) else { return nil }
-        let start = rule.substitutionRange.start + rule.rawSubstitution.utf8.distance(from: rule.rawSubstitution.utf8.startIndex, to: at.lowerBound)
-        return SourceRange(file: rule.substitutionRange.file, start: start, end: start + 2)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HtlintApache
 import HtlintDiagnostics
+import HtlintSimulation
 
 /// `ErrorDocument 404 http://…`: Apache answers the error with a 302 to the URL, so clients
 /// never see the error status; for 401 it ignores the line altogether. Recorded on Apache
@@ -50,9 +51,7 @@ struct ErrorDocumentFullURL: LintRule {
 
     /// The URL's path, as the local path to suggest.
     static func localPath(_ url: String) -> String {
-        guard let scheme = url.range(of: "://") else { return "/…" }
-        let rest = url[scheme.upperBound...]
-        guard let slash = rest.firstIndex(of: "/") else { return "/…" }
-        return String(rest[slash...])
+        guard let parts = URLParts(url), !parts.pathOmitted else { return "/…" }
+        return parts.target
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HtlintApache
 import HtlintDiagnostics
+import HtlintSimulation
 
 /// `Redirect /old /new/` or `Redirect /docs/ /manual`: mod_alias appends what follows the
 /// matched prefix to the target as it is, so a trailing slash on one side only doubles or loses
@@ -58,12 +59,11 @@ struct RedirectSlashMismatch: LintRule {
         return site.files.isDirectory(site.mountedRoot + urlPath)
     }
 
-    /// The target's path: all of a local one, what follows the host of a full URL ("" when
-    /// there is none); nil when the target has a query or fragment, where the rest goes after it.
+    /// The target's path: all of a local one, a full URL's after its host ("" when it has
+    /// none); nil when the target has a query or fragment, where the rest goes after it.
     static func path(of target: String) -> String? {
         guard !target.contains("?"), !target.contains("#") else { return nil }
-        guard let scheme = target.range(of: "://") else { return target }
-        let afterScheme = target[scheme.upperBound...]
-        return afterScheme.firstIndex(of: "/").map { String(afterScheme[$0...]) } ?? ""
+        guard let url = URLParts(target) else { return target }
+        return url.pathOmitted ? "" : url.target
     }
 }

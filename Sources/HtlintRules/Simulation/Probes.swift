@@ -50,7 +50,8 @@ public enum ProbeSet {
             let step = Double(sources.count) / Double(limit)
             sources = (0..<limit).map { sources[Int(Double($0) * step)] }
         }
-        let siteFiles = context.simulator.map { shallowFiles(site: $0.origin.site) } ?? []
+        let shallow = context.simulator.map { shallowFiles(site: $0.origin.site) } ?? []
+        let siteFiles = Array(shallow.prefix(64))
         var namedFiles: [String] = []   // asked last: the witnesses above stay each finding's first
         for source in sources {
             switch source {
@@ -82,7 +83,7 @@ public enum ProbeSet {
                 if rel.split(separator: "/").count <= 2 { paths += [rel, rel + "/"] }
             }
             paths += errorDocumentPaths(context) + extensionHidingPaths(context, site: site)
-                + pathInfoPaths(context) + fileWithPathInfoPaths(context, site: site) + sampleFilePaths(site: site)
+                + pathInfoPaths(context) + fileWithPathInfoPaths(context, files: shallow) + sampleFilePaths(site: site)
         }
         paths += namedFiles + requestLinePaths(context)
         var seen = Set<String>()
@@ -109,8 +110,9 @@ public enum ProbeSet {
         return out
     }
 
-    /// Site files near the root (depth ≤ 3, no dot-files), sorted, at most 64: what
-    /// `fileMatching` tries each rule's pattern on.
+    /// Site files near the root (depth ≤ 3, no dot-files), sorted: where `fileWithPathInfoPaths`
+    /// looks for a file in each directory, and (the first 64) what `fileMatching` tries each
+    /// rule's pattern on.
     static func shallowFiles(site: Site) -> [String] {
         let root = site.documentRoot
         return site.files.nodes.compactMap { path, node -> String? in
@@ -118,7 +120,7 @@ public enum ProbeSet {
             let rel = String(path.dropFirst(root.count))
             let parts = rel.split(separator: "/")
             return parts.count <= 3 && !parts.contains(where: { $0.hasPrefix(".") }) ? rel : nil
-        }.sorted().prefix(64).map { $0 }
+        }.sorted()
     }
 
     /// The first existing file below `directory` that a rule's pattern matches (relative to the
@@ -166,14 +168,7 @@ public enum ProbeSet {
     /// `RewriteRule ^(.*)$ $1 [L]` rewrites it to a filename other than the file's and recurses
     /// to Apache's 500 (AH00124; found by lintcheck recall on snippets.py seed 4101:
     /// `/docs/guide.html/extra` behind a front controller that skips files).
-    static func fileWithPathInfoPaths(_ context: LintContext, site: Site) -> [String] {
-        let root = site.documentRoot
-        let files = site.files.nodes.compactMap { path, node -> String? in
-            guard case .file = node, path.hasPrefix(root + "/") else { return nil }
-            let rel = String(path.dropFirst(root.count))
-            let parts = rel.split(separator: "/")
-            return parts.count <= 3 && !parts.contains(where: { $0.hasPrefix(".") }) ? rel : nil
-        }.sorted()
+    static func fileWithPathInfoPaths(_ context: LintContext, files: [String]) -> [String] {
         var out: [String] = []
         for file in context.files where !file.rules.isEmpty {
             let dir = file.context == .server ? "/" : (file.directory ?? "/")
