@@ -39,6 +39,8 @@ public final class Regex: @unchecked Sendable {
     private let jitState: Atomic<Int>
     /// Searches so far while the JIT is pending.
     private let pendingSearches = Mutex<Int>(0)
+    /// What `test` and `matches` answer without PCRE2 (`^`, `.*`, `.`…).
+    private let shortcut: RegexShortcut
 
     /// Match-limit count of a search's first try. Far above what any real URL pattern needs,
     /// so a search that reaches it is catastrophic backtracking, found in milliseconds (the JIT
@@ -117,6 +119,7 @@ public final class Regex: @unchecked Sendable {
     /// Designated initialiser; `jit: false` lets tests exercise the interpreter's limits too.
     init(_ pattern: String, options: RegexOptions, jit: Bool) throws(RegexCompileError) {
         let compileOptions = PCRE2_DUPNAMES | options.rawValue
+        self.shortcut = RegexShortcut(pattern: pattern, options: options)
         if jit && Regex.isJITAvailable && Regex.isPlainLiteral(pattern, options: options) {
             // Nothing to validate and no groups: the first search compiles it, as any other.
             self.pattern = pattern
@@ -289,7 +292,8 @@ public final class Regex: @unchecked Sendable {
     /// Whether `subject` contains a match; limit errors count as no match, as in Apache.
     /// Builds no captures, so it is the cheap test for rules that end up not matching.
     public func matches(_ subject: String) -> Bool {
-        withSubject(subject) { buffer, length in
+        if let answer = shortcut.answer(subject, dotAll: options.contains(.dotAll)) { return answer }
+        return withSubject(subject) { buffer, length in
             guard let matchData = ThreadMatchData.acquire(pairs: captureCount + 1) else { return false }
             return run(buffer, length: length, matchData: matchData) >= 0
         }
@@ -298,7 +302,8 @@ public final class Regex: @unchecked Sendable {
     /// Like `matches`, but a PCRE2 limit or error is a failure instead of "no match", so callers
     /// can report that a limit was reached (issue 9) while still treating it as Apache does.
     public func test(_ subject: String) -> Result<Bool, RegexMatchFailure> {
-        withSubject(subject) { buffer, length in
+        if let answer = shortcut.answer(subject, dotAll: options.contains(.dotAll)) { return .success(answer) }
+        return withSubject(subject) { buffer, length in
             guard let matchData = ThreadMatchData.acquire(pairs: captureCount + 1) else {
                 return .failure(.other(Regex.errorMessage(PCRE2_ERROR_NOMEMORY)))
             }
