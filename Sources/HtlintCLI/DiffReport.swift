@@ -157,6 +157,8 @@ struct DiffReport {
     var requests = 0
     var distinct = 0
     var skipped = 0
+    /// The first unreadable lines, with their position, for stderr.
+    var warnings: [String] = []
     var entries: [DiffEntry] = []
 
     var differing: Int { entries.count }

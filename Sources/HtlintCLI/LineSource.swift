@@ -9,6 +9,8 @@ final class LineSource {
     private let shownPath: String
     /// Lines returned so far, for the position in an error.
     private var linesRead = 0
+    /// Where the line `nextLine` returned last is: `path:line`.
+    var position: String { "\(shownPath):\(linesRead)" }
     /// A gzip member has begun and its end has not been seen: running out of input now means
     /// the file was cut short (a log copied while it was written), not that it ended.
     private var memberOpen = false

@@ -82,7 +82,9 @@ struct ReplayCommand {
                 try Replayer.stream(source, input: input, simulator: simulator, jobs: jobs,
                                     cache: cached ? LockedCache<Kept>(limit: Replayer.cacheLimit(answers: jsonl)) : nil,
                                     memo: cached ? HopMemo() : nil, keep: keep,
-                                    emit: emit, skipped: { summary.skipped += 1 }, batchDone: batchDone)
+                                    emit: emit, skipped: { line, position in
+                                        if let warning = summary.skipped.add(line, at: position) { out.err(warning) }
+                                    }, batchDone: batchDone)
             }
             if jsonl {
                 try replay(ReplayAnswer.init) { request, answer in
@@ -94,6 +96,7 @@ struct ReplayCommand {
             }
             out.stdout += pending
             io.progress?("")
+            if let trailer = summary.skipped.trailer { out.err(trailer) }
         } catch {
             io.progress?("")
             out.err("htlint: \(error)")
@@ -110,8 +113,9 @@ struct ReplayCommand {
 /// Aggregates replay results.
 struct ReplaySummary {
     let site: Site
-    var total = 0, skipped = 0
-    var loops = 0, recursions = 0, offsite = 0, tooMany = 0, notFound = 0
+    var total = 0
+    var skipped = SkippedLines()
+    var loops = 0, recursions = 0, offsite = 0, tooMany = 0, errors = 0, notFound = 0
     var statuses = SmallCounts()
     var chainLengths = SmallCounts()
     /// Uses per directive, once `foldFired` has run.
@@ -127,7 +131,8 @@ struct ReplaySummary {
         case .loop: loops += 1
         case .offsite: offsite += 1
         case .tooManyHops: tooMany += 1
-        default: break
+        case .error: errors += 1
+        case .final: break
         }
         if r.recursionLimitExceeded { recursions += 1 }
         statuses.add(r.finalStatus)
@@ -173,10 +178,14 @@ struct ReplaySummary {
     mutating func render(top: Int) -> String {
         foldFired()
         func pct(_ n: Int) -> String { total == 0 ? "0%" : String(format: "%.1f%%", Double(n) * 100 / Double(total)) }
-        var s = "requests: \(total)" + (skipped > 0 ? " (\(skipped) unreadable line\(skipped == 1 ? "" : "s") skipped)" : "") + "\n"
-        s += "verdicts: final \(total - loops - offsite - tooMany), loop \(loops), internal recursion \(recursions), offsite \(offsite), too many redirects \(tooMany)\n"
-        s += "final status: " + statuses.sorted.map { "\($0.key) \($0.value) (\(pct($0.value)))" }.joined(separator: ", ") + "\n"
-        s += "redirects per request: " + chainLengths.sorted.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "\n"
+        let unreadable = skipped.count
+        var s = "requests: \(total)" + (unreadable > 0 ? " (\(unreadable) unreadable line\(unreadable == 1 ? "" : "s") skipped)" : "") + "\n"
+        // `error`: chains the browser could not finish (no connection, a URL it cannot use); named only when there are some.
+        s += "verdicts: final \(total - loops - offsite - tooMany - errors), loop \(loops), internal recursion \(recursions), offsite \(offsite), too many redirects \(tooMany)"
+            + (errors > 0 ? ", error \(errors)" : "") + "\n"
+        func listed(_ items: [String]) -> String { items.isEmpty ? "none" : items.joined(separator: ", ") }
+        s += "final status: " + listed(statuses.sorted.map { "\($0.key) \($0.value) (\(pct($0.value)))" }) + "\n"
+        s += "redirects per request: " + listed(chainLengths.sorted.map { "\($0.key): \($0.value)" }) + "\n"
         let most = fired.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key.start < $1.key.start }).prefix(top)
         // Counts right-aligned, then where each directive is and how it reads.
         s += "rules that fired most:" + (most.isEmpty ? " none" : "") + "\n"

@@ -19,14 +19,18 @@ enum Replayer {
     static func stream<Kept: Sendable>(_ source: LineSource, input: ReplayInput, simulator: ChainSimulator, jobs: Int,
                                        cache: LockedCache<Kept>? = nil, memo: HopMemo? = nil,
                                        keep: @escaping @Sendable (ChainResult) -> Kept,
-                                       emit: (ReplayRequest, Kept) -> Void, skipped: () -> Void,
+                                       emit: (ReplayRequest, Kept) -> Void, skipped: (_ line: String, _ position: String) -> Void,
                                        batchDone: () -> Void = {}) throws {
         let batchSize = 4096
         var first = true
         while true {
             var batch: [ReplayRequest] = []
             while batch.count < batchSize, let line = try source.nextLine() {
-                if let r = input.request(line) { batch.append(r) } else if !ReplayInput.isBlankOrComment(line) { skipped() }
+                if let r = input.request(line) {
+                    batch.append(r)
+                } else if !ReplayInput.isBlankOrComment(line) {
+                    skipped(line, source.position)
+                }
             }
             if batch.isEmpty { return }
             let answers = simulate(batch, simulator, jobs: jobs, cache: cache, memo: memo, keep: keep)

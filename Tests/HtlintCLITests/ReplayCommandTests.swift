@@ -180,6 +180,12 @@ struct ReplayCommandTests {
         #expect(lines.last?.contains(#""finalStatus":404"#) == true)
         let summary = run(["replay", "--docroot", "fixtures/diff/new", "--host", "example.org", "--urls", path])
         #expect(summary.stdout.hasPrefix("requests: 2 (2 unreadable lines skipped)\n"))
+        // Each unreadable line is named with its position, control bytes escaped.
+        #expect(summary.stderr.hasPrefix("""
+            htlint: \(path):3: skipped '203.0.113.9 - - [30/Nov/2026:10:00:02 +0000] "\\x16\\x03\\x01" 400 0': not a URL, a path or an access-log request line
+            htlint: \(path):5: skipped 'not a log line': not a URL, a path or an access-log request line
+
+            """))
 
         let gzip = Process()
         gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
@@ -237,6 +243,28 @@ struct ReplayCommandTests {
         #expect(urls == [#"{"url":"https://example.org/first""#, #"{"url":"https://example.org/team.html""#])
         let summary = run(["replay", "--docroot", "fixtures/diff/new", "--host", "example.org", "--urls", path])
         #expect(summary.stdout.hasPrefix("requests: 2 (2 unreadable lines skipped)\n"))
+    }
+
+    /// Past the first three, unreadable lines are only counted; a URL the browser cannot use is
+    /// an `error` verdict, and an empty list prints `none` where a distribution would be.
+    @Test func unreadableLinesAndBrowserErrors() throws {
+        let path = try Self.scratch("mixed.txt", "http://[::1\n" + (1...5).map { "junk \($0)\n" }.joined() + "/team.html\n")
+        defer { Self.removeScratch(path) }
+        let o = run(["replay", "--docroot", "fixtures/diff/new", "--host", "example.org", "--urls", path])
+        #expect(o.stdout.hasPrefix("""
+            requests: 2 (5 unreadable lines skipped)
+            verdicts: final 1, loop 0, internal recursion 0, offsite 0, too many redirects 0, error 1
+
+            """))
+        let warnings = o.stderr.split(separator: "\n").dropLast()   // then the timing line
+        #expect(warnings == ["htlint: \(path):2: skipped 'junk 1': not a URL, a path or an access-log request line",
+                             "htlint: \(path):3: skipped 'junk 2': not a URL, a path or an access-log request line",
+                             "htlint: \(path):4: skipped 'junk 3': not a URL, a path or an access-log request line",
+                             "htlint: 2 more unreadable lines skipped"])
+        let empty = try Self.scratch("empty.txt", "# nothing yet\n")
+        defer { Self.removeScratch(empty) }
+        let none = run(["replay", "--docroot", "fixtures/diff/new", "--host", "example.org", "--urls", empty])
+        #expect(none.stdout.hasPrefix("requests: 0\nverdicts: final 0, loop 0, internal recursion 0, offsite 0, too many redirects 0\nfinal status: none\nredirects per request: none\n"))
     }
 
     @Test func aLoopFailsTheRun() throws {
