@@ -48,8 +48,8 @@ struct GraphCommand {
             return .failure
         }
         let urls = a.all("--url")
-        for u in urls where URLParts(u) == nil {
-            out.err("htlint: '\(u)' is not an absolute URL (expected http://host/path)")
+        if let problem = urls.lazy.compactMap(StartURL.problem).first {
+            out.err("htlint: " + problem)
             return .failure
         }
         let simulator: ChainSimulator

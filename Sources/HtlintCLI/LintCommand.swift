@@ -164,6 +164,9 @@ struct LintCommand {
         var report = Report(diagnostics: diagnostics, sources: sources)
         report.rules = ruleMetadata()
         report.toolVersion = CLI.version
+        // Nothing could be read: "no problems found in 0 files" would read as a pass. Machine
+        // formats still get their (empty) document, which CI uploads expect.
+        if sources.isEmpty, status == .failure, format is TextFormatter { return status }
         out.stdout += format.format(report)
         if diagnostics.contains(where: { $0.severity >= failOn }) { status = max(status, .findings) }
         return status

@@ -71,6 +71,10 @@ struct MixedContentCommand {
         }
         let urls = a.positionals.filter(isURL)
         let paths = a.positionals.filter { !isURL($0) }
+        if let problem = urls.lazy.compactMap(StartURL.problem).first {
+            out.err("htlint: " + problem)
+            return .failure
+        }
         let urlHost = urls.first.flatMap { URLComponents(string: $0)?.host }
 
         var context: LintContext

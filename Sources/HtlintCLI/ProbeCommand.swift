@@ -71,11 +71,9 @@ struct ProbeCommand {
             out.err("htlint: probe needs at least one URL\n\n" + help)
             return .failure
         }
-        for u in urls {
-            guard let p = URLParts(u), p.scheme == "http" || p.scheme == "https" else {
-                out.err("htlint: '\(u)' is not an absolute http(s) URL")
-                return .failure
-            }
+        if let problem = urls.lazy.compactMap(StartURL.problem).first {
+            out.err("htlint: " + problem)
+            return .failure
         }
         let format = a.value("--format") ?? "text"
         guard ["text", "json"].contains(format) else {

@@ -40,8 +40,8 @@ struct ReportCommand {
             out.err("htlint: report needs --html OUT.html\n\n" + help)
             return .failure
         }
-        for u in a.positionals where URLParts(u) == nil {
-            out.err("htlint: '\(u)' is not an absolute URL (expected http://host/path)")
+        if let problem = a.positionals.lazy.compactMap(StartURL.problem).first {
+            out.err("htlint: " + problem)
             return .failure
         }
         let context: LintContext

@@ -65,8 +65,8 @@ struct SimulateCommand {
             headers.append(HTTPHeader(String(h[..<colon]).trimmingCharacters(in: .whitespaces),
                                       String(h[h.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
         }
-        for u in urls where URLParts(u) == nil {
-            out.err("htlint: '\(u)' is not an absolute URL (expected http://host/path)")
+        if let problem = urls.lazy.compactMap(StartURL.problem).first {
+            out.err("htlint: " + problem)
             return .failure
         }
         let simulator: ChainSimulator

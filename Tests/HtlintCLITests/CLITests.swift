@@ -101,6 +101,36 @@ struct CLITests {
         #expect(o.stderr.contains("is not an absolute URL"))
     }
 
+    /// A start URL is what a browser could request: http or https, a host, an IPv6 address in
+    /// one pair of brackets. Every command that takes URLs says why one is refused.
+    @Test func startURLsAreHttpWithAHost() {
+        let refused = [("ftp://example.org/", "'ftp://example.org/' is not an http or https URL"),
+                       ("http:///index.html", "'http:///index.html' has no host"),
+                       ("http://[::1", "'http://[::1' has a malformed host (an IPv6 address is written in brackets: http://[::1]/)"),
+                       ("http://ex]ample.org/", "'http://ex]ample.org/' has a malformed host (an IPv6 address is written in brackets: http://[::1]/)")]
+        for (url, message) in refused {
+            for command in [["simulate", "--docroot", "fixtures/demo"], ["explain", "--docroot", "fixtures/demo"], ["probe"],
+                            ["mixed-content", "--docroot", "fixtures/demo"], ["graph", "--docroot", "fixtures/demo", "--url"]] {
+                // mixed-content reads an argument without http(s):// as a file path.
+                if command[0] == "mixed-content", url.hasPrefix("ftp:") { continue }
+                let o = run(command + [url])
+                #expect(o.status == .failure, "\(command[0]) \(url)")
+                #expect(o.stderr == "htlint: \(message)\n", "\(command[0]) \(url)")
+            }
+        }
+        #expect(run(["simulate", "--docroot", "fixtures/demo", "http://[::1]/"]).status == .clean)
+    }
+
+    /// When no file could be read, the text report says nothing rather than "no problems found".
+    @Test func lintOfNothingReadableReportsOnlyTheError() {
+        let o = run(["lint", "does/not/exist.htaccess"])
+        #expect(o.status == .failure)
+        #expect(o.stdout.isEmpty)
+        #expect(o.stderr == "htlint: cannot read 'does/not/exist.htaccess': no such file or directory\n")
+        let json = run(["lint", "--format", "json", "does/not/exist.htaccess"])
+        #expect(json.status == .failure && json.stdout.contains("\"diagnostics\""))
+    }
+
     @Test func unknownEdgeIsAUsageError() {
         let o = run(["simulate", "--edge", "akamai-magic", "http://example.org/"])
         #expect(o.status == .failure)
