@@ -8,7 +8,11 @@ public struct CLIEnvironment: Sendable {
     public var listDirectory: @Sendable (String) -> [String]?
     public var isDirectory: @Sendable (String) -> Bool
     public var writeFileText: @Sendable (String, String) throws -> Void = { path, text in
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        do {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw CLIError.unwritable(path, CLIEnvironment.reason(error))
+        }
     }
     /// Whether standard output is a terminal (colour decisions).
     public var isTerminal = false
@@ -100,12 +104,33 @@ public struct CLIEnvironment: Sendable {
 /// Failures of the tool itself (not findings about the configuration).
 public enum CLIError: Error, CustomStringConvertible, Equatable {
     case unreadable(String, String)
+    case unwritable(String, String)
     case usage(String)
 
     public var description: String {
         switch self {
         case .unreadable(let path, let reason): "cannot read '\(path)': \(reason)"
+        case .unwritable(let path, let reason): "cannot write '\(path)': \(reason)"
         case .usage(let message): message
         }
+    }
+}
+
+extension CLIEnvironment {
+    /// A file-system error in the words of the read errors (`no such file or directory`): the
+    /// system's message for the POSIX code under Foundation's error, else Foundation's own.
+    static func reason(_ error: Error) -> String {
+        if let cocoa = error as? CocoaError {
+            switch cocoa.code {
+            case .fileNoSuchFile, .fileWriteNoPermission, .fileWriteVolumeReadOnly, .fileWriteOutOfSpace:
+                let errno = [CocoaError.fileNoSuchFile: ENOENT, .fileWriteNoPermission: EACCES,
+                             .fileWriteVolumeReadOnly: EROFS, .fileWriteOutOfSpace: ENOSPC][cocoa.code]!
+                return String(cString: strerror(errno)).lowercased()
+            default: break
+            }
+        }
+        let ns = error as NSError
+        if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))).lowercased() }
+        return ns.localizedDescription
     }
 }

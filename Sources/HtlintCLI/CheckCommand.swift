@@ -62,6 +62,8 @@ struct CheckCommand {
                 status = max(status, .failure)
                 continue
             }
+            // A directory without access files is not an error (nothing to check), but say so.
+            if files.isEmpty { out.err("htlint: note: no .htaccess file under '\(path)'") }
             for file in files {
                 do {
                     let bytes = try io.read(file)

@@ -118,6 +118,8 @@ struct LintCommand {
                     status = .failure
                     continue
                 }
+                // A directory without access files is not an error (nothing to check), but say so.
+                if files.isEmpty { out.err("htlint: note: no .htaccess file under '\(path)'") }
                 for file in files {
                     do {
                         let bytes = try io.read(file)
@@ -153,7 +155,7 @@ struct LintCommand {
             }
             for (path, text) in applied where path != "<stdin>" {
                 do { try io.writeFile(path, text) } catch {
-                    out.err("htlint: cannot write '\(path)': \(error)")
+                    out.err("htlint: \(error)")
                     status = .failure
                 }
             }

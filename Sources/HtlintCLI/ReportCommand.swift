@@ -61,7 +61,7 @@ struct ReportCommand {
         let analyzer = SiteAnalyzer(simulator: simulator, edge: context.edge)
         let page = ReportPage(context: context, findings: findings, chains: chains, analyzer: analyzer).html()
         do { try io.writeFile(path, page) } catch {
-            out.err("htlint: cannot write '\(path)': \(error)")
+            out.err("htlint: \(error)")
             return .failure
         }
         out.out("wrote \(path): \(findings.count) finding\(findings.count == 1 ? "" : "s"), \(chains.count) chain\(chains.count == 1 ? "" : "s")")

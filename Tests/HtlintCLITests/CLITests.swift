@@ -131,6 +131,22 @@ struct CLITests {
         #expect(json.status == .failure && json.stdout.contains("\"diagnostics\""))
     }
 
+    /// A directory without access files is nothing to check, said on stderr; a report that
+    /// cannot be written names the file and the system's reason.
+    @Test func emptyDirectoriesAndUnwritableReports() throws {
+        let dir = NSTemporaryDirectory() + "htlint-empty-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for command in ["check", "lint"] {
+            let o = run([command, dir])
+            #expect(o.status == .clean)
+            #expect(o.stderr == "htlint: note: no .htaccess file under '\(dir)'\n")
+        }
+        let report = run(["report", "--docroot", "fixtures/demo", "--html", dir + "/missing/page.html"])
+        #expect(report.status == .failure)
+        #expect(report.stderr == "htlint: cannot write '\(dir)/missing/page.html': no such file or directory\n")
+    }
+
     @Test func unknownEdgeIsAUsageError() {
         let o = run(["simulate", "--edge", "akamai-magic", "http://example.org/"])
         #expect(o.status == .failure)
