@@ -184,7 +184,8 @@ struct ReplaySummary {
         s += "verdicts: final \(total - loops - offsite - tooMany - errors), loop \(loops), internal recursion \(recursions), offsite \(offsite), too many redirects \(tooMany)"
             + (errors > 0 ? ", error \(errors)" : "") + "\n"
         func listed(_ items: [String]) -> String { items.isEmpty ? "none" : items.joined(separator: ", ") }
-        s += "final status: " + listed(statuses.sorted.map { "\($0.key) \($0.value) (\(pct($0.value)))" }) + "\n"
+        // Status 0: the browser got no answer (the `error` verdicts).
+        s += "final status: " + listed(statuses.sorted.map { "\($0.key == 0 ? "no answer" : String($0.key)) \($0.value) (\(pct($0.value)))" }) + "\n"
         s += "redirects per request: " + listed(chainLengths.sorted.map { "\($0.key): \($0.value)" }) + "\n"
         let most = fired.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key.start < $1.key.start }).prefix(top)
         // Counts right-aligned, then where each directive is and how it reads.

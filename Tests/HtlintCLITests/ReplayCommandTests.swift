@@ -254,6 +254,7 @@ struct ReplayCommandTests {
         #expect(o.stdout.hasPrefix("""
             requests: 2 (5 unreadable lines skipped)
             verdicts: final 1, loop 0, internal recursion 0, offsite 0, too many redirects 0, error 1
+            final status: no answer 1 (50.0%), 404 1 (50.0%)
 
             """))
         let warnings = o.stderr.split(separator: "\n").dropLast()   // then the timing line
