@@ -62,8 +62,23 @@ struct SimulateCommand {
                 out.err("htlint: header '\(h)' is not of the form 'Name: value'")
                 return .failure
             }
-            headers.append(HTTPHeader(String(h[..<colon]).trimmingCharacters(in: .whitespaces),
-                                      String(h[h.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+            let name = String(h[..<colon]).trimmingCharacters(in: .whitespaces)
+            let value = String(h[h.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            // One header line each: a line break would be a second header (or a body) in disguise.
+            guard !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte) else {
+                out.err("htlint: header '\(SkippedLines.shown(h))' has no valid name (letters, digits and !#$%&'*+-.^_`|~)")
+                return .failure
+            }
+            guard !value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 }) else {
+                out.err("htlint: header '\(SkippedLines.shown(h))' holds a line break or NUL; give each header its own --header")
+                return .failure
+            }
+            headers.append(HTTPHeader(name, value))
+        }
+        let method = (a.value("--method") ?? "GET").uppercased()
+        guard !method.isEmpty, method.utf8.allSatisfy(Self.isTokenByte) else {
+            out.err("htlint: --method '\(SkippedLines.shown(method))' is not an HTTP method (a token such as GET, POST or PROPFIND)")
+            return .failure
         }
         if let problem = urls.lazy.compactMap(StartURL.problem).first {
             out.err("htlint: " + problem)
@@ -78,7 +93,6 @@ struct SimulateCommand {
         }
         let style = TextStyle.decide(color: a.has("--color"), noColor: a.has("--no-color"), isTerminal: io.isTerminal,
                                      environment: ProcessInfo.processInfo.environment)
-        let method = (a.value("--method") ?? "GET").uppercased()
         var status = ExitStatus.clean
         var results: [ChainResult] = []
         // The URLs are visitors one after another: what a caching layer stored for one is served
@@ -112,5 +126,12 @@ struct SimulateCommand {
             out.err("htlint: note: the site's configuration has \(diagnostics.count) error(s); run `htlint check` for details")
         }
         return status
+    }
+}
+
+extension SimulateCommand {
+    /// RFC 9110's tchar: the bytes of a method or a header name.
+    static func isTokenByte(_ c: UInt8) -> Bool {
+        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || "!#$%&'*+-.^_`|~".utf8.contains(c)
     }
 }

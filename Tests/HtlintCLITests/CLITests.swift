@@ -121,6 +121,24 @@ struct CLITests {
         #expect(run(["simulate", "--docroot", "fixtures/demo", "http://[::1]/"]).status == .clean)
     }
 
+    /// A method is a token and a header one line with a name: anything else would be a request
+    /// the browser cannot send, or two headers in one.
+    @Test func methodsAndHeadersAreChecked() {
+        let base = ["simulate", "--docroot", "fixtures/demo"]
+        let refused = [(["--method", ""], "--method '' is not an HTTP method (a token such as GET, POST or PROPFIND)"),
+                       (["--method", "G T"], "--method 'G T' is not an HTTP method (a token such as GET, POST or PROPFIND)"),
+                       (["--header", "X: a\nb"], "header 'X: a\\x0ab' holds a line break or NUL; give each header its own --header"),
+                       (["--header", ": v"], "header ': v' has no valid name (letters, digits and !#$%&'*+-.^_`|~)"),
+                       (["--header", "X Y: v"], "header 'X Y: v' has no valid name (letters, digits and !#$%&'*+-.^_`|~)")]
+        for (args, message) in refused {
+            let o = run(base + args + ["http://example.org/"])
+            #expect(o.status == .failure)
+            #expect(o.stderr == "htlint: \(message)\n")
+        }
+        let ok = run(base + ["--method", "propfind", "--header", "X-A: b:c", "http://example.org/"])
+        #expect(ok.stdout.contains("PROPFIND http://example.org/"))
+    }
+
     /// When no file could be read, the text report says nothing rather than "no problems found".
     @Test func lintOfNothingReadableReportsOnlyTheError() {
         let o = run(["lint", "does/not/exist.htaccess"])
