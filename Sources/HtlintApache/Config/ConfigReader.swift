@@ -68,7 +68,12 @@ public struct ConfigReader {
     }
 
     /// `<IfFile>` without a simulated site: only the fixed list of Debian paths exists.
-    public static func systemFileExists(_ path: String) -> Bool { Conditionals.systemPaths.contains(path) }
+    /// A path with a trailing slash asks for a directory.
+    public static func systemFileExists(_ path: String) -> Bool {
+        guard path.count > 1, path.hasByteSuffix("/") else { return Conditionals.systemPaths.contains(path) }
+        let name = String(path.dropLast())
+        return Conditionals.systemPaths.contains(name) && !Conditionals.systemFiles.contains(name)
+    }
 
     /// Reads a whole file. `${NAME}` is replaced by `variables` and the file's own `Define`s
     /// in each line before it is tokenised (apache-semantics §2.5), keeping the ranges of the
