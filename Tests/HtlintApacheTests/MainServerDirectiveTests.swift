@@ -126,6 +126,24 @@ struct MainServerDirectiveTests {
         #expect(read("ThreadsPerChild 25", prefork)
                 == ["Invalid command 'ThreadsPerChild', perhaps misspelled or defined by a module not included in the server configuration"])
         #expect(read("ThreadsPerChild 25", .standard) == [])
+        // ThreadStackSize is core's, known under every MPM (section-ifdirective-threadstacksize-is-core).
+        #expect(read("ThreadStackSize 1048576", prefork) == [])
+        #expect(errors("ThreadStackSize 1048576", context: .htaccess) == ["ThreadStackSize not allowed here"])
+    }
+
+    /// fixtures/apache/syntax-error-rlimit-and-ssl-directive-arguments: invoke_cmd's counts and
+    /// mod_ssl's own checks of the per-directory SSL settings.
+    @Test func rlimitAndSSLDirectiveArguments() {
+        let htaccess = { (text: String) in errors(text, context: .htaccess) }
+        #expect(htaccess("RLimitCPU") == ["RLimitCPU takes 1-2 arguments, Soft/hard limits for max CPU usage in seconds"])
+        #expect(htaccess("RLimitNPROC 5") == [])
+        #expect(htaccess("LogIOTrackTTFB yes") == ["LogIOTrackTTFB must be On or Off"])
+        #expect(htaccess("SSLVerifyClient sometimes") == ["SSLVerifyClient: Invalid argument 'sometimes'"])
+        #expect(htaccess("SSLVerifyClient Optional_No_CA") == [])
+        #expect(htaccess("SSLUserName") == ["SSLUserName takes one argument, Set user name to SSL variable value"])
+        #expect(htaccess("SSLCipherSuite TLSv1.3 TLS_AES_256_GCM_SHA384") == ["TLSv1.3 ciphers cannot be set inside a directory context"])
+        #expect(htaccess("SSLCipherSuite TLSv1.2 HIGH") == ["protocol 'TLSv1.2' not supported"])
+        #expect(htaccess("SSLCipherSuite SSL HIGH") == [])
     }
 
     /// mod_cgi is not among the loaded modules: its `ScriptLog` is unknown, as in Apache.

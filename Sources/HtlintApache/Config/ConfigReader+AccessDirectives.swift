@@ -65,6 +65,20 @@ extension ConfigReader {
         switch info.name {
         case "SSLUserName":
             block.sslUserName = words.first?.value
+        case "SSLCipherSuite" where words.count == 2 && words[0].value != "SSL":
+            // ssl_cmd_SSLCipherSuite: a protocol named first is SSL or TLSv1.3, and TLSv1.3's
+            // list is the server's only (cmd->path set: .htaccess, a directory section).
+            let inDirectory = context == .htaccess || sectionNames.contains { ["directory", "directorymatch", "files", "filesmatch", "location", "locationmatch"].contains($0.asciiLowercased()) }
+            if words[0].value != "TLSv1.3" {
+                error(ConfigCode.badArguments, "protocol '\(words[0].value)' not supported", words[0].range); return
+            }
+            if inDirectory { error(ConfigCode.badArguments, "TLSv1.3 ciphers cannot be set inside a directory context", words[0].range); return }
+        case "SSLVerifyClient":
+            // ssl_cmd_verify_parse: one of four modes, in any case.
+            let mode = words[0].value
+            guard ["none", "optional", "require", "optional_no_ca"].contains(mode.asciiLowercased()) else {
+                error(ConfigCode.badArguments, "SSLVerifyClient: Invalid argument '\(mode)'", words[0].range); return
+            }
         case "SSLRequireSSL":
             // Apache reads no argument of it and refuses none (`SSLRequireSSL # c` is accepted).
             block.sslRequired = true

@@ -275,7 +275,7 @@ public struct ConfigReader {
         if let check = Self.argumentChecks[key] {
             // Directives htlint reads no further still get invoke_cmd's checks: a TAKE1 takes one
             // non-empty word (`EnableMMAP Off # c` is a 500), an ITERATE a non-empty first one.
-            if check.take1 ? !arity(line, 1...1, check.usage) : !arity(line, 1...Int.max, check.usage) { return }
+            if !arity(line, check.arity, check.usage) { return }
             if let values = check.values, !values.contains(words[0].value.asciiLowercased()) {
                 let message = check.valueErrorNamesValue ? check.valueError + words[0].value : check.valueError
                 error(ConfigCode.badArguments, message, words[0].range); return
@@ -307,32 +307,43 @@ public struct ConfigReader {
         }
     }
 
-    /// invoke_cmd's argument checks of directives read no further (TAKE1 or ITERATE, with the
+    /// invoke_cmd's argument checks of directives read no further (TAKE1, TAKE12 or ITERATE, with the
     /// usage text Apache appends), and the values a TAKE1 accepts, if it checks them (the
     /// refused word follows the message when `valueErrorNamesValue`).
-    static let argumentChecks: [String: (take1: Bool, usage: String, values: Set<String>?, valueError: String, valueErrorNamesValue: Bool)] = [
-        "AuthUserFile": (true, "AuthUserFile takes one argument, text file containing user IDs and passwords", nil, "", false),
-        "EnableMMAP": (true, "EnableMMAP takes one argument, Controls whether memory-mapping may be used to read files",
+    static let argumentChecks: [String: (arity: ClosedRange<Int>, usage: String, values: Set<String>?, valueError: String, valueErrorNamesValue: Bool)] = [
+        "AuthUserFile": (1...1, "AuthUserFile takes one argument, text file containing user IDs and passwords", nil, "", false),
+        "EnableMMAP": (1...1, "EnableMMAP takes one argument, Controls whether memory-mapping may be used to read files",
                        ["on", "off"], "parameter must be 'on' or 'off'", false),
-        "EnableSendfile": (true, "EnableSendfile takes one argument, Controls whether sendfile may be used to transmit files",
+        "EnableSendfile": (1...1, "EnableSendfile takes one argument, Controls whether sendfile may be used to transmit files",
                            ["on", "off"], "parameter must be 'on' or 'off'", false),
-        "SetInputFilter": (true, "SetInputFilter takes one argument, filter (or ; delimited list of filters) to be run on the request body", nil, "", false),
-        "HeaderName": (true, "HeaderName takes one argument, a filename", nil, "", false),
-        "ReadmeName": (true, "ReadmeName takes one argument, a filename", nil, "", false),
-        "LimitXMLRequestBody": (true, "LimitXMLRequestBody takes one argument, Limit (in bytes) on maximum size of an XML-based request body", nil, "", false),
-        "IndexIgnore": (false, "IndexIgnore requires at least one argument, one or more file extensions", nil, "", false),
+        "SetInputFilter": (1...1, "SetInputFilter takes one argument, filter (or ; delimited list of filters) to be run on the request body", nil, "", false),
+        "HeaderName": (1...1, "HeaderName takes one argument, a filename", nil, "", false),
+        "ReadmeName": (1...1, "ReadmeName takes one argument, a filename", nil, "", false),
+        "LimitXMLRequestBody": (1...1, "LimitXMLRequestBody takes one argument, Limit (in bytes) on maximum size of an XML-based request body", nil, "", false),
+        "IndexIgnore": (1...Int.max, "IndexIgnore requires at least one argument, one or more file extensions", nil, "", false),
         // mod_auth_basic's set_use_digest_algorithm: Off or MD5, in any case (recorded:
         // syntax-error-flag-directives-on-or-off).
-        "AuthBasicUseDigestAlgorithm": (true, "AuthBasicUseDigestAlgorithm takes one argument, Set to 'MD5' to use the auth provider's authentication check for digest auth, using a hash of 'user:realm:pass'",
+        "AuthBasicUseDigestAlgorithm": (1...1, "AuthBasicUseDigestAlgorithm takes one argument, Set to 'MD5' to use the auth provider's authentication check for digest auth, using a hash of 'user:realm:pass'",
                                         ["off", "md5"], "Invalid algorithm in AuthBasicUseDigestAlgorithm: ", true),
         // mod_mime's ITERATE removals (recorded: syntax-error-mime-filter-directive-arguments).
-        "RemoveOutputFilter": (false, "RemoveOutputFilter requires at least one argument, one or more file extensions", nil, "", false),
-        "RemoveInputFilter": (false, "RemoveInputFilter requires at least one argument, one or more file extensions", nil, "", false),
+        "RemoveOutputFilter": (1...Int.max, "RemoveOutputFilter requires at least one argument, one or more file extensions", nil, "", false),
+        "RemoveInputFilter": (1...Int.max, "RemoveInputFilter requires at least one argument, one or more file extensions", nil, "", false),
+        // core's TAKE12 resource limits and mod_ssl's per-directory TAKE1/TAKE12 settings
+        // (recorded: syntax-error-rlimit-and-ssl-directive-arguments).
+        "RLimitCPU": (1...2, "RLimitCPU takes 1-2 arguments, Soft/hard limits for max CPU usage in seconds", nil, "", false),
+        "RLimitMEM": (1...2, "RLimitMEM takes 1-2 arguments, Soft/hard limits for max memory usage per process", nil, "", false),
+        "RLimitNPROC": (1...2, "RLimitNPROC takes 1-2 arguments, soft/hard limits for max number of processes per uid", nil, "", false),
+        "SSLCipherSuite": (1...2, "SSLCipherSuite takes 1-2 arguments, Colon-delimited list of permitted SSL Ciphers, optional preceded by protocol identifier ('XXX:...:XXX' - see manual)", nil, "", false),
+        "SSLVerifyClient": (1...1, "SSLVerifyClient takes one argument, SSL Client verify type ('none', 'optional', 'require', 'optional_no_ca')", nil, "", false),
+        "SSLVerifyDepth": (1...1, "SSLVerifyDepth takes one argument, SSL Client verify depth ('N' - number of intermediate certificates)", nil, "", false),
+        "SSLRenegBufferSize": (1...1, "SSLRenegBufferSize takes one argument, Configure the amount of memory that will be used for buffering the request body if a per-location SSL renegotiation is required due to changed access control requirements", nil, "", false),
+        "SSLUserName": (1...1, "SSLUserName takes one argument, Set user name to SSL variable value", nil, "", false),
     ]
 
     /// FLAG directives (On/Off) that no module reader of htlint handles itself.
     static let flagDirectives: Set<String> = [
         "ContentDigest", "CGIPassAuth", "QualifyRedirectURL", "AuthzSendForbiddenOnFailure", "AuthBasicAuthoritative",
+        "LogIOTrackTTFB",
     ]
 
     /// ITERATE's check: a first word, not empty (`PassEnv ""` is "requires at least one
