@@ -146,6 +146,27 @@ struct MainServerDirectiveTests {
         #expect(htaccess("SSLCipherSuite SSL HIGH") == [])
     }
 
+    /// fixtures/apache/syntax-error-autoindex-auth-deflate-directive-arguments.
+    @Test func autoindexAuthAndDeflateDirectiveArguments() {
+        var modules = ModuleSet.standard
+        for m in ["authz_groupfile", "auth_basic", "authn_file"] { modules.insert(m) }
+        let htaccess = { (text: String) in
+            ConfigReader.read(SourceFile(path: ".htaccess", text: text), context: .htaccess, modules: modules).diagnostics
+                .filter { $0.severity == .error }.map(\.message)
+        }
+        #expect(htaccess("AddAlt x") == ["AddAlt requires at least two arguments, alternate descriptive text followed by one or more filenames"])
+        #expect(htaccess("AddIconByType /i.png text/*") == [])
+        #expect(htaccess("DefaultIcon a b") == ["DefaultIcon takes one argument, an icon URL"])
+        #expect(htaccess("AuthGroupFile") == ["AuthGroupFile takes one argument, text file containing group names and member user IDs"])
+        #expect(htaccess("AuthBasicProvider file") == [])
+        #expect(htaccess("AuthBasicProvider File") == ["Unknown Authn provider: File"])
+        #expect(htaccess("AuthBasicProvider file dbm") == ["Unknown Authn provider: dbm"])
+        #expect(htaccess("DeflateInflateLimitRequestBody +5") == [])
+        #expect(htaccess("DeflateInflateLimitRequestBody 12k") == ["DeflateInflateLimitRequestBody requires a non-negative integer."])
+        #expect(htaccess("DeflateInflateLimitRequestBody -1") == ["DeflateInflateLimitRequestBody requires a non-negative integer."])
+        #expect(htaccess("SSLOptions \"\"") == ["SSLOptions: Illegal option ''"])
+    }
+
     /// mod_cgi is not among the loaded modules: its `ScriptLog` is unknown, as in Apache.
     @Test func scriptLogNeedsModCGI() {
         #expect(errors("ScriptLog /tmp/x") == ["Invalid command 'ScriptLog', perhaps misspelled or defined by a module not included in the server configuration"])

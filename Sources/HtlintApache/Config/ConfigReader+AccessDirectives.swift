@@ -83,9 +83,10 @@ extension ConfigReader {
             // Apache reads no argument of it and refuses none (`SSLRequireSSL # c` is accepted).
             block.sslRequired = true
         case "SSLOptions":
-            // ssl_cmd_SSLOptions (ITERATE): each word, signed or not, must be an option.
+            // ssl_cmd_SSLOptions (RAW_ARGS, read word by word to the end, so an empty `""` is
+            // one too): each word, signed or not, must be an option.
             let known = ["stdenvvars", "exportcertdata", "fakebasicauth", "strictrequire", "optrenegotiate", "legacydnstringformat"]
-            for w in words.prefix(while: { !$0.value.isEmpty }) {
+            for w in words {
                 var option = Substring(w.value)
                 if option.first == "+" || option.first == "-" { option = option.dropFirst() }
                 guard known.contains(option.asciiLowercased()) else {

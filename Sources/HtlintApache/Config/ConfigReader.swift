@@ -287,7 +287,17 @@ public struct ConfigReader {
         if Self.flagDirectives.contains(key), flag(line) == nil { return }
         if info.module == "core" { block.hasCoreConfig = true }
         if key == "AuthUserFile" { block.authUserFile = words[0].value }
-        if key == "AuthBasicProvider" { block.authBasicProviders = words.map { $0.value.asciiLowercased() } }
+        if key == "AuthBasicProvider" {
+            // add_authn_provider: each name a registered provider of a loaded module.
+            if let unknown = words.first(where: { !Self.authnProviderLoaded($0.value, modules) }) {
+                error(ConfigCode.badArguments, "Unknown Authn provider: \(unknown.value)", unknown.range); return
+            }
+            block.authBasicProviders = words.map { $0.value.asciiLowercased() }
+        }
+        // deflate_set_inflate_limit: apr_strtoff must read the whole word, not below zero.
+        if key == "DeflateInflateLimitRequestBody", !Self.isNonNegativeInteger(words[0].value) {
+            error(ConfigCode.badArguments, "DeflateInflateLimitRequestBody requires a non-negative integer.", words[0].range); return
+        }
         if info.module == "ssl" { sslHandshakeDirective(line, into: &block) }
         switch info.module {
         case "rewrite": rewriteDirective(line, into: &block, pending: &pending, inSection: inSection)
@@ -338,7 +348,39 @@ public struct ConfigReader {
         "SSLVerifyDepth": (1...1, "SSLVerifyDepth takes one argument, SSL Client verify depth ('N' - number of intermediate certificates)", nil, "", false),
         "SSLRenegBufferSize": (1...1, "SSLRenegBufferSize takes one argument, Configure the amount of memory that will be used for buffering the request body if a per-location SSL renegotiation is required due to changed access control requirements", nil, "", false),
         "SSLUserName": (1...1, "SSLUserName takes one argument, Set user name to SSL variable value", nil, "", false),
+        // mod_autoindex's ITERATE2 and TAKE1 settings, and the auth and deflate ones next to
+        // them (recorded: syntax-error-autoindex-auth-deflate-directive-arguments).
+        "AddAlt": (2...Int.max, "AddAlt requires at least two arguments, alternate descriptive text followed by one or more filenames", nil, "", false),
+        "AddAltByEncoding": (2...Int.max, "AddAltByEncoding requires at least two arguments, alternate descriptive text followed by one or more content encodings", nil, "", false),
+        "AddAltByType": (2...Int.max, "AddAltByType requires at least two arguments, alternate descriptive text followed by one or more MIME types", nil, "", false),
+        "AddDescription": (2...Int.max, "AddDescription requires at least two arguments, Descriptive text followed by one or more filenames", nil, "", false),
+        "AddIcon": (2...Int.max, "AddIcon requires at least two arguments, an icon URL followed by one or more filenames", nil, "", false),
+        "AddIconByEncoding": (2...Int.max, "AddIconByEncoding requires at least two arguments, an icon URL followed by one or more content encodings", nil, "", false),
+        "AddIconByType": (2...Int.max, "AddIconByType requires at least two arguments, an icon URL followed by one or more MIME types", nil, "", false),
+        "DefaultIcon": (1...1, "DefaultIcon takes one argument, an icon URL", nil, "", false),
+        "IndexHeadInsert": (1...1, "IndexHeadInsert takes one argument, String to insert in HTML HEAD section", nil, "", false),
+        "IndexStyleSheet": (1...1, "IndexStyleSheet takes one argument, URL to style sheet", nil, "", false),
+        "AuthGroupFile": (1...1, "AuthGroupFile takes one argument, text file containing group names and member user IDs", nil, "", false),
+        "AuthBasicFake": (1...2, "AuthBasicFake takes 1-2 arguments, Fake basic authentication using the given expressions for username and password, 'off' to disable. Password defaults to 'password' if missing.", nil, "", false),
+        "AuthBasicProvider": (1...Int.max, "AuthBasicProvider requires at least one argument, specify the auth providers for a directory or location", nil, "", false),
+        "DeflateInflateLimitRequestBody": (1...1, "DeflateInflateLimitRequestBody takes one argument, Set a limit on size of inflated input", nil, "", false),
     ]
+
+    /// The authn providers and the modules registering them (names compared exactly).
+    static func authnProviderLoaded(_ name: String, _ modules: ModuleSet) -> Bool {
+        let byName = ["file": "authn_file", "dbm": "authn_dbm", "anon": "authn_anon", "dbd": "authn_dbd",
+                      "socache": "authn_socache", "ldap": "authnz_ldap"]
+        return byName[name].map { modules.contains($0) } ?? false
+    }
+
+    /// A whole decimal number apr_strtoff reads, not negative (`+5`, `0`, `-0`).
+    static func isNonNegativeInteger(_ word: String) -> Bool {
+        var b = Array(word.utf8)[...]
+        let negative = b.first == UInt8(ascii: "-")
+        if b.first == UInt8(ascii: "+") || negative { b = b.dropFirst() }
+        guard !b.isEmpty, b.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+        return !negative || b.allSatisfy { $0 == 0x30 }
+    }
 
     /// FLAG directives (On/Off) that no module reader of htlint handles itself.
     static let flagDirectives: Set<String> = [
