@@ -165,6 +165,10 @@ struct MainServerDirectiveTests {
         #expect(htaccess("DeflateInflateLimitRequestBody 12k") == ["DeflateInflateLimitRequestBody requires a non-negative integer."])
         #expect(htaccess("DeflateInflateLimitRequestBody -1") == ["DeflateInflateLimitRequestBody requires a non-negative integer."])
         #expect(htaccess("SSLOptions \"\"") == ["SSLOptions: Illegal option ''"])
+        // fixtures/apache/syntax-error-limitxmlrequestbody-negative
+        #expect(htaccess("LimitXMLRequestBody -1") == ["LimitXMLRequestBody requires a non-negative integer."])
+        #expect(htaccess("LimitXMLRequestBody 12k") == [])
+        #expect(htaccess("LimitXMLRequestBody -0") == [])
     }
 
     /// mod_cgi is not among the loaded modules: its `ScriptLog` is unknown, as in Apache.

@@ -294,6 +294,11 @@ public struct ConfigReader {
             }
             block.authBasicProviders = words.map { $0.value.asciiLowercased() }
         }
+        // set_limit_xml_req_body: atol's reading below zero is refused (`12k` is 12, `x` 0;
+        // recorded: syntax-error-limitxmlrequestbody-negative).
+        if key == "LimitXMLRequestBody", Self.atolIsNegative(words[0].value) {
+            error(ConfigCode.badArguments, "LimitXMLRequestBody requires a non-negative integer.", words[0].range); return
+        }
         // deflate_set_inflate_limit: apr_strtoff must read the whole word, not below zero.
         if key == "DeflateInflateLimitRequestBody", !Self.isNonNegativeInteger(words[0].value) {
             error(ConfigCode.badArguments, "DeflateInflateLimitRequestBody requires a non-negative integer.", words[0].range); return
@@ -371,6 +376,13 @@ public struct ConfigReader {
         let byName = ["file": "authn_file", "dbm": "authn_dbm", "anon": "authn_anon", "dbd": "authn_dbd",
                       "socache": "authn_socache", "ldap": "authnz_ldap"]
         return byName[name].map { modules.contains($0) } ?? false
+    }
+
+    /// Whether atol reads `word` as below zero: blanks, `-`, then digits not all zero.
+    static func atolIsNegative(_ word: String) -> Bool {
+        let b = Array(word.utf8).drop { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }
+        guard b.first == UInt8(ascii: "-") else { return false }
+        return b.dropFirst().prefix { $0 >= 0x30 && $0 <= 0x39 }.contains { $0 != 0x30 }
     }
 
     /// A whole decimal number apr_strtoff reads, not negative (`+5`, `0`, `-0`).
