@@ -74,11 +74,16 @@ extension ConfigReader {
             }
             if inDirectory { error(ConfigCode.badArguments, "TLSv1.3 ciphers cannot be set inside a directory context", words[0].range); return }
         case "SSLVerifyClient":
-            // ssl_cmd_verify_parse: one of four modes, in any case.
+            // ssl_cmd_verify_parse: one of four modes (off is none, on require), in any case.
             let mode = words[0].value
-            guard ["none", "optional", "require", "optional_no_ca"].contains(mode.asciiLowercased()) else {
+            guard ["none", "off", "optional", "require", "on", "optional_no_ca"].contains(mode.asciiLowercased()) else {
                 error(ConfigCode.badArguments, "SSLVerifyClient: Invalid argument '\(mode)'", words[0].range); return
             }
+        // ssl_cmd_verify_depth_parse and ssl_cmd_SSLRenegBufferSize: atoi below zero is refused.
+        case "SSLVerifyDepth" where Self.atolIsNegative(words[0].value):
+            error(ConfigCode.badArguments, "SSLVerifyDepth: Invalid argument '\(words[0].value)'", words[0].range)
+        case "SSLRenegBufferSize" where Self.atolIsNegative(words[0].value):
+            error(ConfigCode.badArguments, "Invalid size for SSLRenegBufferSize: \(words[0].value)", words[0].range)
         case "SSLRequireSSL":
             // Apache reads no argument of it and refuses none (`SSLRequireSSL # c` is accepted).
             block.sslRequired = true
