@@ -48,6 +48,26 @@ private func serverErrors(_ text: String) -> [String] {
         #expect(holds("<IfFile /var/www/html/flag>", fileExists: { $0 == "/var/www/html/flag" }))
     }
 
+    // fixtures/apache/section-iffile-trailing-slash-needs-a-directory
+    @Test func ifFileFoldsDotsByNameButATrailingSlashNeedsADirectory() {
+        #expect(!holds("<IfFile /etc/passwd/>"))
+        #expect(holds("<IfFile /etc/>"))
+        #expect(holds("<IfFile /etc/passwd/..>"))
+        #expect(holds("<IfFile /etc/passwd/../hosts>"))
+        let site: (String) -> Bool = { ["/var/www/html/a.html", "/var/www/html/sub", "/var/www/html/sub/"].contains($0) }
+        #expect(!holds("<IfFile /var/www/html/a.html/>", fileExists: site))
+        #expect(holds("<IfFile /var/www/html/sub/>", fileExists: site))
+    }
+
+    // fixtures/apache/section-ifdirective-names-sections-with-their-bracket
+    @Test func ifDirectiveFindsASectionByItsBracketedName() {
+        #expect(holds("<IfDirective <Directory>"))
+        #expect(holds("<IfDirective <files>"))
+        #expect(!holds("<IfDirective <Proxy>"))
+        #expect(!holds("<IfDirective </Directory>"))
+        #expect(!holds("<IfDirective Directory>"))
+    }
+
     @Test func ifSectionDependsOnLoadedModules() {
         #expect(!holds("<IfSection Proxy>"))
         #expect(holds("<IfSection !Proxy>"))

@@ -179,6 +179,10 @@ func badRegexPointsInsideThePattern(_ htaccess: String, _ position: String) {
 @Test(arguments: [
     ("mod_rewrite.c", true), ("rewrite_module", true), ("!mod_rewrite.c", false),
     ("mod_nonexistent.c", false), ("!mod_nonexistent.c", true), ("mod_Rewrite.c", false),
+    // A source file name or a symbol, exactly (section-ifmodule-source-and-symbol-names).
+    ("event.c", true), ("mod_mpm_event.c", false), ("mpm_event_module", true), ("core.c", true),
+    ("mod_core.c", false), ("http_core.c", true), ("http_module", true), ("http_core_module", false),
+    ("rewrite.c", false), ("mod_rewrite_module", false), ("rewrite_module.c", false),
 ])
 func ifModuleReadsItsContentOnlyWhenTrue(_ argument: String, _ contentRead: Bool) {
     let config = read("<IfModule \(argument)>\nRewriteEngine On\n</IfModule>")

@@ -126,6 +126,54 @@ struct MainServerDirectiveTests {
         #expect(read("ThreadsPerChild 25", prefork)
                 == ["Invalid command 'ThreadsPerChild', perhaps misspelled or defined by a module not included in the server configuration"])
         #expect(read("ThreadsPerChild 25", .standard) == [])
+        // ThreadStackSize is core's, known under every MPM (section-ifdirective-threadstacksize-is-core).
+        #expect(read("ThreadStackSize 1048576", prefork) == [])
+        #expect(errors("ThreadStackSize 1048576", context: .htaccess) == ["ThreadStackSize not allowed here"])
+    }
+
+    /// fixtures/apache/syntax-error-rlimit-and-ssl-directive-arguments: invoke_cmd's counts and
+    /// mod_ssl's own checks of the per-directory SSL settings.
+    @Test func rlimitAndSSLDirectiveArguments() {
+        let htaccess = { (text: String) in errors(text, context: .htaccess) }
+        #expect(htaccess("RLimitCPU") == ["RLimitCPU takes 1-2 arguments, Soft/hard limits for max CPU usage in seconds"])
+        #expect(htaccess("RLimitNPROC 5") == [])
+        #expect(htaccess("LogIOTrackTTFB yes") == ["LogIOTrackTTFB must be On or Off"])
+        #expect(htaccess("SSLVerifyClient sometimes") == ["SSLVerifyClient: Invalid argument 'sometimes'"])
+        #expect(htaccess("SSLVerifyClient Optional_No_CA") == [])
+        #expect(htaccess("SSLVerifyClient On") == [])
+        #expect(htaccess("SSLVerifyClient off") == [])
+        #expect(htaccess("SSLVerifyDepth -1") == ["SSLVerifyDepth: Invalid argument '-1'"])
+        #expect(htaccess("SSLRenegBufferSize -1") == ["Invalid size for SSLRenegBufferSize: -1"])
+        #expect(htaccess("SSLRenegBufferSize 12k") == [])
+        #expect(htaccess("SSLUserName") == ["SSLUserName takes one argument, Set user name to SSL variable value"])
+        #expect(htaccess("SSLCipherSuite TLSv1.3 TLS_AES_256_GCM_SHA384") == ["TLSv1.3 ciphers cannot be set inside a directory context"])
+        #expect(htaccess("SSLCipherSuite TLSv1.2 HIGH") == ["protocol 'TLSv1.2' not supported"])
+        #expect(htaccess("SSLCipherSuite SSL HIGH") == [])
+    }
+
+    /// fixtures/apache/syntax-error-autoindex-auth-deflate-directive-arguments.
+    @Test func autoindexAuthAndDeflateDirectiveArguments() {
+        var modules = ModuleSet.standard
+        for m in ["authz_groupfile", "auth_basic", "authn_file"] { modules.insert(m) }
+        let htaccess = { (text: String) in
+            ConfigReader.read(SourceFile(path: ".htaccess", text: text), context: .htaccess, modules: modules).diagnostics
+                .filter { $0.severity == .error }.map(\.message)
+        }
+        #expect(htaccess("AddAlt x") == ["AddAlt requires at least two arguments, alternate descriptive text followed by one or more filenames"])
+        #expect(htaccess("AddIconByType /i.png text/*") == [])
+        #expect(htaccess("DefaultIcon a b") == ["DefaultIcon takes one argument, an icon URL"])
+        #expect(htaccess("AuthGroupFile") == ["AuthGroupFile takes one argument, text file containing group names and member user IDs"])
+        #expect(htaccess("AuthBasicProvider file") == [])
+        #expect(htaccess("AuthBasicProvider File") == ["Unknown Authn provider: File"])
+        #expect(htaccess("AuthBasicProvider file dbm") == ["Unknown Authn provider: dbm"])
+        #expect(htaccess("DeflateInflateLimitRequestBody +5") == [])
+        #expect(htaccess("DeflateInflateLimitRequestBody 12k") == ["DeflateInflateLimitRequestBody requires a non-negative integer."])
+        #expect(htaccess("DeflateInflateLimitRequestBody -1") == ["DeflateInflateLimitRequestBody requires a non-negative integer."])
+        #expect(htaccess("SSLOptions \"\"") == ["SSLOptions: Illegal option ''"])
+        // fixtures/apache/syntax-error-limitxmlrequestbody-negative
+        #expect(htaccess("LimitXMLRequestBody -1") == ["LimitXMLRequestBody requires a non-negative integer."])
+        #expect(htaccess("LimitXMLRequestBody 12k") == [])
+        #expect(htaccess("LimitXMLRequestBody -0") == [])
     }
 
     /// mod_cgi is not among the loaded modules: its `ScriptLog` is unknown, as in Apache.

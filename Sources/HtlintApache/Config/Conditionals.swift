@@ -42,6 +42,23 @@ public enum Conditionals {
         return "/" + parts.joined(separator: "/")
     }
 
+    /// The plain files among `systemPaths` (the rest are directories).
+    static let systemFiles: Set<String> = [
+        "/etc/passwd", "/etc/group", "/etc/hosts", "/etc/hostname", "/etc/os-release", "/etc/debian_version",
+        "/etc/mime.types", "/etc/apache2/apache2.conf", "/etc/apache2/ports.conf", "/etc/apache2/envvars",
+        "/etc/apache2/magic", "/usr/sbin/apache2",
+    ]
+
+    /// `<IfFile path>`: whether stat() of the path succeeds once ap_server_root_relative has
+    /// made it absolute and folded `.` and `..` by name (`/etc/passwd/..` is `/etc`). A
+    /// trailing slash stays, so the path must then be a directory (`/etc/passwd/` is ENOTDIR;
+    /// recorded: section-iffile-trailing-slash-needs-a-directory). `fileExists` is asked about a
+    /// directory by the path with its trailing slash.
+    public static func ifFileHolds(_ word: String, fileExists: (String) -> Bool) -> Bool {
+        let path = absolutePath(word)
+        return fileExists(word.hasByteSuffix("/") && path != "/" ? path + "/" : path)
+    }
+
     /// Section names each module registers (`<IfSection>` looks them up case-insensitively).
     static let sectionsByModule: [String: [String]] = [
         "core": ["Directory", "DirectoryMatch", "Files", "FilesMatch", "Location", "LocationMatch", "VirtualHost",

@@ -65,13 +65,33 @@ extension ConfigReader {
         switch info.name {
         case "SSLUserName":
             block.sslUserName = words.first?.value
+        case "SSLCipherSuite" where words.count == 2 && words[0].value != "SSL":
+            // ssl_cmd_SSLCipherSuite: a protocol named first is SSL or TLSv1.3, and TLSv1.3's
+            // list is the server's only (cmd->path set: .htaccess, a directory section).
+            let inDirectory = context == .htaccess || sectionNames.contains { ["directory", "directorymatch", "files", "filesmatch", "location", "locationmatch"].contains($0.asciiLowercased()) }
+            if words[0].value != "TLSv1.3" {
+                error(ConfigCode.badArguments, "protocol '\(words[0].value)' not supported", words[0].range); return
+            }
+            if inDirectory { error(ConfigCode.badArguments, "TLSv1.3 ciphers cannot be set inside a directory context", words[0].range); return }
+        case "SSLVerifyClient":
+            // ssl_cmd_verify_parse: one of four modes (off is none, on require), in any case.
+            let mode = words[0].value
+            guard ["none", "off", "optional", "require", "on", "optional_no_ca"].contains(mode.asciiLowercased()) else {
+                error(ConfigCode.badArguments, "SSLVerifyClient: Invalid argument '\(mode)'", words[0].range); return
+            }
+        // ssl_cmd_verify_depth_parse and ssl_cmd_SSLRenegBufferSize: atoi below zero is refused.
+        case "SSLVerifyDepth" where Self.atolIsNegative(words[0].value):
+            error(ConfigCode.badArguments, "SSLVerifyDepth: Invalid argument '\(words[0].value)'", words[0].range)
+        case "SSLRenegBufferSize" where Self.atolIsNegative(words[0].value):
+            error(ConfigCode.badArguments, "Invalid size for SSLRenegBufferSize: \(words[0].value)", words[0].range)
         case "SSLRequireSSL":
             // Apache reads no argument of it and refuses none (`SSLRequireSSL # c` is accepted).
             block.sslRequired = true
         case "SSLOptions":
-            // ssl_cmd_SSLOptions (ITERATE): each word, signed or not, must be an option.
+            // ssl_cmd_SSLOptions (RAW_ARGS, read word by word to the end, so an empty `""` is
+            // one too): each word, signed or not, must be an option.
             let known = ["stdenvvars", "exportcertdata", "fakebasicauth", "strictrequire", "optrenegotiate", "legacydnstringformat"]
-            for w in words.prefix(while: { !$0.value.isEmpty }) {
+            for w in words {
                 var option = Substring(w.value)
                 if option.first == "+" || option.first == "-" { option = option.dropFirst() }
                 guard known.contains(option.asciiLowercased()) else {

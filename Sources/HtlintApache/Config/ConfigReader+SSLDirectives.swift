@@ -13,7 +13,10 @@ extension ConfigReader {
             } else if words[0] == "TLSv1.3" {
                 block.server?.tlsHandshake.tls13Ciphers = words[1]
             }
-        case "SSLVerifyClient": block.server?.tlsHandshake.verifyMode = first.asciiLowercased()
+        // `off` and `on` are ssl_cmd_verify_parse's other names for none and require.
+        case "SSLVerifyClient":
+            let mode = first.asciiLowercased()
+            block.server?.tlsHandshake.verifyMode = mode == "off" ? "none" : mode == "on" ? "require" : mode
         case "SSLVerifyDepth": block.server?.tlsHandshake.verifyDepth = atoi(first)
         case "SSLCACertificateFile": block.server?.tlsHandshake.caFile = first
         case "SSLCACertificatePath": block.server?.tlsHandshake.caPath = first

@@ -24,8 +24,13 @@ extension ConfigReader {
         case "ifdefine": return check { defines.contains($0) }
         // An invalid <IfVersion> stops Apache; htlint reads it as false.
         case "ifversion": return Conditionals.versionHolds(s.arguments.map(\.value)) ?? false
-        case "iffile": return check { fileExists(Conditionals.absolutePath($0)) }
-        case "ifdirective": return check { DirectiveCatalog.info($0).map { modules.contains($0.module) } ?? false }
+        case "iffile": return check { Conditionals.ifFileHolds($0, fileExists: fileExists) }
+        // A section is registered as the directive `<Name` (recorded:
+        // section-ifdirective-names-sections-with-their-bracket).
+        case "ifdirective": return check { word in
+            if word.hasBytePrefix("<") { return Conditionals.sectionExists(String(word.dropFirst()), modules: modules) }
+            return DirectiveCatalog.info(word).map { modules.contains($0.module) } ?? false
+        }
         case "ifsection": return check { Conditionals.sectionExists($0, modules: modules) }
         default: return nil
         }

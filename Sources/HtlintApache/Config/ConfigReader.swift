@@ -68,7 +68,12 @@ public struct ConfigReader {
     }
 
     /// `<IfFile>` without a simulated site: only the fixed list of Debian paths exists.
-    public static func systemFileExists(_ path: String) -> Bool { Conditionals.systemPaths.contains(path) }
+    /// A path with a trailing slash asks for a directory.
+    public static func systemFileExists(_ path: String) -> Bool {
+        guard path.count > 1, path.hasByteSuffix("/") else { return Conditionals.systemPaths.contains(path) }
+        let name = String(path.dropLast())
+        return Conditionals.systemPaths.contains(name) && !Conditionals.systemFiles.contains(name)
+    }
 
     /// Reads a whole file. `${NAME}` is replaced by `variables` and the file's own `Define`s
     /// in each line before it is tokenised (apache-semantics §2.5), keeping the ranges of the
@@ -270,7 +275,7 @@ public struct ConfigReader {
         if let check = Self.argumentChecks[key] {
             // Directives htlint reads no further still get invoke_cmd's checks: a TAKE1 takes one
             // non-empty word (`EnableMMAP Off # c` is a 500), an ITERATE a non-empty first one.
-            if check.take1 ? !arity(line, 1...1, check.usage) : !arity(line, 1...Int.max, check.usage) { return }
+            if !arity(line, check.arity, check.usage) { return }
             if let values = check.values, !values.contains(words[0].value.asciiLowercased()) {
                 let message = check.valueErrorNamesValue ? check.valueError + words[0].value : check.valueError
                 error(ConfigCode.badArguments, message, words[0].range); return
@@ -282,7 +287,22 @@ public struct ConfigReader {
         if Self.flagDirectives.contains(key), flag(line) == nil { return }
         if info.module == "core" { block.hasCoreConfig = true }
         if key == "AuthUserFile" { block.authUserFile = words[0].value }
-        if key == "AuthBasicProvider" { block.authBasicProviders = words.map { $0.value.asciiLowercased() } }
+        if key == "AuthBasicProvider" {
+            // add_authn_provider: each name a registered provider of a loaded module.
+            if let unknown = words.first(where: { !Self.authnProviderLoaded($0.value, modules) }) {
+                error(ConfigCode.badArguments, "Unknown Authn provider: \(unknown.value)", unknown.range); return
+            }
+            block.authBasicProviders = words.map { $0.value.asciiLowercased() }
+        }
+        // set_limit_xml_req_body: atol's reading below zero is refused (`12k` is 12, `x` 0;
+        // recorded: syntax-error-limitxmlrequestbody-negative).
+        if key == "LimitXMLRequestBody", Self.atolIsNegative(words[0].value) {
+            error(ConfigCode.badArguments, "LimitXMLRequestBody requires a non-negative integer.", words[0].range); return
+        }
+        // deflate_set_inflate_limit: apr_strtoff must read the whole word, not below zero.
+        if key == "DeflateInflateLimitRequestBody", !Self.isNonNegativeInteger(words[0].value) {
+            error(ConfigCode.badArguments, "DeflateInflateLimitRequestBody requires a non-negative integer.", words[0].range); return
+        }
         if info.module == "ssl" { sslHandshakeDirective(line, into: &block) }
         switch info.module {
         case "rewrite": rewriteDirective(line, into: &block, pending: &pending, inSection: inSection)
@@ -302,32 +322,82 @@ public struct ConfigReader {
         }
     }
 
-    /// invoke_cmd's argument checks of directives read no further (TAKE1 or ITERATE, with the
+    /// invoke_cmd's argument checks of directives read no further (TAKE1, TAKE12 or ITERATE, with the
     /// usage text Apache appends), and the values a TAKE1 accepts, if it checks them (the
     /// refused word follows the message when `valueErrorNamesValue`).
-    static let argumentChecks: [String: (take1: Bool, usage: String, values: Set<String>?, valueError: String, valueErrorNamesValue: Bool)] = [
-        "AuthUserFile": (true, "AuthUserFile takes one argument, text file containing user IDs and passwords", nil, "", false),
-        "EnableMMAP": (true, "EnableMMAP takes one argument, Controls whether memory-mapping may be used to read files",
+    static let argumentChecks: [String: (arity: ClosedRange<Int>, usage: String, values: Set<String>?, valueError: String, valueErrorNamesValue: Bool)] = [
+        "AuthUserFile": (1...1, "AuthUserFile takes one argument, text file containing user IDs and passwords", nil, "", false),
+        "EnableMMAP": (1...1, "EnableMMAP takes one argument, Controls whether memory-mapping may be used to read files",
                        ["on", "off"], "parameter must be 'on' or 'off'", false),
-        "EnableSendfile": (true, "EnableSendfile takes one argument, Controls whether sendfile may be used to transmit files",
+        "EnableSendfile": (1...1, "EnableSendfile takes one argument, Controls whether sendfile may be used to transmit files",
                            ["on", "off"], "parameter must be 'on' or 'off'", false),
-        "SetInputFilter": (true, "SetInputFilter takes one argument, filter (or ; delimited list of filters) to be run on the request body", nil, "", false),
-        "HeaderName": (true, "HeaderName takes one argument, a filename", nil, "", false),
-        "ReadmeName": (true, "ReadmeName takes one argument, a filename", nil, "", false),
-        "LimitXMLRequestBody": (true, "LimitXMLRequestBody takes one argument, Limit (in bytes) on maximum size of an XML-based request body", nil, "", false),
-        "IndexIgnore": (false, "IndexIgnore requires at least one argument, one or more file extensions", nil, "", false),
+        "SetInputFilter": (1...1, "SetInputFilter takes one argument, filter (or ; delimited list of filters) to be run on the request body", nil, "", false),
+        "HeaderName": (1...1, "HeaderName takes one argument, a filename", nil, "", false),
+        "ReadmeName": (1...1, "ReadmeName takes one argument, a filename", nil, "", false),
+        "LimitXMLRequestBody": (1...1, "LimitXMLRequestBody takes one argument, Limit (in bytes) on maximum size of an XML-based request body", nil, "", false),
+        "IndexIgnore": (1...Int.max, "IndexIgnore requires at least one argument, one or more file extensions", nil, "", false),
         // mod_auth_basic's set_use_digest_algorithm: Off or MD5, in any case (recorded:
         // syntax-error-flag-directives-on-or-off).
-        "AuthBasicUseDigestAlgorithm": (true, "AuthBasicUseDigestAlgorithm takes one argument, Set to 'MD5' to use the auth provider's authentication check for digest auth, using a hash of 'user:realm:pass'",
+        "AuthBasicUseDigestAlgorithm": (1...1, "AuthBasicUseDigestAlgorithm takes one argument, Set to 'MD5' to use the auth provider's authentication check for digest auth, using a hash of 'user:realm:pass'",
                                         ["off", "md5"], "Invalid algorithm in AuthBasicUseDigestAlgorithm: ", true),
         // mod_mime's ITERATE removals (recorded: syntax-error-mime-filter-directive-arguments).
-        "RemoveOutputFilter": (false, "RemoveOutputFilter requires at least one argument, one or more file extensions", nil, "", false),
-        "RemoveInputFilter": (false, "RemoveInputFilter requires at least one argument, one or more file extensions", nil, "", false),
+        "RemoveOutputFilter": (1...Int.max, "RemoveOutputFilter requires at least one argument, one or more file extensions", nil, "", false),
+        "RemoveInputFilter": (1...Int.max, "RemoveInputFilter requires at least one argument, one or more file extensions", nil, "", false),
+        // core's TAKE12 resource limits and mod_ssl's per-directory TAKE1/TAKE12 settings
+        // (recorded: syntax-error-rlimit-and-ssl-directive-arguments).
+        "RLimitCPU": (1...2, "RLimitCPU takes 1-2 arguments, Soft/hard limits for max CPU usage in seconds", nil, "", false),
+        "RLimitMEM": (1...2, "RLimitMEM takes 1-2 arguments, Soft/hard limits for max memory usage per process", nil, "", false),
+        "RLimitNPROC": (1...2, "RLimitNPROC takes 1-2 arguments, soft/hard limits for max number of processes per uid", nil, "", false),
+        "SSLCipherSuite": (1...2, "SSLCipherSuite takes 1-2 arguments, Colon-delimited list of permitted SSL Ciphers, optional preceded by protocol identifier ('XXX:...:XXX' - see manual)", nil, "", false),
+        "SSLVerifyClient": (1...1, "SSLVerifyClient takes one argument, SSL Client verify type ('none', 'optional', 'require', 'optional_no_ca')", nil, "", false),
+        "SSLVerifyDepth": (1...1, "SSLVerifyDepth takes one argument, SSL Client verify depth ('N' - number of intermediate certificates)", nil, "", false),
+        "SSLRenegBufferSize": (1...1, "SSLRenegBufferSize takes one argument, Configure the amount of memory that will be used for buffering the request body if a per-location SSL renegotiation is required due to changed access control requirements", nil, "", false),
+        "SSLUserName": (1...1, "SSLUserName takes one argument, Set user name to SSL variable value", nil, "", false),
+        // mod_autoindex's ITERATE2 and TAKE1 settings, and the auth and deflate ones next to
+        // them (recorded: syntax-error-autoindex-auth-deflate-directive-arguments).
+        "AddAlt": (2...Int.max, "AddAlt requires at least two arguments, alternate descriptive text followed by one or more filenames", nil, "", false),
+        "AddAltByEncoding": (2...Int.max, "AddAltByEncoding requires at least two arguments, alternate descriptive text followed by one or more content encodings", nil, "", false),
+        "AddAltByType": (2...Int.max, "AddAltByType requires at least two arguments, alternate descriptive text followed by one or more MIME types", nil, "", false),
+        "AddDescription": (2...Int.max, "AddDescription requires at least two arguments, Descriptive text followed by one or more filenames", nil, "", false),
+        "AddIcon": (2...Int.max, "AddIcon requires at least two arguments, an icon URL followed by one or more filenames", nil, "", false),
+        "AddIconByEncoding": (2...Int.max, "AddIconByEncoding requires at least two arguments, an icon URL followed by one or more content encodings", nil, "", false),
+        "AddIconByType": (2...Int.max, "AddIconByType requires at least two arguments, an icon URL followed by one or more MIME types", nil, "", false),
+        "DefaultIcon": (1...1, "DefaultIcon takes one argument, an icon URL", nil, "", false),
+        "IndexHeadInsert": (1...1, "IndexHeadInsert takes one argument, String to insert in HTML HEAD section", nil, "", false),
+        "IndexStyleSheet": (1...1, "IndexStyleSheet takes one argument, URL to style sheet", nil, "", false),
+        "AuthGroupFile": (1...1, "AuthGroupFile takes one argument, text file containing group names and member user IDs", nil, "", false),
+        "AuthBasicFake": (1...2, "AuthBasicFake takes 1-2 arguments, Fake basic authentication using the given expressions for username and password, 'off' to disable. Password defaults to 'password' if missing.", nil, "", false),
+        "AuthBasicProvider": (1...Int.max, "AuthBasicProvider requires at least one argument, specify the auth providers for a directory or location", nil, "", false),
+        "DeflateInflateLimitRequestBody": (1...1, "DeflateInflateLimitRequestBody takes one argument, Set a limit on size of inflated input", nil, "", false),
     ]
+
+    /// The authn providers and the modules registering them (names compared exactly).
+    static func authnProviderLoaded(_ name: String, _ modules: ModuleSet) -> Bool {
+        let byName = ["file": "authn_file", "dbm": "authn_dbm", "anon": "authn_anon", "dbd": "authn_dbd",
+                      "socache": "authn_socache", "ldap": "authnz_ldap"]
+        return byName[name].map { modules.contains($0) } ?? false
+    }
+
+    /// Whether atol reads `word` as below zero: blanks, `-`, then digits not all zero.
+    static func atolIsNegative(_ word: String) -> Bool {
+        let b = Array(word.utf8).drop { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }
+        guard b.first == UInt8(ascii: "-") else { return false }
+        return b.dropFirst().prefix { $0 >= 0x30 && $0 <= 0x39 }.contains { $0 != 0x30 }
+    }
+
+    /// A whole decimal number apr_strtoff reads, not negative (`+5`, `0`, `-0`).
+    static func isNonNegativeInteger(_ word: String) -> Bool {
+        var b = Array(word.utf8)[...]
+        let negative = b.first == UInt8(ascii: "-")
+        if b.first == UInt8(ascii: "+") || negative { b = b.dropFirst() }
+        guard !b.isEmpty, b.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+        return !negative || b.allSatisfy { $0 == 0x30 }
+    }
 
     /// FLAG directives (On/Off) that no module reader of htlint handles itself.
     static let flagDirectives: Set<String> = [
         "ContentDigest", "CGIPassAuth", "QualifyRedirectURL", "AuthzSendForbiddenOnFailure", "AuthBasicAuthoritative",
+        "LogIOTrackTTFB",
     ]
 
     /// ITERATE's check: a first word, not empty (`PassEnv ""` is "requires at least one

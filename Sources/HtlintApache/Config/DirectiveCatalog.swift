@@ -107,6 +107,8 @@ public enum DirectiveCatalog {
             "ServerTokens", "RegexDefaultOptions", "RegisterHttpMethod", "Mutex", "PidFile", "User", "Group",
             "ExtendedStatus", "SeeRequestTail", "ScoreBoardFile", "MaxMemFree", "CoreDumpDirectory", "GracefulShutdownTimeout",
             "StartServers", "ServerLimit", "MaxRequestWorkers", "MaxClients", "MaxConnectionsPerChild", "MaxRequestsPerChild",
+            // core.c's too, for every MPM (recorded: section-ifdirective-threadstacksize-is-core).
+            "ThreadStackSize",
         ])
         // Each MPM's own: Debian's stock server runs event, the recordings prefork.
         list += entries("mpm_prefork", .globalOnly, ["MinSpareServers", "MaxSpareServers"])

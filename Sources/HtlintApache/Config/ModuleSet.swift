@@ -62,13 +62,30 @@ public struct ModuleSet: Sendable, Hashable {
 
     public mutating func insert(_ module: String) { names.insert(ModuleSet.shortName(module)) }
 
-    /// `<IfModule>` semantics: the identifier must be a source file name (`mod_rewrite.c`) or a
-    /// module identifier (`rewrite_module`); matching is case-sensitive (apache-semantics §2.7).
+    /// `<IfModule>` semantics (find_module): the word is a loaded module's source file name
+    /// (module->name, `mod_rewrite.c`, `prefork.c`) or its symbol (`rewrite_module`,
+    /// `mpm_prefork_module`), compared exactly; `mod_mpm_prefork.c`, `rewrite.c` or
+    /// `mod_rewrite_module` name nothing (recorded: section-ifmodule-source-and-symbol-names).
     public func ifModuleTest(_ argument: String) -> Bool {
-        if argument.hasByteSuffix(".c") || argument.hasByteSuffix("_module") {
-            let short = ModuleSet.shortName(argument)
-            return names.contains(short) || (argument == "http_core.c" && names.contains("http"))
+        if argument.hasByteSuffix(".c") {
+            return names.contains { ModuleSet.sourceFileName($0) == argument }
+        }
+        if argument.hasByteSuffix("_module") {
+            return names.contains(String(argument.dropLast(7)))
         }
         return false
+    }
+
+    /// The file a module was compiled from, by short name: `mod_<name>.c` but for core, http_core
+    /// and the MPMs, whose files are `core.c`, `http_core.c` and `prefork.c`/`event.c`/`worker.c`.
+    static func sourceFileName(_ short: String) -> String {
+        switch short {
+        case "core": "core.c"
+        case "http": "http_core.c"
+        case "mpm_prefork": "prefork.c"
+        case "mpm_event": "event.c"
+        case "mpm_worker": "worker.c"
+        default: "mod_" + short + ".c"
+        }
     }
 }

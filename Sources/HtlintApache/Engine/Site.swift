@@ -213,8 +213,11 @@ public final class Site: @unchecked Sendable {
 
     /// The per-directory configuration file of each directory: with `AccessFileName` the first
     /// of its names that is a file there (a `.htaccess` next to it is then just a file).
+    /// A `.htaccess` that is a link to a site file is read through it (ap_pcfg_openfile follows
+    /// links; recorded: access-htaccess-symlink-read-through-link).
     public static func accessFiles(_ files: SiteFileSystem, names: [String]?) -> [(String, SourceFile)] {
-        guard let names, names != [".htaccess"] else { return files.accessFileEntries.map { ($0.key, $0.value) } }
+        let names = names ?? [".htaccess"]
+        if names == [".htaccess"], !files.hasSymlinks { return files.accessFileEntries.map { ($0.key, $0.value) } }
         return files.nodes.compactMap { path, node in
             guard node == .directory, path == files.root || path.hasBytePrefix(files.root + "/") else { return nil }
             let dir = path + "/"

@@ -127,17 +127,24 @@ public struct SiteFileSystem: Sendable {
     }
 
     /// The configuration file `name` in `directory` (absolute, trailing slash), if it is a file:
-    /// `.htaccess` was read at load time, another name is read now.
+    /// `.htaccess` was read at load time, another name (or a `.htaccess` that is a link: Apache
+    /// opens it through the link whatever `Options` say) is read now.
     public func accessFile(in directory: String, named name: String) -> SourceFile? {
-        if name == ".htaccess" { return storage.accessFiles[PathKey(directory)] }
+        if name == ".htaccess", let file = storage.accessFiles[PathKey(directory)] { return file }
         let path = directory + name
+        if name == ".htaccess" { guard case .symlink? = node(path) else { return nil } }
         // Bounded work: an oversized file is never read (its size is known from the listing).
         guard case .file(let size)? = stat(path), size <= SourceFile.sizeLimit else { return nil }
         if let text = texts[PathKey(path)] { return text }
-        guard let (base, display) = loadedFrom, let resolved = resolve(path), resolved.hasBytePrefix(root + "/") else { return nil }
+        guard let resolved = resolve(path), resolved.hasBytePrefix(root + "/") else { return nil }
+        if let text = texts[PathKey(resolved)] { return text }
+        if resolved.hasByteSuffix("/.htaccess"), let file = storage.accessFiles[PathKey(String(resolved.dropLast(9)))] { return file }
+        guard let (base, display) = loadedFrom else { return nil }
         let relative = dropLeadingBytes(resolved, root.utf8.count)
         guard let data = readWholeFile(base + relative), data.count <= SourceFile.sizeLimit else { return nil }
-        return SourceFile(path: (display.map { $0 + relative }) ?? base + relative, bytes: [UInt8](data))
+        // Named by the path Apache opened, a link's own (its errors name that path).
+        let shown = dropLeadingBytes(path, root.utf8.count)
+        return SourceFile(path: (display.map { $0 + shown }) ?? base + shown, bytes: [UInt8](data))
     }
 
     private mutating func addParents(of path: String) {

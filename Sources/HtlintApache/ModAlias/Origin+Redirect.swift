@@ -50,6 +50,10 @@ extension Origin {
             }
             chain.note(.alias, "Redirect at line \(redirect.line) matches \(r.uri)", range: redirect.range)
             chain.fired.append(redirect.range)
+            // `Redirect 0` (any status atoi reads as 0): fixup_redir returns it, which is OK, so
+            // the request goes on as if nothing matched, later Redirects unread (recorded:
+            // alias-redirect-status-zero-in-htaccess-goes-on).
+            if redirect.status == 0 && !serverContext { return nil }
             guard (300...399).contains(redirect.status), var location = target else {
                 return .final(status: redirect.status, location: nil)
             }
