@@ -118,16 +118,17 @@ public enum CLIError: Error, CustomStringConvertible, Equatable {
 
 extension CLIEnvironment {
     /// A file-system error in the words of the read errors (`no such file or directory`): the
-    /// system's message for the POSIX code under Foundation's error, else Foundation's own.
+    /// system's message for the errno behind Foundation's file error, else Foundation's own.
     static func reason(_ error: Error) -> String {
         if let cocoa = error as? CocoaError {
-            switch cocoa.code {
-            case .fileNoSuchFile, .fileWriteNoPermission, .fileWriteVolumeReadOnly, .fileWriteOutOfSpace:
-                let errno = [CocoaError.fileNoSuchFile: ENOENT, .fileWriteNoPermission: EACCES,
-                             .fileWriteVolumeReadOnly: EROFS, .fileWriteOutOfSpace: ENOSPC][cocoa.code]!
-                return String(cString: strerror(errno)).lowercased()
-            default: break
+            let code: Int32? = switch cocoa.code {
+            case .fileNoSuchFile: ENOENT
+            case .fileWriteNoPermission: EACCES
+            case .fileWriteVolumeReadOnly: EROFS
+            case .fileWriteOutOfSpace: ENOSPC
+            default: nil
             }
+            if let code { return String(cString: strerror(code)).lowercased() }
         }
         let ns = error as NSError
         if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))).lowercased() }

@@ -66,18 +66,18 @@ struct SimulateCommand {
             let value = String(h[h.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
             // One header line each: a line break would be a second header (or a body) in disguise.
             guard !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte) else {
-                out.err("htlint: header '\(SkippedLines.shown(h))' has no valid name (letters, digits and !#$%&'*+-.^_`|~)")
+                out.err("htlint: header '\(TerminalText.escaped(h))' has no valid name (letters, digits and !#$%&'*+-.^_`|~)")
                 return .failure
             }
             guard !value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 }) else {
-                out.err("htlint: header '\(SkippedLines.shown(h))' holds a line break or NUL; give each header its own --header")
+                out.err("htlint: header '\(TerminalText.escaped(h))' holds a line break or NUL; give each header its own --header")
                 return .failure
             }
             headers.append(HTTPHeader(name, value))
         }
         let method = (a.value("--method") ?? "GET").uppercased()
         guard !method.isEmpty, method.utf8.allSatisfy(Self.isTokenByte) else {
-            out.err("htlint: --method '\(SkippedLines.shown(method))' is not an HTTP method (a token such as GET, POST or PROPFIND)")
+            out.err("htlint: --method '\(TerminalText.escaped(method))' is not an HTTP method (a token such as GET, POST or PROPFIND)")
             return .failure
         }
         if let problem = urls.lazy.compactMap(StartURL.problem).first {

@@ -9,25 +9,12 @@ struct SkippedLines {
     mutating func add(_ line: String, at position: String) -> String? {
         count += 1
         guard count <= SkippedLines.named else { return nil }
-        let what = line == LineSource.overlong ? "a line longer than 1 MiB" : "'\(SkippedLines.shown(line))'"
+        let what = line == LineSource.overlong ? "a line longer than 1 MiB" : "'\(TerminalText.escaped(line))'"
         return "htlint: \(position): skipped \(what): not a URL, a path or an access-log request line"
     }
 
     /// The note after the run, when more lines were skipped than named.
     var trailer: String? {
         count > SkippedLines.named ? "htlint: \(count - SkippedLines.named) more unreadable line\(count - SkippedLines.named == 1 ? "" : "s") skipped" : nil
-    }
-
-    /// The line as a terminal can show it: control bytes escaped, at most 80 characters.
-    static func shown(_ line: String) -> String {
-        var out = ""
-        for scalar in line.unicodeScalars.prefix(80) {
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                out += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return line.unicodeScalars.count > 80 ? out + "…" : out
     }
 }
