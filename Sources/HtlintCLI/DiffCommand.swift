@@ -112,7 +112,7 @@ struct DiffCommand {
             out.err("htlint: \(error)")
             return .failure
         }
-        for warning in report.warnings { out.err(warning) }
+        report.skipped.messages.forEach { out.err($0) }
         out.stdout += format == "json" ? report.json() : report.text(examples: examples)
         for (name, sim) in [("old", old), ("new", new)] {
             let errors = sim.origin.site.diagnostics.filter { $0.severity == .error }.count
@@ -132,7 +132,6 @@ struct DiffCommand {
         var seen: [String: Int] = [:]
         // Each configuration meets the same hops in many chains (a hop memo belongs to one simulator).
         let oldHops = HopMemo(), newHops = HopMemo()
-        var skippedLines = SkippedLines()
         let batchSize = 4096
         while true {
             var batch: [ReplayRequest] = []
@@ -141,10 +140,7 @@ struct DiffCommand {
             var inBatch: [String: Int] = [:]
             while batch.count < batchSize, let line = try source.nextLine() {
                 guard let request = input.request(line) else {
-                    if !ReplayInput.isBlankOrComment(line) {
-                        if let warning = skippedLines.add(line, at: source.position) { report.warnings.append(warning) }
-                        report.skipped = skippedLines.count
-                    }
+                    if !ReplayInput.isBlankOrComment(line) { report.skipped.add(line, at: source.position) }
                     continue
                 }
                 report.requests += 1
@@ -160,10 +156,7 @@ struct DiffCommand {
                     counts.append(1)
                 }
             }
-            if batch.isEmpty {
-                if let trailer = skippedLines.trailer { report.warnings.append(trailer) }
-                return report
-            }
+            if batch.isEmpty { return report }
             let olds = Replayer.simulate(batch, old, jobs: jobs, memo: oldHops)
             let news = Replayer.simulate(batch, new, jobs: jobs, memo: newHops)
             for i in batch.indices {

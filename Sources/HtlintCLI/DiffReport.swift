@@ -156,9 +156,7 @@ struct AllowPattern {
 struct DiffReport {
     var requests = 0
     var distinct = 0
-    var skipped = 0
-    /// The first unreadable lines, with their position, for stderr.
-    var warnings: [String] = []
+    var skipped = SkippedLines()
     var entries: [DiffEntry] = []
 
     var differing: Int { entries.count }
@@ -189,7 +187,7 @@ struct DiffReport {
     func summary() -> String {
         var s = "\(requests) request\(requests == 1 ? "" : "s"), \(distinct) distinct, \(differing) differ"
         if allowed > 0 { s += " (\(allowed) allowed by --allow)" }
-        if skipped > 0 { s += "; \(skipped) line\(skipped == 1 ? "" : "s") skipped" }
+        if skipped.count > 0 { s += "; \(skipped.count) line\(skipped.count == 1 ? "" : "s") skipped" }
         return s + "\n"
     }
 
@@ -264,7 +262,7 @@ struct DiffReport {
                      urls: g.entries.map { EntryOut(method: $0.method, url: $0.url, requests: $0.occurrences, hopIndex: $0.hop,
                                                     old: $0.old, new: $0.new) })
         }
-        let doc = Document(summary: .init(requests: requests, distinct: distinct, differ: differing, allowed: allowed, skipped: skipped),
+        let doc = Document(summary: .init(requests: requests, distinct: distinct, differ: differing, allowed: allowed, skipped: skipped.count),
                            groups: groups(allowed: false).map(out), allowed: groups(allowed: true).map(out))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -82,9 +82,7 @@ struct ReplayCommand {
                 try Replayer.stream(source, input: input, simulator: simulator, jobs: jobs,
                                     cache: cached ? LockedCache<Kept>(limit: Replayer.cacheLimit(answers: jsonl)) : nil,
                                     memo: cached ? HopMemo() : nil, keep: keep,
-                                    emit: emit, skipped: { line, position in
-                                        if let warning = summary.skipped.add(line, at: position) { out.err(warning) }
-                                    }, batchDone: batchDone)
+                                    emit: emit, skipped: { summary.skipped.add($0, at: $1) }, batchDone: batchDone)
             }
             if jsonl {
                 try replay(ReplayAnswer.init) { request, answer in
@@ -96,7 +94,7 @@ struct ReplayCommand {
             }
             out.stdout += pending
             io.progress?("")
-            if let trailer = summary.skipped.trailer { out.err(trailer) }
+            summary.skipped.messages.forEach { out.err($0) }
         } catch {
             io.progress?("")
             out.err("htlint: \(error)")

@@ -65,7 +65,7 @@ struct SimulateCommand {
             let name = String(h[..<colon]).trimmingCharacters(in: .whitespaces)
             let value = String(h[h.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
             // One header line each: a line break would be a second header (or a body) in disguise.
-            guard !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte) else {
+            guard !name.isEmpty, name.utf8.allSatisfy(Origin.isTokenByte) else {
                 out.err("htlint: header '\(TerminalText.escaped(h))' has no valid name (letters, digits and !#$%&'*+-.^_`|~)")
                 return .failure
             }
@@ -76,7 +76,7 @@ struct SimulateCommand {
             headers.append(HTTPHeader(name, value))
         }
         let method = (a.value("--method") ?? "GET").uppercased()
-        guard !method.isEmpty, method.utf8.allSatisfy(Self.isTokenByte) else {
+        guard !method.isEmpty, method.utf8.allSatisfy(Origin.isTokenByte) else {
             out.err("htlint: --method '\(TerminalText.escaped(method))' is not an HTTP method (a token such as GET, POST or PROPFIND)")
             return .failure
         }
@@ -126,12 +126,5 @@ struct SimulateCommand {
             out.err("htlint: note: the site's configuration has \(diagnostics.count) error(s); run `htlint check` for details")
         }
         return status
-    }
-}
-
-extension SimulateCommand {
-    /// RFC 9110's tchar: the bytes of a method or a header name.
-    static func isTokenByte(_ c: UInt8) -> Bool {
-        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || "!#$%&'*+-.^_`|~".utf8.contains(c)
     }
 }

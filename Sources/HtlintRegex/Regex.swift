@@ -292,7 +292,7 @@ public final class Regex: @unchecked Sendable {
     /// Whether `subject` contains a match; limit errors count as no match, as in Apache.
     /// Builds no captures, so it is the cheap test for rules that end up not matching.
     public func matches(_ subject: String) -> Bool {
-        if let answer = shortcut.answer(subject, dotAll: options.contains(.dotAll)) { return answer }
+        if let answer = shortcut.answer(subject) { return answer }
         return withSubject(subject) { buffer, length in
             guard let matchData = ThreadMatchData.acquire(pairs: captureCount + 1) else { return false }
             return run(buffer, length: length, matchData: matchData) >= 0
@@ -302,7 +302,7 @@ public final class Regex: @unchecked Sendable {
     /// Like `matches`, but a PCRE2 limit or error is a failure instead of "no match", so callers
     /// can report that a limit was reached (issue 9) while still treating it as Apache does.
     public func test(_ subject: String) -> Result<Bool, RegexMatchFailure> {
-        if let answer = shortcut.answer(subject, dotAll: options.contains(.dotAll)) { return .success(answer) }
+        if let answer = shortcut.answer(subject) { return .success(answer) }
         return withSubject(subject) { buffer, length in
             guard let matchData = ThreadMatchData.acquire(pairs: captureCount + 1) else {
                 return .failure(.other(Regex.errorMessage(PCRE2_ERROR_NOMEMORY)))

@@ -6,12 +6,16 @@ import HtlintBytes
 /// (`RewriteRule ^ https://…`, WordPress's `RewriteRule .* - [E=HTTP_AUTHORIZATION:…]` and
 /// `RewriteRule . /index.php`), and a call into PCRE2 costs about a thousand instructions.
 /// Only `test` and `matches` take the shortcut; a search that builds captures runs PCRE2.
-enum RegexShortcut: Sendable {
+enum RegexShortcut: Sendable, Equatable {
     case none
     /// Every subject matches.
     case always
-    /// A subject matches when it holds a byte `.` accepts.
-    case anyByte
+    /// Every non-empty subject matches (`.` under DOTALL takes any byte).
+    case nonEmpty
+    /// A subject with a printable ASCII byte matches; without one PCRE2 decides (`.` without
+    /// DOTALL refuses the newline characters of PCRE2's build-time convention: LF, CR, NUL…,
+    /// and a printable ASCII byte is none of them under any convention).
+    case printableByte
 
     private static let alwaysPatterns: Set<String> = ["^", ".*", "^.*", "(.*)", "^(.*)", ".*?", "^.*?", "(?:.*)"]
     /// `.*` runs to the end only when it also takes newlines (`PCRE2_DOTALL`, Apache's default).
@@ -26,24 +30,20 @@ enum RegexShortcut: Sendable {
         if RegexShortcut.alwaysPatterns.contains(pattern) || (dotAll && RegexShortcut.alwaysPatternsWithDotAll.contains(pattern)) {
             self = .always
         } else if RegexShortcut.anyBytePatterns.contains(pattern) || (dotAll && RegexShortcut.anyBytePatternsWithDotAll.contains(pattern)) {
-            self = .anyByte
+            self = dotAll ? .nonEmpty : .printableByte
         } else {
             self = .none
         }
     }
 
     /// Whether `subject` matches, or nil when PCRE2 must say.
-    func answer(_ subject: String, dotAll: Bool) -> Bool? {
+    func answer(_ subject: String) -> Bool? {
         switch self {
-        case .none: return nil
-        case .always: return true
-        case .anyByte:
-            if subject.utf8.isEmpty { return false }
-            if dotAll { return true }
-            // Without DOTALL `.` refuses the newline characters of PCRE2's build-time convention
-            // (LF, CR, NUL…); a printable ASCII byte is none of them under any convention.
-            if subject.containsByte(where: { $0 >= 0x20 && $0 <= 0x7E }) { return true }
-            return nil
+        case .none: nil
+        case .always: true
+        case .nonEmpty: !subject.utf8.isEmpty
+        case .printableByte:
+            if subject.containsByte(where: { $0 >= 0x20 && $0 <= 0x7E }) { true } else if subject.utf8.isEmpty { false } else { nil }
         }
     }
 }

@@ -24,7 +24,8 @@ func shortcutAgreesWithPCRE2(pattern: String) throws {
     #expect(RegexShortcut(pattern: "^(.*)$", options: .apacheDefault) == .always)
     // Without DOTALL `^.*$` fails on a newline, so PCRE2 decides.
     #expect(RegexShortcut(pattern: "^(.*)$", options: []) == .none)
-    #expect(RegexShortcut(pattern: ".", options: []) == .anyByte)
+    #expect(RegexShortcut(pattern: ".", options: []) == .printableByte)
+    #expect(RegexShortcut(pattern: "(.+)", options: .apacheDefault) == .nonEmpty)
     #expect(RegexShortcut(pattern: "^.+$", options: []) == .none)
     #expect(RegexShortcut(pattern: "^a", options: .apacheDefault) == .none)
     #expect(RegexShortcut(pattern: "^", options: RegexOptions(rawValue: 0x80)) == .none)   // PCRE2_EXTENDED

@@ -378,20 +378,13 @@ public struct ConfigReader {
         return byName[name].map { modules.contains($0) } ?? false
     }
 
-    /// Whether atol reads `word` as below zero: blanks, `-`, then digits not all zero.
-    static func atolIsNegative(_ word: String) -> Bool {
-        let b = Array(word.utf8).drop { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }
-        guard b.first == UInt8(ascii: "-") else { return false }
-        return b.dropFirst().prefix { $0 >= 0x30 && $0 <= 0x39 }.contains { $0 != 0x30 }
-    }
+    /// Whether atol reads `word` as below zero (blanks, a sign, digits; saturating as strtol does).
+    static func atolIsNegative(_ word: String) -> Bool { strtol64(word.utf8).value < 0 }
 
-    /// A whole decimal number apr_strtoff reads, not negative (`+5`, `0`, `-0`).
+    /// A whole decimal number apr_strtoff reads (strtoll to the end), not negative (`+5`, `0`, `-0`).
     static func isNonNegativeInteger(_ word: String) -> Bool {
-        var b = Array(word.utf8)[...]
-        let negative = b.first == UInt8(ascii: "-")
-        if b.first == UInt8(ascii: "+") || negative { b = b.dropFirst() }
-        guard !b.isEmpty, b.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
-        return !negative || b.allSatisfy { $0 == 0x30 }
+        let (value, complete) = strtol64(word.utf8)
+        return complete && value >= 0
     }
 
     /// FLAG directives (On/Off) that no module reader of htlint handles itself.

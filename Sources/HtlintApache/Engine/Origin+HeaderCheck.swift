@@ -22,7 +22,7 @@ extension Origin {
     }
 
     /// RFC 7230 tchar: letters, digits and ``!#$%&'*+-.^_`|~``.
-    static func isTokenByte(_ b: UInt8) -> Bool {
+    public static func isTokenByte(_ b: UInt8) -> Bool {
         switch b {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
              UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),

@@ -138,7 +138,7 @@ public struct SiteFileSystem: Sendable {
         if let text = texts[PathKey(path)] { return text }
         guard let resolved = resolve(path), resolved.hasBytePrefix(root + "/") else { return nil }
         if let text = texts[PathKey(resolved)] { return text }
-        if resolved.hasByteSuffix("/.htaccess"), let file = storage.accessFiles[PathKey(String(resolved.dropLast(9)))] { return file }
+        if resolved.hasByteSuffix("/.htaccess"), let file = storage.accessFiles[PathKey(dropTrailingBytes(resolved, ".htaccess".utf8.count))] { return file }
         guard let (base, display) = loadedFrom else { return nil }
         let relative = dropLeadingBytes(resolved, root.utf8.count)
         guard let data = readWholeFile(base + relative), data.count <= SourceFile.sizeLimit else { return nil }
