@@ -1,0 +1,44 @@
+import Testing
+import HtlintDiagnostics
+@testable import HtlintRules
+
+/// HT225's messages, for the answers recorded in rewrite-cond-or-skipped-group-empty: `%1` after
+/// `^go$ [OR]` and `^www\.(.+)$` was empty for `/a?go`, and `%2` after `^(www)\.(.+)$`,
+/// `!^go$ [OR]` and `^www\.(.+)$` was empty for `/b?go`.
+struct BackreferenceSkippedByOrTests {
+    static func messages(_ code: String) -> [String] {
+        Linter(rules: [BackreferenceSkippedByOr()]).run(LintContext(htaccess: "RewriteEngine On\n" + code)).map(\.message)
+    }
+
+    @Test func alternativeWithoutGroupsLeavesTheReferenceEmpty() {
+        let found = Self.messages("RewriteCond %{QUERY_STRING} ^go$ [OR]\nRewriteCond %{HTTP_HOST} ^www\\.(.+)$ [NC]\nRewriteRule ^a$ http://shop.example/got-%1 [R=302,L]\n")
+        #expect(found == ["`%1` can be empty: when `RewriteCond %{QUERY_STRING} ^go$ [OR]` is the `[OR]` alternative that holds, "
+                          + "the alternatives after it are skipped and `%1` takes its groups, of which it has none"])
+    }
+
+    /// The last alternative holding replaces the groups of a condition before the `[OR]` group.
+    @Test func laterAlternativeReplacesEarlierGroups() {
+        let found = Self.messages("RewriteCond %{HTTP_HOST} ^(www)\\.(.+)$ [NC]\nRewriteCond %{QUERY_STRING} !^go$ [OR]\nRewriteCond %{HTTP_HOST} ^www\\.(.+)$ [NC]\nRewriteRule ^b$ http://shop.example/b-%1-%2 [R=302,L]\n")
+        #expect(found == ["`%2` can be empty: when `RewriteCond %{HTTP_HOST} ^www\\.(.+)$ [NC]` is the `[OR]` alternative that holds, "
+                          + "the alternatives after it are skipped and `%2` takes its groups, of which it has 1 group"])
+    }
+
+    /// A comparison captures nothing: the groups are those before it, here none.
+    @Test func comparisonAlternativeKeepsNoGroups() {
+        let found = Self.messages("RewriteCond %{HTTPS} !=on [OR]\nRewriteCond %{HTTP_HOST} ^www\\.(.+)$ [NC]\nRewriteRule ^ https://%1%{REQUEST_URI} [R=301,L]\n")
+        #expect(found == ["`%1` can be empty: when `RewriteCond %{HTTPS} !=on [OR]` is the `[OR]` alternative that holds, "
+                          + "no condition has matched a pattern whose groups `%1` could take"])
+    }
+
+    /// A group every way sets is fine, and one no way sets is HT221's, not this rule's.
+    @Test func setOnEveryWayOrOnNoneIsNotReported() {
+        #expect(Self.messages("RewriteCond %{HTTP_HOST} ^a\\.(.+)$ [OR]\nRewriteCond %{HTTP_HOST} ^b\\.(.+)$\nRewriteRule ^ https://%1/ [R=301,L]\n").isEmpty)
+        #expect(Self.messages("RewriteCond %{HTTPS} off [OR]\nRewriteCond %{HTTP_HOST} ^www\\.\nRewriteRule ^ https://%1/ [R=301,L]\n").isEmpty)
+    }
+
+    /// A trailing `[OR]` lets the rule hold with no alternative matched, the groups before kept:
+    /// that way is HT206's finding (the `[OR]` itself), not a back-reference's.
+    @Test func trailingOrIsLeftToHT206() {
+        #expect(Self.messages("RewriteCond %{HTTP_HOST} ^(.+)$\nRewriteCond %{QUERY_STRING} ^(x)(y)$ [OR]\nRewriteRule ^ /%2 [R=302,L]\n").isEmpty)
+    }
+}
