@@ -13,9 +13,10 @@ struct LintCommand {
     usage: htlint lint [options] [site options] [PATH...]
 
     Checks .htaccess files (and .conf server configuration) against htlint's rule catalog
-    (`htlint rules`). With --docroot DIR and no PATH, every .htaccess under DIR is linted as one
-    site, and simulation-backed rules (loops, internal recursion, downgrades) run through the
-    configured edge. A lone file is simulated as the root .htaccess of an otherwise empty site.
+    (`htlint rules`). A directory PATH (or --docroot DIR without PATH) is a document root: every
+    .htaccess under it is linted as one site, each read where Apache reads it, and
+    simulation-backed rules (loops, internal recursion, downgrades) run through the configured
+    edge. A lone file is simulated as the root .htaccess of an otherwise empty site.
 
     options:
       --format FORMAT     text (default), concise, json, sarif, github, checkstyle, gitlab
@@ -111,7 +112,23 @@ struct LintCommand {
                 return .failure
             }
         } else {
+            var loneFiles = false
             for path in a.positionals {
+                // A directory is a document root: its access files are linted as one site, each
+                // read where Apache reads it (a subdirectory's under its parent's), as --docroot does.
+                if path != "-", io.isDirectory(path) {
+                    do {
+                        let context = try siteContext(options.rooted(at: path), io: io, simulate: useSimulation)
+                        if context.files.isEmpty && context.unreadAccessFiles.isEmpty {
+                            out.err("htlint: note: no .htaccess file under '\(path)'")
+                        }
+                        contexts.append(context)
+                    } catch {
+                        out.err("htlint: \(error)")
+                        status = .failure
+                    }
+                    continue
+                }
                 let files: [String]
                 do { files = try io.expand(path) } catch {
                     out.err("htlint: \(error)")
@@ -125,6 +142,7 @@ struct LintCommand {
                         let bytes = try io.read(file)
                         let shown = file == "-" ? "<stdin>" : file
                         contexts.append(fileContext(shown, bytes: bytes, options: options, simulate: useSimulation))
+                        loneFiles = true
                     } catch {
                         out.err("htlint: \(error)")
                         status = .failure
@@ -132,7 +150,7 @@ struct LintCommand {
                 }
             }
             // Without the site's files, "redirect lands on a 404" would be guesswork.
-            configuration.disabled.formUnion(["HT307", "HT312"])
+            if loneFiles { configuration.disabled.formUnion(["HT307", "HT312"]) }
         }
 
         let linter = Linter(configuration: configuration)

@@ -126,6 +126,15 @@ struct SiteOptions {
         return try SiteFile.load(siteFile, io: io).urls
     }
 
+    /// The same options with `dir` as the document root, over `--docroot` and the site file's
+    /// (a directory `htlint lint` is given is a site of its own).
+    func rooted(at dir: String) -> SiteOptions {
+        var copy = self
+        copy.docroot = dir
+        copy.given.insert("--docroot")
+        return copy
+    }
+
     /// Loads the document root (and the site file) and builds the simulator.
     func simulator(defaultHost: String?, io: CLIEnvironment) throws -> ChainSimulator {
         let file = try siteFile.map { try SiteFile.load($0, io: io) } ?? SiteFile()

@@ -165,6 +165,23 @@ struct CLITests {
         #expect(report.stderr == "htlint: cannot write '\(dir)/missing/page.html': no such file or directory\n")
     }
 
+    /// A directory PATH is a document root, as `--docroot` makes one: the trailing-slash rule
+    /// loops against DirectorySlash only where the site has a directory (`/docs`), which a lone
+    /// file's empty site lacks.
+    @Test func directoryPathIsLintedAsASite() throws {
+        let dir = NSTemporaryDirectory() + "htlint-site-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir + "/docs", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "RewriteEngine On\nRewriteRule ^(.*)/$ /$1 [R=301,L]\n".write(toFile: dir + "/.htaccess", atomically: true, encoding: .utf8)
+        try "".write(toFile: dir + "/docs/index.html", atomically: true, encoding: .utf8)
+        let asPath = run(["lint", "--format", "concise", "--host", "example.com", dir])
+        #expect(asPath.stdout.contains("\(dir)/.htaccess:2:1: error: redirect loop: http://example.com/docs loops through 2 URLs"), "\(asPath.stdout)")
+        #expect(asPath.status == .findings)
+        #expect(asPath.stdout == run(["lint", "--format", "concise", "--host", "example.com", "--docroot", dir]).stdout)
+        // The file alone is the root of an empty site: no directory, no loop.
+        #expect(!run(["lint", "--format", "concise", "--host", "example.com", dir + "/.htaccess"]).stdout.contains("HT301"))
+    }
+
     @Test func unknownEdgeIsAUsageError() {
         let o = run(["simulate", "--edge", "akamai-magic", "http://example.org/"])
         #expect(o.status == .failure)
