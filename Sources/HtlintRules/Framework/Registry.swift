@@ -36,6 +36,7 @@ public let builtInRules: [any LintRule] = (readErrorRules + [
     ForwardedProtoExactTest(),
     FormPostRedirected(),
     RedirectToInvalidHost(),
+    ErrorDocumentPageMissing(),
     HealthCheckFails(),
     WordPressHTTPSiteAddress(),
     WordPressProxySchemeUndetected(),
