@@ -149,9 +149,9 @@ struct LintCommand {
                     }
                 }
             }
-            // Without the site's files, "redirect lands on a 404" or "the error page is
-            // missing" would be guesswork.
-            if loneFiles { configuration.disabled.formUnion(["HT307", "HT312", "HT320"]) }
+            // Without the site's files, "redirect lands on a 404", "the error page is missing"
+            // or "the home page fails" would be guesswork.
+            if loneFiles { configuration.disabled.formUnion(["HT307", "HT312", "HT320", "HT321"]) }
         }
 
         let linter = Linter(configuration: configuration)

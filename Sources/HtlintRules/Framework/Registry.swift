@@ -37,6 +37,7 @@ public let builtInRules: [any LintRule] = (readErrorRules + [
     FormPostRedirected(),
     RedirectToInvalidHost(),
     ErrorDocumentPageMissing(),
+    HomePageError(),
     HealthCheckFails(),
     WordPressHTTPSiteAddress(),
     WordPressProxySchemeUndetected(),
