@@ -149,9 +149,9 @@ struct LintCommand {
                     }
                 }
             }
-            // Without the site's files, "redirect lands on a 404", "the error page is missing"
-            // or "the home page fails" would be guesswork.
-            if loneFiles { configuration.disabled.formUnion(["HT307", "HT312", "HT320", "HT321"]) }
+            // Without the site's files, "redirect lands on a 404", "the error page is missing",
+            // "the home page fails" or "the rewrite's script is missing" would be guesswork.
+            if loneFiles { configuration.disabled.formUnion(["HT307", "HT312", "HT320", "HT321", "HT322"]) }
         }
 
         let linter = Linter(configuration: configuration)

@@ -38,6 +38,7 @@ public let builtInRules: [any LintRule] = (readErrorRules + [
     RedirectToInvalidHost(),
     ErrorDocumentPageMissing(),
     HomePageError(),
+    RewriteToMissingFile(),
     HealthCheckFails(),
     WordPressHTTPSiteAddress(),
     WordPressProxySchemeUndetected(),

@@ -1,0 +1,68 @@
+import HtlintApache
+import HtlintDiagnostics
+import HtlintSimulation
+
+/// An internal rewrite to a fixed file that the site does not have: a front controller
+/// (`RewriteRule . /index.php [L]`) left pointing at the document root after WordPress moved into
+/// `/blog/`, or a `RewriteBase` that names another directory. Every URL the rule catches
+/// answers 404 (recorded: real-wordpress-subdir serves /blog/index.php with `RewriteBase /blog/`).
+struct RewriteToMissingFile: LintRule {
+    let description = RuleDescription(
+        id: "HT322", name: "rewrite-to-missing-file", family: .https,
+        summary: "an internal rewrite to a fixed file the site does not have: every URL it catches answers 404",
+        rationale: """
+        Found by simulation with the site's files. A front controller's rule (`RewriteRule . \
+        /index.php [L]`) names its script by a path from the document root, or relative to \
+        `RewriteBase`. Copied into a subdirectory (WordPress moved into `/blog/`), the rule \
+        still sends every pretty URL to `/index.php` at the top, which the site does not have, \
+        or has as another application's page. Point the rule at the script where it is: \
+        `RewriteBase /blog/` with `RewriteRule . /blog/index.php [L]`.
+        """,
+        severity: .warning,
+        triggering: [Example("RewriteEngine On\nRewriteRule ^app\\.php$ - [L]\nRewriteCond %{REQUEST_FILENAME} !-f\n↓RewriteRule . /app.php [L]"),
+                     Example("RewriteEngine On\nRewriteBase /\nRewriteRule ^index\\.php$ - [L]\nRewriteCond %{REQUEST_FILENAME} !-f\n↓RewriteRule . /index.php [L]",
+                             parent: "", pages: ["/sub/index.php": "<?php"])],
+        nonTriggering: [Example("RewriteEngine On\nRewriteRule ^index\\.php$ - [L]\nRewriteCond %{REQUEST_FILENAME} !-f\nRewriteRule . /index.php [L]",
+                                pages: ["/index.php": "<?php"]),
+                        Example("RewriteEngine On\nRewriteRule ^(.*)$ /pages/$1 [L]")],
+        usesSimulation: true)
+
+    func check(_ context: LintContext) -> [Diagnostic] {
+        guard let site = context.simulator?.origin.site else { return [] }
+        var items: [(range: SourceRange, probe: ProbeResult)] = []
+        var targets: [SourceRange: String] = [:]
+        for probe in context.probes where probe.chain.outcome == .final {
+            guard let hop = probe.chain.hops.last, hop.status == 404, let origin = hop.origin,
+                  origin.final.uri != origin.original.uri, !site.files.isFile(site.documentRoot + origin.final.uri),
+                  let rule = Self.fixedRewrite(to: origin.final.uri, fired: origin.firedRules, context) else { continue }
+            items.append((rule.range, probe))
+            targets[rule.range] = origin.final.uri
+        }
+        return groupedByDirective(items).map { group in
+            let target = targets[group.range] ?? ""
+            var message = "\(group.first.url) is rewritten to \(target), which the site does not have: the URLs this rule catches answer 404"
+                + moreRequests(group.count)
+            if let file = context.file(containing: group.range), let dir = file.directory, dir != "/",
+               let name = target.split(separator: "/").last, site.files.isFile(site.documentRoot + dir + name) {
+                message += "; this directory's own script is \(dir)\(name): write `RewriteBase \(dir)` and `\(dir)\(name)`"
+            }
+            return finding(message, at: group.range)
+        }
+    }
+
+    /// The last internal rewrite among the hop's fired directives whose substitution is fixed
+    /// (nothing taken from the request) and names the file `uri` ends with.
+    static func fixedRewrite(to uri: String, fired: [SourceRange], _ context: LintContext) -> RewriteRule? {
+        guard let name = uri.split(separator: "/").last else { return nil }
+        for range in fired.reversed() {
+            guard let rule = context.file(containing: range)?.rules.first(where: { $0.range == range }) else { continue }
+            // A `-` rule (`^index\.php$ - [L]` on the second round) leaves the URL as it was.
+            if rule.isDash { continue }
+            guard !rule.redirects, !rule.flags.proxy, !rule.targetsURL else { return nil }
+            let fixed = rule.substitution.parts.allSatisfy { if case .literal = $0 { true } else { false } }
+            let path = rule.rawSubstitution.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            return fixed && path.split(separator: "/").last == name ? rule : nil
+        }
+        return nil
+    }
+}
