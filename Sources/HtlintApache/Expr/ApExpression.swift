@@ -28,6 +28,8 @@ public protocol ExpressionEnvironment {
     func fileContents(_ path: String) -> [UInt8]?
     /// `filesize()`: the size of a regular file, nil for anything else.
     func fileSize(_ path: String) -> Int?
+    /// mod_ssl's `SSL()` function (`%{SSL:NAME}`): ssl_var_lookup of the name.
+    func sslLookup(_ name: String) -> String
 }
 
 extension ExpressionEnvironment {
@@ -42,6 +44,7 @@ public extension ExpressionEnvironment {
     func requestEnvironment(_ name: String) -> String? { environment(name) }
     func fileContents(_ path: String) -> [UInt8]? { nil }
     func fileSize(_ path: String) -> Int? { nil }
+    func sslLookup(_ name: String) -> String { "" }
 }
 
 /// A parsed Apache expression (`<If>`, `RewriteCond expr`), the subset sites use
@@ -272,6 +275,7 @@ public indirect enum ExprWord: Sendable {
             case "ldap": return ldapEscape(v)
             case "file": return env.fileContents(v).map { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } ?? ""
             case "filesize": return String(env.fileSize(v) ?? 0)
+            case "ssl": return env.sslLookup(v)
             default: return ""  // note(), resp(): nothing the simulator records
             }
         }
@@ -290,11 +294,12 @@ let expressionVariables: Set<String> = [
     "TIME_MIN", "TIME_SEC", "TIME_WDAY", "SERVER_SOFTWARE", "API_VERSION",
 ]
 
-/// Functions ap_expr knows (util_expr_eval.c's string_func_providers); names compare
+/// Functions ap_expr knows (util_expr_eval.c's string_func_providers, then mod_ssl's
+/// expression hook, which takes `SSL` with its strcasecmp strcEQ); names compare
 /// case-insensitively. `file` and `filesize` are refused in restricted contexts (`.htaccess`).
 let expressionFunctions: Set<String> = [
     "osenv", "env", "resp", "req", "http", "note", "reqenv", "req_novary", "tolower", "toupper", "escape",
-    "unescape", "file", "filesize", "base64", "unbase64", "sha1", "md5", "ldap",
+    "unescape", "file", "filesize", "base64", "unbase64", "sha1", "md5", "ldap", "ssl",
 ]
 let restrictedExpressionFunctions: Set<String> = ["file", "filesize"]
 /// Unary operators (case-sensitive, one letter) and binary operators (case-insensitive).
