@@ -87,6 +87,35 @@ public indirect enum ApExpression: Sendable {
         if !p.atEnd, !p.restIsUnterminatedRegex { throw ParseError(message: "syntax error near '\(p.rest)'") }
     }
 
+    /// mod_ssl's `SSLRequire` (AP_EXPR_FLAG_SSL_EXPR_COMPAT): every string and integer comparison
+    /// is ssl_expr_eval_comp's strcmplex (the shorter string is the smaller, then byte by byte),
+    /// so `%{SSL_CIPHER_USEKEYSIZE} >= 128` compares numbers and `-eq` compares strings.
+    public init(parsing text: String, restricted: Bool = false, sslCompat: Bool) throws(ParseError) {
+        let e = try ApExpression(parsing: text, restricted: restricted)
+        self = sslCompat ? e.sslCompatible : e
+    }
+
+    private var sslCompatible: ApExpression {
+        switch self {
+        case .constant, .match, .unary, .inList: return self
+        case .not(let e): return .not(e.sslCompatible)
+        case .and(let a, let b): return .and(a.sslCompatible, b.sslCompatible)
+        case .or(let a, let b): return .or(a.sslCompatible, b.sslCompatible)
+        case .compare(let op, let l, let r):
+            let compat = ["==": "ssl==", "=": "ssl==", "!=": "ssl!=", "<": "ssl<", "<=": "ssl<=", ">": "ssl>", ">=": "ssl>=",
+                          "-eq": "ssl==", "-ne": "ssl!=", "-lt": "ssl<", "-le": "ssl<=", "-gt": "ssl>", "-ge": "ssl>="]
+            return .compare(compat[op] ?? op, l, r)
+        }
+    }
+
+    /// strcmplex: length first, then the bytes as (signed) chars.
+    static func strcmplex(_ a: String, _ b: String) -> Int {
+        let x = a.rawBytes, y = b.rawBytes
+        if x.count != y.count { return x.count > y.count ? 1 : -1 }
+        for (p, q) in zip(x, y) where p != q { return Int8(bitPattern: p) > Int8(bitPattern: q) ? 1 : -1 }
+        return 0
+    }
+
     /// A string-mode expression (`Header set X "expr=…"`): the whole text is a string with
     /// `%{…}` variables and functions, no quotes needed.
     public static func parsingString(_ text: String, restricted: Bool = false) throws(ParseError) -> ExprWord {
@@ -155,6 +184,12 @@ public indirect enum ApExpression: Sendable {
             case "-strcmatch": return wildcardMatch(b, a, caseless: true)
             case "-fnmatch": return wildcardMatch(b, a, pathname: true)
             case "-ipmatch": return ipMatches(b, a)
+            case "ssl==": return ApExpression.strcmplex(a, b) == 0
+            case "ssl!=": return ApExpression.strcmplex(a, b) != 0
+            case "ssl<": return ApExpression.strcmplex(a, b) < 0
+            case "ssl<=": return ApExpression.strcmplex(a, b) <= 0
+            case "ssl>": return ApExpression.strcmplex(a, b) > 0
+            case "ssl>=": return ApExpression.strcmplex(a, b) >= 0
             default:
                 let x = atoi64(a), y = atoi64(b)
                 switch op.trimmingPrefix("-") {
