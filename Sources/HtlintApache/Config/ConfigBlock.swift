@@ -379,6 +379,8 @@ public struct ConfigBlock: Sendable {
     public var authMergingOff = false
     /// `SSLRequireSSL` (mod_ssl): a request that did not arrive over TLS is refused.
     public var sslRequired = false
+    /// `SSLRequire` (mod_ssl): expressions a request over TLS must satisfy, parent's first.
+    public var sslRequirements: [ApExpression] = []
     /// `SSLUserName` (mod_ssl): the variable whose value becomes r->user in the fixups over TLS.
     public var sslUserName: String? = nil
     public var files: [FilesBlock] = []

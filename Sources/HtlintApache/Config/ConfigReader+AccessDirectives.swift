@@ -87,6 +87,14 @@ extension ConfigReader {
         case "SSLRequireSSL":
             // Apache reads no argument of it and refuses none (`SSLRequireSSL # c` is accepted).
             block.sslRequired = true
+        case "SSLRequire":
+            // ssl_cmd_SSLRequire (RAW_ARGS): the rest of the line, quotes included, is one ap_expr
+            // in mod_ssl's compatibility mode (restricted in `.htaccess`: no `file()`).
+            do {
+                block.sslRequirements.append(try ApExpression(parsing: d.rawArguments, restricted: context == .htaccess, sslCompat: true))
+            } catch {
+                self.error(ConfigCode.badExpression, "SSLRequire: \(error.message)", d.argumentsRange)
+            }
         case "SSLOptions":
             // ssl_cmd_SSLOptions (RAW_ARGS, read word by word to the end, so an empty `""` is
             // one too): each word, signed or not, must be an option.
@@ -128,6 +136,11 @@ extension ConfigReader {
             // all_parse_config compares the whole rest of the line: `Require all granted # c` is refused.
             if kind == "all", rest.count != 1 || !["granted", "denied"].contains(rest[0].asciiLowercased()) {
                 error(ConfigCode.badArguments, "Argument for 'Require all' must be 'granted' or 'denied'", d.argumentsRange)
+                return
+            }
+            // mod_ssl's parsers refuse any word after its providers' names (before the negation check).
+            if kind == "ssl" || kind == "ssl-verify-client", !rest.isEmpty {
+                error(ConfigCode.badArguments, "'Require \(kind)' does not take arguments", d.argumentsRange)
                 return
             }
             // A negated line can only deny (or stay neutral): useless where one grant is enough,

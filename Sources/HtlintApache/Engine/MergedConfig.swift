@@ -192,6 +192,7 @@ extension MergedConfig {
         var authUserFile: String?
         var authBasicProviders: [String]?
         var sslRequired = false
+        var sslRequirements: [ApExpression] = []
         var sslUserName: String?
         var setEnv: [(String, String)] = []
         /// Per-directory content types (nil: no mime line anywhere, Debian's mime.types only).
@@ -338,6 +339,8 @@ extension MergedConfig {
             if let f = block.authUserFile { authUserFile = f }
             if let p = block.authBasicProviders { authBasicProviders = p }
             if block.sslRequired { sslRequired = true }
+            // cfgMergeArray: the enclosing object's requirements, then this one's.
+            sslRequirements += block.sslRequirements
             if let n = block.sslUserName { sslUserName = n }
             if let m = block.mime {
                 var effective = mime ?? MimeConfig()

@@ -64,12 +64,27 @@ extension Origin {
         // edge, every one), and the refusal ends the phase before mod_access_compat looks. Under
         // `Satisfy Any` `Require` then decides (`SSLOptions StrictRequire` acts only where a user
         // is authenticated, which the simulated browser never is).
-        let sslRefuses = config.sslRequired && !chain.request.tls
+        var sslRefuses = config.sslRequired && !chain.request.tls
         if sslRefuses {
             chain.log("AH02219", "error", "access to \(r.filename ?? "") failed, reason: SSL connection required")
             guard satisfyAny else {
                 chain.note(.status, "403: SSLRequireSSL, and the request did not arrive over TLS")
                 return 403
+            }
+        }
+        // Then, over TLS only (plain http leaves mod_ssl's checker before them), each `SSLRequire`
+        // expression (recorded: access-sslrequire-over-tls-only).
+        if chain.request.tls, !config.sslRequirements.isEmpty {
+            var env = ExpressionContext(origin: self, record: r, chain: chain)
+            env.addsVary = true
+            var captures: [String] = []
+            if !config.sslRequirements.allSatisfy({ $0.evaluate(env, captures: &captures) }) {
+                chain.log("AH02229", "error", "access to \(r.filename ?? "") failed, reason: SSL requirement expression not fulfilled")
+                sslRefuses = true
+                guard satisfyAny else {
+                    chain.note(.status, "403: an SSLRequire expression does not hold")
+                    return 403
+                }
             }
         }
         // mod_access_compat checks in the access_checker phase, before mod_authz_core's

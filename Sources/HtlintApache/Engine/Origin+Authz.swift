@@ -194,6 +194,9 @@ extension Origin {
         case "method": values.map { Origin.methodNumberName($0.asciiUppercased()) }.contains(Origin.methodNumberName(r.method))
         case "env": values.contains { r.envValue($0) != nil }
         case "local": chain.request.remoteAddress.hasBytePrefix("127.") || chain.request.remoteAddress == "::1"
+        // mod_ssl's providers: the connection is TLS; `ssl-verify-client` wants a verified client
+        // certificate, which the simulated browser never sends (recorded: access-require-ssl).
+        case "ssl": chain.request.tls
         default: false
         }
     }

@@ -18,10 +18,15 @@ extension Origin {
     }
 
     /// mod_ssl's fixup (ssl_hook_Fixup) on a TLS connection: `HTTPS=on` in the environment
-    /// (`Header … env=HTTPS`), set only once the request got past mod_rewrite's and mod_alias's
-    /// fixups, so an `[R]` or `Redirect` answer never has it and `%{ENV:HTTPS}` in a rewrite is empty.
+    /// (`Header … env=HTTPS`), then `SSL_TLS_SNI` with the name the handshake sent, if any
+    /// (recorded: https-ssl-tls-sni-environment), set only once the request got past
+    /// mod_rewrite's and mod_alias's fixups, so an `[R]` or `Redirect` answer never has them and
+    /// `%{ENV:HTTPS}` in a rewrite is empty (until an internal redirect's `REDIRECT_` copies).
     func applySSLEnv(_ r: RequestRecord, _ chain: RequestChain) {
-        if chain.request.tls { r.setEnvValue("HTTPS", "on") }
+        guard chain.request.tls else { return }
+        r.setEnvValue("HTTPS", "on")
+        let sni = sslVariable("SSL_TLS_SNI", r, chain)
+        if !sni.isEmpty { r.setEnvValue("SSL_TLS_SNI", sni) }
     }
 
     /// mod_ssl's access checker sets r->user from `SSLUserName` over TLS; a variable that is

@@ -30,6 +30,16 @@ extension Origin {
                 if let sni = chain.request.sni { return sni }
                 guard let host = chain.request.header("Host") else { return "" }
                 return (host.split(separator: ":", maxSplits: 1).first.map(String.init) ?? host).asciiLowercased()
+            // No client certificate is ever sent (ssl_var_lookup_ssl_cert_verify: no verification
+            // done at all); OpenSSL 3 compresses nothing, has no export cipher, and every client
+            // signals secure renegotiation (recorded: https-ssl-variables-without-client-certificate).
+            case "SSL_CLIENT_VERIFY": return "NONE"
+            case "SSL_COMPRESS_METHOD": return "NULL"
+            case "SSL_CIPHER_EXPORT": return "false"
+            case "SSL_SECURE_RENEG": return "true"
+            // The recordings' handshakes (directly and behind the edge) use AES-256-GCM: a browser
+            // may get AES-128, but `SSLRequire %{SSL_CIPHER_USEKEYSIZE} >= 128` holds either way.
+            case "SSL_CIPHER_USEKEYSIZE", "SSL_CIPHER_ALGKEYSIZE": return "256"
             // Ciphers, certificates and sessions depend on the handshake: not simulated.
             default: return ""
             }

@@ -226,6 +226,8 @@ struct ExpressionContext: ExpressionEnvironment {
 
     func requestEnvironment(_ name: String) -> String? { record.envValue(name) }
 
+    func sslLookup(_ name: String) -> String { origin.sslVariable(name, record, chain) }
+
     func processEnvironment(_ name: String) -> String? { origin.site.processEnvironment[name] }
 
     func fileContents(_ path: String) -> [UInt8]? { origin.site.files.contents(path) }

@@ -28,6 +28,8 @@ public protocol ExpressionEnvironment {
     func fileContents(_ path: String) -> [UInt8]?
     /// `filesize()`: the size of a regular file, nil for anything else.
     func fileSize(_ path: String) -> Int?
+    /// mod_ssl's `SSL()` function (`%{SSL:NAME}`): ssl_var_lookup of the name.
+    func sslLookup(_ name: String) -> String
 }
 
 extension ExpressionEnvironment {
@@ -42,6 +44,7 @@ public extension ExpressionEnvironment {
     func requestEnvironment(_ name: String) -> String? { environment(name) }
     func fileContents(_ path: String) -> [UInt8]? { nil }
     func fileSize(_ path: String) -> Int? { nil }
+    func sslLookup(_ name: String) -> String { "" }
 }
 
 /// A parsed Apache expression (`<If>`, `RewriteCond expr`), the subset sites use
@@ -82,6 +85,35 @@ public indirect enum ApExpression: Sendable {
         self = try p.parseExpression()
         p.skipSpace()
         if !p.atEnd, !p.restIsUnterminatedRegex { throw ParseError(message: "syntax error near '\(p.rest)'") }
+    }
+
+    /// mod_ssl's `SSLRequire` (AP_EXPR_FLAG_SSL_EXPR_COMPAT): every string and integer comparison
+    /// is ssl_expr_eval_comp's strcmplex (the shorter string is the smaller, then byte by byte),
+    /// so `%{SSL_CIPHER_USEKEYSIZE} >= 128` compares numbers and `-eq` compares strings.
+    public init(parsing text: String, restricted: Bool = false, sslCompat: Bool) throws(ParseError) {
+        let e = try ApExpression(parsing: text, restricted: restricted)
+        self = sslCompat ? e.sslCompatible : e
+    }
+
+    private var sslCompatible: ApExpression {
+        switch self {
+        case .constant, .match, .unary, .inList: return self
+        case .not(let e): return .not(e.sslCompatible)
+        case .and(let a, let b): return .and(a.sslCompatible, b.sslCompatible)
+        case .or(let a, let b): return .or(a.sslCompatible, b.sslCompatible)
+        case .compare(let op, let l, let r):
+            let compat = ["==": "ssl==", "=": "ssl==", "!=": "ssl!=", "<": "ssl<", "<=": "ssl<=", ">": "ssl>", ">=": "ssl>=",
+                          "-eq": "ssl==", "-ne": "ssl!=", "-lt": "ssl<", "-le": "ssl<=", "-gt": "ssl>", "-ge": "ssl>="]
+            return .compare(compat[op] ?? op, l, r)
+        }
+    }
+
+    /// strcmplex: length first, then the bytes as (signed) chars.
+    static func strcmplex(_ a: String, _ b: String) -> Int {
+        let x = a.rawBytes, y = b.rawBytes
+        if x.count != y.count { return x.count > y.count ? 1 : -1 }
+        for (p, q) in zip(x, y) where p != q { return Int8(bitPattern: p) > Int8(bitPattern: q) ? 1 : -1 }
+        return 0
     }
 
     /// A string-mode expression (`Header set X "expr=…"`): the whole text is a string with
@@ -152,6 +184,12 @@ public indirect enum ApExpression: Sendable {
             case "-strcmatch": return wildcardMatch(b, a, caseless: true)
             case "-fnmatch": return wildcardMatch(b, a, pathname: true)
             case "-ipmatch": return ipMatches(b, a)
+            case "ssl==": return ApExpression.strcmplex(a, b) == 0
+            case "ssl!=": return ApExpression.strcmplex(a, b) != 0
+            case "ssl<": return ApExpression.strcmplex(a, b) < 0
+            case "ssl<=": return ApExpression.strcmplex(a, b) <= 0
+            case "ssl>": return ApExpression.strcmplex(a, b) > 0
+            case "ssl>=": return ApExpression.strcmplex(a, b) >= 0
             default:
                 let x = atoi64(a), y = atoi64(b)
                 switch op.trimmingPrefix("-") {
@@ -272,6 +310,7 @@ public indirect enum ExprWord: Sendable {
             case "ldap": return ldapEscape(v)
             case "file": return env.fileContents(v).map { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } ?? ""
             case "filesize": return String(env.fileSize(v) ?? 0)
+            case "ssl": return env.sslLookup(v)
             default: return ""  // note(), resp(): nothing the simulator records
             }
         }
@@ -290,11 +329,12 @@ let expressionVariables: Set<String> = [
     "TIME_MIN", "TIME_SEC", "TIME_WDAY", "SERVER_SOFTWARE", "API_VERSION",
 ]
 
-/// Functions ap_expr knows (util_expr_eval.c's string_func_providers); names compare
+/// Functions ap_expr knows (util_expr_eval.c's string_func_providers, then mod_ssl's
+/// expression hook, which takes `SSL` with its strcasecmp strcEQ); names compare
 /// case-insensitively. `file` and `filesize` are refused in restricted contexts (`.htaccess`).
 let expressionFunctions: Set<String> = [
     "osenv", "env", "resp", "req", "http", "note", "reqenv", "req_novary", "tolower", "toupper", "escape",
-    "unescape", "file", "filesize", "base64", "unbase64", "sha1", "md5", "ldap",
+    "unescape", "file", "filesize", "base64", "unbase64", "sha1", "md5", "ldap", "ssl",
 ]
 let restrictedExpressionFunctions: Set<String> = ["file", "filesize"]
 /// Unary operators (case-sensitive, one letter) and binary operators (case-insensitive).

@@ -149,10 +149,19 @@ struct ExprParser {
         throw .init(message: "syntax error near '\(rest)'")
     }
 
-    /// `-in {word, …}`. (A list function would be `name(word)`; 2.4 registers none.)
+    /// `-in {word, …}`, or `-in name(word)` with the one list function 2.4 has: mod_ssl's
+    /// `PeerExtList` (strcasecmp), the client certificate's extension values. The simulated
+    /// browser sends no certificate: its list is NULL, and `-in` is false.
     mutating func parseList(_ lhs: ExprWord) throws(ApExpression.ParseError) -> ApExpression {
         if let name = peekIdentifier() {
-            throw .init(message: "List-returning function '\(name)' does not exist")
+            guard equalsIgnoringASCIICase(name, "PeerExtList") else {
+                throw .init(message: "List-returning function '\(name)' does not exist")
+            }
+            i += name.utf8.count
+            guard eat("(") else { throw .init(message: "syntax error, unexpected T_ID near '\(name)'") }
+            _ = try parseWord()
+            guard eat(")") else { throw .init(message: "syntax error, missing ')' after function argument") }
+            return .inList(lhs, [])
         }
         guard eat("{") else { throw .init(message: "syntax error, expected '{' after -in") }
         var list: [ExprWord] = []

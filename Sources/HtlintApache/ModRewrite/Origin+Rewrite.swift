@@ -267,6 +267,11 @@ extension Origin {
             }
             for c in rule.flags.cookies {
                 let v = expand(c, scope, r, chain, serverContext: serverContext).text
+                if Origin.cookieCrashesChild(v) {
+                    chain.childCrashed = true
+                    chain.note(.note, "[CO=\(v)] has no field: mod_rewrite's add_cookie reads apr_strtok's uninitialised position and the child crashes (no response)")
+                    continue
+                }
                 if let cookie = cookieHeader(v), !chain.cookiesSet.contains(cookie.name) {
                     // A lifetime makes an `expires=` date from the clock.
                     if cookie.value.contains("; expires=") { chain.readsClock = true }
@@ -547,6 +552,17 @@ extension Origin {
         f.timeZone = TimeZone(identifier: "GMT")
         f.dateFormat = "EEE, dd-MMM-yyyy HH:mm:ss 'GMT'"
         return f.string(from: date)
+    }
+
+    /// An expanded `[CO=…]` with nothing but separators (empty, `:`, `;` with its `;` opt-in):
+    /// add_cookie's first apr_strtok finds no field and returns before it sets the saved
+    /// position, which the second call then reads uninitialised — Apache's child crashes
+    /// (recorded: rewrite-flags-cookie-without-fields-crashes-child).
+    static func cookieCrashesChild(_ spec: String) -> Bool {
+        var bytes = Substring(spec).utf8[...]
+        var sep = UInt8(ascii: ":")
+        if bytes.first == UInt8(ascii: ";") { sep = UInt8(ascii: ";"); bytes = bytes.dropFirst() }
+        return bytes.allSatisfy { $0 == sep }
     }
 
     /// `[CO=NAME:VALUE:DOMAIN[:lifetime[:path[:secure[:httponly[:samesite]]]]]]`.
