@@ -41,17 +41,7 @@ struct RedirectToInvalidHost: LintRule {
             guard let to = URLParts(resolved), let why = Self.hostProblem(to.host) else { return nil }
             return (resolved, why)
         }
-        let items = context.probes.compactMap { probe -> (range: SourceRange, probe: ProbeResult)? in
-            guard let (hop, _) = probe.chain.firstHop(problem),
-                  let source = hop.redirectSource ?? HTTPSDowngrade.producer(of: hop, context).range else { return nil }
-            return (source, probe)
-        }
-        return groupedByDirective(items).compactMap { group in
-            guard let (hop, (url, why)) = group.first.chain.firstHop(problem) else { return nil }
-            let via = hop.redirectSource == nil ? " (\(HTTPSDowngrade.producer(of: hop, context).what))" : ""
-            return finding("\(hop.url) redirects to \(url)\(via): \(why)\(cause(hop, context))" + moreRequests(group.count),
-                           at: group.range)
-        }
+        return redirectProblemFindings(context, problem: problem) { hop in cause(hop, context) }
     }
 
     /// Why `host` names no site a browser can reach, or nil when it may be one.

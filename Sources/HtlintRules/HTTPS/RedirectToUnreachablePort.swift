@@ -41,18 +41,7 @@ struct RedirectToUnreachablePort: LintRule {
             }
             return nil
         }
-        let items = context.probes.compactMap { probe -> (range: SourceRange, probe: ProbeResult)? in
-            guard let (hop, _) = probe.chain.firstHop(problem),
-                  let source = hop.redirectSource ?? HTTPSDowngrade.producer(of: hop, context).range else { return nil }
-            return (source, probe)
-        }
-        return groupedByDirective(items).compactMap { group in
-            // The group's first probe is one the filter above kept.
-            guard let (hop, (url, why)) = group.first.chain.firstHop(problem) else { return nil }
-            let via = hop.redirectSource == nil ? " (\(HTTPSDowngrade.producer(of: hop, context).what))" : ""
-            return finding("\(hop.url) redirects to \(url)\(via): \(why)\(portHint(hop, context))" + moreRequests(group.count),
-                           at: group.range)
-        }
+        return redirectProblemFindings(context, problem: problem) { hop in portHint(hop, context) }
     }
 
     /// Says where the port came from when the rule copies `%{SERVER_PORT}` or the `Host` header.

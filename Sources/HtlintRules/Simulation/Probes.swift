@@ -420,6 +420,26 @@ func groupedByDirective(_ items: [(range: SourceRange, probe: ProbeResult)]) -> 
     return order.map { (range: $0, first: groups[$0]!.0, count: groups[$0]!.1) }
 }
 
+extension LintRule {
+    /// One finding per directive whose redirect `problem` flags on some probe: "URL redirects to
+    /// TARGET: why", with the redirect's producer when no directive sent it, `hint(hop)` after
+    /// the reason, and how many more probes showed it. (HT317, HT319.)
+    func redirectProblemFindings(_ context: LintContext, problem: (Hop) -> (url: String, why: String)?,
+                                 hint: (Hop) -> String) -> [Diagnostic] {
+        let items = context.probes.compactMap { probe -> (range: SourceRange, probe: ProbeResult)? in
+            guard let (hop, _) = probe.chain.firstHop(problem),
+                  let source = hop.redirectSource ?? HTTPSDowngrade.producer(of: hop, context).range else { return nil }
+            return (source, probe)
+        }
+        return groupedByDirective(items).compactMap { group in
+            // The group's first probe is one the filter above kept.
+            guard let (hop, (url, why)) = group.first.chain.firstHop(problem) else { return nil }
+            let via = hop.redirectSource == nil ? " (\(HTTPSDowngrade.producer(of: hop, context).what))" : ""
+            return finding("\(hop.url) redirects to \(url)\(via): \(why)\(hint(hop))" + moreRequests(group.count), at: group.range)
+        }
+    }
+}
+
 /// " (and N more requests)" for grouped findings.
 func moreRequests(_ count: Int) -> String {
     count > 1 ? " (and \(count - 1) more probe request\(count > 2 ? "s" : ""))" : ""
