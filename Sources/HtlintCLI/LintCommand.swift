@@ -13,10 +13,11 @@ struct LintCommand {
     usage: htlint lint [options] [site options] [PATH...]
 
     Checks .htaccess files (and .conf server configuration) against htlint's rule catalog
-    (`htlint rules`). A directory PATH (or --docroot DIR without PATH) is a document root: every
-    .htaccess under it is linted as one site, each read where Apache reads it, and
-    simulation-backed rules (loops, internal recursion, downgrades) run through the configured
-    edge. A lone file is simulated as the root .htaccess of an otherwise empty site.
+    (`htlint rules`). A directory PATH with its own .htaccess (or --docroot DIR without PATH) is
+    a document root: every .htaccess under it is linted as one site, each read where Apache
+    reads it, and simulation-backed rules (loops, internal recursion, downgrades) run through the
+    configured edge. In any other directory each .htaccess found is linted alone, as a lone file
+    is: simulated as the root .htaccess of an otherwise empty site.
 
     options:
       --format FORMAT     text (default), concise, json, sarif, github, checkstyle, gitlab
@@ -98,8 +99,11 @@ struct LintCommand {
             return .failure
         }
 
-        // Build the contexts: one site for --docroot, otherwise one per file.
-        var contexts: [LintContext] = []
+        // Build the contexts: one site for --docroot or a document root named as PATH, otherwise
+        // one per file. `judgesPages`: the context holds the site's pages, so the rules that judge
+        // them (a redirect or rewrite to a missing page, a failing ErrorDocument or home page) run;
+        // for a lone file, or a directory of configuration without pages, they would be guesses.
+        var contexts: [(context: LintContext, judgesPages: Bool)] = []
         var status = ExitStatus.clean
         let useSimulation = !a.has("--no-simulation")
         if a.positionals.isEmpty {
@@ -107,22 +111,21 @@ struct LintCommand {
                 out.err("htlint: lint needs PATH..., --docroot DIR or --site FILE\n\n" + help)
                 return .failure
             }
-            do { contexts.append(try siteContext(options, io: io, simulate: useSimulation)) } catch {
+            do { contexts.append((try siteContext(options, io: io, simulate: useSimulation), true)) } catch {
                 out.err("htlint: \(error)")
                 return .failure
             }
         } else {
-            var loneFiles = false
             for path in a.positionals {
-                // A directory is a document root: its access files are linted as one site, each
-                // read where Apache reads it (a subdirectory's under its parent's), as --docroot does.
-                if path != "-", io.isDirectory(path) {
+                // A directory with its own `.htaccess` is a document root: its access files are
+                // linted as one site, each read where Apache reads it (a subdirectory's under its
+                // parent's), as --docroot does. Any other directory (a repository whose site is in
+                // `public/`) is searched for access files, each linted alone.
+                let base = path.hasSuffix("/") ? String(path.dropLast()) : path
+                if path != "-", io.isDirectory(path), (try? io.read(base + "/.htaccess")) != nil {
                     do {
                         let context = try siteContext(options.rooted(at: path), io: io, simulate: useSimulation)
-                        if context.files.isEmpty && context.unreadAccessFiles.isEmpty {
-                            out.err("htlint: note: no .htaccess file under '\(path)'")
-                        }
-                        contexts.append(context)
+                        contexts.append((context, context.simulator.map { Self.hasPages($0.origin.site) } ?? false))
                     } catch {
                         out.err("htlint: \(error)")
                         status = .failure
@@ -141,24 +144,22 @@ struct LintCommand {
                     do {
                         let bytes = try io.read(file)
                         let shown = file == "-" ? "<stdin>" : file
-                        contexts.append(fileContext(shown, bytes: bytes, options: options, simulate: useSimulation))
-                        loneFiles = true
+                        contexts.append((fileContext(shown, bytes: bytes, options: options, simulate: useSimulation), false))
                     } catch {
                         out.err("htlint: \(error)")
                         status = .failure
                     }
                 }
             }
-            // Without the site's files, "redirect lands on a 404", "the error page is missing",
-            // "the home page fails" or "the rewrite's script is missing" would be guesswork.
-            if loneFiles { configuration.disabled.formUnion(["HT307", "HT312", "HT320", "HT321", "HT322"]) }
         }
 
-        let linter = Linter(configuration: configuration)
+        var withoutPages = configuration
+        withoutPages.disabled.formUnion(Self.pageJudgingRules)
+        let linters = (pages: Linter(configuration: configuration), none: Linter(configuration: withoutPages))
         var diagnostics: [Diagnostic] = []
         var sources: [SourceFile] = []
-        for context in contexts {
-            diagnostics += linter.run(context)
+        for (context, judgesPages) in contexts {
+            diagnostics += (judgesPages ? linters.pages : linters.none).run(context)
             sources += (context.files + context.unreadAccessFiles).map(\.source) + context.content.loadedFiles + (context.anchor.map { [$0] } ?? [])
         }
         // Freeing a 100,000-rule context takes a tenth of a second: do it beside the reporting,
@@ -191,6 +192,18 @@ struct LintCommand {
         out.stdout += format.format(report)
         if diagnostics.contains(where: { $0.severity >= failOn }) { status = max(status, .findings) }
         return status
+    }
+
+    /// Rules that judge the site's pages: off where the context has none.
+    static let pageJudgingRules: Set<String> = ["HT307", "HT312", "HT320", "HT321", "HT322"]
+
+    /// The document root holds something besides access files (a page, a script, an image).
+    static func hasPages(_ site: Site) -> Bool {
+        site.files.nodes.contains { path, node in
+            guard case .file = node else { return false }
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            return !name.hasPrefix(".ht")
+        }
     }
 
     /// Rule pages for formats that describe rules (SARIF).

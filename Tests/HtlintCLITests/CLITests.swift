@@ -180,6 +180,19 @@ struct CLITests {
         #expect(asPath.stdout == run(["lint", "--format", "concise", "--host", "example.com", "--docroot", dir]).stdout)
         // The file alone is the root of an empty site: no directory, no loop.
         #expect(!run(["lint", "--format", "concise", "--host", "example.com", dir + "/.htaccess"]).stdout.contains("HT301"))
+        // A directory without its own .htaccess (a repository whose site is in public/) is
+        // searched, each file linted alone: its pages are not judged from the wrong root.
+        let repo = dir + "/repo"
+        try FileManager.default.createDirectory(atPath: repo + "/public", withIntermediateDirectories: true)
+        try "ErrorDocument 404 /404.html\n".write(toFile: repo + "/public/.htaccess", atomically: true, encoding: .utf8)
+        try "<p>Not found</p>".write(toFile: repo + "/public/404.html", atomically: true, encoding: .utf8)
+        #expect(run(["lint", "--format", "concise", "--host", "example.com", repo]).stdout == "")
+        #expect(run(["lint", "--format", "concise", "--host", "example.com", repo + "/public"]).stdout == "")
+        // Without the page, the site's own root says so; the same file alone would be a guess.
+        try FileManager.default.removeItem(atPath: repo + "/public/404.html")
+        try "<p>Home</p>".write(toFile: repo + "/public/index.html", atomically: true, encoding: .utf8)
+        #expect(run(["lint", "--format", "concise", "--host", "example.com", repo + "/public"]).stdout.contains("[HT320]"))
+        #expect(!run(["lint", "--format", "concise", "--host", "example.com", repo]).stdout.contains("[HT320]"))
     }
 
     @Test func unknownEdgeIsAUsageError() {

@@ -12,21 +12,21 @@ struct BackreferenceSkippedByOrTests {
 
     @Test func alternativeWithoutGroupsLeavesTheReferenceEmpty() {
         let found = Self.messages("RewriteCond %{QUERY_STRING} ^go$ [OR]\nRewriteCond %{HTTP_HOST} ^www\\.(.+)$ [NC]\nRewriteRule ^a$ http://shop.example/got-%1 [R=302,L]\n")
-        #expect(found == ["`%1` can be empty: when `RewriteCond %{QUERY_STRING} ^go$ [OR]` is the `[OR]` alternative that holds, "
+        #expect(found == ["`%1` can be empty: when `RewriteCond %{QUERY_STRING} ^go$` is the `[OR]` alternative that holds, "
                           + "the alternatives after it are skipped and `%1` takes its groups, of which it has none"])
     }
 
     /// The last alternative holding replaces the groups of a condition before the `[OR]` group.
     @Test func laterAlternativeReplacesEarlierGroups() {
         let found = Self.messages("RewriteCond %{HTTP_HOST} ^(www)\\.(.+)$ [NC]\nRewriteCond %{QUERY_STRING} !^go$ [OR]\nRewriteCond %{HTTP_HOST} ^www\\.(.+)$ [NC]\nRewriteRule ^b$ http://shop.example/b-%1-%2 [R=302,L]\n")
-        #expect(found == ["`%2` can be empty: when `RewriteCond %{HTTP_HOST} ^www\\.(.+)$ [NC]` is the `[OR]` alternative that holds, "
-                          + "the alternatives after it are skipped and `%2` takes its groups, of which it has 1 group"])
+        #expect(found == ["`%2` can be empty: when `RewriteCond %{HTTP_HOST} ^www\\.(.+)$` is the `[OR]` alternative that holds, "
+                          + "`%2` takes its groups, of which it has 1 group"])
     }
 
     /// A comparison captures nothing: the groups are those before it, here none.
     @Test func comparisonAlternativeKeepsNoGroups() {
         let found = Self.messages("RewriteCond %{HTTPS} !=on [OR]\nRewriteCond %{HTTP_HOST} ^www\\.(.+)$ [NC]\nRewriteRule ^ https://%1%{REQUEST_URI} [R=301,L]\n")
-        #expect(found == ["`%1` can be empty: when `RewriteCond %{HTTPS} !=on [OR]` is the `[OR]` alternative that holds, "
+        #expect(found == ["`%1` can be empty: when `RewriteCond %{HTTPS} !=on` is the `[OR]` alternative that holds, "
                           + "no condition has matched a pattern whose groups `%1` could take"])
     }
 
@@ -34,6 +34,14 @@ struct BackreferenceSkippedByOrTests {
     @Test func setOnEveryWayOrOnNoneIsNotReported() {
         #expect(Self.messages("RewriteCond %{HTTP_HOST} ^a\\.(.+)$ [OR]\nRewriteCond %{HTTP_HOST} ^b\\.(.+)$\nRewriteRule ^ https://%1/ [R=301,L]\n").isEmpty)
         #expect(Self.messages("RewriteCond %{HTTPS} off [OR]\nRewriteCond %{HTTP_HOST} ^www\\.\nRewriteRule ^ https://%1/ [R=301,L]\n").isEmpty)
+    }
+
+    /// The alternative named is the one that decided the groups, not a later `[OR]` group's
+    /// member that only kept them.
+    @Test func alternativeThatDecidedIsNamed() {
+        let found = Self.messages("RewriteCond %{HTTP_HOST} ^www\\.(.+)$ [OR]\nRewriteCond %{HTTP_HOST} !\\.\nRewriteCond %{REQUEST_FILENAME} !-f [OR]\nRewriteCond %{REQUEST_FILENAME} !-d\nRewriteRule ^ https://%1/ [R=301,L]\n")
+        #expect(found == ["`%1` can be empty: when `RewriteCond %{HTTP_HOST} !\\.` is the `[OR]` alternative that holds, "
+                          + "no condition has matched a pattern whose groups `%1` could take"], "\(found)")
     }
 
     /// A trailing `[OR]` lets the rule hold with no alternative matched, the groups before kept:

@@ -30,6 +30,15 @@ struct BackreferenceToMissingGroupTests {
         #expect(Self.messages("RewriteEngine On\nRewriteCond %{HTTP_HOST} ^(www\\.)?(example\\.org)$\nRewriteCond %{HTTPS} !on\nRewriteRule ^two$ /t/%2 [R=302,L]\n").isEmpty)
     }
 
+    /// A later condition that is a pattern replaces the groups (recorded:
+    /// rewrite-cond-last-match-groups-replace-earlier, `http:///got-a`); a comparison keeps them.
+    @Test func laterPatternReplacesTheGroups() {
+        #expect(Self.messages("RewriteEngine On\nRewriteCond %{HTTP_HOST} ^(.+)$\nRewriteCond %{HTTPS} off\nRewriteRule ^a$ http://%1/got-a [R=302,L]\n")
+                == ["`%1` refers to group 1, but `%N` takes the groups of the last condition that matched a pattern, `RewriteCond %{HTTPS} off`, "
+                    + "which has none (a comparison such as `!=on` or a negated pattern would keep the earlier groups): it always expands to nothing"])
+        #expect(Self.messages("RewriteEngine On\nRewriteCond %{HTTP_HOST} ^(.+)$\nRewriteCond %{HTTPS} !=on\nRewriteRule ^b$ http://%1/got-b [R=302,L]\n").isEmpty)
+    }
+
     /// `[E=]` values are expanded like the substitution.
     @Test func environmentValuesAreChecked() {
         #expect(Self.messages("RewriteEngine On\nRewriteRule ^(a)$ - [E=X:$2]\n")

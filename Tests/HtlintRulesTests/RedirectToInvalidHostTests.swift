@@ -17,7 +17,7 @@ struct RedirectToInvalidHostTests {
 
     /// Names a browser can reach, or at least try: a trailing-dot FQDN, an underscore, an
     /// internationalised name, an IPv6 literal, a single label.
-    @Test(arguments: ["example.com", "example.com.", "my_host.example.com", "café.example", "[2001:db8::1]", "localhost"])
+    @Test(arguments: ["example.com", "example.com.", "my_host.example.com", "café.example", "[2001:db8::1]", "localhost", "localhost."])
     func usableHostsPass(_ host: String) {
         #expect(RedirectToInvalidHost.hostProblem(host) == nil)
     }

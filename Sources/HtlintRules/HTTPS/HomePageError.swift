@@ -9,18 +9,19 @@ import HtlintSyntax
 struct HomePageError: LintRule {
     let description = RuleDescription(
         id: "HT321", name: "home-page-error", family: .https,
-        summary: "the site's home page `/` ends in an error (403 without an index file, 404, 5xx)",
+        summary: "the site's home page `/` ends in an error (403 without an index file, 5xx)",
         rationale: """
         Found by simulation, following the redirects from `/` on every host and scheme. Usual \
         causes: `DirectoryIndex` names a file the document root does not have (`index.php` \
-        where the site has `index.html`), so Apache answers 403 (no listing) or lists the \
-        directory; a rewrite sends `/` to a front controller or folder that is not there; or a \
-        CDN in front cannot reach the origin. Access control that denies everyone on purpose \
-        (`Require`, a 401 login, a 503 maintenance page) is not reported.
+        where the site has `index.html`), so Apache answers 403 (no listing allowed); a \
+        configuration that Apache answers with a 500 (`Require valid-user` without \
+        `AuthType`); or a CDN in front that cannot reach the origin. Access control that \
+        denies everyone on purpose (`Require`, a 401 login, a 503 maintenance page) is not \
+        reported, nor a redirect or rewrite to a missing page (HT307, HT322).
         """,
         severity: .warning,
         triggering: [Example("↓DirectoryIndex index.php\nOptions -Indexes"),
-                     Example("RewriteEngine On\n↓RewriteRule ^$ /app/index.php [L]")],
+                     Example("↓Require valid-user")],
         nonTriggering: [Example("DirectoryIndex index.php index.html\nOptions -Indexes"),
                         Example("RewriteEngine On\nRewriteRule ^$ - [R=503,L]"),
                         Example("Require all denied")],
@@ -32,19 +33,32 @@ struct HomePageError: LintRule {
         for probe in context.probes where probe.method == "GET" {
             guard let start = URLParts(probe.url), start.target == "/", probe.chain.outcome == .final,
                   let last = probe.chain.hops.last, let why = Self.error(last) else { continue }
-            // A 4xx is a mistake where the site has a home page the configuration misses, or
-            // where a redirect sent `/` elsewhere; a document root without one (a configuration
-            // checked on its own, an assets host) has no home page to break.
-            let moved = URLParts(last.url).map { $0.target != "/" } ?? false
-            guard last.status >= 500 || moved || indexFile != nil else { continue }
-            let missed = indexFile.map { last.status < 500 && !moved ? "; the document root has \($0)" : "" } ?? ""
-            let range = last.origin?.trace.last(where: { $0.range != nil })?.range
-                ?? Self.directive(["directoryindex", "options"], context)?.range ?? context.fallbackRange
+            let range: SourceRange?
+            var hint = ""
+            if last.status >= 500 {
+                // The directive Apache stopped at, else the first directive (not a comment above it).
+                range = last.origin?.trace.last(where: { $0.range != nil })?.range
+                    ?? context.files.first?.directives.first?.range ?? context.fallbackRange
+            } else {
+                // A 4xx is this rule's where `/` itself finds no page although the site has one:
+                // a redirect or rewrite on the way is HT307's or HT322's (a redirect to a missing
+                // page, a rewrite to a missing file), and a root without pages has none to find.
+                guard let indexFile, probe.chain.hops.count == 1, !Self.rewritten(last, context) else { continue }
+                range = Self.directive(["directoryindex", "options"], context)?.range ?? context.fallbackRange
+                hint = "; the document root has \(indexFile)"
+            }
             guard let range else { continue }
             let via = probe.chain.hops.count > 1 ? " (through \(last.url))" : ""
-            return [finding("the home page \(probe.url) answers \(last.status)\(via): \(why)\(missed)", at: range)]
+            return [finding("the home page \(probe.url) answers \(last.status)\(via): \(why)\(hint)", at: range)]
         }
         return []
+    }
+
+    /// A rewrite rule other than a `-` one fired on the hop.
+    static func rewritten(_ hop: Hop, _ context: LintContext) -> Bool {
+        hop.origin?.firedRules.contains { range in
+            context.file(containing: range)?.rules.first(where: { $0.range == range }).map { !$0.isDash } ?? true
+        } ?? false
     }
 
     /// Why the hop's error is a broken page rather than access denied on purpose; nil for that.

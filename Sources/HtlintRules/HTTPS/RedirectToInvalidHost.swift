@@ -56,8 +56,9 @@ struct RedirectToInvalidHost: LintRule {
         if labels.dropLast().contains(where: \.isEmpty) {
             return "the host `\(host)` has an empty label"
         }
-        // `www.` and the like: a single name and the dot meant to join it to the rest.
-        if labels.count == 2, labels[1].isEmpty {
+        // `www.`: the prefix of `www.%1` with the rest empty. (Other one-label names with a
+        // dot, `localhost.`, are valid absolute names.)
+        if labels.count == 2, labels[1].isEmpty, labels[0].lowercased() == "www" {
             return "the host `\(host)` ends at the dot: the name after it is empty"
         }
         return nil

@@ -14,9 +14,9 @@ struct RewriteToMissingFile: LintRule {
         Found by simulation with the site's files. A front controller's rule (`RewriteRule . \
         /index.php [L]`) names its script by a path from the document root, or relative to \
         `RewriteBase`. Copied into a subdirectory (WordPress moved into `/blog/`), the rule \
-        still sends every pretty URL to `/index.php` at the top, which the site does not have, \
-        or has as another application's page. Point the rule at the script where it is: \
-        `RewriteBase /blog/` with `RewriteRule . /blog/index.php [L]`.
+        still sends every pretty URL to `/index.php` at the top, which the site does not have. \
+        Point the rule at the script where it is: `RewriteRule . /blog/index.php [L]`, or for \
+        a relative target (`RewriteRule . index.php [L]`) `RewriteBase /blog/`.
         """,
         severity: .warning,
         triggering: [Example("RewriteEngine On\nRewriteRule ^app\\.php$ - [L]\nRewriteCond %{REQUEST_FILENAME} !-f\n↓RewriteRule . /app.php [L]"),
@@ -30,21 +30,26 @@ struct RewriteToMissingFile: LintRule {
     func check(_ context: LintContext) -> [Diagnostic] {
         guard let site = context.simulator?.origin.site else { return [] }
         var items: [(range: SourceRange, probe: ProbeResult)] = []
-        var targets: [SourceRange: String] = [:]
+        // Per rule: the URL rewritten (the last hop's: a redirect may come first) and the target.
+        var seen: [SourceRange: (url: String, target: String)] = [:]
         for probe in context.probes where probe.chain.outcome == .final {
             guard let hop = probe.chain.hops.last, hop.status == 404, let origin = hop.origin,
                   origin.final.uri != origin.original.uri, !site.files.isFile(site.documentRoot + origin.final.uri),
                   let rule = Self.fixedRewrite(to: origin.final.uri, fired: origin.firedRules, context) else { continue }
             items.append((rule.range, probe))
-            targets[rule.range] = origin.final.uri
+            if seen[rule.range] == nil { seen[rule.range] = (hop.url, origin.final.uri) }
         }
-        return groupedByDirective(items).map { group in
-            let target = targets[group.range] ?? ""
-            var message = "\(group.first.url) is rewritten to \(target), which the site does not have: the URLs this rule catches answer 404"
+        return groupedByDirective(items).compactMap { group in
+            guard let (url, target) = seen[group.range] else { return nil }
+            var message = "\(url) is rewritten to \(target), which the site does not have: the URLs this rule catches answer 404"
                 + moreRequests(group.count)
             if let file = context.file(containing: group.range), let dir = file.directory, dir != "/",
+               let rule = file.rules.first(where: { $0.range == group.range }),
                let name = target.split(separator: "/").last, site.files.isFile(site.documentRoot + dir + name) {
-                message += "; this directory's own script is \(dir)\(name): write `RewriteBase \(dir)` and `\(dir)\(name)`"
+                // An absolute target ignores RewriteBase; a relative one is resolved against it.
+                message += rule.rawSubstitution.hasPrefix("/")
+                    ? "; this directory's own script is \(dir)\(name): write `\(dir)\(name)` as the target"
+                    : "; this directory's own script is \(dir)\(name): write `RewriteBase \(dir)`"
             }
             return finding(message, at: group.range)
         }
@@ -59,7 +64,13 @@ struct RewriteToMissingFile: LintRule {
             // A `-` rule (`^index\.php$ - [L]` on the second round) leaves the URL as it was.
             if rule.isDash { continue }
             guard !rule.redirects, !rule.flags.proxy, !rule.targetsURL else { return nil }
-            let fixed = rule.substitution.parts.allSatisfy { if case .literal = $0 { true } else { false } }
+            // The path is fixed when nothing before the query comes from the request
+            // (`/index.php?q=$1` names one script).
+            var fixed = true
+            for part in rule.substitution.parts {
+                guard case .literal(let text) = part else { fixed = false; break }
+                if text.contains("?") { break }
+            }
             let path = rule.rawSubstitution.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             return fixed && path.split(separator: "/").last == name ? rule : nil
         }

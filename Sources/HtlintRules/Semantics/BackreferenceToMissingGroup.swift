@@ -6,7 +6,8 @@ import HtlintDiagnostics
 /// (fixtures/apache/rewrite-backref-missing-groups-expand-empty): `^old/(.*)$ /new/$2x` sends
 /// /old/a/b to `/new/x`; after only `RewriteCond %{HTTP_HOST} !^www\.`, `http://www.%1/three`
 /// is `http://www./three`; `!^(old|…) /n/$1` is `/n/`; and
-/// (rewrite-escape-percent-hex-in-substitution-read-as-backref) `/new%20page.html` is `/new0page.html`.
+/// (rewrite-escape-percent-hex-in-substitution-read-as-backref) `/new%20page.html` is `/new0page.html`;
+/// (rewrite-cond-last-match-groups-replace-earlier) `^(.+)$` then `%{HTTPS} off` makes `http://%1/` `http:///`.
 struct BackreferenceToMissingGroup: LintRule {
     let description = RuleDescription(
         id: "HT221", name: "backreference-to-missing-group", family: .semantics,
@@ -16,7 +17,10 @@ struct BackreferenceToMissingGroup: LintRule {
         matched. A negated pattern (`!…`) holds when it does not match, so it captures nothing: \
         `$1` after `RewriteRule !^keep/` is empty, and a negated condition sets no `%N` (it keeps \
         the groups of a condition before it). File tests (`-f`) and comparisons (`=`, `-eq`) \
-        capture nothing either. The classic case is the www redirect \
+        capture nothing either, while a later condition that is a pattern replaces the groups \
+        with its own: after `RewriteCond %{HTTP_HOST} ^(.+)$` and `RewriteCond %{HTTPS} off` \
+        (a pattern without groups), `https://%1/` has an empty host; test `!=on` (a comparison) \
+        or put the capturing condition last. The classic case is the www redirect \
         `RewriteCond %{HTTP_HOST} !^www\\.` followed by `https://www.%1%{REQUEST_URI}`: the \
         host part is empty and visitors are sent to `https://www./…`. Capture the value in a \
         positive pattern (`RewriteCond %{HTTP_HOST} ^(?!www\\.)(.+)$`) or use the variable itself \
@@ -30,9 +34,11 @@ struct BackreferenceToMissingGroup: LintRule {
                      Example("RewriteRule ^old/(.*)$ /new/↓$2 [R=301,L]"),
                      Example("RewriteRule !^keep/ /archive/↓$1 [R=302,L]"),
                      Example("RewriteCond %{REQUEST_FILENAME} -f\nRewriteRule ^(.*)$ /static/$1?v=↓%1 [L]"),
-                     Example("RewriteRule ^old\\ page$ /new↓%20page.html [R=302,L]")],
+                     Example("RewriteRule ^old\\ page$ /new↓%20page.html [R=302,L]"),
+                     Example("RewriteCond %{HTTP_HOST} ^(.+)$\nRewriteCond %{HTTPS} off\nRewriteRule ^ https://↓%1%{REQUEST_URI} [R=301,L]")],
         nonTriggering: [Example("RewriteCond %{HTTP_HOST} ^(?!www\\.)(.+)$ [NC]\nRewriteRule ^ https://www.%1%{REQUEST_URI} [R=301,L]"),
                         Example("RewriteCond %{HTTP_HOST} ^(www\\.)?(.+)$\nRewriteCond %{HTTPS} !on\nRewriteRule ^ https://%2%{REQUEST_URI} [R=301,L]"),
+                        Example("RewriteCond %{HTTPS} off\nRewriteCond %{HTTP_HOST} ^(.+)$\nRewriteRule ^ https://%1%{REQUEST_URI} [R=301,L]"),
                         Example("RewriteRule ^old/(.*)/(.*)$ /new/$2 [R=301,L]"),
                         Example("RewriteRule ^old\\ page$ /new\\%20page.html [R=302,NE,L]"),
                         // An expression may capture with `=~` (HT219 covers one that does not).
@@ -66,6 +72,8 @@ struct BackreferenceToMissingGroup: LintRule {
         case noConditions
         case noCapturingCondition
         case conditionGroups(wanted: Int, has: Int)
+        /// A condition with the group matched, then a later pattern with fewer groups replaced them.
+        case replacedByLaterPattern(wanted: Int, condition: String, has: Int)
 
         var sentence: String {
             switch self {
@@ -74,6 +82,9 @@ struct BackreferenceToMissingGroup: LintRule {
             case .noConditions: "refers to a condition's group, but the rule has no `RewriteCond`"
             case .noCapturingCondition: "refers to a condition's group, but no condition of the rule matches a pattern (a negated one, a file test or a comparison captures nothing)"
             case .conditionGroups(let n, let has): "refers to group \(n), but the rule's conditions have at most \(groups(has))"
+            case .replacedByLaterPattern(let n, let c, let has):
+                "refers to group \(n), but `%N` takes the groups of the last condition that matched a pattern, `\(c)`, "
+                    + "which has \(has == 0 ? "none" : groups(has)) (a comparison such as `!=on` or a negated pattern would keep the earlier groups)"
             }
         }
 
@@ -83,6 +94,7 @@ struct BackreferenceToMissingGroup: LintRule {
             case .noConditions: "the rule has no `RewriteCond`"
             case .noCapturingCondition: "no condition of the rule captures a group"
             case .conditionGroups(_, let has): "the rule's conditions have at most \(groups(has))"
+            case .replacedByLaterPattern(_, let c, let has): "the last condition that matched, `\(c)`, has \(has == 0 ? "no groups" : groups(has))"
             case .negatedPattern, .ruleGroups: sentence
             }
         }
@@ -96,6 +108,8 @@ struct BackreferenceToMissingGroup: LintRule {
         }
         // An `expr` condition captures with `=~`; HT219 reports one that cannot.
         let expressionCaptures = rule.conditions.contains { if case .expression = $0.test { true } else { false } }
+        // The groups every way through the conditions can leave (`%N` takes the last match's).
+        let ways = rule.conditionCaptureWays
         for part in rule.backreferences {
             switch part {
             case .ruleCapture(let n) where rule.negated:
@@ -106,6 +120,10 @@ struct BackreferenceToMissingGroup: LintRule {
                 return ("%\(n)", rule.conditions.isEmpty ? .noConditions : .noCapturingCondition)
             case .conditionCapture(let n) where !expressionCaptures && n > conditionGroups:
                 return ("%\(n)", .conditionGroups(wanted: n, has: conditionGroups))
+            case .conditionCapture(let n):
+                // Some condition has the group, but on no way is it the last that matched.
+                guard let ways, let most = ways.keys.max(), n > most, let last = ways[most]?.lastCapturing else { continue }
+                return ("%\(n)", .replacedByLaterPattern(wanted: n, condition: rule.conditions[last].written, has: max(most, 0)))
             default: continue
             }
         }

@@ -35,3 +35,62 @@ extension RewriteRule {
         return nil
     }
 }
+
+/// One way through a rule's conditions, as `%N` sees it: the `[OR]` alternative that decided it
+/// (nil where no `[OR]` group had a choice to make) and the last condition that matched a pattern,
+/// whose groups `%N` takes (nil: none did).
+struct ConditionCaptureWay {
+    var alternative: Int?
+    var lastCapturing: Int?
+}
+
+extension RewriteRule {
+    /// The groups `%N` can take after the conditions: for each count the last condition that
+    /// matched a pattern can have (-1: none matched), the first way found to it. Conditions form
+    /// `[OR]` groups, the first member that holds ends its group, and only a pattern that is not
+    /// negated sets the groups, replacing those of any condition before it (recorded:
+    /// rewrite-cond-or-skipped-group-empty, rewrite-cond-last-match-groups-replace-earlier).
+    /// Nil with an `expr` condition, whose `=~` captures are HT219's.
+    var conditionCaptureWays: [Int: ConditionCaptureWay]? {
+        guard !conditions.contains(where: { if case .expression = $0.test { true } else { false } }) else { return nil }
+        var ways: [Int: ConditionCaptureWay] = [-1: ConditionCaptureWay()]
+        var start = 0
+        while start < conditions.count {
+            var end = start
+            while end < conditions.count - 1 && conditions[end].orNext { end += 1 }
+            var next: [Int: ConditionCaptureWay] = [:]
+            for k in start...end {
+                let choice: Int? = end > start ? k : nil
+                if let count = conditions[k].capturedGroups {
+                    if next[count] == nil { next[count] = ConditionCaptureWay(alternative: choice, lastCapturing: k) }
+                } else {
+                    // A negated pattern, a file test or a comparison keeps the groups before it,
+                    // and the alternative that decided them.
+                    for (count, way) in ways.sorted(by: { $0.key < $1.key }) where next[count] == nil {
+                        next[count] = ConditionCaptureWay(alternative: way.alternative ?? choice, lastCapturing: way.lastCapturing)
+                    }
+                }
+            }
+            // A trailing `[OR]`: the last group holds even when every alternative fails.
+            if end == conditions.count - 1 && conditions[end].orNext {
+                for (count, way) in ways where next[count] == nil { next[count] = way }
+            }
+            ways = next
+            start = end + 1
+        }
+        return ways
+    }
+
+    /// Whether condition `k` is the last of its `[OR]` group.
+    func endsOrGroup(_ k: Int) -> Bool { !conditions[k].orNext || k == conditions.count - 1 }
+}
+
+extension RewriteCondition {
+    /// The groups the condition sets when it holds: a pattern that is not negated; nil otherwise.
+    var capturedGroups: Int? {
+        if case .regex(let r) = test, !negated { r.captureCount } else { nil }
+    }
+
+    /// The condition as written, without its flags: `RewriteCond %{HTTPS} off`.
+    var written: String { "RewriteCond \(rawTestString) \(rawPattern)" }
+}
