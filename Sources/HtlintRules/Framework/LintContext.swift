@@ -174,4 +174,10 @@ public struct LintContext: Sendable {
     public func file(containing range: SourceRange) -> LintFile? {
         files.first { $0.source.path == range.file }
     }
+
+    /// The `RewriteRule` written at `range` (a fired directive of the simulation), nil for
+    /// another directive.
+    public func rewriteRule(at range: SourceRange) -> RewriteRule? {
+        file(containing: range)?.rules.first { $0.range == range }
+    }
 }

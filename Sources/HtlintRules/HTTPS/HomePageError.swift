@@ -56,9 +56,7 @@ struct HomePageError: LintRule {
 
     /// A rewrite rule other than a `-` one fired on the hop.
     static func rewritten(_ hop: Hop, _ context: LintContext) -> Bool {
-        hop.origin?.firedRules.contains { range in
-            context.file(containing: range)?.rules.first(where: { $0.range == range }).map { !$0.isDash } ?? true
-        } ?? false
+        hop.origin?.firedRules.contains { context.rewriteRule(at: $0).map { !$0.isDash } ?? true } ?? false
     }
 
     /// Why the hop's error is a broken page rather than access denied on purpose; nil for that.

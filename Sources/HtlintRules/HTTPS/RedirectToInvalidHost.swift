@@ -78,8 +78,7 @@ struct RedirectToInvalidHost: LintRule {
                 ? "; `Redirect` and `RedirectMatch` do not expand `%{…}`: write the host, or use `RewriteRule … [R=301,L]`" : ""
         }
         // A back-reference written in the host part of the target.
-        guard let rule = file.rules.first(where: { $0.range == source }),
-              let sep = rule.rawSubstitution.range(of: "://") else { return "" }
+        guard let rule = context.rewriteRule(at: source), let sep = rule.rawSubstitution.range(of: "://") else { return "" }
         let authority = Array(rule.rawSubstitution[sep.upperBound...].prefix { $0 != "/" && $0 != "?" })
         guard let at = authority.indices.dropLast().first(where: { (authority[$0] == "%" || authority[$0] == "$") && authority[$0 + 1].isASCII
                                                                     && authority[$0 + 1].isNumber }) else { return "" }

@@ -46,8 +46,7 @@ struct RedirectToUnreachablePort: LintRule {
 
     /// Says where the port came from when the rule copies `%{SERVER_PORT}` or the `Host` header.
     private func portHint(_ hop: Hop, _ context: LintContext) -> String {
-        guard let source = hop.redirectSource, let file = context.file(containing: source),
-              let rule = file.rules.first(where: { $0.range == source }) else { return "" }
+        guard let source = hop.redirectSource, let rule = context.rewriteRule(at: source) else { return "" }
         let target = rule.rawSubstitution.uppercased()
         if target.contains("%{SERVER_PORT}") {
             return "; `%{SERVER_PORT}` is the port of the request Apache received, not the one the target needs"

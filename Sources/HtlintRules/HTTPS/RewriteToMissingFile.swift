@@ -43,8 +43,7 @@ struct RewriteToMissingFile: LintRule {
             guard let (url, target) = seen[group.range] else { return nil }
             var message = "\(url) is rewritten to \(target), which the site does not have: the URLs this rule catches answer 404"
                 + moreRequests(group.count)
-            if let file = context.file(containing: group.range), let dir = file.directory, dir != "/",
-               let rule = file.rules.first(where: { $0.range == group.range }),
+            if let dir = context.file(containing: group.range)?.directory, dir != "/", let rule = context.rewriteRule(at: group.range),
                let name = target.split(separator: "/").last, site.files.isFile(site.documentRoot + dir + name) {
                 // An absolute target ignores RewriteBase; a relative one is resolved against it.
                 message += rule.rawSubstitution.hasPrefix("/")
@@ -60,7 +59,7 @@ struct RewriteToMissingFile: LintRule {
     static func fixedRewrite(to uri: String, fired: [SourceRange], _ context: LintContext) -> RewriteRule? {
         guard let name = uri.split(separator: "/").last else { return nil }
         for range in fired.reversed() {
-            guard let rule = context.file(containing: range)?.rules.first(where: { $0.range == range }) else { continue }
+            guard let rule = context.rewriteRule(at: range) else { continue }
             // A `-` rule (`^index\.php$ - [L]` on the second round) leaves the URL as it was.
             if rule.isDash { continue }
             guard !rule.redirects, !rule.flags.proxy, !rule.targetsURL else { return nil }

@@ -34,10 +34,7 @@ struct BackreferenceSkippedByOr: LintRule {
                 guard let (n, way) = Self.skippedReference(rule), let alternative = way.alternative else { return nil }
                 let reference = "%\(n)"
                 let held = rule.conditions[alternative]
-                func groups(_ c: RewriteCondition) -> String {
-                    let n = c.capturedGroups ?? 0
-                    return n == 0 ? "none" : BackreferenceToMissingGroup.groups(n)
-                }
+                func groups(_ c: RewriteCondition) -> String { BackreferenceToMissingGroup.groupsOrNone(c.capturedGroups ?? 0) }
                 let source = switch way.lastCapturing {
                 case alternative? where rule.endsOrGroup(alternative):
                     "`\(reference)` takes its groups, of which it has \(groups(held))"

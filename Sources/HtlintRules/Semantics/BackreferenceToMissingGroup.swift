@@ -84,7 +84,7 @@ struct BackreferenceToMissingGroup: LintRule {
             case .conditionGroups(let n, let has): "refers to group \(n), but the rule's conditions have at most \(groups(has))"
             case .replacedByLaterPattern(let n, let c, let has):
                 "refers to group \(n), but `%N` takes the groups of the last condition that matched a pattern, `\(c)`, "
-                    + "which has \(has == 0 ? "none" : groups(has)) (a comparison such as `!=on` or a negated pattern would keep the earlier groups)"
+                    + "which has \(groupsOrNone(has)) (a comparison such as `!=on` or a negated pattern would keep the earlier groups)"
             }
         }
 
@@ -131,4 +131,6 @@ struct BackreferenceToMissingGroup: LintRule {
     }
 
     static func groups(_ n: Int) -> String { n == 1 ? "1 group" : "\(n) groups" }
+    /// `none`, `1 group`, `2 groups`: what a condition has.
+    static func groupsOrNone(_ n: Int) -> String { n == 0 ? "none" : groups(n) }
 }
