@@ -118,7 +118,8 @@ struct ReplayTally: Sendable {
     init(_ r: ChainResult) {
         outcome = r.outcome
         finalStatus = r.finalStatus
-        redirects = r.hops.filter { (300...399).contains($0.status) }.count
+        // Counted in place: `filter` would copy every hop.
+        redirects = r.hops.reduce(0) { (300...399).contains($1.status) ? $0 + 1 : $0 }
         recursionLimitExceeded = r.hops.contains { $0.origin?.recursionLimitExceeded == true }
         fired = FiredRules(r.hops.flatMap { $0.origin?.firedRules ?? [] })
     }

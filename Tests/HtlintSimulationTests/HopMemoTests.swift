@@ -15,13 +15,15 @@ struct HopMemoTests {
         RewriteCond %{REQUEST_FILENAME} !-f
         RewriteRule . /index.html [L]
         Header always set Strict-Transport-Security "max-age=600"
-        """) -> ChainSimulator {
+        """, tracing: Bool = true) -> ChainSimulator {
         var fs = SiteFileSystem(root: "/var/www/html")
         fs.addFile("/index.html")
         fs.addFile("/a.html")
         fs.addAccessFile("/", displayPath: ".htaccess", text: htaccess)
         let site = Site(serverName: "www.example.com", aliases: ["example.com"], files: fs)
-        return ChainSimulator(origin: Origin(site: site, tracing: false), edge: Edge(mode: .none))
+        // Traced, so that a hop simulated afresh shows the components it went through (a bulk
+        // run's simulator keeps no path at all) and one taken from the memo shows none.
+        return ChainSimulator(origin: Origin(site: site, tracing: tracing), edge: Edge(mode: .none))
     }
 
     let starts = ["http://example.com/a.html", "https://example.com/a.html", "http://www.example.com/a.html",
@@ -68,6 +70,18 @@ struct HopMemoTests {
         let again = sim.run("https://www.example.com/a.html", headers: headers, memo: memo)
         #expect(again.hops.map(\.status) == [301, 200])
         #expect(again.hops.allSatisfy { !$0.path.isEmpty })
+    }
+
+    /// A bulk run's simulator (tracing off) keeps neither the layers' path nor the request Apache
+    /// received, which only explanations read, and answers every chain as the traced one does.
+    @Test func aBulkSimulatorKeepsNoExplanations() {
+        let traced = simulator(), bulk = simulator(tracing: false)
+        for start in starts {
+            let t = traced.run(start), b = bulk.run(start)
+            #expect(digest(b) == digest(t), "\(start)")
+            #expect(t.hops.allSatisfy { !$0.path.isEmpty && $0.originRequest != nil })
+            #expect(b.hops.allSatisfy { $0.path.isEmpty && $0.originRequest == nil })
+        }
     }
 
     /// Four hops, none met twice: under one in ten was a hit, so the memo empties and keeps no more.

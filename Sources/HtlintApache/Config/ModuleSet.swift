@@ -30,6 +30,8 @@ public struct ModuleSet: Sendable, Hashable {
         case "expires": 1 << 5
         case "info": 1 << 6
         case "status": 1 << 7
+        case "allowmethods": 1 << 8
+        case "negotiation": 1 << 9
         default: nil
         }
     }

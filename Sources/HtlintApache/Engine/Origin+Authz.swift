@@ -124,7 +124,7 @@ extension Origin {
         // and a file it cannot open is a 500 for everyone who logs in (AH01620; a cPanel
         // "Directory Privacy" block whose password file stayed behind on the old server)
         // (recorded: access-authn-file-missing-password-file).
-        if !digest, let credentials = chain.request.header("Authorization") {
+        if !digest, let credentials = chain.header("Authorization") {
             let parts = credentials.split(separator: " ", maxSplits: 1)
             if parts.first?.asciiLowercased() != "basic" {
                 chain.log("AH01614", "error", "client used wrong authentication scheme: \(r.uri)")
@@ -158,7 +158,7 @@ extension Origin {
         // get_digest_rec reads the scheme up to the first white space: any other than Digest is
         // AH01781 before the challenge (recorded: access-authn-digest-wrong-scheme). (Digest
         // credentials themselves are not modelled: the browser is asked, as without them.)
-        if digest, let credentials = chain.request.header("Authorization") {
+        if digest, let credentials = chain.header("Authorization") {
             let scheme = String(credentials.prefix { $0 != " " && $0 != "\t" })
             if scheme.asciiLowercased() != "digest" {
                 chain.log("AH01781", "error", "client used wrong authentication scheme `\(scheme)': \(r.uri)")

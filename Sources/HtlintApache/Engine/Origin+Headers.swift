@@ -142,7 +142,7 @@ extension Origin {
             return finished(Self.withFileMetadata(always.entries + onSuccess.entries,
                                                   languages: mime.languages(forPath: file),
                                                   encoding: (r.negotiatedEncoding ?? mime.encoding(forPath: file)).map {
-                                                      negotiation ? Self.fixEncoding($0, chain.request.header("Accept-Encoding")) : $0
+                                                      negotiation ? Self.fixEncoding($0, chain.header("Accept-Encoding")) : $0
                                                   }))
         }
         return finished(always.entries + onSuccess.entries)

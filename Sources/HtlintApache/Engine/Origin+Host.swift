@@ -30,7 +30,7 @@ extension Origin {
         // Without a Host port, the connection's port before ServerName's.
         let fallbackPort = physicalPort ? connectionPort : site.canonicalPort ?? defaultPort
         var (host, port): (String, Int?) = (site.serverHostName, nil)
-        if let hostHeader = chain.request.header("Host"), !hostHeader.isEmpty { (host, port) = splitHostHeader(hostHeader) }
+        if let hostHeader = chain.header("Host"), !hostHeader.isEmpty { (host, port) = splitHostHeader(hostHeader) }
         // UseCanonicalName DNS: the name of the address the connection reached, the port as Off
         // (recorded: vhost-usecanonicalname-dns-local-address).
         if canonicalName == .dns { host = Origin.localHostName(chain.request.serverAddress) ?? site.serverHostName }

@@ -129,7 +129,7 @@ extension Origin {
                 // Any other name (`Query_String` too: mod_setenvif has no such attribute) is a request
                 // header, else a variable set earlier; both tables ignore case. Neither present reads
                 // as the empty string, so `^$` matches a missing header.
-                value = chain.request.header(d.attribute) ?? r.envValue(d.attribute) ?? ""
+                value = chain.header(d.attribute) ?? r.envValue(d.attribute) ?? ""
             }
         }
         guard let m = d.regex.firstMatch(in: value) else { return nil }

@@ -28,7 +28,7 @@ extension Origin {
                 // The name the handshake sent: the URL's host, whatever `Host` says (recorded:
                 // https-ssl-tls-sni-is-the-handshake-name); without one known, the Host's.
                 if let sni = chain.request.sni { return sni }
-                guard let host = chain.request.header("Host") else { return "" }
+                guard let host = chain.header("Host") else { return "" }
                 return (host.split(separator: ":", maxSplits: 1).first.map(String.init) ?? host).asciiLowercased()
             // No client certificate is ever sent (ssl_var_lookup_ssl_cert_verify: no verification
             // done at all); OpenSSL 3 compresses nothing, has no export cipher, and every client

@@ -9,19 +9,17 @@ extension Origin {
 
     /// The value of a resolved `%{NAME}` for this request.
     func value(of ref: VariableRef, _ r: RequestRecord, _ chain: RequestChain, serverContext: Bool) -> String {
-        // The request is read in place: a copy of it (a dozen strings retained and released) per
-        // look-up cost 1% of a replay.
         switch ref {
         case .header(let header):
             if r.isSubrequest, Origin.subrequestDropsHeader(header) { return "" }
-            return chain.request.header(header) ?? ""
+            return chain.header(header) ?? ""
         case .environment(let name): return r.envValue(name) ?? site.processEnvironment[name] ?? ""
         case .lookAhead(let inner, let file): return lookAhead(inner, file: file, r, chain, serverContext: serverContext)
         case .ssl(let name): return sslVariable(name, r, chain)
         case .empty: return ""
         case .known(let known, let name):
             switch known {
-            case .header(let header): return chain.request.header(header) ?? ""
+            case .header(let header): return chain.header(header) ?? ""
             case .requestURI: return r.uri
             case .requestFilename: return r.filename ?? r.uri
             case .pathInfo: return r.pathInfo
@@ -219,7 +217,7 @@ struct ExpressionContext: ExpressionEnvironment {
 
     func requestHeader(_ name: String) -> String {
         if record.isSubrequest, Origin.subrequestDropsHeader(name) { return "" }
-        return chain.request.header(name) ?? ""
+        return chain.header(name) ?? ""
     }
 
     func environment(_ name: String) -> String { record.envValue(name) ?? origin.site.processEnvironment[name] ?? "" }

@@ -88,7 +88,7 @@ public final class Origin: @unchecked Sendable {
         // (The reader refuses the directives when mod_remoteip is not loaded.)
         guard let settings = site.vhost.block.server?.remoteIP, let name = settings.header else { return }
         let peer = chain.request.remoteAddress
-        guard let (address, rest) = settings.resolve(peer: peer, header: chain.request.header(name)) else { return }
+        guard let (address, rest) = settings.resolve(peer: peer, header: chain.header(name)) else { return }
         chain.note(.note, "mod_remoteip: \(name) names the client \(address) (the connection is from \(peer))")
         chain.request.remoteAddress = address
         chain.request.connectionAddress = peer

@@ -1,42 +1,137 @@
 import HtlintDiagnostics
 
 /// A request as it reaches Apache.
+///
+/// Its fields live in a box shared by copies until one is changed (copy-on-write, as
+/// `OriginResponse`): an answer's request is handed from the chain to Apache's request records
+/// and the hop, and copying ten strings and arrays each time was 2% of a replay.
 public struct OriginRequest: Sendable, Hashable {
-    public var method: String
-    /// The request target as sent: path and query, not decoded (`/a%20b?q=1`).
-    public var target: String
-    /// Request headers in order; `Host` among them.
-    public var headers: [HTTPHeader]
-    /// Whether the connection to Apache itself is TLS (what `%{HTTPS}` reports).
-    public var tls: Bool
-    /// The client's address as Apache sees it (`REMOTE_ADDR`); mod_remoteip may replace it.
-    public var remoteAddress: String
-    /// The connection's peer when mod_remoteip replaced `remoteAddress` (`CONN_REMOTE_ADDR`).
-    public var connectionAddress: String? = nil
-    /// The address the connection reached Apache on (`%{SERVER_ADDR}`).
-    public var serverAddress: String
-    /// The TLS version the connection negotiated (`SSL_PROTOCOL`): a browser's TLSv1.3, unless a
-    /// proxy in front offers less.
-    public var tlsProtocol = "TLSv1.3"
-    /// The name the TLS client sent as SNI (nil: none known; `SSL_TLS_SNI` then reads `Host`).
-    public var sni: String? = nil
-    /// The SNI name, when it picked another virtual host than `Host` did and mod_ssl finds the
-    /// two servers' TLS settings incompatible: ssl_hook_ReadReq answers 421 (AH02032).
-    public var misdirectedSNI: String? = nil
+    /// Mutated only through `unique` (a box no other value shares).
+    private final class Box: @unchecked Sendable {
+        @exclusivity(unchecked) var method: String
+        @exclusivity(unchecked) var target: String
+        @exclusivity(unchecked) var headers: [HTTPHeader]
+        @exclusivity(unchecked) var tls: Bool
+        @exclusivity(unchecked) var remoteAddress: String
+        @exclusivity(unchecked) var connectionAddress: String? = nil
+        @exclusivity(unchecked) var serverAddress: String
+        @exclusivity(unchecked) var tlsProtocol = "TLSv1.3"
+        @exclusivity(unchecked) var sni: String? = nil
+        @exclusivity(unchecked) var misdirectedSNI: String? = nil
+
+        init(method: String, target: String, headers: [HTTPHeader], tls: Bool, remoteAddress: String, serverAddress: String) {
+            self.method = method
+            self.target = target
+            self.headers = headers
+            self.tls = tls
+            self.remoteAddress = remoteAddress
+            self.serverAddress = serverAddress
+        }
+
+        func copy() -> Box {
+            let b = Box(method: method, target: target, headers: headers, tls: tls, remoteAddress: remoteAddress,
+                        serverAddress: serverAddress)
+            b.connectionAddress = connectionAddress
+            b.tlsProtocol = tlsProtocol
+            b.sni = sni
+            b.misdirectedSNI = misdirectedSNI
+            return b
+        }
+    }
+
+    private var box: Box
+
+    /// The box, copied first when another value shares it.
+    private var unique: Box {
+        mutating get {
+            if !isKnownUniquelyReferenced(&box) { box = box.copy() }
+            return box
+        }
+    }
 
     public init(method: String = "GET", target: String, headers: [HTTPHeader] = [], tls: Bool = false,
                 remoteAddress: String = "127.0.0.1", serverAddress: String = "127.0.0.1") {
-        self.method = method
-        self.target = target
-        self.headers = headers
-        self.tls = tls
-        self.remoteAddress = remoteAddress
-        self.serverAddress = serverAddress
+        box = Box(method: method, target: target, headers: headers, tls: tls, remoteAddress: remoteAddress,
+                  serverAddress: serverAddress)
+    }
+
+    public var method: String {
+        get { box.method }
+        _modify { yield &unique.method }
+    }
+    /// The request target as sent: path and query, not decoded (`/a%20b?q=1`).
+    public var target: String {
+        get { box.target }
+        _modify { yield &unique.target }
+    }
+    /// Request headers in order; `Host` among them.
+    public var headers: [HTTPHeader] {
+        get { box.headers }
+        _modify { yield &unique.headers }
+    }
+    /// Whether the connection to Apache itself is TLS (what `%{HTTPS}` reports).
+    public var tls: Bool {
+        get { box.tls }
+        _modify { yield &unique.tls }
+    }
+    /// The client's address as Apache sees it (`REMOTE_ADDR`); mod_remoteip may replace it.
+    public var remoteAddress: String {
+        get { box.remoteAddress }
+        _modify { yield &unique.remoteAddress }
+    }
+    /// The connection's peer when mod_remoteip replaced `remoteAddress` (`CONN_REMOTE_ADDR`).
+    public var connectionAddress: String? {
+        get { box.connectionAddress }
+        _modify { yield &unique.connectionAddress }
+    }
+    /// The address the connection reached Apache on (`%{SERVER_ADDR}`).
+    public var serverAddress: String {
+        get { box.serverAddress }
+        _modify { yield &unique.serverAddress }
+    }
+    /// The TLS version the connection negotiated (`SSL_PROTOCOL`): a browser's TLSv1.3, unless a
+    /// proxy in front offers less.
+    public var tlsProtocol: String {
+        get { box.tlsProtocol }
+        _modify { yield &unique.tlsProtocol }
+    }
+    /// The name the TLS client sent as SNI (nil: none known; `SSL_TLS_SNI` then reads `Host`).
+    public var sni: String? {
+        get { box.sni }
+        _modify { yield &unique.sni }
+    }
+    /// The SNI name, when it picked another virtual host than `Host` did and mod_ssl finds the
+    /// two servers' TLS settings incompatible: ssl_hook_ReadReq answers 421 (AH02032).
+    public var misdirectedSNI: String? {
+        get { box.misdirectedSNI }
+        _modify { yield &unique.misdirectedSNI }
     }
 
     /// First header with this name, case-insensitively.
     public func header(_ name: String) -> String? {
-        headers.indexOfHeader(name).map { headers[$0].value }
+        let headers = box.headers
+        return headers.indexOfHeader(name).map { headers[$0].value }
+    }
+
+    public static func == (a: OriginRequest, b: OriginRequest) -> Bool {
+        if a.box === b.box { return true }
+        return a.method == b.method && a.target == b.target && a.headers == b.headers && a.tls == b.tls
+            && a.remoteAddress == b.remoteAddress && a.connectionAddress == b.connectionAddress
+            && a.serverAddress == b.serverAddress && a.tlsProtocol == b.tlsProtocol && a.sni == b.sni
+            && a.misdirectedSNI == b.misdirectedSNI
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(method)
+        hasher.combine(target)
+        hasher.combine(headers)
+        hasher.combine(tls)
+        hasher.combine(remoteAddress)
+        hasher.combine(connectionAddress)
+        hasher.combine(serverAddress)
+        hasher.combine(tlsProtocol)
+        hasher.combine(sni)
+        hasher.combine(misdirectedSNI)
     }
 }
 

@@ -238,6 +238,14 @@ final class RequestChain {
         self.theRequest = line
     }
 
+    /// A request header (first line of that name, case-insensitively), read in place: calling
+    /// `request.header(_:)` on the stored struct copies the whole request first (a dozen
+    /// strings retained and released; 1% of a replay).
+    func header(_ name: String) -> String? {
+        let headers = request.headers
+        return headers.indexOfHeader(name).map { headers[$0].value }
+    }
+
     /// Records a trace event; the detail is only built when tracing. Raw bytes of a path that
     /// is not UTF-8 are shown `\xE9`.
     func note(_ kind: TraceEvent.Kind, _ detail: @autoclosure () -> String, range: SourceRange? = nil) {

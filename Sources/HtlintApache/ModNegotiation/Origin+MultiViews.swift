@@ -23,7 +23,7 @@ extension Origin {
     /// `ifMatches`: the top-level `<If>` matches of `r`'s own walk (the cache its look-ups inherit).
     func negotiate(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain, ifMatches: [String]? = nil) -> Negotiation? {
         guard let (directory, base) = multiViewsScan(r, config), let filename = r.filename else { return nil }
-        let accept = AcceptList(chain.request.header("Accept"))
+        let accept = AcceptList(chain.header("Accept"))
         // Transparent negotiation (RFC 2295) is for GET and HEAD without path info only.
         let transparent = (r.method == "GET" || r.method == "HEAD") && r.pathInfo.isEmpty
         // handle_multi "dramatically" prefers scripts for a request with arguments, path info or
@@ -32,7 +32,7 @@ extension Origin {
         var variantTypes: Set<String> = []
         // set_neg_headers compares the variants' media types and charset parameters apart.
         var mediaTypes: Set<String> = [], charsets: Set<String> = [], encodings: Set<String> = []
-        let acceptEncoding = chain.request.header("Accept-Encoding").map { AcceptList($0).entries }
+        let acceptEncoding = chain.header("Accept-Encoding").map { AcceptList($0).entries }
         var anyMatch = false
         // Variants acceptable by type, compared once their languages are known (the quality of
         // a variant without one depends on whether any variant has one).
@@ -136,7 +136,7 @@ extension Origin {
             guard quality > 0, encodingQuality.quality > 0 else { continue }
             candidates.append((name, quality, size, charset, languages, encodingQuality))
         }
-        let acceptLanguage = chain.request.header("Accept-Language").map(AcceptList.init)
+        let acceptLanguage = chain.header("Accept-Language").map(AcceptList.init)
         let priority = config.mime?.languagePriority ?? []
         let force = (prefer: config.mime?.preferLanguagePriority ?? true, fallback: config.mime?.fallbackLanguagePriority ?? false)
         var best: (name: String, quality: Double, language: Double, index: Int, size: Int, charset: String,

@@ -456,7 +456,7 @@ extension Origin {
             default: continue
             }
             if equalsIgnoringASCIICase(name, "Host") || (r.isSubrequest && Origin.subrequestDropsHeader(name)) { continue }
-            if chain.request.header(name) != nil { out.append(name) }
+            if chain.header(name) != nil { out.append(name) }
         }
     }
 

@@ -51,9 +51,20 @@ final class RuleGraph: @unchecked Sendable {
     func ruleSet(_ rewrite: EffectiveRewrite) -> CompiledRuleSet {
         lock.lock()
         defer { lock.unlock() }
-        if let s = sets[rewrite.key] { return s }
-        let s = CompiledRuleSet(rules: rewrite.rules, indexed: indexed)
-        sets[rewrite.key] = s
+        // Most passes of a run use the set the last one did (the root `.htaccess`): comparing
+        // the key costs less than hashing it.
+        if let last, last.key == rewrite.key { return last.set }
+        let s: CompiledRuleSet
+        if let known = sets[rewrite.key] {
+            s = known
+        } else {
+            s = CompiledRuleSet(rules: rewrite.rules, indexed: indexed)
+            sets[rewrite.key] = s
+        }
+        last = (rewrite.key, s)
         return s
     }
+
+    /// The set `ruleSet` returned last, with its key.
+    private var last: (key: String, set: CompiledRuleSet)?
 }

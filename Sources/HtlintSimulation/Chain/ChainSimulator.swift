@@ -16,6 +16,10 @@ public struct ChainSimulator: Sendable {
     /// layers are set (finding the edge among them on every hop cast them and copied it).
     private(set) var originServerAddress: String?
     private(set) var originTLSProtocol: String?
+    /// Host names that name the origin itself rather than the public site (CloudFront's origin
+    /// domain, nginx's upstream): a Location there bypasses the layers (rule H10). Read when the
+    /// layers are set, as the two above (each chain reports them).
+    public private(set) var internalHosts: Set<String> = []
     /// How the origin listens (TLS or not).
     public var originServer: OriginServer
     /// The application behind Apache, run when a request reaches its entry points.
@@ -46,6 +50,7 @@ public struct ChainSimulator: Sendable {
         let front = layers.lazy.compactMap { $0 as? Edge }.first
         originServerAddress = front?.originServerAddress
         originTLSProtocol = front?.originTLSProtocol
+        internalHosts = ChainSimulator.internalHosts(of: layers)
     }
 
     /// The Cloudflare-like edge, as the first simple version had it (mode `none` without layers).
@@ -127,7 +132,7 @@ public struct ChainSimulator: Sendable {
 
     /// Host names that name the origin itself rather than the public site (CloudFront's origin
     /// domain, nginx's upstream): a Location there bypasses the layers (rule H10).
-    public var internalHosts: Set<String> {
+    private static func internalHosts(of layers: [any Layer]) -> Set<String> {
         var out: Set<String> = []
         for layer in layers {
             if let c = layer as? CloudFront, let d = c.originDomain { out.insert(d.lowercased()) }
@@ -250,13 +255,15 @@ public struct ChainSimulator: Sendable {
                 if memoized, caches.isEmpty { memo?.remember(hop, url, method: method) }
             }
             first = false
-            hops.append(hop)
-            if let error = hop.error { return result(.error, error: error) }
+            // What the browser reads of the answer, taken before the hop is handed to the chain
+            // (appending a hop still in use copies it).
+            let (status, location, error) = (hop.status, hop.location, hop.error)
             // §13.3: a policy is learnt only from a header received over https.
-            if browser.usesHSTS, url.scheme == "https", let sts = hop.header("Strict-Transport-Security") {
-                hsts.learn(sts, host: url.host)
-            }
-            guard (300...399).contains(hop.status), let location = hop.location else { return result(.final) }
+            let sts = browser.usesHSTS && url.scheme == "https" ? hop.header("Strict-Transport-Security") : nil
+            hops.append(consume hop)
+            if let error { return result(.error, error: error) }
+            if let sts { hsts.learn(sts, host: url.host) }
+            guard (300...399).contains(status), let location else { return result(.final) }
             let next = url.resolve(location, likeRecordingClient: recordingClient)
             guard let nextURL = URLParts(next) else {
                 // `mailto:`, `tel:`, …: absolute, but nothing the browser requests from this site.
@@ -267,7 +274,7 @@ public struct ChainSimulator: Sendable {
             let requested = afterHSTS(nextURL, hsts)
             if let why = unreachableReason(requested) { return result(.error, url: next, error: why) }
             guard isOnSite(requested) else { return result(.offsite, url: next) }
-            method = Browser.methodAfter(status: hop.status, method: method)
+            method = Browser.methodAfter(status: status, method: method)
             current = next
             parsed = nextURL
         }

@@ -40,6 +40,11 @@ extension ChainSimulator {
                    app: response.app, error: response.error, cached: response.cached)
     }
 
+    /// Whether hops keep what only explanations read: the layers' path and the request Apache
+    /// received. Bulk replay's simulator (tracing off) keeps neither; building and freeing them
+    /// was a tenth of a replayed hop.
+    var explains: Bool { origin.tracing }
+
     /// Why the browser cannot talk to the first component at all, in Chrome's words.
     func frontFailure(_ request: HopRequest) -> String? {
         if let front = layers.first {
@@ -68,31 +73,31 @@ extension ChainSimulator {
         let layer = layers[index]
         if request.scheme == "http", layer.speaksTLS(on: request.port) {
             // Plain HTTP on a TLS port: the layer's own 400 (nginx's 497, which Cloudflare shows too; §5.2, H17).
-            path.append(PathStep(component: layer.label, received: request, notes: ["plain HTTP sent to its TLS port"]))
+            if explains { path.append(PathStep(component: layer.label, received: request, notes: ["plain HTTP sent to its TLS port"])) }
             return HopResponse(status: 400, answerer: .edge, producer: layer.label, reason: "The plain HTTP request was sent to HTTPS port")
         }
         switch layer.receive(request) {
         case .answer(let response):
-            path.append(PathStep(component: layer.label, received: request, notes: response.reason.map { [$0] } ?? []))
+            if explains { path.append(PathStep(component: layer.label, received: request, notes: response.reason.map { [$0] } ?? [])) }
             return response
         case .forward(let next, let notes):
-            // Which headers the layer set is for explanations; bulk replay (tracing off) skips it.
-            var changed: [String] = []
-            if origin.tracing {
-                changed = next.headers.filter { request.header($0.name) != $0.value }.map(\.name)
+            // The step on the path, for explanations (with which headers the layer set).
+            var step: Int? = nil
+            if explains {
+                var changed = next.headers.filter { request.header($0.name) != $0.value }.map(\.name)
                 if next.host != request.host { changed.insert("Host", at: 0) }
+                path.append(PathStep(component: layer.label, received: request, forwarded: next, setHeaders: changed, notes: notes))
+                step = path.count - 1
             }
-            path.append(PathStep(component: layer.label, received: request, forwarded: next, setHeaders: changed, notes: notes))
-            let step = path.count - 1
             let key = layer.cacheKey(received: request, forwarded: next).map { "\(index) \($0)" }
             if let key, let entry = caches.entries[key] {
                 // A cache hit: the layer answers with what it stored for an earlier request (§2.8).
-                path[step].forwarded = nil
+                if let step { path[step].forwarded = nil }
                 var hit = HopResponse(status: entry.status, location: entry.location, headers: entry.headers, answerer: .edge,
                                       producer: layer.label, reason: "cache hit")
                 hit.cached = "a \(entry.status) stored for \(entry.storedFor), kept \(entry.lifetime)"
                 let (response, notes) = layer.respond(hit, received: request, forwarded: next)
-                path[step].responseNotes = ["answers from its cache: \(hit.cached!)"] + notes
+                if let step { path[step].responseNotes = ["answers from its cache: \(hit.cached!)"] + notes }
                 return response
             }
             if let failure = connectionFailure(into: index + 1, next, verifying: layer.verifiesCertificates) {
@@ -104,7 +109,7 @@ extension ChainSimulator {
                                                        lifetime: lifetime, storedFor: request.url)
             }
             let (response, responseNotes) = layer.respond(answer, received: request, forwarded: next)
-            path[step].responseNotes = responseNotes
+            if let step { path[step].responseNotes = responseNotes }
             return response
         }
     }
@@ -130,7 +135,7 @@ extension ChainSimulator {
     /// Apache's answer, and WordPress's when the request reaches one of its entry points.
     func originAnswer(_ request: HopRequest, _ path: inout [PathStep]) -> HopResponse {
         let tls = request.scheme == "https"
-        path.append(PathStep(component: "Apache", received: request))
+        if explains { path.append(PathStep(component: "Apache", received: request)) }
         if !tls, request.port == originServer.httpsPort, originServer.tls != .none {
             return HopResponse(status: 400, answerer: .origin, producer: "Apache",
                                reason: "plain HTTP sent to the TLS port (\"You're speaking plain HTTP to an SSL-enabled server port\")")
@@ -155,13 +160,13 @@ extension ChainSimulator {
                                    headers: answer.headers.filter { !equalsIgnoringASCIICase($0.name, "content-type") },
                                    answerer: .origin, producer: "Apache")
         response.origin = answer
-        response.originRequest = originRequest
+        if explains { response.originRequest = originRequest }
         if answer.status == 0 {
             response.error = "the connection closed without a response: the Apache child crashed"
             return response
         }
         if let app, let decided = app.handle(originRequest, answer, site: server.site) {
-            path.append(PathStep(component: "WordPress", received: request))
+            if explains { path.append(PathStep(component: "WordPress", received: request)) }
             response.status = decided.status
             response.location = decided.location
             response.answerer = .app

@@ -117,9 +117,8 @@ public struct CloudFront: Layer, Hashable {
         return defaultTTL
     }
 
-    public func respond(_ response: HopResponse, received: HopRequest, forwarded: HopRequest) -> (HopResponse, [String]) {
+    public func respond(_ r: consuming HopResponse, received: HopRequest, forwarded: HopRequest) -> (HopResponse, [String]) {
         // A 3xx from the origin is returned to the viewer unchanged (and cached, §3.4).
-        var r = response
         if let hsts, r.header("Strict-Transport-Security") == nil {
             r.headers.append(HTTPHeader("Strict-Transport-Security", hsts))
             return (r, ["adds Strict-Transport-Security (response headers policy)"])

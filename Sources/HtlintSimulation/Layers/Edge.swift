@@ -478,9 +478,8 @@ extension Edge: Layer {
         if let headers = r.origin?.headers, needsChange(headers) { r.origin?.headers = kept(headers) }
     }
 
-    public func respond(_ response: HopResponse, received: HopRequest, forwarded: HopRequest) -> (HopResponse, [String]) {
+    public func respond(_ r: consuming HopResponse, received: HopRequest, forwarded: HopRequest) -> (HopResponse, [String]) {
         // Origin answers pass unchanged, Location included (§2.7); edge HSTS is added on https.
-        var r = response
         var notes: [String] = []
         if r.status == 0, r.answerer == .origin {
             // "upstream prematurely closed connection while reading response header from upstream".

@@ -93,45 +93,124 @@ public enum Answerer: String, Sendable, Codable {
 }
 
 /// A response on its way back to the browser, with its provenance (§1.2).
+///
+/// Its fields live in a box shared by copies until one is changed (copy-on-write, as
+/// `OriginResponse`): an answer passes from Apache through each layer to the hop, and copying
+/// its dozen strings at each step was 1% of a replay.
 public struct HopResponse: Sendable {
-    /// Status code; 0 when there was no answer.
-    public var status: Int
-    /// `Location` as it will reach the browser.
-    public var location: String?
-    /// Response headers as they will reach the browser.
-    public var headers: [HTTPHeader]
-    /// Who produced it.
-    public var answerer: Answerer
-    /// The component that produced it: "Cloudflare (Flexible)", "Apache", "WordPress".
-    public var producer: String
-    /// What produced it, in words ("Always Use HTTPS", "auth_redirect()").
-    public var reason: String?
-    /// Apache's own answer, when Apache was asked.
-    public var origin: OriginResponse?
-    /// What Apache received.
-    public var originRequest: OriginRequest?
-    /// WordPress's decision, when it answered.
-    public var app: AppAnswer?
-    /// A failure the browser shows instead of a page (connection refused, certificate error).
-    public var error: String?
-    /// Set when a layer answered from its cache: what it had stored.
-    public var cached: String?
+    /// Mutated only through `unique` (a box no other value shares).
+    private final class Box: @unchecked Sendable {
+        @exclusivity(unchecked) var status: Int
+        @exclusivity(unchecked) var location: String? = nil
+        @exclusivity(unchecked) var headers: [HTTPHeader]
+        @exclusivity(unchecked) var answerer: Answerer
+        @exclusivity(unchecked) var producer: String
+        @exclusivity(unchecked) var reason: String? = nil
+        @exclusivity(unchecked) var origin: OriginResponse? = nil
+        @exclusivity(unchecked) var originRequest: OriginRequest? = nil
+        @exclusivity(unchecked) var app: AppAnswer? = nil
+        @exclusivity(unchecked) var error: String? = nil
+        @exclusivity(unchecked) var cached: String? = nil
+
+        init(status: Int, headers: [HTTPHeader], answerer: Answerer, producer: String) {
+            self.status = status
+            self.headers = headers
+            self.answerer = answerer
+            self.producer = producer
+        }
+
+        func copy() -> Box {
+            let b = Box(status: status, headers: headers, answerer: answerer, producer: producer)
+            b.location = location
+            b.reason = reason
+            b.origin = origin
+            b.originRequest = originRequest
+            b.app = app
+            b.error = error
+            b.cached = cached
+            return b
+        }
+    }
+
+    private var box: Box
+
+    /// The box, copied first when another value shares it.
+    private var unique: Box {
+        mutating get {
+            if !isKnownUniquelyReferenced(&box) { box = box.copy() }
+            return box
+        }
+    }
 
     /// An answer produced by `producer`.
     public init(status: Int, location: String? = nil, headers: [HTTPHeader] = [], answerer: Answerer,
                 producer: String, reason: String? = nil, error: String? = nil) {
-        self.status = status
-        self.location = location
-        self.headers = headers
-        self.answerer = answerer
-        self.producer = producer
-        self.reason = reason
-        self.error = error
+        box = Box(status: status, headers: headers, answerer: answerer, producer: producer)
+        box.location = location
+        box.reason = reason
+        box.error = error
+    }
+
+    /// Status code; 0 when there was no answer.
+    public var status: Int {
+        get { box.status }
+        _modify { yield &unique.status }
+    }
+    /// `Location` as it will reach the browser.
+    public var location: String? {
+        get { box.location }
+        _modify { yield &unique.location }
+    }
+    /// Response headers as they will reach the browser.
+    public var headers: [HTTPHeader] {
+        get { box.headers }
+        _modify { yield &unique.headers }
+    }
+    /// Who produced it.
+    public var answerer: Answerer {
+        get { box.answerer }
+        _modify { yield &unique.answerer }
+    }
+    /// The component that produced it: "Cloudflare (Flexible)", "Apache", "WordPress".
+    public var producer: String {
+        get { box.producer }
+        _modify { yield &unique.producer }
+    }
+    /// What produced it, in words ("Always Use HTTPS", "auth_redirect()").
+    public var reason: String? {
+        get { box.reason }
+        _modify { yield &unique.reason }
+    }
+    /// Apache's own answer, when Apache was asked.
+    public var origin: OriginResponse? {
+        get { box.origin }
+        _modify { yield &unique.origin }
+    }
+    /// What Apache received.
+    public var originRequest: OriginRequest? {
+        get { box.originRequest }
+        _modify { yield &unique.originRequest }
+    }
+    /// WordPress's decision, when it answered.
+    public var app: AppAnswer? {
+        get { box.app }
+        _modify { yield &unique.app }
+    }
+    /// A failure the browser shows instead of a page (connection refused, certificate error).
+    public var error: String? {
+        get { box.error }
+        _modify { yield &unique.error }
+    }
+    /// Set when a layer answered from its cache: what it had stored.
+    public var cached: String? {
+        get { box.cached }
+        _modify { yield &unique.cached }
     }
 
     /// First response header with this name, case-insensitively.
     public func header(_ name: String) -> String? {
-        headers.indexOfHeader(name).map { headers[$0].value }
+        let headers = box.headers
+        return headers.indexOfHeader(name).map { headers[$0].value }
     }
 
     /// Adds a header unless one of that name is present.
@@ -199,8 +278,10 @@ public protocol Layer: Sendable {
     func receive(_ request: HopRequest) -> LayerDecision
     /// The layer's answer when it cannot reach the next component.
     func connectionFailed(_ failure: ConnectionFailure, forwarded: HopRequest) -> HopResponse
-    /// What happens to the answer on the way back; returns notes on what changed.
-    func respond(_ response: HopResponse, received: HopRequest, forwarded: HopRequest) -> (HopResponse, [String])
+    /// What happens to the answer on the way back; returns notes on what changed. The answer is
+    /// handed over, so a layer that changes it changes it in place (a copy of a hop's answer
+    /// retains a dozen strings).
+    func respond(_ response: consuming HopResponse, received: HopRequest, forwarded: HopRequest) -> (HopResponse, [String])
     /// Whether this layer verifies the next component's certificate.
     var verifiesCertificates: Bool { get }
     /// The cache key of a request this layer would answer from its cache, nil when it does not cache it.
@@ -214,7 +295,7 @@ extension Layer {
     public func cacheKey(received: HopRequest, forwarded: HopRequest) -> String? { nil }
     public func cacheLifetime(_ response: HopResponse, received: HopRequest) -> String? { nil }
 
-    public func respond(_ response: HopResponse, received: HopRequest, forwarded: HopRequest) -> (HopResponse, [String]) {
+    public func respond(_ response: consuming HopResponse, received: HopRequest, forwarded: HopRequest) -> (HopResponse, [String]) {
         (response, [])
     }
 }

@@ -165,8 +165,7 @@ public struct NginxProxy: Layer, Hashable {
         }
     }
 
-    public func respond(_ response: HopResponse, received: HopRequest, forwarded: HopRequest) -> (HopResponse, [String]) {
-        var r = response
+    public func respond(_ r: consuming HopResponse, received: HopRequest, forwarded: HopRequest) -> (HopResponse, [String]) {
         var notes: [String] = []
         if let location = r.location, let rule = rewrites.first(where: { location.hasPrefix($0.from) }) {
             var rewritten = rule.to + location.dropFirst(rule.from.count)
