@@ -192,6 +192,7 @@ extension Origin {
 
     /// ap_http_header_filter's fixup_vary: every `Vary` line becomes one, at the first one's
     /// place, its tokens (split at commas and blanks) each once, case-insensitively, joined by commas.
+    /// Lines without a token are left as they are.
     private func fixupVary(_ headers: [HTTPHeader]) -> [HTTPHeader] {
         let lines = headers.filter { equalsIgnoringASCIICase($0.name, "Vary") }
         guard !lines.isEmpty else { return headers }
@@ -202,6 +203,7 @@ extension Origin {
                 tokens.append(t)
             }
         }
+        guard !tokens.isEmpty else { return headers }
         var out: [HTTPHeader] = []
         var placed = false
         for h in headers {

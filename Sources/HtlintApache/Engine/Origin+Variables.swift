@@ -236,7 +236,7 @@ struct ExpressionContext: ExpressionEnvironment {
     }
 
     func subrequestTest(_ op: Character, _ argument: String) -> Bool {
-        op == "F" ? origin.lookupFile(argument, record, chain, guarded: false) : origin.lookupURI(argument, record, chain)
+        op == "F" ? origin.lookupFile(argument, record, chain, guarded: false) : origin.lookupURI(argument, record, chain, expression: true)
     }
 
     func fileTest(_ op: Character, _ testString: String) -> Bool {

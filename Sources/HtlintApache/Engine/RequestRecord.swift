@@ -269,8 +269,15 @@ extension RequestRecord {
     /// each token once, in the order first written, joined by commas.
     func addNegotiationVary(_ tokens: [String]) { RequestRecord.append(tokens, to: &negotiationVary) }
 
-    /// Request headers read by conditions join r->headers_out's `Vary`, each name once.
-    func addVary<S: Sequence<String>>(_ tokens: S) { RequestRecord.append(tokens, to: &ifVary) }
+    /// Request headers read by conditions join r->headers_out's `Vary`, each name once. An empty
+    /// name (`req('')`) is kept every time: add_vary and apr_table_merge join it with `, ` all
+    /// the same, and fixup_vary leaves a Vary of nothing but separators as it is (recorded:
+    /// header-expression-vary-empty-names).
+    func addVary<S: Sequence<String>>(_ tokens: S) {
+        for t in tokens {
+            if t.isEmpty { ifVary.append(t) } else { RequestRecord.append(CollectionOfOne(t), to: &ifVary) }
+        }
+    }
 
     /// Header names are case-insensitive: a token already in `list` in any case is not added again.
     private static func append<S: Sequence<String>>(_ tokens: S, to list: inout [String]) {

@@ -256,6 +256,7 @@ extension ExprWord {
         case .literal, .header, .capture: return false
         case .function(_, let arg): return arg.readsVariable(name)
         case .concat(let parts): return parts.contains { $0.readsVariable(name) }
+        case .joined(let a, let b): return a.readsVariable(name) || b.readsVariable(name)
         }
     }
 }
@@ -268,7 +269,10 @@ public indirect enum ExprWord: Sendable {
     case header(String)
     case capture(Int)
     case function(String, ExprWord)
+    /// A string's pieces (`'a%{X}b'`), which Apache's grammar nests to the left.
     case concat([ExprWord])
+    /// The `.` operator, which nests to the right (`%right T_OP_CONCAT`).
+    case joined(ExprWord, ExprWord)
 
     /// Reads `$1`…`$9` somewhere in it.
     var readsGroup: Bool {
@@ -276,6 +280,7 @@ public indirect enum ExprWord: Sendable {
         case .capture(let i): i >= 1
         case .function(_, let w): w.readsGroup
         case .concat(let parts): parts.contains { $0.readsGroup }
+        case .joined(let a, let b): a.readsGroup || b.readsGroup
         case .literal, .variable, .header: false
         }
     }
@@ -288,7 +293,7 @@ public indirect enum ExprWord: Sendable {
             env.noteVary(name)
             return env.requestHeader(name)
         case .capture(let i): return i < captures.count ? captures[i] : ""
-        case .concat(let parts): return parts.map { $0.evaluate(env, captures) }.joined()
+        case .concat, .joined: return evaluateConcatenation(env, captures)
         case .function(let name, let arg):
             let v = arg.evaluate(env, captures)
             switch name {
@@ -340,3 +345,46 @@ let restrictedExpressionFunctions: Set<String> = ["file", "filesize"]
 /// Unary operators (case-sensitive, one letter) and binary operators (case-insensitive).
 let expressionUnaryOperators: Set<UInt8> = Set("nzRTdefsLhxFUA".utf8)
 let expressionBinaryOperators: Set<String> = ["ipmatch", "fnmatch", "strmatch", "strcmatch"]
+
+extension ExprWord {
+    /// The two operands of Apache's op_Concat node this is: a string's pieces nest to the left
+    /// (`string substr`), the `.` operator to the right; nil for any other word.
+    private var concatOperands: (ExprWord, ExprWord)? {
+        switch self {
+        case .joined(let a, let b): return (a, b)
+        case .concat(let parts) where parts.count >= 2:
+            return (parts.count == 2 ? parts[0] : .concat(Array(parts.dropLast())), parts[parts.count - 1])
+        default: return nil
+        }
+    }
+
+    /// ap_expr_eval_word's op_Concat, in its order of evaluation, which is the order the request
+    /// headers read join `Vary`: two plain operands left first; a chain nested to the left (a
+    /// string of three pieces or more) from its last piece back; a chain nested to the right
+    /// (`.`) from its first (recorded: header-expression-vary-concatenation-order).
+    fileprivate func evaluateConcatenation(_ env: ExpressionEnvironment, _ captures: [String]) -> String {
+        guard let (a, b) = concatOperands else { return evaluate(env, captures) }
+        if a.concatOperands == nil, b.concatOperands == nil {
+            let first = a.evaluate(env, captures)
+            return first + b.evaluate(env, captures)
+        }
+        var values: [String] = []
+        if a.concatOperands != nil {
+            var node = self
+            while let (left, right) = node.concatOperands {
+                values.append(right.evaluate(env, captures))
+                node = left
+            }
+            values.append(node.evaluate(env, captures))
+            return values.reversed().joined()
+        }
+        values.append(a.evaluate(env, captures))
+        var node = b
+        while let (left, right) = node.concatOperands {
+            values.append(left.evaluate(env, captures))
+            node = right
+        }
+        values.append(node.evaluate(env, captures))
+        return values.joined()
+    }
+}

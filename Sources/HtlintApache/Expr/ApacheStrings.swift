@@ -164,8 +164,10 @@ func base64Decode(_ s: String) -> [UInt8] {
 
 /// apr_pescape_ldap(…, APR_ESCAPE_LDAP_ALL): DN and filter specials, control bytes and every
 /// byte from 0x7F up (UTF-8 included; recorded: rewrite-escape-non-utf8-b-list) as `\xx`.
+/// APR's character table leaves `=` and `#` out of its DN set, though RFC 4514 lists them
+/// (recorded: header-expression-ldap-escape-set).
 func ldapEscape(_ s: String) -> String {
-    let special = Set("\\,=+<>#;\"*()".utf8)
+    let special = Set("\\,+<>;\"*()".utf8)
     let digits = Array("0123456789abcdef".utf8)
     var out: [UInt8] = []
     for c in s.rawBytes {

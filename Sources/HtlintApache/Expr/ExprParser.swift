@@ -235,10 +235,11 @@ struct ExprParser {
         return !b[(delimiterAt + 1)...].contains(b[delimiterAt])
     }
 
+    /// `word . word`, nested to the right as Apache's grammar does (`%right T_OP_CONCAT`).
     mutating func parseWord() throws(ApExpression.ParseError) -> ExprWord {
-        var parts = [try parsePrimaryWord()]
-        while eat(".") { parts.append(try parsePrimaryWord()) }
-        return parts.count == 1 ? parts[0] : .concat(parts)
+        let first = try parsePrimaryWord()
+        guard eat(".") else { return first }
+        return .joined(first, try parseWord())
     }
 
     mutating func parsePrimaryWord() throws(ApExpression.ParseError) -> ExprWord {

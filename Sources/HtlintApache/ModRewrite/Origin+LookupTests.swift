@@ -1,8 +1,12 @@
 extension Origin {
     /// `RewriteCond … -U`: a URI look-up subrequest (translate_name, the rules, access); true
     /// when it answers below 400. No handler runs, so a missing file still counts (mod_rewrite).
-    func lookupURI(_ input: String, _ r: RequestRecord, _ chain: RequestChain) -> Bool {
-        guard !input.isEmpty, lookupAllowed(r), let (_, result) = uriSubrequest(input, r, chain) else { return false }
+    /// mod_rewrite skips an empty test string; ap_expr's `-U`/`-A` (`expression`) look it up,
+    /// and a relative empty URL is the current URI's directory (recorded:
+    /// section-if-lookup-empty-string).
+    func lookupURI(_ input: String, _ r: RequestRecord, _ chain: RequestChain, expression: Bool = false) -> Bool {
+        guard expression || !input.isEmpty, lookupAllowed(r),
+              let (_, result) = uriSubrequest(input, r, chain) else { return false }
         return status(of: result) < 400
     }
 
@@ -21,8 +25,10 @@ extension Origin {
     /// slash, ap_make_dirstr_parent); apr_filepath_merge refuses the two together over
     /// APR_PATH_MAX (4096, with slashes and NUL) and the look-up is a 403 before any walk, so
     /// nothing is logged and `-F` is false (recorded: rewrite-cond-lookup-file-merge-too-long).
+    /// ap_expr's `-F` looks up an empty name too, the current file's directory, which holds the
+    /// same `.htaccess` (recorded: section-if-file-lookup-empty-recursion).
     func lookupFile(_ input: String, _ r: RequestRecord, _ chain: RequestChain, guarded: Bool = true) -> Bool {
-        guard !input.isEmpty, !guarded || lookupAllowed(r) else { return false }
+        guard !guarded || (!input.isEmpty && lookupAllowed(r)) else { return false }
         let fdir = r.filename.map { f in f.lastIndex(ofByte: UInt8(ascii: "/")).map { String(bytesThrough(f, $0)) } ?? "" } ?? ""
         if fdir.utf8.count + input.utf8.count + 4 > 4096, fdir.rawByteCount + input.rawByteCount + 4 > 4096 { return false }
         guard let (sub, result) = fileSubrequest(input, r, chain),

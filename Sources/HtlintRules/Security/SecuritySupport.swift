@@ -146,6 +146,7 @@ enum ExpressionReads {
             if ["req", "http", "req_novary"].contains(fn.lowercased()), case .literal(let name) = arg { return [name] }
             return headers(in: arg)
         case .concat(let parts): return parts.flatMap(headers(in:))
+        case .joined(let a, let b): return headers(in: a) + headers(in: b)
         case .literal, .variable, .capture: return []
         }
     }
@@ -155,6 +156,7 @@ enum ExpressionReads {
         case .variable(let v): return [v.uppercased()]
         case .function(_, let arg): return variables(in: arg)
         case .concat(let parts): return parts.flatMap(variables(in:))
+        case .joined(let a, let b): return variables(in: a) + variables(in: b)
         case .literal, .header, .capture: return []
         }
     }
