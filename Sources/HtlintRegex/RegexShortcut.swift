@@ -22,10 +22,14 @@ enum RegexShortcut: Sendable, Equatable {
     private static let alwaysPatternsWithDotAll: Set<String> = [".*$", "^.*$", "(.*)$", "^(.*)$"]
     private static let anyBytePatterns: Set<String> = [".", "^.", ".+", "^.+", "(.)", "^(.)", "(.+)", "^(.+)"]
     private static let anyBytePatternsWithDotAll: Set<String> = [".+$", "^.+$", "(.+)$", "^(.+)$"]
+    private static let longestPattern = [alwaysPatterns, alwaysPatternsWithDotAll, anyBytePatterns, anyBytePatternsWithDotAll]
+        .joined().map(\.utf8.count).max()!
 
     init(pattern: String, options: RegexOptions) {
         // Options that change how these patterns read (extended, multiline…) keep PCRE2.
         guard options.isSubset(of: [.caseless, .dotAll, .dollarEndOnly]) else { self = .none; return }
+        // Every pattern above is short: a longer one (most of a redirect map) is hashed not once.
+        guard pattern.utf8.count <= RegexShortcut.longestPattern else { self = .none; return }
         let dotAll = options.contains(.dotAll)
         if RegexShortcut.alwaysPatterns.contains(pattern) || (dotAll && RegexShortcut.alwaysPatternsWithDotAll.contains(pattern)) {
             self = .always
