@@ -22,11 +22,15 @@ extension Origin {
     }
 
     /// Access control: `.ht*` files, `Require`, `Order/Allow/Deny` (simplified; apache-semantics §1.1 row 8).
+    /// What authz_core and mod_access_compat name in their denial: r->filename, or `uri ` and
+    /// the URI when there is none (recorded: alias-redirect-status-zero-server-context).
+    private func deniedName(_ r: RequestRecord) -> String { r.filename ?? "uri " + r.uri }
+
     func checkAccess(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain) -> Int? {
         if let refused = allowMethodsRefuses(r, config, chain) { return refused }
         let base = r.filename.map(lastPathComponent) ?? ""
         func deny(_ why: String, code: String = "AH01630") -> Int {
-            chain.log(code, "error", "client denied by server configuration: \(r.filename ?? "")")
+            chain.log(code, "error", "client denied by server configuration: \(deniedName(r))")
             chain.note(.status, "403: \(why)")
             return 403
         }
@@ -119,7 +123,7 @@ extension Origin {
             }
             if !ok {
                 guard satisfyAny else { return deny("Order/Allow/Deny", code: "AH01797") }
-                chain.log("AH01797", "error", "client denied by server configuration: \(r.filename ?? "")")
+                chain.log("AH01797", "error", "client denied by server configuration: \(deniedName(r))")
             }
         }
         switch authorize(config.access.filter(\.isAuthorization), r, chain) {

@@ -100,6 +100,9 @@ final class RequestRecord {
     var configIdentity: [String]?
     /// `configIdentity` of the request this internal redirect or ErrorDocument request came from.
     var previousConfigIdentity: [String]?
+    /// A server-context `Redirect` whose status atoi reads as 0 matched: translate_alias_redir
+    /// returned that 0 as OK, so translate_name ended with no filename (core's mapping never ran).
+    var translatedWithoutFile = false
     /// The filesystem path the walk found, kept when `filename` becomes `redirect:…`.
     var mappedFilename: String?
     /// DirectoryIndex replaces the original record's path in place (what `%<U` logs).
