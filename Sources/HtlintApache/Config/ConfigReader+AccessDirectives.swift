@@ -79,6 +79,14 @@ extension ConfigReader {
             guard ["none", "off", "optional", "require", "on", "optional_no_ca"].contains(mode.asciiLowercased()) else {
                 error(ConfigCode.badArguments, "SSLVerifyClient: Invalid argument '\(mode)'", words[0].range); return
             }
+            let normal = ["off": "none", "on": "require"][mode.asciiLowercased()] ?? mode.asciiLowercased()
+            // ssl_cmd_SSLVerifyClient: with cmd->path set (`.htaccess`, a directory section, `<If>`
+            // whose path is `*If`) the directory's mode, checked in the access phase; else the
+            // handshake's own.
+            let inDirectory = context == .htaccess || sectionNames.contains {
+                ["directory", "directorymatch", "files", "filesmatch", "location", "locationmatch", "if", "elseif", "else"].contains($0.asciiLowercased())
+            }
+            if inDirectory { block.sslVerifyClient = normal } else { block.sslVerifyClientHandshake = normal }
         // ssl_cmd_verify_depth_parse and ssl_cmd_SSLRenegBufferSize: atoi below zero is refused.
         case "SSLVerifyDepth" where Self.atolIsNegative(words[0].value):
             error(ConfigCode.badArguments, "SSLVerifyDepth: Invalid argument '\(words[0].value)'", words[0].range)

@@ -194,6 +194,7 @@ extension MergedConfig {
         var sslRequired = false
         var sslRequirements: [ApExpression] = []
         var sslUserName: String?
+        var sslVerifyClient: String?
         var setEnv: [(String, String)] = []
         /// Per-directory content types (nil: no mime line anywhere, Debian's mime.types only).
         var mime: MimeConfig? = nil
@@ -342,6 +343,7 @@ extension MergedConfig {
             // cfgMergeArray: the enclosing object's requirements, then this one's.
             sslRequirements += block.sslRequirements
             if let n = block.sslUserName { sslUserName = n }
+            if let v = block.sslVerifyClient { sslVerifyClient = v }
             if let m = block.mime {
                 var effective = mime ?? MimeConfig()
                 effective.mergeSettings(m)

@@ -113,6 +113,7 @@ public struct OriginResponse: Sendable {
         @exclusivity(unchecked) var firedRules: [SourceRange]
         @exclusivity(unchecked) var readsClock: Bool
         @exclusivity(unchecked) var compressed = false
+        @exclusivity(unchecked) var connectionLost = false
 
         init(status: Int, location: String?, headers: [HTTPHeader], served: String?, final: RecordState,
              original: RecordState, recursionLimitExceeded: Bool, errors: [String], errorCodes: [String],
@@ -137,6 +138,7 @@ public struct OriginResponse: Sendable {
                         recursionLimitExceeded: recursionLimitExceeded, errors: errors, errorCodes: errorCodes, trace: trace,
                         internalRedirects: internalRedirects, firedRules: firedRules, readsClock: readsClock)
             b.compressed = compressed
+            b.connectionLost = connectionLost
             return b
         }
     }
@@ -178,6 +180,12 @@ public struct OriginResponse: Sendable {
     public var compressed: Bool {
         get { box.compressed }
         _modify { yield &unique.compressed }
+    }
+    /// The TLS connection broke under the answer (a renegotiation the client refused): Apache
+    /// logged its answer, but none reached the client, which sees the connection close.
+    public var connectionLost: Bool {
+        get { box.connectionLost }
+        _modify { yield &unique.connectionLost }
     }
     /// The file whose content is served (relative to the document root), nil for none.
     public var served: String? {

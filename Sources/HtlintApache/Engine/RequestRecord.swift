@@ -189,6 +189,8 @@ final class RequestChain {
     var request: OriginRequest
     /// A `Header edit*` recursed forever: the child crashed and the client gets no response.
     var childCrashed = false
+    /// A renegotiation failed in the middle of the request: the answer is logged, never received.
+    var connectionLost = false
     /// The requests that ran post_read_request, first to last: internal_internal_redirect shares
     /// r->err_headers_out, so each one's `Header always … early` lines are in the table sent
     /// (kept only where the virtual host has such lines).

@@ -160,6 +160,11 @@ extension ChainSimulator {
             response.error = "the connection closed without a response: the Apache child crashed"
             return response
         }
+        if answer.connectionLost, layers.isEmpty {
+            response.status = 0
+            response.error = "the TLS connection broke without a response: a renegotiation failed"
+            return response
+        }
         if let app, let decided = app.handle(originRequest, answer, site: server.site) {
             path.append(PathStep(component: "WordPress", received: request))
             response.status = decided.status

@@ -487,6 +487,19 @@ extension Edge: Layer {
             r = HopResponse(status: 502, answerer: .edge, producer: label, reason: "the origin closed the connection without a response")
             return (r, ["answers 502: the origin closed the connection without a response"])
         }
+        if r.answerer == .origin, r.origin?.connectionLost == true {
+            // The connection broke under Apache's answer (a renegotiation the proxy could not
+            // complete): nginx answers with its own 502 page; the hop keeps Apache as its
+            // answerer, whose log has the answer it meant to send, as the recordings have it
+            // (recorded: https-sslverifyclient-per-directory-renegotiation-behind-edge).
+            r.status = 502
+            r.location = nil
+            r.headers = []
+            r.origin?.headers = [HTTPHeader("Content-Type", "text/html")]
+            r.origin?.served = nil
+            r.reason = "the origin's TLS connection broke (a renegotiation failed)"
+            return (r, ["answers 502: the origin's connection broke during a TLS renegotiation"])
+        }
         if let limit = originHeaderLimit, r.answerer == .origin || r.answerer == .app {
             let size = Edge.originHeaderBytes(r, head: received.method == "HEAD")
             if size > limit {
