@@ -383,6 +383,8 @@ public struct ConfigBlock: Sendable {
     public var sslRequirements: [ApExpression] = []
     /// `SSLUserName` (mod_ssl): the variable whose value becomes r->user in the fixups over TLS.
     public var sslUserName: String? = nil
+    /// `SSLOptions` (mod_ssl), as this object's lines left its per-directory record.
+    public var sslOptions: SSLOptionsSetting? = nil
     /// `SSLVerifyClient` in a directory context (`none`, `optional`, `optional_no_ca`,
     /// `require`): the client verification this directory asks for after the handshake.
     public var sslVerifyClient: String? = nil

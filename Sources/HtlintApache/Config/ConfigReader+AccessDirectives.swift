@@ -107,13 +107,17 @@ extension ConfigReader {
             // ssl_cmd_SSLOptions (RAW_ARGS, read word by word to the end, so an empty `""` is
             // one too): each word, signed or not, must be an option.
             let known = ["stdenvvars", "exportcertdata", "fakebasicauth", "strictrequire", "optrenegotiate", "legacydnstringformat"]
+            var setting = block.sslOptions ?? SSLOptionsSetting()
             for w in words {
                 var option = Substring(w.value)
-                if option.first == "+" || option.first == "-" { option = option.dropFirst() }
+                let sign = option.first == "+" || option.first == "-" ? option.first : nil
+                if sign != nil { option = option.dropFirst() }
                 guard known.contains(option.asciiLowercased()) else {
                     error(ConfigCode.badArguments, "SSLOptions: Illegal option '\(option)'", w.range); return
                 }
+                setting.apply(option.asciiLowercased(), sign: sign)
             }
+            block.sslOptions = setting
         case "AuthType":
             guard arity(line, 1...1, "AuthType takes one argument, an HTTP authorization type (e.g., \"Basic\")") else { return }
             block.authType = words[0].value

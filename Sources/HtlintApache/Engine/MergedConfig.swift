@@ -195,6 +195,8 @@ extension MergedConfig {
         var sslRequirements: [ApExpression] = []
         var sslUserName: String?
         var sslVerifyClient: String?
+        /// mod_ssl's nOptions, nOptionsAdd and nOptionsDel as merged so far.
+        var sslOptions = SSLOptionsSetting()
         var setEnv: [(String, String)] = []
         /// Per-directory content types (nil: no mime line anywhere, Debian's mime.types only).
         var mime: MimeConfig? = nil
@@ -344,6 +346,7 @@ extension MergedConfig {
             sslRequirements += block.sslRequirements
             if let n = block.sslUserName { sslUserName = n }
             if let v = block.sslVerifyClient { sslVerifyClient = v }
+            if let o = block.sslOptions { sslOptions = o.merged(over: sslOptions) }
             if let m = block.mime {
                 var effective = mime ?? MimeConfig()
                 effective.mergeSettings(m)
