@@ -66,8 +66,8 @@ extension Origin {
         // mod_ssl's access checker runs first (recorded: access-sslrequiressl-before-host-lines):
         // `SSLRequireSSL` refuses a request that did not arrive over TLS (behind a TLS-terminating
         // edge, every one), and the refusal ends the phase before mod_access_compat looks. Under
-        // `Satisfy Any` `Require` then decides (`SSLOptions StrictRequire` acts only where a user
-        // is authenticated, which the simulated browser never is).
+        // `Satisfy Any` `Require` then decides (where it needs a user, `SSLOptions +StrictRequire`
+        // refuses again in mod_ssl's check_authn hook: `sslUserCheck`).
         var sslRefuses = config.sslRequired && !chain.request.tls
         if sslRefuses {
             chain.log("AH02219", "error", "access to \(r.filename ?? "") failed, reason: SSL connection required")
@@ -128,7 +128,7 @@ extension Origin {
         }
         switch authorize(config.access.filter(\.isAuthorization), r, chain) {
         case .denied?: return deny("Require")
-        case .deniedNoUser?: return authenticationRequired(r, config, chain)
+        case .deniedNoUser?: return sslUserCheck(r, config, chain, sslForbidden: sslRefuses) ?? authenticationRequired(r, config, chain)
         default: break
         }
         return nil

@@ -103,6 +103,8 @@ final class RequestRecord {
     /// A server-context `Redirect` whose status atoi reads as 0 matched: translate_alias_redir
     /// returned that 0 as OK, so translate_name ended with no filename (core's mapping never ran).
     var translatedWithoutFile = false
+    /// No internal redirect led here (ap_is_initial_req, with `isSubrequest`).
+    var isInitial = true
     /// The filesystem path the walk found, kept when `filename` becomes `redirect:…`.
     var mappedFilename: String?
     /// DirectoryIndex replaces the original record's path in place (what `%<U` logs).
@@ -126,6 +128,7 @@ final class RequestRecord {
     /// which is the same table after the redirect (mod_negotiation's Vary and Content-Location,
     /// a 401's challenge; recorded: errordoc-401-page-rewritten-keeps-challenge).
     func inherit(from previous: RequestRecord) {
+        isInitial = false
         previousConfigIdentity = previous.configIdentity
         walkCache = previous.walkCache
         fileWalkCache = previous.fileWalkCache
