@@ -388,6 +388,8 @@ public struct ConfigBlock: Sendable {
     /// `SSLVerifyClient` in a directory context (`none`, `optional`, `optional_no_ca`,
     /// `require`): the client verification this directory asks for after the handshake.
     public var sslVerifyClient: String? = nil
+    /// `SSLRenegBufferSize` (mod_ssl): how much request body a renegotiation may buffer.
+    public var sslRenegBufferSize: Int? = nil
     /// `SSLVerifyClient` outside one: the mode the handshake itself asked for.
     public var sslVerifyClientHandshake: String? = nil
     public var files: [FilesBlock] = []

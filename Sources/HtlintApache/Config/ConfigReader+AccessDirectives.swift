@@ -92,6 +92,8 @@ extension ConfigReader {
             error(ConfigCode.badArguments, "SSLVerifyDepth: Invalid argument '\(words[0].value)'", words[0].range)
         case "SSLRenegBufferSize" where Self.atolIsNegative(words[0].value):
             error(ConfigCode.badArguments, "Invalid size for SSLRenegBufferSize: \(words[0].value)", words[0].range)
+        case "SSLRenegBufferSize":
+            block.sslRenegBufferSize = strtol64(words[0].value.utf8).value
         case "SSLRequireSSL":
             // Apache reads no argument of it and refuses none (`SSLRequireSSL # c` is accepted).
             block.sslRequired = true

@@ -195,6 +195,8 @@ extension MergedConfig {
         var sslRequirements: [ApExpression] = []
         var sslUserName: String?
         var sslVerifyClient: String?
+        /// DEFAULT_RENEG_BUFFER_SIZE unless a directory sets it.
+        var sslRenegBufferSize = 128 * 1024
         /// mod_ssl's nOptions, nOptionsAdd and nOptionsDel as merged so far.
         var sslOptions = SSLOptionsSetting()
         var setEnv: [(String, String)] = []
@@ -346,6 +348,7 @@ extension MergedConfig {
             sslRequirements += block.sslRequirements
             if let n = block.sslUserName { sslUserName = n }
             if let v = block.sslVerifyClient { sslVerifyClient = v }
+            if let b = block.sslRenegBufferSize { sslRenegBufferSize = b }
             if let o = block.sslOptions { sslOptions = o.merged(over: sslOptions) }
             if let m = block.mime {
                 var effective = mime ?? MimeConfig()

@@ -19,10 +19,21 @@ extension Origin {
             chain.note(.status, "403: SSLVerifyClient \(needed) needs a client certificate after the TLS 1.3 handshake, which the client cannot send")
             return 403
         }
-        // An older protocol (a proxy's TLS 1.2 connection) renegotiates: the proxy sends no
-        // certificate, which `optional` accepts; `require` fails the handshake (AH02261), and
-        // the 403 mod_ssl returns is logged but the connection is gone: the proxy answers 502
-        // (recorded: https-sslverifyclient-per-directory-renegotiation-behind-edge).
+        // An older protocol (a proxy's TLS 1.2 connection) renegotiates, having first read the
+        // request body into a buffer of SSLRenegBufferSize bytes: a larger body (or a size of 0)
+        // is 413, AH02018 and AH02257 (recorded: https-sslrenegbuffersize-body-too-large-behind-edge).
+        if let length = chain.request.header("Content-Length").flatMap({ Int($0) }), length > 0,
+           length > config.sslRenegBufferSize || config.sslRenegBufferSize == 0 {
+            if config.sslRenegBufferSize > 0 {
+                chain.log("AH02018", "error", "request body exceeds maximum size (\(config.sslRenegBufferSize)) for SSL buffer")
+            }
+            chain.log("AH02257", "error", "could not buffer message body to allow SSL renegotiation to proceed")
+            chain.note(.status, "413: the request body (\(length) bytes) does not fit SSLRenegBufferSize \(config.sslRenegBufferSize) for the renegotiation")
+            return 413
+        }
+        // The proxy sends no certificate, which `optional` accepts; `require` fails the handshake
+        // (AH02261), and the 403 mod_ssl returns is logged but the connection is gone: the proxy
+        // answers 502 (recorded: https-sslverifyclient-per-directory-renegotiation-behind-edge).
         guard needed == "require" else {
             chain.note(.note, "SSLVerifyClient \(needed): the connection is renegotiated; no client certificate is sent")
             return nil
