@@ -76,15 +76,26 @@ extension Origin {
                 return 403
             }
         }
+        // Over TLS a per-directory `SSLVerifyClient` next: its refusal (403, or 413 for a body it
+        // cannot buffer) ends mod_ssl's checks, and under `Satisfy Any` leaves the decision to
+        // `Require` like the others (recorded: https-sslverifyclient-satisfy-any-require-decides).
+        // (It sets no `ssl-access-forbidden` note: `+StrictRequire` does not refuse again.)
+        let sslForbidden = sslRefuses
+        var sslRequireFailed = false
+        if !sslRefuses, let refused = sslVerifyClientRefusal(r, config, chain) {
+            sslRefuses = true
+            guard satisfyAny else { return refused }
+        }
         // Then, over TLS only (plain http leaves mod_ssl's checker before them), each `SSLRequire`
         // expression (recorded: access-sslrequire-over-tls-only).
-        if chain.request.tls, !config.sslRequirements.isEmpty {
+        if chain.request.tls, !sslRefuses, !config.sslRequirements.isEmpty {
             var env = ExpressionContext(origin: self, record: r, chain: chain)
             env.addsVary = true
             var captures: [String] = []
             if !config.sslRequirements.allSatisfy({ $0.evaluate(env, captures: &captures) }) {
                 chain.log("AH02229", "error", "access to \(r.filename ?? "") failed, reason: SSL requirement expression not fulfilled")
                 sslRefuses = true
+                sslRequireFailed = true
                 guard satisfyAny else {
                     chain.note(.status, "403: an SSLRequire expression does not hold")
                     return 403
@@ -128,7 +139,7 @@ extension Origin {
         }
         switch authorize(config.access.filter(\.isAuthorization), r, chain) {
         case .denied?: return deny("Require")
-        case .deniedNoUser?: return sslUserCheck(r, config, chain, sslForbidden: sslRefuses) ?? authenticationRequired(r, config, chain)
+        case .deniedNoUser?: return sslUserCheck(r, config, chain, sslForbidden: sslForbidden || sslRequireFailed) ?? authenticationRequired(r, config, chain)
         default: break
         }
         return nil

@@ -16,7 +16,6 @@ extension Origin {
         r.configIdentity = configurationIdentity(walk)
         if !r.isSubrequest { applySetEnvIf(walk.config.setEnvIf, r, chain) }      // header_parser
         if r.previousConfigIdentity != r.configIdentity {
-            if let refused = sslVerifyClientRefusal(r, walk.config, chain) { return .final(status: refused, location: nil) }
             applySSLUserName(r, walk.config, chain)
             if let denied = checkAccess(r, walk.config, chain) { return .final(status: denied, location: nil) }
         }

@@ -84,7 +84,6 @@ extension Origin {
         // dirindex-autoindex-entry-location-rechecked).
         let freshLocation = r.fileSubrequest && walk.config.objectKeys.contains { $0.hasBytePrefix("loc#") }
         if r.previousConfigIdentity != r.configIdentity || freshWalk || freshLocation {
-            if let refused = sslVerifyClientRefusal(r, walk.config, chain) { return .final(status: refused, location: nil) }
             applySSLUserName(r, walk.config, chain)
             if let denied = checkAccess(r, walk.config, chain) { return .final(status: denied, location: nil) }
         }
