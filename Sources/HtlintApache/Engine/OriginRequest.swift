@@ -18,6 +18,9 @@ public struct OriginRequest: Sendable, Hashable {
     /// The TLS version the connection negotiated (`SSL_PROTOCOL`): a browser's TLSv1.3, unless a
     /// proxy in front offers less.
     public var tlsProtocol = "TLSv1.3"
+    /// The cipher suite it negotiated (`SSL_CIPHER`), when known; TLS 1.3's does not depend on the
+    /// certificate, so without one that version gives the browsers' AES-256-GCM suite.
+    public var tlsCipher: String? = nil
     /// The name the TLS client sent as SNI (nil: none known; `SSL_TLS_SNI` then reads `Host`).
     public var sni: String? = nil
     /// The SNI name, when it picked another virtual host than `Host` did and mod_ssl finds the

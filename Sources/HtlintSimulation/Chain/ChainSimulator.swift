@@ -16,6 +16,7 @@ public struct ChainSimulator: Sendable {
     /// layers are set (finding the edge among them on every hop cast them and copied it).
     private(set) var originServerAddress: String?
     private(set) var originTLSProtocol: String?
+    private(set) var originTLSCipher: String?
     /// How the origin listens (TLS or not).
     public var originServer: OriginServer
     /// The application behind Apache, run when a request reaches its entry points.
@@ -46,6 +47,7 @@ public struct ChainSimulator: Sendable {
         let front = layers.lazy.compactMap { $0 as? Edge }.first
         originServerAddress = front?.originServerAddress
         originTLSProtocol = front?.originTLSProtocol
+        originTLSCipher = front?.originTLSCipher
     }
 
     /// The Cloudflare-like edge, as the first simple version had it (mode `none` without layers).

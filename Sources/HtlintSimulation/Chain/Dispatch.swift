@@ -139,6 +139,7 @@ extension ChainSimulator {
                                           headers: [HTTPHeader("Host", request.host)] + request.headers, tls: tls,
                                           serverAddress: originServerAddress ?? "127.0.0.1")
         if let proto = originTLSProtocol { originRequest.tlsProtocol = proto }
+        if let cipher = originTLSCipher { originRequest.tlsCipher = cipher }
         // The browser's SNI reaches Apache itself only without a proxy in front.
         if tls, layers.isEmpty { originRequest.sni = request.sni }
         let server = virtualHosts?.origin(port: request.port, host: request.host) ?? (tls ? tlsOrigin : origin)

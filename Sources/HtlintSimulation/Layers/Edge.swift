@@ -91,6 +91,8 @@ public struct Edge: Sendable, Hashable {
     /// The TLS version it speaks to the origin (`SSL_PROTOCOL` there), when not the browser's
     /// TLSv1.3: nginx 1.22's default proxy_ssl_protocols stop at TLSv1.2.
     public var originTLSProtocol: String? = nil
+    /// The cipher suite of that link (`SSL_CIPHER` there), when known.
+    public var originTLSCipher: String? = nil
 
     /// An edge; everything but the mode is off by default.
     public init(mode: Mode, alwaysHTTPS: Bool = false, hsts: String? = nil, redirectRules: [EdgeRedirectRule] = [],
