@@ -383,6 +383,15 @@ public struct ConfigBlock: Sendable {
     public var sslRequirements: [ApExpression] = []
     /// `SSLUserName` (mod_ssl): the variable whose value becomes r->user in the fixups over TLS.
     public var sslUserName: String? = nil
+    /// `SSLOptions` (mod_ssl), as this object's lines left its per-directory record.
+    public var sslOptions: SSLOptionsSetting? = nil
+    /// `SSLVerifyClient` in a directory context (`none`, `optional`, `optional_no_ca`,
+    /// `require`): the client verification this directory asks for after the handshake.
+    public var sslVerifyClient: String? = nil
+    /// `SSLRenegBufferSize` (mod_ssl): how much request body a renegotiation may buffer.
+    public var sslRenegBufferSize: Int? = nil
+    /// `SSLVerifyClient` outside one: the mode the handshake itself asked for.
+    public var sslVerifyClientHandshake: String? = nil
     public var files: [FilesBlock] = []
     public var ifChains: [IfChain] = []
     /// `SetEnv` (mod_env): set in the fixups after mod_rewrite and mod_alias, so never visible to

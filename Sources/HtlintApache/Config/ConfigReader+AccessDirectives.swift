@@ -79,11 +79,21 @@ extension ConfigReader {
             guard ["none", "off", "optional", "require", "on", "optional_no_ca"].contains(mode.asciiLowercased()) else {
                 error(ConfigCode.badArguments, "SSLVerifyClient: Invalid argument '\(mode)'", words[0].range); return
             }
+            let normal = ["off": "none", "on": "require"][mode.asciiLowercased()] ?? mode.asciiLowercased()
+            // ssl_cmd_SSLVerifyClient: with cmd->path set (`.htaccess`, a directory section, `<If>`
+            // whose path is `*If`) the directory's mode, checked in the access phase; else the
+            // handshake's own.
+            let inDirectory = context == .htaccess || sectionNames.contains {
+                ["directory", "directorymatch", "files", "filesmatch", "location", "locationmatch", "if", "elseif", "else"].contains($0.asciiLowercased())
+            }
+            if inDirectory { block.sslVerifyClient = normal } else { block.sslVerifyClientHandshake = normal }
         // ssl_cmd_verify_depth_parse and ssl_cmd_SSLRenegBufferSize: atoi below zero is refused.
         case "SSLVerifyDepth" where Self.atolIsNegative(words[0].value):
             error(ConfigCode.badArguments, "SSLVerifyDepth: Invalid argument '\(words[0].value)'", words[0].range)
         case "SSLRenegBufferSize" where Self.atolIsNegative(words[0].value):
             error(ConfigCode.badArguments, "Invalid size for SSLRenegBufferSize: \(words[0].value)", words[0].range)
+        case "SSLRenegBufferSize":
+            block.sslRenegBufferSize = strtol64(words[0].value.utf8).value
         case "SSLRequireSSL":
             // Apache reads no argument of it and refuses none (`SSLRequireSSL # c` is accepted).
             block.sslRequired = true
@@ -99,13 +109,17 @@ extension ConfigReader {
             // ssl_cmd_SSLOptions (RAW_ARGS, read word by word to the end, so an empty `""` is
             // one too): each word, signed or not, must be an option.
             let known = ["stdenvvars", "exportcertdata", "fakebasicauth", "strictrequire", "optrenegotiate", "legacydnstringformat"]
+            var setting = block.sslOptions ?? SSLOptionsSetting()
             for w in words {
                 var option = Substring(w.value)
-                if option.first == "+" || option.first == "-" { option = option.dropFirst() }
+                let sign = option.first == "+" || option.first == "-" ? option.first : nil
+                if sign != nil { option = option.dropFirst() }
                 guard known.contains(option.asciiLowercased()) else {
                     error(ConfigCode.badArguments, "SSLOptions: Illegal option '\(option)'", w.range); return
                 }
+                setting.apply(option.asciiLowercased(), sign: sign)
             }
+            block.sslOptions = setting
         case "AuthType":
             guard arity(line, 1...1, "AuthType takes one argument, an HTTP authorization type (e.g., \"Basic\")") else { return }
             block.authType = words[0].value

@@ -28,6 +28,8 @@ extension MergedConfig {
         perDirectory.setEnv = vhost.setEnv
         perDirectory.unsetEnv = vhost.unsetEnv
         perDirectory.mime = vhost.mime
+        // `SSLOptions` in the virtual host sets its per-directory defaults (OR_OPTIONS).
+        perDirectory.sslOptions = vhost.sslOptions
         config.merge(perDirectory, directory: site.documentRoot + "/", key: "vhost", defaultEngine: false)
         // lookup_defaults is merged once, when the server starts: the directory walk is a walk of its own.
         config.endWalk()

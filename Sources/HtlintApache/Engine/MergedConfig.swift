@@ -194,6 +194,11 @@ extension MergedConfig {
         var sslRequired = false
         var sslRequirements: [ApExpression] = []
         var sslUserName: String?
+        var sslVerifyClient: String?
+        /// DEFAULT_RENEG_BUFFER_SIZE unless a directory sets it.
+        var sslRenegBufferSize = 128 * 1024
+        /// mod_ssl's nOptions, nOptionsAdd and nOptionsDel as merged so far.
+        var sslOptions = SSLOptionsSetting()
         var setEnv: [(String, String)] = []
         /// Per-directory content types (nil: no mime line anywhere, Debian's mime.types only).
         var mime: MimeConfig? = nil
@@ -342,6 +347,9 @@ extension MergedConfig {
             // cfgMergeArray: the enclosing object's requirements, then this one's.
             sslRequirements += block.sslRequirements
             if let n = block.sslUserName { sslUserName = n }
+            if let v = block.sslVerifyClient { sslVerifyClient = v }
+            if let b = block.sslRenegBufferSize { sslRenegBufferSize = b }
+            if let o = block.sslOptions { sslOptions = o.merged(over: sslOptions) }
             if let m = block.mime {
                 var effective = mime ?? MimeConfig()
                 effective.mergeSettings(m)

@@ -22,11 +22,15 @@ extension Origin {
     }
 
     /// Access control: `.ht*` files, `Require`, `Order/Allow/Deny` (simplified; apache-semantics §1.1 row 8).
+    /// What authz_core and mod_access_compat name in their denial: r->filename, or `uri ` and
+    /// the URI when there is none (recorded: alias-redirect-status-zero-server-context).
+    private func deniedName(_ r: RequestRecord) -> String { r.filename ?? "uri " + r.uri }
+
     func checkAccess(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain) -> Int? {
         if let refused = allowMethodsRefuses(r, config, chain) { return refused }
         let base = r.filename.map(lastPathComponent) ?? ""
         func deny(_ why: String, code: String = "AH01630") -> Int {
-            chain.log(code, "error", "client denied by server configuration: \(r.filename ?? "")")
+            chain.log(code, "error", "client denied by server configuration: \(deniedName(r))")
             chain.note(.status, "403: \(why)")
             return 403
         }
@@ -62,8 +66,8 @@ extension Origin {
         // mod_ssl's access checker runs first (recorded: access-sslrequiressl-before-host-lines):
         // `SSLRequireSSL` refuses a request that did not arrive over TLS (behind a TLS-terminating
         // edge, every one), and the refusal ends the phase before mod_access_compat looks. Under
-        // `Satisfy Any` `Require` then decides (`SSLOptions StrictRequire` acts only where a user
-        // is authenticated, which the simulated browser never is).
+        // `Satisfy Any` `Require` then decides (where it needs a user, `SSLOptions +StrictRequire`
+        // refuses again in mod_ssl's check_authn hook: `sslUserCheck`).
         var sslRefuses = config.sslRequired && !chain.request.tls
         if sslRefuses {
             chain.log("AH02219", "error", "access to \(r.filename ?? "") failed, reason: SSL connection required")
@@ -72,15 +76,26 @@ extension Origin {
                 return 403
             }
         }
+        // Over TLS a per-directory `SSLVerifyClient` next: its refusal (403, or 413 for a body it
+        // cannot buffer) ends mod_ssl's checks, and under `Satisfy Any` leaves the decision to
+        // `Require` like the others (recorded: https-sslverifyclient-satisfy-any-require-decides).
+        // (It sets no `ssl-access-forbidden` note: `+StrictRequire` does not refuse again.)
+        let sslForbidden = sslRefuses
+        var sslRequireFailed = false
+        if !sslRefuses, let refused = sslVerifyClientRefusal(r, config, chain) {
+            sslRefuses = true
+            guard satisfyAny else { return refused }
+        }
         // Then, over TLS only (plain http leaves mod_ssl's checker before them), each `SSLRequire`
         // expression (recorded: access-sslrequire-over-tls-only).
-        if chain.request.tls, !config.sslRequirements.isEmpty {
+        if chain.request.tls, !sslRefuses, !config.sslRequirements.isEmpty {
             var env = ExpressionContext(origin: self, record: r, chain: chain)
             env.addsVary = true
             var captures: [String] = []
             if !config.sslRequirements.allSatisfy({ $0.evaluate(env, captures: &captures) }) {
                 chain.log("AH02229", "error", "access to \(r.filename ?? "") failed, reason: SSL requirement expression not fulfilled")
                 sslRefuses = true
+                sslRequireFailed = true
                 guard satisfyAny else {
                     chain.note(.status, "403: an SSLRequire expression does not hold")
                     return 403
@@ -119,12 +134,12 @@ extension Origin {
             }
             if !ok {
                 guard satisfyAny else { return deny("Order/Allow/Deny", code: "AH01797") }
-                chain.log("AH01797", "error", "client denied by server configuration: \(r.filename ?? "")")
+                chain.log("AH01797", "error", "client denied by server configuration: \(deniedName(r))")
             }
         }
         switch authorize(config.access.filter(\.isAuthorization), r, chain) {
         case .denied?: return deny("Require")
-        case .deniedNoUser?: return authenticationRequired(r, config, chain)
+        case .deniedNoUser?: return sslUserCheck(r, config, chain, sslForbidden: sslForbidden || sslRequireFailed) ?? authenticationRequired(r, config, chain)
         default: break
         }
         return nil

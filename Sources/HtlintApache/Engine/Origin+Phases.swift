@@ -13,6 +13,7 @@ extension Origin {
         // map_to_storage: http_core's TRACE hook runs before the core's directory walk, so no
         // `.htaccess` is read for TRACE.
         if r.method == "TRACE", !r.isSubrequest { return answerTrace(r, chain) }
+        if r.translatedWithoutFile, r.filename == nil { return runPassWithoutFile(r, chain) }
         var walk = directoryWalk(r.filename ?? site.documentRoot, cachedDirectory: r.walkCache?.directory)    // map_to_storage
         r.filename = walk.filename
         r.pathInfo = walk.pathInfo

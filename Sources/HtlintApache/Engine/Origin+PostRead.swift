@@ -27,7 +27,31 @@ extension Origin {
         r.setEnvValue("HTTPS", "on")
         let sni = sslVariable("SSL_TLS_SNI", r, chain)
         if !sni.isEmpty { r.setEnvValue("SSL_TLS_SNI", sni) }
+        // `SSLOptions +StdEnvVars` (merged per directory, inherited down): each variable of
+        // mod_ssl's list that has a value; `+ExportCertData`: the client's certificate, empty
+        // without one, set all the same (recorded: env-ssloptions-stdenvvars-merging). The
+        // server's certificate (SSL_SERVER_CERT) and the certificate, session and serial
+        // variables depend on the handshake and are not simulated.
+        guard let options = r.config?.sslOptions.options, !options.isEmpty else { return }
+        if options.contains("stdenvvars") {
+            for name in Origin.sslFixupVariables {
+                let value = sslVariable(name, r, chain)
+                if !value.isEmpty { r.setEnvValue(name, value) }
+            }
+        }
+        if options.contains("exportcertdata") { r.setEnvValue("SSL_CLIENT_CERT", "") }
     }
+
+    /// ssl_hook_Fixup_vars: what `SSLOptions +StdEnvVars` exports, in mod_ssl's order.
+    static let sslFixupVariables = [
+        "SSL_VERSION_INTERFACE", "SSL_VERSION_LIBRARY", "SSL_PROTOCOL", "SSL_SECURE_RENEG", "SSL_COMPRESS_METHOD",
+        "SSL_CIPHER", "SSL_CIPHER_EXPORT", "SSL_CIPHER_USEKEYSIZE", "SSL_CIPHER_ALGKEYSIZE",
+        "SSL_CLIENT_VERIFY", "SSL_CLIENT_M_VERSION", "SSL_CLIENT_M_SERIAL", "SSL_CLIENT_V_START", "SSL_CLIENT_V_END",
+        "SSL_CLIENT_V_REMAIN", "SSL_CLIENT_S_DN", "SSL_CLIENT_I_DN", "SSL_CLIENT_A_KEY", "SSL_CLIENT_A_SIG",
+        "SSL_CLIENT_CERT_RFC4523_CEA", "SSL_SERVER_M_VERSION", "SSL_SERVER_M_SERIAL", "SSL_SERVER_V_START",
+        "SSL_SERVER_V_END", "SSL_SERVER_S_DN", "SSL_SERVER_I_DN", "SSL_SERVER_A_KEY", "SSL_SERVER_A_SIG",
+        "SSL_SESSION_ID", "SSL_SESSION_RESUMED", "SSL_SRP_USER", "SSL_SRP_USERINFO",
+    ]
 
     /// mod_ssl's access checker sets r->user from `SSLUserName` over TLS; a variable that is
     /// empty there (a client certificate's field when none was sent) is logged (AH02227). It

@@ -40,6 +40,12 @@ extension Origin {
             // The recordings' handshakes (directly and behind the edge) use AES-256-GCM: a browser
             // may get AES-128, but `SSLRequire %{SSL_CIPHER_USEKEYSIZE} >= 128` holds either way.
             case "SSL_CIPHER_USEKEYSIZE", "SSL_CIPHER_ALGKEYSIZE": return "256"
+            // Over TLS 1.3 its name does not depend on the certificate (recorded:
+            // env-ssloptions-stdenvvars-merging); TLS 1.2's (a proxy's) names the key's type, so
+            // only the one who set up the link knows it.
+            case "SSL_CIPHER":
+                if let cipher = chain.request.tlsCipher { return cipher }
+                return chain.request.tlsProtocol == "TLSv1.3" ? "TLS_AES_256_GCM_SHA384" : ""
             // Ciphers, certificates and sessions depend on the handshake: not simulated.
             default: return ""
             }

@@ -81,6 +81,7 @@ extension Origin {
                                       recursionLimitExceeded: !crashed && chain.recursionLimitExceeded,
                                       errors: chain.errors, errorCodes: chain.errorCodes, trace: chain.trace,
                                       internalRedirects: a.redirects, firedRules: chain.fired, readsClock: chain.readsClock)
+        response.connectionLost = chain.connectionLost && !crashed
         if chain.compressed, !crashed, out.headers.contains(where: { equalsIgnoringASCIICase($0.name, "Content-Encoding") }) {
             response.compressed = true
         }

@@ -105,9 +105,19 @@ extension Origin {
         }
         // mod_alias tries a one-argument `Redirect` from `<Location>`/`<If>` (merged by the
         // location and if walks that run before translate_name) ahead of the server's list.
-        if let decided = locationRedirect(r, preTranslate, chain) ?? serverRedirect(r, preTranslate, chain) {
+        // (A `<Location>`'s `Redirect 0` ends translate_alias_redir before the server's list.)
+        r.translatedWithoutFile = false
+        if let decided = locationRedirect(r, preTranslate, chain)
+            ?? (r.translatedWithoutFile ? nil : serverRedirect(r, preTranslate, chain)) {
             r.filename = declinedFilename
             return decided
+        }
+        // A `Redirect 0` matched: translate_name is over, r->filename is what mod_rewrite's hook
+        // left (the URI, read as a filesystem path, when the engine is on; else none). No Alias
+        // (recorded: alias-redirect-status-zero-server-context).
+        if r.translatedWithoutFile {
+            r.filename = declinedFilename
+            return nil
         }
         // try_alias: a `<Location>`'s one-argument Alias comes before the server's list.
         if let alias = preTranslate?.locationAlias {

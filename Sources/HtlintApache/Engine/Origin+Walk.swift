@@ -306,12 +306,14 @@ extension Origin {
     /// `matchEnvironment: false` when directory_walk reused its cache (no regex was run).
     /// `variantOf`: the walk is a MultiViews variant's look-up of `record`'s own directory, and
     /// these are the top-level `<If>` matches of `record`'s walk (its cache).
+    /// `fileWalk: false`: there is no filename, so directory_walk and file_walk returned at once
+    /// (no `<DirectoryMatch>`, no `<Files>`).
     func applySections(_ walk: inout WalkResult, record: RequestRecord, chain: RequestChain,
                        regexSubject: String? = nil, matchEnvironment: Bool = true, serverHtFiles: Bool = false,
-                       variantOf mainIfMatches: [String]? = nil) {
+                       variantOf mainIfMatches: [String]? = nil, fileWalk: Bool = true) {
         let locations = matchingLocations(record.uri)
         setLocationMatchEnvironment(locations, record)
-        let directoryMatches = site.vhost.block.server?.directoryMatches ?? []
+        let directoryMatches = fileWalk ? site.vhost.block.server?.directoryMatches ?? [] : []
         // Most sites have none: skip the work.
         guard !walk.sections.isEmpty || !locations.isEmpty || !directoryMatches.isEmpty || serverHtFiles else { return }
         let base = walk.filename.utf8.last == UInt8(ascii: "/") ? "" : String(lastPathComponent(walk.filename))
@@ -349,14 +351,14 @@ extension Origin {
         // (Only walks that test <Files> sections have a cache; most have none and skip the work.)
         var familiar = false
         let filesSections = walk.sections.filter { !$0.block.files.isEmpty }.map(\.key)
-        if !filesSections.isEmpty {
+        if fileWalk, !filesSections.isEmpty {
             let tested = filesSections + walk.config.objectKeys.filter { $0.hasBytePrefix("/") }
             // strcmp of the names (recorded: section-filesmatch-walk-new-for-other-normal-form).
             familiar = record.fileWalkCache.map { sameBytes($0.base, base) && $0.sections == tested } == true
             // (A variant's look-up keeps its own cache: the fast redirect does not bring it along.)
             if mainIfMatches == nil { record.fileWalkCache = (tested, base) }
         }
-        for source in walk.sections {
+        for source in walk.sections where fileWalk {
             for (k, files) in source.block.files.enumerated() {
                 let hit: Bool
                 switch files.matcher {

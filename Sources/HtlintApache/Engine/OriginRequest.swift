@@ -16,6 +16,7 @@ public struct OriginRequest: Sendable, Hashable {
         @exclusivity(unchecked) var connectionAddress: String? = nil
         @exclusivity(unchecked) var serverAddress: String
         @exclusivity(unchecked) var tlsProtocol = "TLSv1.3"
+        @exclusivity(unchecked) var tlsCipher: String? = nil
         @exclusivity(unchecked) var sni: String? = nil
         @exclusivity(unchecked) var misdirectedSNI: String? = nil
 
@@ -33,6 +34,7 @@ public struct OriginRequest: Sendable, Hashable {
                         serverAddress: serverAddress)
             b.connectionAddress = connectionAddress
             b.tlsProtocol = tlsProtocol
+            b.tlsCipher = tlsCipher
             b.sni = sni
             b.misdirectedSNI = misdirectedSNI
             return b
@@ -95,6 +97,12 @@ public struct OriginRequest: Sendable, Hashable {
         get { box.tlsProtocol }
         _modify { yield &unique.tlsProtocol }
     }
+    /// The cipher suite it negotiated (`SSL_CIPHER`), when known; TLS 1.3's does not depend on the
+    /// certificate, so without one that version gives the browsers' AES-256-GCM suite.
+    public var tlsCipher: String? {
+        get { box.tlsCipher }
+        _modify { yield &unique.tlsCipher }
+    }
     /// The name the TLS client sent as SNI (nil: none known; `SSL_TLS_SNI` then reads `Host`).
     public var sni: String? {
         get { box.sni }
@@ -117,7 +125,7 @@ public struct OriginRequest: Sendable, Hashable {
         if a.box === b.box { return true }
         return a.method == b.method && a.target == b.target && a.headers == b.headers && a.tls == b.tls
             && a.remoteAddress == b.remoteAddress && a.connectionAddress == b.connectionAddress
-            && a.serverAddress == b.serverAddress && a.tlsProtocol == b.tlsProtocol && a.sni == b.sni
+            && a.serverAddress == b.serverAddress && a.tlsProtocol == b.tlsProtocol && a.tlsCipher == b.tlsCipher && a.sni == b.sni
             && a.misdirectedSNI == b.misdirectedSNI
     }
 
@@ -130,6 +138,7 @@ public struct OriginRequest: Sendable, Hashable {
         hasher.combine(connectionAddress)
         hasher.combine(serverAddress)
         hasher.combine(tlsProtocol)
+        hasher.combine(tlsCipher)
         hasher.combine(sni)
         hasher.combine(misdirectedSNI)
     }
@@ -208,6 +217,7 @@ public struct OriginResponse: Sendable {
         @exclusivity(unchecked) var firedRules: [SourceRange]
         @exclusivity(unchecked) var readsClock: Bool
         @exclusivity(unchecked) var compressed = false
+        @exclusivity(unchecked) var connectionLost = false
 
         init(status: Int, location: String?, headers: [HTTPHeader], served: String?, final: RecordState,
              original: RecordState, recursionLimitExceeded: Bool, errors: [String], errorCodes: [String],
@@ -232,6 +242,7 @@ public struct OriginResponse: Sendable {
                         recursionLimitExceeded: recursionLimitExceeded, errors: errors, errorCodes: errorCodes, trace: trace,
                         internalRedirects: internalRedirects, firedRules: firedRules, readsClock: readsClock)
             b.compressed = compressed
+            b.connectionLost = connectionLost
             return b
         }
     }
@@ -273,6 +284,12 @@ public struct OriginResponse: Sendable {
     public var compressed: Bool {
         get { box.compressed }
         _modify { yield &unique.compressed }
+    }
+    /// The TLS connection broke under the answer (a renegotiation the client refused): Apache
+    /// logged its answer, but none reached the client, which sees the connection close.
+    public var connectionLost: Bool {
+        get { box.connectionLost }
+        _modify { yield &unique.connectionLost }
     }
     /// The file whose content is served (relative to the document root), nil for none.
     public var served: String? {

@@ -100,6 +100,11 @@ final class RequestRecord {
     var configIdentity: [String]?
     /// `configIdentity` of the request this internal redirect or ErrorDocument request came from.
     var previousConfigIdentity: [String]?
+    /// A server-context `Redirect` whose status atoi reads as 0 matched: translate_alias_redir
+    /// returned that 0 as OK, so translate_name ended with no filename (core's mapping never ran).
+    var translatedWithoutFile = false
+    /// No internal redirect led here (ap_is_initial_req, with `isSubrequest`).
+    var isInitial = true
     /// The filesystem path the walk found, kept when `filename` becomes `redirect:…`.
     var mappedFilename: String?
     /// DirectoryIndex replaces the original record's path in place (what `%<U` logs).
@@ -123,6 +128,7 @@ final class RequestRecord {
     /// which is the same table after the redirect (mod_negotiation's Vary and Content-Location,
     /// a 401's challenge; recorded: errordoc-401-page-rewritten-keeps-challenge).
     func inherit(from previous: RequestRecord) {
+        isInitial = false
         previousConfigIdentity = previous.configIdentity
         walkCache = previous.walkCache
         fileWalkCache = previous.fileWalkCache
@@ -186,6 +192,8 @@ final class RequestChain {
     var request: OriginRequest
     /// A `Header edit*` recursed forever: the child crashed and the client gets no response.
     var childCrashed = false
+    /// A renegotiation failed in the middle of the request: the answer is logged, never received.
+    var connectionLost = false
     /// The requests that ran post_read_request, first to last: internal_internal_redirect shares
     /// r->err_headers_out, so each one's `Header always … early` lines are in the table sent
     /// (kept only where the virtual host has such lines).

@@ -52,8 +52,15 @@ extension Origin {
             chain.fired.append(redirect.range)
             // `Redirect 0` (any status atoi reads as 0): fixup_redir returns it, which is OK, so
             // the request goes on as if nothing matched, later Redirects unread (recorded:
-            // alias-redirect-status-zero-in-htaccess-goes-on).
-            if redirect.status == 0 && !serverContext { return nil }
+            // alias-redirect-status-zero-in-htaccess-goes-on). In translate_name the OK says the
+            // URI is translated: core's mapping onto the document root never runs.
+            if redirect.status == 0 {
+                if serverContext {
+                    r.translatedWithoutFile = true
+                    chain.note(.note, "status 0 is OK to translate_name: the request goes on without a filename", range: redirect.range)
+                }
+                return nil
+            }
             guard (300...399).contains(redirect.status), var location = target else {
                 return .final(status: redirect.status, location: nil)
             }

@@ -12,13 +12,14 @@ public struct ChainSimulator: Sendable {
     public private(set) var virtualHosts: VirtualHostOrigins?
     /// The layers between the browser and the origin, outermost first.
     public var layers: [any Layer] { didSet { readEdgeLink() } }
-    /// `%{SERVER_ADDR}` and `SSL_PROTOCOL` of requests the edge forwards; read once when the
+    /// `%{SERVER_ADDR}`, `SSL_PROTOCOL` and `SSL_CIPHER` of requests the edge forwards; read once when the
     /// layers are set (finding the edge among them on every hop cast them and copied it).
     private(set) var originServerAddress: String?
     private(set) var originTLSProtocol: String?
+    private(set) var originTLSCipher: String?
     /// Host names that name the origin itself rather than the public site (CloudFront's origin
     /// domain, nginx's upstream): a Location there bypasses the layers (rule H10). Read when the
-    /// layers are set, as the two above (each chain reports them).
+    /// layers are set, as the ones above (each chain reports them).
     public private(set) var internalHosts: Set<String> = []
     /// How the origin listens (TLS or not).
     public var originServer: OriginServer
@@ -50,6 +51,7 @@ public struct ChainSimulator: Sendable {
         let front = layers.lazy.compactMap { $0 as? Edge }.first
         originServerAddress = front?.originServerAddress
         originTLSProtocol = front?.originTLSProtocol
+        originTLSCipher = front?.originTLSCipher
         internalHosts = ChainSimulator.internalHosts(of: layers)
     }
 

@@ -144,6 +144,7 @@ extension ChainSimulator {
                                           headers: [HTTPHeader("Host", request.host)] + request.headers, tls: tls,
                                           serverAddress: originServerAddress ?? "127.0.0.1")
         if let proto = originTLSProtocol { originRequest.tlsProtocol = proto }
+        if let cipher = originTLSCipher { originRequest.tlsCipher = cipher }
         // The browser's SNI reaches Apache itself only without a proxy in front.
         if tls, layers.isEmpty { originRequest.sni = request.sni }
         let server = virtualHosts?.origin(port: request.port, host: request.host) ?? (tls ? tlsOrigin : origin)
@@ -163,6 +164,11 @@ extension ChainSimulator {
         if explains { response.originRequest = originRequest }
         if answer.status == 0 {
             response.error = "the connection closed without a response: the Apache child crashed"
+            return response
+        }
+        if answer.connectionLost, layers.isEmpty {
+            response.status = 0
+            response.error = "the TLS connection broke without a response: a renegotiation failed"
             return response
         }
         if let app, let decided = app.handle(originRequest, answer, site: server.site) {

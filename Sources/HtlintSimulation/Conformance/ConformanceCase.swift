@@ -84,6 +84,9 @@ public struct ConformanceCase {
         edge.originServerAddress = "127.0.0.2"
         // Its TLS to Apache (full modes) is TLSv1.2 (nginx 1.22.1's proxy_ssl_protocols).
         edge.originTLSProtocol = "TLSv1.2"
+        // …with ECDHE-ECDSA-AES256-GCM-SHA384: the recordings' Apache has an EC (P-256)
+        // certificate (recorded: https-ssl-cipher-behind-edge).
+        edge.originTLSCipher = "ECDHE-ECDSA-AES256-GCM-SHA384"
         var requests: [Request] = []
         for item in c["requests"] as? [Any] ?? [] {
             if let s = item as? String {

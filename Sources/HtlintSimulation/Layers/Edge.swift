@@ -91,6 +91,8 @@ public struct Edge: Sendable, Hashable {
     /// The TLS version it speaks to the origin (`SSL_PROTOCOL` there), when not the browser's
     /// TLSv1.3: nginx 1.22's default proxy_ssl_protocols stop at TLSv1.2.
     public var originTLSProtocol: String? = nil
+    /// The cipher suite of that link (`SSL_CIPHER` there), when known.
+    public var originTLSCipher: String? = nil
 
     /// An edge; everything but the mode is off by default.
     public init(mode: Mode, alwaysHTTPS: Bool = false, hsts: String? = nil, redirectRules: [EdgeRedirectRule] = [],
@@ -485,6 +487,19 @@ extension Edge: Layer {
             // "upstream prematurely closed connection while reading response header from upstream".
             r = HopResponse(status: 502, answerer: .edge, producer: label, reason: "the origin closed the connection without a response")
             return (r, ["answers 502: the origin closed the connection without a response"])
+        }
+        if r.answerer == .origin, r.origin?.connectionLost == true {
+            // The connection broke under Apache's answer (a renegotiation the proxy could not
+            // complete): nginx answers with its own 502 page; the hop keeps Apache as its
+            // answerer, whose log has the answer it meant to send, as the recordings have it
+            // (recorded: https-sslverifyclient-per-directory-renegotiation-behind-edge).
+            r.status = 502
+            r.location = nil
+            r.headers = []
+            r.origin?.headers = [HTTPHeader("Content-Type", "text/html")]
+            r.origin?.served = nil
+            r.reason = "the origin's TLS connection broke (a renegotiation failed)"
+            return (r, ["answers 502: the origin's connection broke during a TLS renegotiation"])
         }
         if let limit = originHeaderLimit, r.answerer == .origin || r.answerer == .app {
             let size = Edge.originHeaderBytes(r, head: received.method == "HEAD")
