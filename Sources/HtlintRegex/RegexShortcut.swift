@@ -28,7 +28,7 @@ enum RegexShortcut: Sendable, Equatable {
     init(pattern: String, options: RegexOptions) {
         // Options that change how these patterns read (extended, multiline…) keep PCRE2.
         guard options.isSubset(of: [.caseless, .dotAll, .dollarEndOnly]) else { self = .none; return }
-        // Every pattern above is short: a longer one (most of a redirect map) is hashed not once.
+        // Every pattern above is short: a longer one (most of a redirect map's) is not hashed at all.
         guard pattern.utf8.count <= RegexShortcut.longestPattern else { self = .none; return }
         let dotAll = options.contains(.dotAll)
         if RegexShortcut.alwaysPatterns.contains(pattern) || (dotAll && RegexShortcut.alwaysPatternsWithDotAll.contains(pattern)) {

@@ -189,6 +189,9 @@ struct HostileInputTests {
             + "\">\n</If>\n", "expression nested deeper than 64 levels (htlint's limit)"),
         ("server-operands", "server", "<If \"" + Array(repeating: "true", count: 100_000).joined(separator: " && ")
             + "\">\n</If>\n", "<stdin>:1:5: error: Cannot parse condition clause: expression has more than 1024 operands (htlint's limit) [HT115]\n"),
+        // `.` joins words to the right; each is an operand (they nested the parser per word).
+        ("concatenations", "server", "<If \"" + Array(repeating: "'a'", count: 100_000).joined(separator: ".")
+            + " == 'a'\">\n</If>\n", "<stdin>:1:5: error: Cannot parse condition clause: expression has more than 1024 operands (htlint's limit) [HT115]\n"),
     ]
 
     /// These overflowed the stack (signal 11) in the expression parser before the limits.

@@ -15,7 +15,7 @@ struct HopMemoTests {
         RewriteCond %{REQUEST_FILENAME} !-f
         RewriteRule . /index.html [L]
         Header always set Strict-Transport-Security "max-age=600"
-        """, tracing: Bool = true) -> ChainSimulator {
+        """, tracing: Bool = true, layers: [any Layer] = []) -> ChainSimulator {
         var fs = SiteFileSystem(root: "/var/www/html")
         fs.addFile("/index.html")
         fs.addFile("/a.html")
@@ -23,7 +23,7 @@ struct HopMemoTests {
         let site = Site(serverName: "www.example.com", aliases: ["example.com"], files: fs)
         // Traced, so that a hop simulated afresh shows the components it went through (a bulk
         // run's simulator keeps no path at all) and one taken from the memo shows none.
-        return ChainSimulator(origin: Origin(site: site, tracing: tracing), edge: Edge(mode: .none))
+        return ChainSimulator(origin: Origin(site: site, tracing: tracing), layers: layers)
     }
 
     let starts = ["http://example.com/a.html", "https://example.com/a.html", "http://www.example.com/a.html",
@@ -73,14 +73,28 @@ struct HopMemoTests {
     }
 
     /// A bulk run's simulator (tracing off) keeps neither the layers' path nor the request Apache
-    /// received, which only explanations read, and answers every chain as the traced one does.
+    /// received, which only explanations, lint rules and fixes read, and answers every chain as
+    /// the traced one does: straight to Apache, through Cloudflare, and through Varnish, whose
+    /// cache answers the second visitor of each URL (the layers' cache-hit path).
     @Test func aBulkSimulatorKeepsNoExplanations() {
-        let traced = simulator(), bulk = simulator(tracing: false)
-        for start in starts {
-            let t = traced.run(start), b = bulk.run(start)
-            #expect(digest(b) == digest(t), "\(start)")
-            #expect(t.hops.allSatisfy { !$0.path.isEmpty && $0.originRequest != nil })
-            #expect(b.hops.allSatisfy { $0.path.isEmpty && $0.originRequest == nil })
+        let setups: [[any Layer]] = [[], [Edge(mode: .cloudflareFlexible)], [CachingProxy(kind: .varnish)]]
+        for layers in setups {
+            let traced = simulator(layers: layers), bulk = simulator(tracing: false, layers: layers)
+            var tracedCaches = CacheState(), bulkCaches = CacheState()
+            var hits = 0
+            for start in starts + starts {
+                let t = traced.run(start, caches: &tracedCaches), b = bulk.run(start, caches: &bulkCaches)
+                #expect(digest(b) == digest(t), "\(start)")
+                #expect(b.hops.map { [$0.producer, $0.reason ?? "-", $0.cached ?? "-", $0.error ?? "-"] }
+                        == t.hops.map { [$0.producer, $0.reason ?? "-", $0.cached ?? "-", $0.error ?? "-"] }, "\(start)")
+                #expect(t.hops.allSatisfy { !$0.path.isEmpty })
+                // The request Apache received, on every hop that reached Apache (not a cache hit).
+                #expect(t.hops.allSatisfy { ($0.originRequest != nil) == ($0.origin != nil) })
+                #expect(t.hops.contains { $0.origin != nil } || t.hops.contains { $0.cached != nil })
+                #expect(b.hops.allSatisfy { $0.path.isEmpty && $0.originRequest == nil })
+                hits += t.hops.filter { $0.cached != nil }.count
+            }
+            if layers.first is CachingProxy { #expect(hits > 0) }
         }
     }
 

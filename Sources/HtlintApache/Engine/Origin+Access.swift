@@ -21,11 +21,11 @@ extension Origin {
         return fresh
     }
 
-    /// Access control: `.ht*` files, `Require`, `Order/Allow/Deny` (simplified; apache-semantics §1.1 row 8).
     /// What authz_core and mod_access_compat name in their denial: r->filename, or `uri ` and
     /// the URI when there is none (recorded: alias-redirect-status-zero-server-context).
     private func deniedName(_ r: RequestRecord) -> String { r.filename ?? "uri " + r.uri }
 
+    /// Access control: `.ht*` files, `Require`, `Order/Allow/Deny` (simplified; apache-semantics §1.1 row 8).
     func checkAccess(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain) -> Int? {
         if let refused = allowMethodsRefuses(r, config, chain) { return refused }
         let base = r.filename.map(lastPathComponent) ?? ""

@@ -14,7 +14,7 @@ extension Origin {
             return 403
         }
         // ap_is_initial_req: no subrequest, no internal redirect.
-        guard !r.isSubrequest, r.isInitial, let credentials = chain.request.header("Authorization") else { return nil }
+        guard !r.isSubrequest, r.isInitial, let credentials = chain.header("Authorization") else { return nil }
         var rest = Substring(credentials)
         let scheme = rest.prefix { $0 != " " }
         rest = rest.dropFirst(scheme.count).drop { $0 == " " }

@@ -19,7 +19,7 @@ extension Origin {
         // a size of 0) is 413 (recorded: https-sslrenegbuffersize-body-too-large-behind-edge,
         // https-sslverifyclient-satisfy-any-require-decides).
         let tls13 = chain.request.tlsProtocol == "TLSv1.3"
-        if let length = chain.request.header("Content-Length").flatMap({ Int($0) }), length > 0,
+        if let length = chain.header("Content-Length").flatMap({ Int($0) }), length > 0,
            length > config.sslRenegBufferSize || config.sslRenegBufferSize == 0 {
             if config.sslRenegBufferSize > 0 {
                 chain.log("AH02018", "error", "request body exceeds maximum size (\(config.sslRenegBufferSize)) for SSL buffer")

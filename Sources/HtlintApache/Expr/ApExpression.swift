@@ -363,7 +363,12 @@ extension ExprWord {
     /// string of three pieces or more) from its last piece back; a chain nested to the right
     /// (`.`) from its first (recorded: header-expression-vary-concatenation-order).
     fileprivate func evaluateConcatenation(_ env: ExpressionEnvironment, _ captures: [String]) -> String {
-        guard let (a, b) = concatOperands else { return evaluate(env, captures) }
+        guard let (a, b) = concatOperands else {
+            // A string of fewer than two pieces (the parser builds none; `evaluate` would come
+            // back here): its pieces in order.
+            if case .concat(let parts) = self { return parts.map { $0.evaluate(env, captures) }.joined() }
+            return evaluate(env, captures)
+        }
         if a.concatOperands == nil, b.concatOperands == nil {
             let first = a.evaluate(env, captures)
             return first + b.evaluate(env, captures)

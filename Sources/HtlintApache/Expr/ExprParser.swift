@@ -235,11 +235,21 @@ struct ExprParser {
         return !b[(delimiterAt + 1)...].contains(b[delimiterAt])
     }
 
-    /// `word . word`, nested to the right as Apache's grammar does (`%right T_OP_CONCAT`).
+    /// `word . word`, nested to the right as Apache's grammar does (`%right T_OP_CONCAT`). Read
+    /// in a loop, each `.` an operand towards `operandLimit`, so a long chain cannot exhaust
+    /// the stack here.
     mutating func parseWord() throws(ApExpression.ParseError) -> ExprWord {
-        let first = try parsePrimaryWord()
-        guard eat(".") else { return first }
-        return .joined(first, try parseWord())
+        var words = [try parsePrimaryWord()]
+        while eat(".") {
+            operands += 1
+            guard operands <= ExprParser.operandLimit else {
+                throw .init(message: "expression has more than \(ExprParser.operandLimit) operands (htlint's limit)")
+            }
+            words.append(try parsePrimaryWord())
+        }
+        var word = words.removeLast()
+        while let left = words.popLast() { word = .joined(left, word) }
+        return word
     }
 
     mutating func parsePrimaryWord() throws(ApExpression.ParseError) -> ExprWord {

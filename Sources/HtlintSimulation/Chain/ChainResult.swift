@@ -20,11 +20,12 @@ public struct Hop: Sendable {
     public var served: String?
     /// Apache's answer, nil when Apache was not asked.
     public var origin: OriginResponse?
-    /// What Apache received.
+    /// What Apache received (nil from a bulk simulator, whose origin does not trace: see
+    /// `ChainSimulator.explains`).
     public var originRequest: OriginRequest?
     /// Response headers as they reached the browser (without `Location`, see `location`).
     public var headers: [HTTPHeader]
-    /// The components the request went through, outermost first.
+    /// The components the request went through, outermost first (empty from a bulk simulator).
     public var path: [PathStep]
     /// The component that produced the answer ("Cloudflare (Flexible)", "Apache", "WordPress").
     public var producer: String

@@ -46,7 +46,8 @@ public struct ChainSimulator: Sendable {
     /// How to rebuild the site with a change (needed to verify fixes); nil when unknown.
     public var source: SiteSource?
 
-    /// How the edge in `layers`, if any, reaches Apache: its address and TLS version.
+    /// How the edge in `layers`, if any, reaches Apache (its address, TLS version and cipher),
+    /// and the host names the layers give the origin.
     private mutating func readEdgeLink() {
         let front = layers.lazy.compactMap { $0 as? Edge }.first
         originServerAddress = front?.originServerAddress

@@ -40,9 +40,9 @@ extension ChainSimulator {
                    app: response.app, error: response.error, cached: response.cached)
     }
 
-    /// Whether hops keep what only explanations read: the layers' path and the request Apache
-    /// received. Bulk replay's simulator (tracing off) keeps neither; building and freeing them
-    /// was a tenth of a replayed hop.
+    /// Whether hops keep the layers' path and the request Apache received, which explanations,
+    /// lint rules and fixes read (their simulators trace). Bulk replay's simulator (tracing
+    /// off) keeps neither: building and freeing them was a tenth of a replayed hop.
     var explains: Bool { origin.tracing }
 
     /// Why the browser cannot talk to the first component at all, in Chrome's words.
@@ -93,11 +93,12 @@ extension ChainSimulator {
             if let key, let entry = caches.entries[key] {
                 // A cache hit: the layer answers with what it stored for an earlier request (§2.8).
                 if let step { path[step].forwarded = nil }
+                let stored = "a \(entry.status) stored for \(entry.storedFor), kept \(entry.lifetime)"
                 var hit = HopResponse(status: entry.status, location: entry.location, headers: entry.headers, answerer: .edge,
                                       producer: layer.label, reason: "cache hit")
-                hit.cached = "a \(entry.status) stored for \(entry.storedFor), kept \(entry.lifetime)"
-                let (response, notes) = layer.respond(hit, received: request, forwarded: next)
-                if let step { path[step].responseNotes = ["answers from its cache: \(hit.cached!)"] + notes }
+                hit.cached = stored
+                let (response, notes) = layer.respond(consume hit, received: request, forwarded: next)
+                if let step { path[step].responseNotes = ["answers from its cache: \(stored)"] + notes }
                 return response
             }
             if let failure = connectionFailure(into: index + 1, next, verifying: layer.verifiesCertificates) {
@@ -166,6 +167,8 @@ extension ChainSimulator {
             response.error = "the connection closed without a response: the Apache child crashed"
             return response
         }
+        // (Only a client speaking TLS 1.2 to Apache itself meets this: over a browser's TLS 1.3
+        // the per-directory SSLVerifyClient is a 403 instead.)
         if answer.connectionLost, layers.isEmpty {
             response.status = 0
             response.error = "the TLS connection broke without a response: a renegotiation failed"

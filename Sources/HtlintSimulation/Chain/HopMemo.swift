@@ -16,8 +16,8 @@ import HtlintApache
 /// fired, and of the headers the one the chain reads (`Strict-Transport-Security`) — not the
 /// other headers, the layers' path or the request Apache received.
 public final class HopMemo: @unchecked Sendable {
-    /// A kept hop, field by field: a whole `Hop` holds several hundred bytes inline, most of
-    /// them the request Apache received and WordPress's answer, which is rare and kept apart.
+    /// A kept hop, field by field: a whole `Hop` holds a few hundred bytes inline, WordPress's
+    /// answer (rare, kept apart) the largest part.
     private final class Entry: @unchecked Sendable {
         let url: String, method: String, status: Int, location: String?
         let answerer: Answerer, producer: String
@@ -53,6 +53,7 @@ public final class HopMemo: @unchecked Sendable {
                                       original: o.original, recursionLimitExceeded: o.recursionLimitExceeded, errors: [],
                                       errorCodes: [], trace: [], internalRedirects: o.internalRedirects, firedRules: o.firedRules)
             slim.compressed = o.compressed
+            slim.connectionLost = o.connectionLost
             return slim
         }
     }
