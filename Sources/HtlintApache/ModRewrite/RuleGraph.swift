@@ -37,6 +37,8 @@ public final class CompiledRuleSet: Sendable {
 /// All compiled rule sets of a site, keyed by the identity of the merged rule list.
 final class RuleGraph: @unchecked Sendable {
     private var sets: [String: CompiledRuleSet] = [:]
+    /// The set `ruleSet` returned last, with its key.
+    private var last: (key: String, set: CompiledRuleSet)?
     private let lock = NSLock()
     /// The server-context rule set of the virtual host.
     let server: CompiledRuleSet
@@ -64,7 +66,4 @@ final class RuleGraph: @unchecked Sendable {
         last = (rewrite.key, s)
         return s
     }
-
-    /// The set `ruleSet` returned last, with its key.
-    private var last: (key: String, set: CompiledRuleSet)?
 }
