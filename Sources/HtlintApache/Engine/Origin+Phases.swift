@@ -150,7 +150,7 @@ extension Origin {
         // type_checker: a directory without a handler gets its own name (what `%R` logs); any
         // other name mod_mime's `AddHandler` one, over ScriptAlias's cgi-script too (recorded:
         // cms-addhandler-php-html-skips-fallback, alias-scriptalias-addhandler-replaces-handler).
-        if isDirectory(walk.filename) {
+        if isDirectory(walk.filename, for: r) {
             if r.handler == nil { r.handler = "httpd/unix-directory" }
         } else if r.handler != "redirect-handler", let mime = walk.config.mime, let h = mime.handler(forPath: mimeName(walk.filename, r, mime)) {
             // (mod_negotiation's type_checker runs first and, having adopted a variant whose
@@ -276,7 +276,7 @@ extension Origin {
     func directoryMatchSubject(_ r: RequestRecord, _ walk: WalkResult, remember: Bool = true) -> (subject: String, walked: Bool) {
         let f = walk.filename
         // (A server-context rewrite can walk outside the site: `/` is a directory there too.)
-        let isDirectory = self.isDirectory(f)
+        let isDirectory = self.isDirectory(f, for: r)
         let directory: String
         if isDirectory {
             directory = f.hasByteSuffix("/") ? f : f + "/"

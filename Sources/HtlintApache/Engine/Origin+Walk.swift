@@ -178,6 +178,15 @@ extension Origin {
     }
 
     /// A directory of the site, or a standard one outside the document root (an `Alias` target).
+    /// `isDirectory(path)`, remembered on the record for its next question (each is a hashed
+    /// look-up in the site's tree; a pass asked two or three times about its file name).
+    func isDirectory(_ path: String, for r: RequestRecord) -> Bool {
+        if let last = r.lastDirectoryTest, sameBytes(last.path, path) { return last.isDirectory }
+        let answer = isDirectory(path)
+        r.lastDirectoryTest = (path, answer)
+        return answer
+    }
+
     func isDirectory(_ path: String) -> Bool {
         if site.files.isDirectory(path) { return true }
         // Inside the root the site's tree is the whole truth (checked without building strings:

@@ -112,6 +112,9 @@ final class RequestRecord {
     /// directory_walk's cache, inherited from the previous or main request, then this pass's:
     /// the directory cached and the filename its `<DirectoryMatch>` sections were matched against.
     var walkCache: (directory: String, filename: String)?
+    /// The last name `Origin.isDirectory(_:for:)` tested for this record and its answer: the
+    /// walk's `<DirectoryMatch>` subject, the type checker and mod_dir ask about the same name.
+    var lastDirectoryTest: (path: String, isDirectory: Bool)?
     /// file_walk's cache, inherited from the previous request: the sections holding `<Files>`
     /// it tested and the file name it tested them against.
     var fileWalkCache: (sections: [String], base: String)?

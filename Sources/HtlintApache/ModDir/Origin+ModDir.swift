@@ -4,7 +4,7 @@ extension Origin {
     func modDir(_ r: RequestRecord, _ config: MergedConfig, _ chain: RequestChain) -> PassResult? {
         guard let f = r.filename, f.hasBytePrefix("/") || f.hasBytePrefix("redirect:") else { return nil }
         let mapped = r.stagedRedirect != nil ? stagedFilename(r) : f
-        let isDirectory = self.isDirectory(mapped)
+        let isDirectory = self.isDirectory(mapped, for: r)
         if isDirectory {
             guard r.pathInfo.isEmpty else { return nil }
             if !r.uri.hasByteSuffix("/") {
