@@ -249,12 +249,9 @@ final class RequestChain {
         self.theRequest = line
     }
 
-    /// A request header (first line of that name, case-insensitively), read from the stored
-    /// request's headers in place: `%{HTTP:…}` look-ups ask some fifty times a hop.
-    func header(_ name: String) -> String? {
-        let headers = request.headers
-        return headers.indexOfHeader(name).map { headers[$0].value }
-    }
+    /// A request header (first line of that name, case-insensitively), as the request (with
+    /// `RequestHeader` edits) has it now.
+    func header(_ name: String) -> String? { request.header(name) }
 
     /// Records a trace event; the detail is only built when tracing. Raw bytes of a path that
     /// is not UTF-8 are shown `\xE9`.
