@@ -21,6 +21,11 @@ public struct CLIEnvironment: Sendable {
     public var streamStdout: (@Sendable (String) -> Void)? = nil
     /// A progress line for long runs, when standard error is a terminal; nil otherwise.
     public var progress: (@Sendable (String) -> Void)? = nil
+    /// Takes what a command built and no longer needs so that the process's exit, not the
+    /// command, lets it go: freeing a replay's compiled rules and cached answers object by object
+    /// costs more than the exit's unmapping (compilers skip their frees at exit likewise). nil
+    /// (tests, in-process callers): everything is freed as usual.
+    public var keepUntilExit: (@Sendable (Any) -> Void)? = nil
 
     public init(readFile: @escaping @Sendable (String) throws -> [UInt8], readStdin: @escaping @Sendable () -> [UInt8],
                 listDirectory: @escaping @Sendable (String) -> [String]?, isDirectory: @escaping @Sendable (String) -> Bool) {

@@ -120,6 +120,7 @@ struct DiffCommand {
                 out.err("htlint: note: the \(name) configuration has \(errors) error(s) Apache answers 500 for; run `htlint check` for details")
             }
         }
+        io.keepUntilExit?((old, new, report))
         return report.failing > 0 ? .findings : .clean
     }
 

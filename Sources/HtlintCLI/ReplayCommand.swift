@@ -79,10 +79,12 @@ struct ReplayCommand {
             // The summary alone keeps (and caches) a tally per request; JSON lines an answer.
             func replay<Kept: Sendable>(_ keep: @escaping @Sendable (ChainResult) -> Kept,
                                         _ emit: (ReplayRequest, Kept) -> Void) throws {
-                try Replayer.stream(source, input: input, simulator: simulator, jobs: jobs,
-                                    cache: cached ? LockedCache<Kept>(limit: Replayer.cacheLimit(answers: jsonl)) : nil,
-                                    memo: cached ? HopMemo() : nil, keep: keep,
-                                    emit: emit, skipped: { summary.skipped.add($0, at: $1) }, batchDone: batchDone)
+                let cache = cached ? LockedCache<Kept>(limit: Replayer.cacheLimit(answers: jsonl)) : nil
+                let memo = cached ? HopMemo() : nil
+                try Replayer.stream(source, input: input, simulator: simulator, jobs: jobs, cache: cache, memo: memo,
+                                    keep: keep, emit: emit, skipped: { summary.skipped.add($0, at: $1) },
+                                    batchDone: batchDone)
+                io.keepUntilExit?((cache, memo))
             }
             if jsonl {
                 try replay(ReplayAnswer.init) { request, answer in
@@ -104,6 +106,7 @@ struct ReplayCommand {
         if !jsonl { out.stdout += summary.render(top: top) }
         out.err(String(format: "htlint: replayed %d requests in %.2f s (%.0f requests/s)", summary.total, seconds,
                        Double(summary.total) / max(seconds, 1e-9)))
+        io.keepUntilExit?((simulator, summary))
         return summary.loops + summary.recursions > 0 ? .findings : .clean
     }
 }
@@ -116,8 +119,12 @@ struct ReplaySummary {
     var loops = 0, recursions = 0, offsite = 0, tooMany = 0, errors = 0, notFound = 0
     var statuses = SmallCounts()
     var chainLengths = SmallCounts()
-    /// Uses per directive, once `foldFired` has run.
-    private var fired: [SourceRange: Int] = [:]
+    /// Uses per directive, once `foldFired` has run, by `firedKey`: hashing and comparing an
+    /// Int is a fraction of a range's cost, and folding ran once per fired directive of every
+    /// distinct chain.
+    private var fired: [Int: Int] = [:]
+    /// The files of the directives in `fired`, at the index their keys hold (a site has a few).
+    private var firedFiles: [String] = []
     /// Chains' fired directives with uses not yet in `fired` (each listed once).
     private var unfolded: [FiredRules] = []
 
@@ -147,10 +154,36 @@ struct ReplaySummary {
 
     private mutating func foldFired() {
         for box in unfolded {
-            for range in box.ranges { fired[range, default: 0] += box.unfoldedUses }
+            for range in box.ranges { fired[firedKey(range), default: 0] += box.unfoldedUses }
             box.unfoldedUses = 0
         }
         unfolded.removeAll(keepingCapacity: true)
+    }
+
+    /// A directive's file (its index in `firedFiles`) and offsets in one Int; offsets stay
+    /// below 2^25 (`SourceFile.sizeLimit`).
+    private mutating func firedKey(_ r: SourceRange) -> Int {
+        let file: Int
+        if let i = firedFiles.firstIndex(of: r.file) {
+            file = i
+        } else {
+            file = firedFiles.count
+            firedFiles.append(r.file)
+        }
+        return ReplaySummary.pack(file, r)
+    }
+
+    private static func pack(_ file: Int, _ r: SourceRange) -> Int { (file << 50) | (r.start << 25) | r.end }
+
+    private func firedRange(_ key: Int) -> SourceRange {
+        let mask = (1 << 25) - 1
+        return SourceRange(file: firedFiles[key >> 50], start: (key >> 25) & mask, end: key & mask)
+    }
+
+    /// How often a directive fired, nil for never.
+    private func uses(_ r: SourceRange) -> Int? {
+        guard let file = firedFiles.firstIndex(of: r.file) else { return nil }
+        return fired[ReplaySummary.pack(file, r)]
     }
 
     /// The file a directive was read from: one of the site's `.htaccess` files or its configuration.
@@ -185,7 +218,8 @@ struct ReplaySummary {
         // Status 0: the browser got no answer (the `error` verdicts).
         s += "final status: " + listed(statuses.sorted.map { "\($0.key == 0 ? "no answer" : String($0.key)) \($0.value) (\(pct($0.value)))" }) + "\n"
         s += "redirects per request: " + listed(chainLengths.sorted.map { "\($0.key): \($0.value)" }) + "\n"
-        let most = fired.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key.start < $1.key.start }).prefix(top)
+        let most = fired.map { (key: firedRange($0.key), value: $0.value) }
+            .sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key.start < $1.key.start }).prefix(top)
         // Counts right-aligned, then where each directive is and how it reads.
         s += "rules that fired most:" + (most.isEmpty ? " none" : "") + "\n"
         let width = most.map { String($0.value).count }.max() ?? 0
@@ -205,7 +239,7 @@ struct ReplaySummary {
             guard let config = site.accessConfig(dir) else { continue }
             var unfired: [Int] = []
             func note(_ range: SourceRange) {
-                guard fired[range] == nil else { return }
+                guard uses(range) == nil else { return }
                 neverCount += 1
                 unfired.append(range.start)
             }

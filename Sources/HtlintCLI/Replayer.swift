@@ -121,7 +121,11 @@ struct ReplayTally: Sendable {
         // Counted in place: `filter` would copy every hop.
         redirects = r.hops.reduce(0) { (300...399).contains($1.status) ? $0 + 1 : $0 }
         recursionLimitExceeded = r.hops.contains { $0.origin?.recursionLimitExceeded == true }
-        fired = FiredRules(r.hops.flatMap { $0.origin?.firedRules ?? [] })
+        // Sized first: `flatMap` grows the array hop by hop.
+        var ranges: [SourceRange] = []
+        ranges.reserveCapacity(r.hops.reduce(0) { $0 + ($1.origin?.firedRules.count ?? 0) })
+        for hop in r.hops { if let f = hop.origin?.firedRules { ranges += f } }
+        fired = FiredRules(ranges)
     }
 }
 

@@ -286,11 +286,20 @@ extension Origin {
         }
         // strcmp (recorded: section-directorymatch-walk-new-for-other-normal-form).
         if let cache = r.walkCache, sameBytes(cache.directory, directory),
-           isDirectory ? walk.pathInfo.isEmpty : site.files.isFile(f) || [.file, .executable].contains(Site.systemNode(f)) {
+           isDirectory ? walk.pathInfo.isEmpty : site.files.isFile(f) || isSystemFile(f) {
             return (cache.filename, false)
         }
         if remember { r.walkCache = (isDirectory ? f : directory, f) }
         return (f, true)
+    }
+
+    /// A regular file or program of the system (a walk outside the site); `systemNode` answers
+    /// a name inside the mounted root without walking the system's tree.
+    private func isSystemFile(_ path: String) -> Bool {
+        switch systemNode(path) {
+        case .file?, .executable?: true
+        default: false
+        }
     }
 
     /// The name mod_mime types: with `ModMimeUsePathInfo On` the path info is part of it

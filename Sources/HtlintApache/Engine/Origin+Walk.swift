@@ -34,6 +34,7 @@ extension Origin {
             func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
             func segments(from i: Int) -> [Range<Int>] {
                 var out: [Range<Int>] = []
+                out.reserveCapacity(8)  // one allocation for a usual depth
                 var i = i
                 while i < b.count {
                     while i < b.count, b[i] == UInt8(ascii: "/") { i += 1 }

@@ -109,8 +109,7 @@ public final class Origin: @unchecked Sendable {
     /// REDIRECT_ renaming across an internal redirect (apache-semantics §1.3).
     /// A name the table holds twice (see `RequestRecord.envShadowed`) is copied with its later value.
     func renamedEnvironment(_ record: RequestRecord, status: Int) -> EnvTable {
-        var out = EnvTable()
-        for (k, v) in record.env { out["REDIRECT_" + k] = record.envShadowed[k] ?? v }
+        var out = record.env.renamed(prefix: "REDIRECT_", preferring: record.envShadowed, room: 1)
         out["REDIRECT_STATUS"] = String(status)
         return out
     }

@@ -172,16 +172,14 @@ final class RequestRecord {
     }
 
     /// How the table spells `name` when it holds it in any case (APR tables ignore case).
-    func envKey(_ name: String) -> String? {
-        env[name] != nil ? name : env.keys.first { equalsIgnoringASCIICase($0, name) }
-    }
+    func envKey(_ name: String) -> String? { env.spelling(of: name) }
 
     /// `apr_table_set` / `apr_table_unset`: a name already there (in any case) keeps its spelling,
     /// and a `SetEnv` value overlaid behind it goes.
     func setEnvValue(_ name: String, _ value: String?) {
         let key = envKey(name) ?? name
         env[key] = value
-        envShadowed[key] = nil
+        if !envShadowed.isEmpty { envShadowed[key] = nil }
     }
 
     /// `%q` as the access log prints it.
@@ -236,6 +234,13 @@ final class RequestChain {
 
     /// Whether to record trace events (off for bulk replay, where formatting them dominates).
     let tracing: Bool
+
+    /// Adds a fired directive; the first makes room for a usual answer's few (a front
+    /// controller's rules fire four times over two passes) instead of growing one by one.
+    func recordFired(_ range: SourceRange) {
+        if fired.isEmpty { fired.reserveCapacity(4) }
+        fired.append(range)
+    }
 
     init(request: OriginRequest, tracing: Bool = true) {
         self.request = request
@@ -311,6 +316,27 @@ struct EnvTable: Sequence, ExpressibleByDictionaryLiteral {
     subscript(_ name: String) -> String? {
         get { storage[PathKey(name)] }
         set { storage[PathKey(name)] = newValue }
+    }
+
+    /// How the table spells `name` when it holds it in any ASCII case (one hashed look-up,
+    /// then a walk of the names in place: setting a new variable asks this every time).
+    func spelling(of name: String) -> String? {
+        if storage[PathKey(name)] != nil { return name }
+        for key in storage.keys where equalsIgnoringASCIICase(key.path, name) { return key.path }
+        return nil
+    }
+
+    /// Every variable under `prefix` + its name, with the value `preferred` holds for the name
+    /// when it holds one; sized for `room` more. (In place: every internal redirect copies the
+    /// table, and iterating it as pairs built an array first.)
+    func renamed(prefix: String, preferring preferred: EnvTable, room: Int) -> EnvTable {
+        var out = EnvTable()
+        out.storage.reserveCapacity(storage.count + room)
+        for (key, value) in storage {
+            let shadowing = preferred.storage.isEmpty ? nil : preferred.storage[key]
+            out.storage[PathKey(prefix + key.path)] = shadowing ?? value
+        }
+        return out
     }
 
     var count: Int { storage.count }

@@ -49,7 +49,7 @@ extension Origin {
                 }
             }
             chain.note(.alias, "Redirect at line \(redirect.line) matches \(r.uri)", range: redirect.range)
-            chain.fired.append(redirect.range)
+            chain.recordFired(redirect.range)
             // `Redirect 0` (any status atoi reads as 0): fixup_redir returns it, which is OK, so
             // the request goes on as if nothing matched, later Redirects unread (recorded:
             // alias-redirect-status-zero-in-htaccess-goes-on). In translate_name the OK says the

@@ -250,7 +250,7 @@ extension Origin {
             return .noMatch
         }
         chain.note(.ruleMatched, "line \(rule.line): `\(rule.pattern)` matched `\(input)`", range: rule.range)
-        chain.fired.append(rule.range)
+        chain.recordFired(rule.range)
         let serverContext = directory == nil
         func sideEffects() {
             for e in rule.flags.env {

@@ -211,10 +211,14 @@ public struct ChainSimulator: Sendable {
     /// layers stored (layers-and-mixed-content §16 L14, L27).
     public func run(_ start: String, method: String = "GET", headers: [HTTPHeader] = [], caches: inout CacheState,
                     memo: HopMemo? = nil) -> ChainResult {
+        // Room for a usual chain (an http → https → page redirect and the page) in one
+        // allocation each, not one per growth.
         var hops: [Hop] = []
+        hops.reserveCapacity(4)
         // Each state met so far with its hop's index (an HSTS upgrade adds a hop of its own); a
         // chain is short (the browser's hop limit), so a scan beats hashing four strings per hop.
         var seen: [(state: HopState, hop: Int)] = []
+        seen.reserveCapacity(4)
         var current = start
         // The next hop's URL as parsed when its Location was judged (parsing it again cost 2%).
         var parsed: URLParts? = nil

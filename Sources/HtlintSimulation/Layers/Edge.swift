@@ -226,9 +226,12 @@ public struct Edge: Sendable, Hashable {
     /// Headers the edge adds toward the origin (§2.6): the visitor's scheme twice, and its address.
     public func forwardedHeaders(scheme: String) -> [HTTPHeader] {
         guard isProxy else { return [] }
-        var h = [HTTPHeader("X-Forwarded-Proto", scheme), HTTPHeader("X-Forwarded-For", "127.0.0.1")]
+        // Sized once: this runs on every hop through the edge.
+        var h: [HTTPHeader] = []
+        h.reserveCapacity(mode != .terminatingProxy ? 4 : 2)
+        h.append(HTTPHeader("X-Forwarded-Proto", scheme))
+        h.append(HTTPHeader("X-Forwarded-For", "127.0.0.1"))
         if mode != .terminatingProxy {
-            h.reserveCapacity(4)
             // The two usual values as literals: this runs on every hop through the edge.
             let visitor = switch scheme {
             case "https": #"{"scheme":"https"}"#
