@@ -285,7 +285,10 @@ public final class Site: @unchecked Sendable {
     /// directories and `/etc//passwd` a file (recorded: rewrite-cond-system-paths-cleaned-up).
     public enum SystemNode: Equatable { case directory, file, executable }
 
-    public static func systemNode(_ path: String) -> SystemNode? {
+    public static func systemNode(_ path: String) -> SystemNode? { systemPath(path)?.node }
+
+    /// `systemNode` with the cleaned-up name it found.
+    static func systemPath(_ path: String) -> (path: String, node: SystemNode)? {
         guard path.hasBytePrefix("/") else { return nil }
         var resolved: [Substring] = []
         var wantsDirectory = false
@@ -299,9 +302,9 @@ public final class Site: @unchecked Sendable {
             wantsDirectory = false
         }
         let cleaned = "/" + resolved.joined(separator: "/")
-        if cleaned == "/" || systemDirectories.contains(cleaned) { return .directory }
+        if cleaned == "/" || systemDirectories.contains(cleaned) { return (cleaned, .directory) }
         guard !wantsDirectory, systemFiles.contains(cleaned) else { return nil }
-        return systemExecutables.contains(cleaned) ? .executable : .file
+        return (cleaned, systemExecutables.contains(cleaned) ? .executable : .file)
     }
 
     private static let systemExecutables: Set<String> = ["/usr/sbin/apache2"]
