@@ -32,25 +32,49 @@ public struct ServerCertificate: Sendable, Hashable {
     }
 
     /// ssl_var_lookup_ssl_cert for `SSL_SERVER_` + `rest`; nil when the name is none of the
-    /// certificate's or its value is not known. `rest` keeps its case: mod_ssl compares the
-    /// attribute tag (`S_DN_Email`) case-sensitively.
+    /// certificate's or its value is not known. The rest compares case-insensitively except
+    /// a name's `S`/`I` and the attribute tag (`S_DN_Email`), which mod_ssl compares as written.
     func variable(_ rest: String) -> String? {
-        switch rest.asciiUppercased() {
+        let upper = rest.asciiUppercased()
+        switch upper {
         case "M_VERSION": return String(version)
-        case "S_DN": return ServerCertificate.distinguishedName(subject)
-        case "I_DN": return ServerCertificate.distinguishedName(issuer)
         case "A_KEY": return keyAlgorithm
         case "A_SIG": return signatureAlgorithm
         default: break
         }
-        let upper = rest.asciiUppercased()
-        guard upper.hasBytePrefix("S_DN_") || upper.hasBytePrefix("I_DN_") else { return nil }
-        let name = upper.hasBytePrefix("S_DN_") ? subject : issuer
-        // ssl_var_lookup_ssl_cert_dn: the first attribute of that type (`SP` is `ST`'s other name).
-        var tag = String(rest.dropFirst(5))
+        let name: [Attribute]
+        switch rest.first {
+        case "S": name = subject
+        case "I": name = issuer
+        default: return nil
+        }
+        if upper.dropFirst() == "_DN" { return ServerCertificate.distinguishedName(name) }
+        guard upper.count > 5, upper.dropFirst().hasPrefix("_DN_") else { return nil }
+        return ServerCertificate.attribute(String(rest.dropFirst(5)), of: name)
+    }
+
+    /// ssl_var_lookup_ssl_cert_dn: `TAG`, `TAG_n` (the nth of that type, from 0) or either
+    /// with `_RAW` (the value unconverted: the same text here); `SP` is `ST`'s other name.
+    static func attribute(_ key: String, of name: [Attribute]) -> String? {
+        var key = Substring(key)
+        if let last = key.lastIndex(of: "_"), last > key.startIndex, key[key.index(after: last)...] == "RAW" {
+            key = key[..<last]
+        }
+        var index = 0
+        if let u = key.firstIndex(of: "_") {
+            let digits = key[key.index(after: u)...]
+            if digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+                // atoi: no digits is 0.
+                guard let n = digits.isEmpty ? 0 : Int(digits) else { return nil }
+                index = n
+                key = key[..<u]
+            }
+        }
+        var tag = String(key)
         if tag == "SP" { tag = "ST" }
-        guard ServerCertificate.tags.contains(tag) else { return nil }
-        return name.first { $0.tag == tag }?.value
+        guard tags.contains(tag) else { return nil }
+        let values = name.filter { $0.tag == tag }
+        return index < values.count ? values[index].value : nil
     }
 
     /// modssl_var_extract_dns under `SSLOptions +StdEnvVars`: each attribute of the subject and
