@@ -229,12 +229,14 @@ public final class Site: @unchecked Sendable {
     /// ap_parse_htaccess tries the AccessFileName names in order, passes over one that is missing
     /// (ENOENT, a dangling link too), reads a regular file, and answers 403 (AH00529) for anything
     /// else: a directory (pcfg_openfile's EBADF) or a link cycle (ELOOP). A link leaving the site
-    /// counts as missing: its target is not known.
+    /// leads into the modelled system: to a directory there (`/etc`) it is refused the same way
+    /// (recorded: access-htaccess-symlink-to-system-path); a system file's contents are not
+    /// known, so it counts as missing.
     public func unopenableAccessFile(in directory: String) -> String? {
         for name in vhost.block.server?.accessFileNames ?? [".htaccess"] {
             let path = directory + name
             guard files.lstat(path) != nil else { continue }
-            if let target = files.resolve(path) { return files.isDirectory(target) ? path : nil }
+            if files.resolve(path) != nil { return files.isDirectory(path) ? path : nil }
             if files.linkLoops(path) { return path }
         }
         return nil
