@@ -40,4 +40,13 @@ struct ServerCertificateTests {
         #expect(names == ["SSL_SERVER_S_DN_C=DE", "SSL_SERVER_S_DN_O=Shop, Inc.", "SSL_SERVER_S_DN_OU=a",
                           "SSL_SERVER_S_DN_OU_1=b", "SSL_SERVER_S_DN_CN=shop.example", "SSL_SERVER_I_DN_CN=Test CA"])
     }
+
+    @Test func aNameAsPrintedReadsBackInTheCertificatesOrder() {
+        let printed = ServerCertificate.distinguishedName(certificate.subject)
+        #expect(ServerCertificate.attributes(fromDistinguishedName: printed) == certificate.subject)
+        #expect(ServerCertificate.attributes(fromDistinguishedName: "CN=a,emailAddress=x@y")
+            == [.init("Email", "x@y"), .init("CN", "a")])
+        #expect(ServerCertificate.attributes(fromDistinguishedName: "XX=1") == nil)
+        #expect(ServerCertificate.attributes(fromDistinguishedName: "CN") == nil)
+    }
 }

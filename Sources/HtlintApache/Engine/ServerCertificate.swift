@@ -92,8 +92,32 @@ public struct ServerCertificate: Sendable, Hashable {
         return out
     }
 
+    /// A name written as mod_ssl prints it (`CN=shop.example,O=Shop\\, Inc.,C=DE`) back into
+    /// the certificate's order; nil when a part is no `TAG=value` or names a tag mod_ssl lacks.
+    public static func attributes(fromDistinguishedName text: String) -> [Attribute]? {
+        var parts: [String] = [], current = "", escaped = false
+        for c in text {
+            if escaped { current.append(c); escaped = false; continue }
+            switch c {
+            case "\\": escaped = true
+            case ",": parts.append(current); current = ""
+            default: current.append(c)
+            }
+        }
+        parts.append(current)
+        var out: [Attribute] = []
+        for part in parts {
+            guard let eq = part.firstIndex(of: "=") else { return nil }
+            var tag = part[..<eq].trimmingSpaces
+            if tag == "emailAddress" { tag = "Email" }
+            guard tags.contains(tag) else { return nil }
+            out.append(Attribute(tag, String(part[part.index(after: eq)...])))
+        }
+        return out.reversed()
+    }
+
     /// mod_ssl's attribute tags (ssl_var_lookup_ssl_cert_dn_rec).
-    static let tags: Set<String> = ["C", "ST", "SP", "L", "O", "OU", "CN", "T", "I", "G", "S", "D", "UID", "Email"]
+    public static let tags: Set<String> = ["C", "ST", "SP", "L", "O", "OU", "CN", "T", "I", "G", "S", "D", "UID", "Email"]
 
     /// The name as mod_ssl prints it (XN_FLAG_RFC2253): the last attribute first, separated
     /// by commas, RFC 2253's special characters escaped with a backslash.
@@ -106,5 +130,12 @@ public struct ServerCertificate: Sendable, Hashable {
             }
             return (a.tag == "Email" ? "emailAddress" : a.tag) + "=" + v
         }.joined(separator: ",")
+    }
+}
+
+private extension Substring {
+    /// Without the spaces around it (`CN = x` is written so too).
+    var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }
