@@ -37,6 +37,7 @@ struct SiteFile {
     var directoryIndex: [String]?
     var layers: [any Layer]?
     var originTLS: OriginServer.TLS?
+    var originCertificate: ServerCertificate?
     var wordpress: WordPress?
     var browser: Browser?
     var hsts: [String]?
@@ -85,7 +86,8 @@ struct SiteFile {
             s.layers = try items.map { try r.layer($0) }
         }
         if let origin = yaml["origin"] {
-            try r.only(origin, ["tls"])
+            try r.only(origin, ["tls", "certificate"])
+            if let c = origin["certificate"] { s.originCertificate = try r.certificate(c) }
             if let tls = try r.string(origin, "tls") {
                 guard let t = OriginServer.TLS(rawValue: tls) else {
                     throw r.error(origin["tls"]!, "unknown origin tls '\(tls)'; expected one of: \(OriginServer.TLS.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -120,6 +122,23 @@ struct Reader {
         for (k, value) in pairs where !keys.contains(k) {
             throw error(value, "unknown setting '\(k)'; expected one of: \(keys.sorted().joined(separator: ", "))")
         }
+    }
+
+    /// `origin.certificate`: what mod_ssl's `SSL_SERVER_*` variables describe. `subject` and
+    /// `issuer` (default: the subject, self-signed) as mod_ssl prints them, `key` and `signature`
+    /// as OpenSSL names the algorithms (`rsaEncryption`, `sha256WithRSAEncryption`).
+    func certificate(_ v: YAMLValue) throws -> ServerCertificate {
+        try only(v, ["subject", "issuer", "key", "signature"])
+        func name(_ key: String) throws -> [ServerCertificate.Attribute]? {
+            guard let text = try string(v, key) else { return nil }
+            guard let attributes = ServerCertificate.attributes(fromDistinguishedName: text) else {
+                throw error(v[key]!, "\(key) is a name like CN=shop.example,O=Shop,C=DE (tags: \(ServerCertificate.tags.sorted().joined(separator: ", ")))")
+            }
+            return attributes
+        }
+        guard let subject = try name("subject") else { throw error(v, "a certificate needs its subject") }
+        return ServerCertificate(subject: subject, issuer: try name("issuer") ?? subject,
+                                 keyAlgorithm: try string(v, "key") ?? "", signatureAlgorithm: try string(v, "signature") ?? "")
     }
 
     func string(_ v: YAMLValue, _ key: String) throws -> String? {

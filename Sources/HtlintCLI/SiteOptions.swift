@@ -164,8 +164,9 @@ struct SiteOptions {
             wp.proxyFixHeader = fix.lowercased() == "none" ? nil : fix
             wordpress = wp
         }
-        var simulator = ChainSimulator(source: source, layers: layers,
-                                       originServer: OriginServer(tls: originTLS ?? file.originTLS ?? .valid), app: wordpress,
+        var originServer = OriginServer(tls: originTLS ?? file.originTLS ?? .valid)
+        originServer.certificate = file.originCertificate
+        var simulator = ChainSimulator(source: source, layers: layers, originServer: originServer, app: wordpress,
                                        browser: browser ?? file.browser ?? .chrome)
         let site = simulator.origin.site
         if hsts || file.hsts != nil {

@@ -52,11 +52,15 @@ struct ContainedFileAccessTests {
         // Nothing below a link was loaded: no /etc/passwd, no outside .htaccess or file.
         #expect(fs.nodes.map(\.key).allSatisfy { !$0.hasPrefix("/var/www/html/etc/") && !$0.hasPrefix("/var/www/html/out/") })
         #expect(fs.accessFileEntries.map(\.key).sorted() == ["/var/www/html/"])
-        #expect(fs.stat("/var/www/html/etc/passwd") == nil)
         #expect(fs.stat("/var/www/html/out/secret.txt") == nil)
-        // Link targets outside the simulated root resolve to nothing (never to the real disk).
-        #expect(fs.stat("/var/www/html/etc") == nil)
+        // Link targets outside the simulated root resolve in the modelled Debian system
+        // (`Site.systemNode`), never on the real disk: /etc and /etc/passwd are there, the
+        // scratch directories are not.
+        #expect(fs.stat("/var/www/html/etc/passwd") == .file(size: 1))
+        #expect(fs.stat("/var/www/html/etc") == .directory)
+        #expect(fs.stat("/var/www/html/etc/secret.txt") == nil)
         #expect(fs.stat("/var/www/html/sub/up") == nil)
+        #expect(fs.contents("/var/www/html/etc/passwd") == nil)
     }
 
     @Test func symlinkLoopsAreBounded() throws {

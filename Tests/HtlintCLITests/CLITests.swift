@@ -224,6 +224,27 @@ struct CLITests {
         #expect(site.stderr == "htlint: \(dir)/site.yml:4: aliases expects host names, got '': it is empty\n")
     }
 
+    /// `origin.certificate` in a site file gives mod_ssl's `SSL_SERVER_*` variables their values
+    /// (htlint reads no certificate file); a name it cannot read is an error with its line.
+    @Test func siteFileCertificateFeedsServerVariables() throws {
+        let dir = NSTemporaryDirectory() + "htlint-cert-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir + "/site", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "RewriteEngine On\nRewriteCond %{SSL:SSL_SERVER_S_DN_O} =Shop\nRewriteRule ^a$ /shop [R=302,L]\nRewriteRule ^a$ /other [R=302,L]\n"
+            .write(toFile: dir + "/site/.htaccess", atomically: true, encoding: .utf8)
+        let yml = "docroot: site\nhost: example.org\norigin:\n  certificate:\n    subject: CN=example.org,O=Shop,C=DE\n    issuer: CN=Test CA\n"
+        try yml.write(toFile: dir + "/site.yml", atomically: true, encoding: .utf8)
+        let told = run(["simulate", "--site", dir + "/site.yml", "https://example.org/a"])
+        #expect(told.stdout.contains("https://example.org/shop"))
+        try "docroot: site\nhost: example.org\n".write(toFile: dir + "/site.yml", atomically: true, encoding: .utf8)
+        let unknown = run(["simulate", "--site", dir + "/site.yml", "https://example.org/a"])
+        #expect(unknown.stdout.contains("https://example.org/other"))
+        try "host: example.org\norigin:\n  certificate:\n    subject: XX=1\n".write(toFile: dir + "/site.yml", atomically: true, encoding: .utf8)
+        let bad = run(["simulate", "--site", dir + "/site.yml", "https://example.org/a"])
+        #expect(bad.status == .failure)
+        #expect(bad.stderr.hasPrefix("htlint: \(dir)/site.yml:4: subject is a name like CN=shop.example"))
+    }
+
     /// `conformance` finds cases below the directory it is given; a directory without any is an error.
     @Test func conformanceFindsNestedCasesAndRefusesAnEmptyDirectory() throws {
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("htlint-conformance-\(UUID().uuidString)")

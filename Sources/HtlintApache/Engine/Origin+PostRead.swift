@@ -30,10 +30,12 @@ extension Origin {
         // `SSLOptions +StdEnvVars` (merged per directory, inherited down): each variable of
         // mod_ssl's list that has a value; `+ExportCertData`: the client's certificate, empty
         // without one, set all the same (recorded: env-ssloptions-stdenvvars-merging). The
-        // server's certificate (SSL_SERVER_CERT) and the certificate, session and serial
-        // variables depend on the handshake and are not simulated.
+        // server's certificate text (SSL_SERVER_CERT), its serial and dates and the session's
+        // ID depend on the handshake and are not simulated.
         guard let options = r.config?.sslOptions.options, !options.isEmpty else { return }
         if options.contains("stdenvvars") {
+            // modssl_var_extract_dns: the certificate names' attributes (`SSL_SERVER_S_DN_CN`).
+            for (name, value) in chain.request.serverCertificate?.componentVariables ?? [] { r.setEnvValue(name, value) }
             for name in Origin.sslFixupVariables {
                 let value = sslVariable(name, r, chain)
                 if !value.isEmpty { r.setEnvValue(name, value) }

@@ -46,7 +46,14 @@ extension Origin {
             case "SSL_CIPHER":
                 if let cipher = chain.request.tlsCipher { return cipher }
                 return chain.request.tlsProtocol == "TLSv1.3" ? "TLS_AES_256_GCM_SHA384" : ""
-            // Ciphers, certificates and sessions depend on the handshake: not simulated.
+            // A new connection's full handshake; behind a proxy its session cache decides (the
+            // recordings' nginx resumes from its second connection on), so unknown there.
+            case "SSL_SESSION_RESUMED": return chain.request.sessionResumed ?? ""
+            // The server's certificate, when the simulation was told it (recorded:
+            // https-ssl-server-certificate-and-session-variables); its serial, dates and PEM
+            // text, the session's ID and the client's certificate are not simulated.
+            case _ where name.hasBytePrefix("SSL_SERVER_"):
+                return chain.request.serverCertificate?.variable(String(rawName.dropFirst(11))) ?? ""
             default: return ""
             }
         }

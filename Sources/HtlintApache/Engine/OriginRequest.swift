@@ -19,6 +19,8 @@ public struct OriginRequest: Sendable, Hashable {
         @exclusivity(unchecked) var tlsCipher: String? = nil
         @exclusivity(unchecked) var sni: String? = nil
         @exclusivity(unchecked) var misdirectedSNI: String? = nil
+        @exclusivity(unchecked) var serverCertificate: ServerCertificate? = nil
+        @exclusivity(unchecked) var sessionResumed: String? = nil
 
         init(method: String, target: String, headers: [HTTPHeader], tls: Bool, remoteAddress: String, serverAddress: String) {
             self.method = method
@@ -37,6 +39,8 @@ public struct OriginRequest: Sendable, Hashable {
             b.tlsCipher = tlsCipher
             b.sni = sni
             b.misdirectedSNI = misdirectedSNI
+            b.serverCertificate = serverCertificate
+            b.sessionResumed = sessionResumed
             return b
         }
     }
@@ -115,6 +119,17 @@ public struct OriginRequest: Sendable, Hashable {
         _modify { yield &unique.misdirectedSNI }
     }
 
+    /// The certificate the TLS listener presented (`SSL_SERVER_*`), when known.
+    public var serverCertificate: ServerCertificate? {
+        get { box.serverCertificate }
+        _modify { yield &unique.serverCertificate }
+    }
+    /// `SSL_SESSION_RESUMED` of the connection (`Initial` after a full handshake), when known.
+    public var sessionResumed: String? {
+        get { box.sessionResumed }
+        _modify { yield &unique.sessionResumed }
+    }
+
     /// First header with this name, case-insensitively.
     public func header(_ name: String) -> String? {
         let headers = box.headers
@@ -126,7 +141,8 @@ public struct OriginRequest: Sendable, Hashable {
         return a.method == b.method && a.target == b.target && a.headers == b.headers && a.tls == b.tls
             && a.remoteAddress == b.remoteAddress && a.connectionAddress == b.connectionAddress
             && a.serverAddress == b.serverAddress && a.tlsProtocol == b.tlsProtocol && a.tlsCipher == b.tlsCipher && a.sni == b.sni
-            && a.misdirectedSNI == b.misdirectedSNI
+            && a.misdirectedSNI == b.misdirectedSNI && a.serverCertificate == b.serverCertificate
+            && a.sessionResumed == b.sessionResumed
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -141,6 +157,8 @@ public struct OriginRequest: Sendable, Hashable {
         hasher.combine(tlsCipher)
         hasher.combine(sni)
         hasher.combine(misdirectedSNI)
+        hasher.combine(serverCertificate)
+        hasher.combine(sessionResumed)
     }
 }
 

@@ -229,12 +229,14 @@ public final class Site: @unchecked Sendable {
     /// ap_parse_htaccess tries the AccessFileName names in order, passes over one that is missing
     /// (ENOENT, a dangling link too), reads a regular file, and answers 403 (AH00529) for anything
     /// else: a directory (pcfg_openfile's EBADF) or a link cycle (ELOOP). A link leaving the site
-    /// counts as missing: its target is not known.
+    /// leads into the modelled system: to a directory there (`/etc`) it is refused the same way
+    /// (recorded: access-htaccess-symlink-to-system-path); a system file's contents are not
+    /// known, so it counts as missing.
     public func unopenableAccessFile(in directory: String) -> String? {
         for name in vhost.block.server?.accessFileNames ?? [".htaccess"] {
             let path = directory + name
             guard files.lstat(path) != nil else { continue }
-            if let target = files.resolve(path) { return files.isDirectory(target) ? path : nil }
+            if files.resolve(path) != nil { return files.isDirectory(path) ? path : nil }
             if files.linkLoops(path) { return path }
         }
         return nil
@@ -285,7 +287,10 @@ public final class Site: @unchecked Sendable {
     /// directories and `/etc//passwd` a file (recorded: rewrite-cond-system-paths-cleaned-up).
     public enum SystemNode: Equatable { case directory, file, executable }
 
-    public static func systemNode(_ path: String) -> SystemNode? {
+    public static func systemNode(_ path: String) -> SystemNode? { systemPath(path)?.node }
+
+    /// `systemNode` with the cleaned-up name it found.
+    static func systemPath(_ path: String) -> (path: String, node: SystemNode)? {
         guard path.hasBytePrefix("/") else { return nil }
         var resolved: [Substring] = []
         var wantsDirectory = false
@@ -299,9 +304,9 @@ public final class Site: @unchecked Sendable {
             wantsDirectory = false
         }
         let cleaned = "/" + resolved.joined(separator: "/")
-        if cleaned == "/" || systemDirectories.contains(cleaned) { return .directory }
+        if cleaned == "/" || systemDirectories.contains(cleaned) { return (cleaned, .directory) }
         guard !wantsDirectory, systemFiles.contains(cleaned) else { return nil }
-        return systemExecutables.contains(cleaned) ? .executable : .file
+        return (cleaned, systemExecutables.contains(cleaned) ? .executable : .file)
     }
 
     private static let systemExecutables: Set<String> = ["/usr/sbin/apache2"]

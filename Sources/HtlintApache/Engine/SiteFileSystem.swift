@@ -166,13 +166,22 @@ public struct SiteFileSystem: Sendable {
     /// The node at `path` without following a final symbolic link (lstat).
     public func lstat(_ path: String) -> Node? {
         if case .some(let known) = plainLookup(path, followFinal: false) { return known }
-        return walk(path, followFinal: false).flatMap(node)
+        return walk(path, followFinal: false).flatMap(nodeOrSystem)
     }
 
     /// The node at `path`, following symbolic links (stat), bounded against cycles.
     public func stat(_ path: String) -> Node? {
         if case .some(let known) = plainLookup(path, followFinal: true) { return known }
-        return resolve(path).flatMap(node)
+        return resolve(path).flatMap(nodeOrSystem)
+    }
+
+    /// A node of the site, or of the system outside it where a link led (`walk` answers
+    /// such a path only through a link): a directory, or a file whose size is not known
+    /// (taken as not empty; its contents are never read).
+    private func nodeOrSystem(_ path: String) -> Node? {
+        if let n = node(path) { return n }
+        guard !path.hasBytePrefix(root + "/"), let system = Site.systemNode(path) else { return nil }
+        return system == .directory ? .directory : .file(size: 1)
     }
 
     /// `walk`'s fast path answered with the node itself (one hash look-up where `walk` and
@@ -252,7 +261,14 @@ public struct SiteFileSystem: Sendable {
             }
             mustBeDirectory = false
             let candidate = "/" + (resolved + [c]).joined(separator: "/")
-            guard let found = node(candidate) else { return nil }
+            guard let found = node(candidate) else {
+                // A link led out of the site: the rest of the name is the system's (a stock
+                // Debian one, `Site.systemNode`), which has no links of its own (recorded:
+                // access-symlink-to-system-path).
+                guard follows > 0, !sameBytes(candidate, root), !candidate.hasBytePrefix(root + "/") else { return nil }
+                let rest = pending.isEmpty ? candidate : candidate + "/" + pending.reversed().joined(separator: "/")
+                return Site.systemPath(rest)?.path
+            }
             switch found {
             case .symlink(let target):
                 if pending.isEmpty && !followFinal { resolved.append(c); continue }

@@ -146,8 +146,13 @@ extension ChainSimulator {
                                           serverAddress: originServerAddress ?? "127.0.0.1")
         if let proto = originTLSProtocol { originRequest.tlsProtocol = proto }
         if let cipher = originTLSCipher { originRequest.tlsCipher = cipher }
-        // The browser's SNI reaches Apache itself only without a proxy in front.
-        if tls, layers.isEmpty { originRequest.sni = request.sni }
+        // The browser's SNI reaches Apache itself only without a proxy in front, and so does
+        // its new connection's full handshake (a proxy may resume a session it keeps).
+        if tls, layers.isEmpty {
+            originRequest.sni = request.sni
+            originRequest.sessionResumed = "Initial"
+        }
+        if tls { originRequest.serverCertificate = originServer.certificate }
         let server = virtualHosts?.origin(port: request.port, host: request.host) ?? (tls ? tlsOrigin : origin)
         // mod_ssl picked a server by SNI for the handshake: the browser's URL host, or the
         // Host name a proxy in front forwards (nginx's `proxy_ssl_name $host`). A request whose

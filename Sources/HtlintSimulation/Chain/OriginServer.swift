@@ -1,3 +1,5 @@
+import HtlintApache
+
 /// How the origin Apache listens, as far as the layers in front of it care (the §16 notation
 /// `tls:none`, `tls:valid`): plain HTTP on one port, and optionally TLS with some certificate.
 public struct OriginServer: Sendable, Hashable {
@@ -22,6 +24,8 @@ public struct OriginServer: Sendable, Hashable {
     public var httpPort: Int
     /// Port of the TLS listener, when there is one.
     public var httpsPort: Int
+    /// What its certificate says (mod_ssl's `SSL_SERVER_*`), when known.
+    public var certificate: ServerCertificate? = nil
 
     /// By default: HTTP on 80 and HTTPS on 443 with a valid certificate.
     public init(tls: TLS = .valid, httpPort: Int = 80, httpsPort: Int = 443) {

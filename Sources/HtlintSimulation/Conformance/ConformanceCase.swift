@@ -142,8 +142,15 @@ public struct ConformanceCase {
         // The recording client keeps no HSTS state: a Strict-Transport-Security header never
         // turns a later http hop into a browser-made 307.
         simulator.browser.usesHSTS = false
+        simulator.originServer.certificate = ConformanceCase.oracleCertificate
         return simulator
     }
+
+    /// The oracle's throw-away certificate (oracle.py's make_certificate: `openssl req -x509`
+    /// with a P-256 key and `-subj /CN=htlint-oracle`), self-signed.
+    static let oracleCertificate = ServerCertificate(
+        subject: [.init("CN", "htlint-oracle")], issuer: [.init("CN", "htlint-oracle")],
+        keyAlgorithm: "id-ecPublicKey", signatureAlgorithm: "ecdsa-with-SHA256")
 
     private func vhostSimulator(_ files: SiteFileSystem) -> ChainSimulator {
         func site(_ extra: [String]) -> Site {

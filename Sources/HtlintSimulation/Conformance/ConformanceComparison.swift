@@ -93,7 +93,7 @@ public enum ConformanceComparison {
             // header-deflate-compressed-body-not-recognised). A file with another's bytes has
             // that one's name (RecordedFileNames).
             let served = got.origin?.compressed == true ? nil
-                : got.served.flatMap { $0.hasSuffix("/.htaccess") ? nil : names?.recorded($0) ?? $0 }
+                : got.served.flatMap { path in path.hasSuffix("/.htaccess") ? nil : names.map { $0.recorded(path) } ?? path }
             if want.keys.contains("served") { check("hop\(i).served", want["served"], served) }
             if let wantHeaders = want["headers"] as? [String: Any], let o = got.origin {
                 for (name, value) in wantHeaders.sorted(by: { $0.key < $1.key }) {

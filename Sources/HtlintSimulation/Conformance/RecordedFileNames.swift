@@ -1,4 +1,5 @@
 import Foundation
+import HtlintApache
 
 /// How the recorder names a served file: by the body that came back, the first site file (in
 /// the order Python sorts the tree's paths, part by part) whose bytes it is. Two files with the
@@ -8,8 +9,10 @@ import Foundation
 struct RecordedFileNames {
     /// Site path → the earlier path with the same bytes; paths with unique content are absent.
     private var firstWithSameBytes: [String: String] = [:]
+    private let siteDirectory: String
 
     init(siteDirectory: String) {
+        self.siteDirectory = siteDirectory
         let root = URL(fileURLWithPath: siteDirectory)
         guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey]) else { return }
         var files: [(parts: [String], path: String, url: URL)] = []
@@ -30,6 +33,11 @@ struct RecordedFileNames {
         }
     }
 
-    /// The name the recorder gives a response that served `path`.
-    func recorded(_ path: String) -> String { firstWithSameBytes[path] ?? path }
+    /// The name the recorder gives a response that served `path`: none for a system file a
+    /// link out of the site led to (its bytes are no site file's; recorded:
+    /// access-symlink-to-system-path).
+    func recorded(_ path: String) -> String? {
+        if Site.systemNode(path) != nil, !FileManager.default.fileExists(atPath: siteDirectory + path) { return nil }
+        return firstWithSameBytes[path] ?? path
+    }
 }
