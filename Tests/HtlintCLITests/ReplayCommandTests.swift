@@ -33,6 +33,20 @@ struct ReplayCommandTests {
         #expect(progress.parts.last == "")
     }
 
+    /// Where the environment keeps objects until the process exits, replay hands it what it built
+    /// (the cache and hop memo, then the simulator and summary) and answers the same.
+    @Test func replayLeavesItsObjectsToTheExitWhenAsked() {
+        let reference = run(Self.fixture)
+        let kept = Collected()
+        var environment = CLIEnvironment.live
+        environment.keepUntilExit = { kept.add(String(describing: type(of: $0))) }
+        let o = run(Self.fixture, environment: environment)
+        #expect(o.stdout == reference.stdout)
+        #expect(o.status == reference.status)
+        #expect(kept.parts.count == 2)
+        #expect(kept.parts.last?.contains("ChainSimulator") == true)
+    }
+
     /// A log longer than a batch (4,096 requests) goes out in one write per batch, in order.
     @Test func jsonLinesStreamBatchByBatch() throws {
         let urls = try String(contentsOfFile: packageRoot + "/fixtures/diff/urls.txt", encoding: .utf8)
