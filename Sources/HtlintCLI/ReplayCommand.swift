@@ -173,7 +173,10 @@ struct ReplaySummary {
         return ReplaySummary.pack(file, r)
     }
 
-    private static func pack(_ file: Int, _ r: SourceRange) -> Int { (file << 50) | (r.start << 25) | r.end }
+    private static func pack(_ file: Int, _ r: SourceRange) -> Int {
+        assert(r.end < 1 << 25, "a directive past SourceFile.sizeLimit")
+        return (file << 50) | (r.start << 25) | r.end
+    }
 
     private func firedRange(_ key: Int) -> SourceRange {
         let mask = (1 << 25) - 1

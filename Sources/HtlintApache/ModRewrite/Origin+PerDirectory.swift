@@ -109,13 +109,16 @@ extension Origin {
         // filesystem directory without its leading `/`, the `*If/` of an <If> section whole.
         // It drops the directory's own trailing `/` and wants one after the match, so the empty
         // match of `<Location />` takes a second slash: `//sub/` becomes `/sub/`.
-        var match = directory.hasBytePrefix("/") ? dropLeadingBytes(directory, 1) : directory
-        if match.utf8.last == UInt8(ascii: "/") { match = String(match.utf8.dropLast())! }
-        let tail = dropLeadingBytes(path, min(1, path.utf8.count))
-        guard tail.utf8.starts(with: match.utf8), tail.utf8.dropFirst(match.utf8.count).first == UInt8(ascii: "/") else { return url }
+        // (Compared in place: most redirects leave the directory, and making the strings first
+        // cost each one some 3,000 instructions.)
+        var match = directory.utf8.dropFirst(directory.hasBytePrefix("/") ? 1 : 0)
+        if match.last == UInt8(ascii: "/") { match = match.dropLast() }
+        let tail = path.utf8.dropFirst()
+        guard tail.starts(with: match), tail.dropFirst(match.count).first == UInt8(ascii: "/") else { return url }
         var b = dropLeadingBytes(base, min(1, base.utf8.count))
         if !b.isEmpty && b.utf8.last != UInt8(ascii: "/") { b += "/" }
-        return prefix + "/" + b + dropLeadingBytes(tail, match.utf8.count + 1)
+        // The path's `/`, the directory and the `/` after it go.
+        return prefix + "/" + b + dropLeadingBytes(path, match.count + 2)
     }
 
     /// The URL of the internal redirect for a local per-directory result (apache-semantics §4.11).
