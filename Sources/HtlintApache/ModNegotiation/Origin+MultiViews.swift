@@ -59,7 +59,11 @@ extension Origin {
             // document-root checks see it.
             let missing = r.filename
             r.filename = path
-            defer { r.filename = missing }
+            // The look-up's environment is its own copy: the `MATCH_` names its `<FilesMatch>`
+            // sets reach this request only with the chosen variant's fast redirect (recorded:
+            // negotiation-variant-lookup-match-env-not-kept).
+            let (env, envShadowed) = (r.env, r.envShadowed)
+            defer { r.filename = missing; r.env = env; r.envShadowed = envShadowed }
             // …and its URI: a `<Location>` naming the variant applies to the look-up (recorded:
             // negotiation-variant-refused-by-location).
             let variantURI = Origin.variantURI(r, name)
