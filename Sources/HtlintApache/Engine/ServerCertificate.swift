@@ -124,8 +124,9 @@ public struct ServerCertificate: Sendable, Hashable {
     static func distinguishedName(_ name: [Attribute]) -> String {
         name.reversed().map { a in
             var v = ""
+            let last = a.value.count - 1
             for (i, c) in a.value.enumerated() {
-                if ",+\"\\<>;".contains(c) || (i == 0 && (c == "#" || c == " ")) || (i == a.value.count - 1 && c == " ") { v.append("\\") }
+                if ",+\"\\<>;".contains(c) || (i == 0 && (c == "#" || c == " ")) || (i == last && c == " ") { v.append("\\") }
                 v.append(c)
             }
             return (a.tag == "Email" ? "emailAddress" : a.tag) + "=" + v
