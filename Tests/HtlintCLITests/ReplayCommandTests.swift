@@ -47,6 +47,23 @@ struct ReplayCommandTests {
         #expect(kept.parts.last?.contains("ChainSimulator") == true)
     }
 
+    /// The answer cache tells URLs apart by their bytes: `/café.html` with a precomposed é is
+    /// the site's file, the same name with `e` and a combining accent is not (Apache: 404),
+    /// though Swift's `String` holds the two equal.
+    @Test func cacheKeepsNormalFormsApart() throws {
+        let precomposed = "/caf\u{E9}.html", decomposed = "/cafe\u{301}.html"
+        let urls = try Self.scratch("urls.txt", "http://example.com\(precomposed)\nhttp://example.com\(decomposed)\n")
+        defer { Self.removeScratch(urls) }
+        let root = (urls as NSString).deletingLastPathComponent + "/root"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try "x".write(toFile: root + precomposed, atomically: true, encoding: .utf8)
+        let o = run(["replay", "--docroot", root, "--host", "example.com", "--urls", urls, "--jsonl"])
+        let statuses = o.stdout.split(separator: "\n").compactMap { line in
+            line.range(of: "\"finalStatus\":").map { String(line[$0.upperBound...].prefix(3)) }
+        }
+        #expect(statuses == ["200", "404"])
+    }
+
     /// A log longer than a batch (4,096 requests) goes out in one write per batch, in order.
     @Test func jsonLinesStreamBatchByBatch() throws {
         let urls = try String(contentsOfFile: packageRoot + "/fixtures/diff/urls.txt", encoding: .utf8)

@@ -1,12 +1,14 @@
 import Foundation
+import HtlintBytes
 
-/// A thread-safe cache by string key: the engine's per-directory walks, replay's answers.
+/// A thread-safe cache by string key (its bytes): the engine's per-directory walks, replay's answers.
 /// With a `limit`, it keeps the first `limit` keys and ignores later ones, so memory stays
 /// bounded however many distinct keys come.
 public final class LockedCache<Value>: @unchecked Sendable {
     // Inlinable, so a client module's cache (replay's answers) is specialised for its value
     // type instead of copying values through generic witnesses on every look-up.
-    @usableFromInline var values: [String: Value] = [:]
+    // By bytes (`ByteKey`): two URLs or names Swift holds equal are two requests.
+    @usableFromInline var values: [ByteKey: Value] = [:]
     @usableFromInline let lock = NSLock()
     public let limit: Int
 
@@ -16,13 +18,13 @@ public final class LockedCache<Value>: @unchecked Sendable {
     public func get(_ key: String) -> Value? {
         lock.lock()
         defer { lock.unlock() }
-        return values[key]
+        return values[ByteKey(key)]
     }
 
     @inlinable
     public func set(_ key: String, _ value: Value) {
         lock.lock()
-        if values.count < limit { values[key] = value }
+        if values.count < limit { values[ByteKey(key)] = value }
         lock.unlock()
     }
 }

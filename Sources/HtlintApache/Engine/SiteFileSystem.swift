@@ -18,7 +18,7 @@ public struct SiteFileSystem: Sendable {
     /// that a copy only retains, duplicated before a shared copy changes (copy on write).
     private final class Storage: @unchecked Sendable {
         // Only ever changed through a uniquely referenced box (`changing`).
-        var nodes: [PathKey: Node] = [:]
+        var nodes = PathTable<Node>()
         var children: [PathKey: [String]] = [:]
         var hasSymlinks = false
         var accessFiles: [PathKey: SourceFile] = [:]
@@ -48,9 +48,9 @@ public struct SiteFileSystem: Sendable {
 
     /// Every node with its path (in no particular order). Not a `[String: Node]`: two names
     /// Swift holds equal (`é` precomposed or not) are two files.
-    public var nodes: [(key: String, value: Node)] { storage.nodes.map { ($0.key.path, $0.value) } }
+    public var nodes: [(key: String, value: Node)] { storage.nodes.entries }
     /// The node at exactly `path` (no walk: links are not followed).
-    private func node(_ path: String) -> Node? { storage.nodes[PathKey(path)] }
+    private func node(_ path: String) -> Node? { storage.nodes[path] }
     /// Names in each directory (a path without trailing slash), for listing one.
     private var children: [PathKey: [String]] { storage.children }
     /// Whether any node is a symbolic link: without one, a plain path is found by a lookup alone.
@@ -74,7 +74,7 @@ public struct SiteFileSystem: Sendable {
 
     /// Records a node, and its name in its parent's listing when it is new.
     private mutating func setNode(_ path: String, _ node: Node) {
-        guard changing.nodes.updateValue(node, forKey: PathKey(path)) == nil, let slash = path.lastIndex(ofByte: UInt8(ascii: "/")), path != "/" else { return }
+        guard changing.nodes.updateValue(node, forKey: path) == nil, let slash = path.lastIndex(ofByte: UInt8(ascii: "/")), path != "/" else { return }
         let parent = slash == path.startIndex ? "/" : String(path[..<slash])
         changing.children[PathKey(parent), default: []].append(String(path[path.utf8.index(after: slash)...]))
     }
@@ -188,8 +188,8 @@ public struct SiteFileSystem: Sendable {
     /// the node's look-up took two; every request stats several paths): `.some(nil)` is
     /// "nothing there", `nil` means the walk must run.
     private func plainLookup(_ path: String, followFinal: Bool) -> Node?? {
-        guard let (name, directoryOnly) = SiteFileSystem.plainForm(path) else { return nil }
-        if let n = node(name) {
+        guard let (name, directoryOnly, hash) = SiteFileSystem.plainForm(path) else { return nil }
+        if let n = storage.nodes.value(forKey: name, hash: hash) {
             switch n {
             case .symlink: if followFinal || directoryOnly { return nil }
             case .file: if directoryOnly { return .some(nil) }
@@ -200,15 +200,19 @@ public struct SiteFileSystem: Sendable {
         return hasSymlinks ? nil : .some(nil)
     }
 
-    /// The name the fast paths look up: a plain `path` itself, or a plain name with one
-    /// trailing slash (`directoryOnly`: the walk demands a directory there, and follows a
-    /// final link). Every request stats its directory with the slash, so this one form
-    /// skips the slow walk's string building.
-    private static func plainForm(_ path: String) -> (name: String, directoryOnly: Bool)? {
-        if isPlain(path) { return (path, false) }
-        guard path.utf8.count > 1, path.utf8.last == UInt8(ascii: "/") else { return nil }
-        let name = dropTrailingBytes(path, 1)
-        return isPlain(name) ? (name, true) : nil
+    /// The name the fast paths look up, with its `ByteKey.hash` from the same pass over the
+    /// bytes: a plain `path` itself, or a plain name with one trailing slash (`directoryOnly`:
+    /// the walk demands a directory there, and follows a final link). Every request stats its
+    /// directory with the slash, so this one form skips the slow walk's string building.
+    private static func plainForm(_ path: String) -> (name: String, directoryOnly: Bool, hash: UInt64)? {
+        var bytes = path
+        let found: (directoryOnly: Bool, hash: UInt64)? = bytes.withUTF8 { b in
+            let directoryOnly = b.count > 1 && b[b.count - 1] == UInt8(ascii: "/")
+            let name = directoryOnly ? UnsafeBufferPointer(rebasing: b[..<(b.count - 1)]) : b
+            return isPlain(name) ? (directoryOnly, ByteKey.hash(name)) : nil
+        }
+        guard let found else { return nil }
+        return (found.directoryOnly ? dropTrailingBytes(path, 1) : path, found.directoryOnly, found.hash)
     }
 
     /// The path `path` leads to after following symbolic links: nil when nothing is there, a
@@ -237,8 +241,8 @@ public struct SiteFileSystem: Sendable {
         // Fast path (every request tests several paths): absolute, no `//`, no `/.` segment start,
         // at most a trailing slash (`plainForm`). Found, it is the answer unless it is a link to
         // follow; missing, it is missing when no link on the way could lead elsewhere.
-        if let (name, directoryOnly) = SiteFileSystem.plainForm(path) {
-            switch node(name) {
+        if let (name, directoryOnly, hash) = SiteFileSystem.plainForm(path) {
+            switch storage.nodes.value(forKey: name, hash: hash) {
             case .symlink?: if !followFinal && !directoryOnly { return name }
             case .file?: return directoryOnly ? nil : name
             case .directory?: return name
@@ -292,17 +296,19 @@ public struct SiteFileSystem: Sendable {
     /// itself is plain): the kernel's walk would find exactly this string.
     static func isPlain(_ path: String) -> Bool {
         var path = path
-        return path.withUTF8 { b in
-            let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
-            guard b.first == slash else { return false }
-            if b.count > 1, b[b.count - 1] == slash { return false }
-            func segmentEnds(_ j: Int) -> Bool { j == b.count || b[j] == slash }
-            for i in 0..<(b.count - 1) where b[i] == slash {
-                if b[i + 1] == slash { return false }
-                if b[i + 1] == dot, segmentEnds(i + 2) || (b[i + 2] == dot && segmentEnds(i + 3)) { return false }
-            }
-            return true
+        return path.withUTF8 { isPlain($0) }
+    }
+
+    private static func isPlain(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        guard b.first == slash else { return false }
+        if b.count > 1, b[b.count - 1] == slash { return false }
+        func segmentEnds(_ j: Int) -> Bool { j == b.count || b[j] == slash }
+        for i in 0..<(b.count - 1) where b[i] == slash {
+            if b[i + 1] == slash { return false }
+            if b[i + 1] == dot, segmentEnds(i + 2) || (b[i + 2] == dot && segmentEnds(i + 3)) { return false }
         }
+        return true
     }
 
     /// The contents of the site file at `path` (links followed within the site), read from

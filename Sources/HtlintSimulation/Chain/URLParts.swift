@@ -29,6 +29,31 @@ public struct URLParts: Sendable, Hashable {
     /// URL is requested and recorded as written; `Host` and loop identity use the number.
     public var writtenPort: String? = nil
 
+    /// Two URLs are the same request when they are written with the same bytes: Swift's
+    /// `String` equality would take `/café` with a precomposed é and with a combining accent
+    /// for one URL (one hop memo entry, one loop), where the browser and Apache see two.
+    public static func == (a: URLParts, b: URLParts) -> Bool {
+        a.port == b.port && a.pathOmitted == b.pathOmitted
+            && ByteKey.sameBytes(a.target, b.target) && ByteKey.sameBytes(a.host, b.host)
+            && ByteKey.sameBytes(a.scheme, b.scheme) && sameBytes(a.writtenScheme, b.writtenScheme)
+            && sameBytes(a.fragment, b.fragment) && sameBytes(a.userInfo, b.userInfo)
+            && sameBytes(a.writtenPort, b.writtenPort)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ByteKey.hash(target))
+        hasher.combine(ByteKey.hash(host))
+        hasher.combine(port)
+    }
+
+    private static func sameBytes(_ a: String?, _ b: String?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): true
+        case let (x?, y?): ByteKey.sameBytes(x, y)
+        default: false
+        }
+    }
+
     /// Parses `scheme://authority/target`; nil without `://`. One pass over contiguous bytes:
     /// every delimiter is ASCII, and this runs several times a hop.
     public init?(_ text: String) {
@@ -162,6 +187,12 @@ public struct URLParts: Sendable, Hashable {
         let host: String
         let port: Int
         let target: String
+
+        /// By bytes, like the URLs themselves (see `==` on `URLParts`).
+        public static func == (a: LoopKey, b: LoopKey) -> Bool {
+            a.port == b.port && ByteKey.sameBytes(a.target, b.target) && ByteKey.sameBytes(a.host, b.host)
+                && ByteKey.sameBytes(a.scheme, b.scheme)
+        }
     }
 
     public var loopKey: LoopKey { LoopKey(scheme: scheme, host: comparableHost, port: effectivePort, target: target) }
