@@ -29,6 +29,18 @@ struct RecordedBrowserChainTests {
         #expect(URLParts("http://shop.example/a")!.text == "http://shop.example/a")
     }
 
+    /// URLs are the same request only with the same bytes: a name with a precomposed é and one
+    /// with `e` and a combining accent are two requests (two memo entries, no loop between them).
+    @Test func urlsDifferByBytesNotByCanonicalEquivalence() {
+        let precomposed = URLParts("http://shop.example/caf\u{E9}.html")!
+        let decomposed = URLParts("http://shop.example/cafe\u{301}.html")!
+        #expect(precomposed != decomposed)
+        #expect(precomposed.loopKey != decomposed.loopKey)
+        #expect(Set([precomposed, decomposed]).count == 2)
+        #expect(precomposed == URLParts("http://shop.example/caf\u{E9}.html")!)
+        #expect(precomposed.loopKey == URLParts("http://SHOP.example:80/caf\u{E9}.html")!.loopKey)
+    }
+
     /// The recording client requests `http://host:80/x` as written; a browser drops the port.
     @Test func wwwRuleCopyingAPortKeepsItInTheNextHopURLForTheRecordingClient() {
         let www = "RewriteEngine On\nRewriteCond %{HTTP_HOST} !^www\\. [NC]\nRewriteRule ^ http://www.%{HTTP_HOST}%{REQUEST_URI} [R=301,L]"
