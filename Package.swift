@@ -42,7 +42,7 @@ let package = Package(
         // Apache itself: the typed directive model, read-time validation and the origin engine.
         .target(name: "HtlintApache", dependencies: ["HtlintBytes", "HtlintSyntax", "HtlintRegex"], swiftSettings: releaseSpeed),
         // Layers in front of the origin (browser, CDN, proxy) and the redirect-chain simulator.
-        .target(name: "HtlintSimulation", dependencies: ["HtlintApache"], swiftSettings: releaseSpeed),
+        .target(name: "HtlintSimulation", dependencies: ["HtlintApache", "HtlintBytes"], swiftSettings: releaseSpeed),
         // The compiled rule graph as an artifact: all-URL loop analysis, dead rules, DOT/Mermaid/SVG.
         .target(name: "HtlintGraph", dependencies: ["HtlintSimulation", "HtlintBytes", "CGraphviz"]),
         // Lint rules over the model and simulations.
@@ -50,7 +50,7 @@ let package = Package(
         // Output formats; depends on diagnostics only, never on rules.
         .target(name: "HtlintReporting", dependencies: ["HtlintDiagnostics"]),
         // The command line as a library function (testable without a process).
-        .target(name: "HtlintCLI", dependencies: ["HtlintRules", "HtlintReporting", "HtlintYAML", "CZlib", "CCurl", "CMalloc"]),
+        .target(name: "HtlintCLI", dependencies: ["HtlintRules", "HtlintBytes", "HtlintReporting", "HtlintYAML", "CZlib", "CCurl", "CMalloc"]),
         .executableTarget(name: "htlint", dependencies: ["HtlintCLI"]),
         // `make bench`: replay and lint throughput on ../shared/bench workloads (release build).
         .executableTarget(name: "htlint-bench", dependencies: ["HtlintRules"]),

@@ -1,6 +1,7 @@
 import Foundation
 import HtlintApache
 import HtlintSimulation
+import HtlintBytes
 
 /// `htlint diff`: the same requests through two document roots (before and after a change),
 /// with every request whose chain or final answer changed, grouped by the directive responsible.
@@ -129,23 +130,24 @@ struct DiffCommand {
     static func compare(_ source: LineSource, input: ReplayInput, old: ChainSimulator, new: ChainSimulator,
                         allow: [AllowPattern], jobs: Int) throws -> DiffReport {
         var report = DiffReport()
-        // Method and URL → index in report.entries, or -1 when the answers agree.
-        var seen: [String: Int] = [:]
+        // Method and URL (by bytes: `é` precomposed or not are two requests) → index in
+        // report.entries, or -1 when the answers agree.
+        var seen: [ByteKey: Int] = [:]
         // Each configuration meets the same hops in many chains (a hop memo belongs to one simulator).
         let oldHops = HopMemo(), newHops = HopMemo()
         let batchSize = 4096
         while true {
             var batch: [ReplayRequest] = []
-            var keys: [String] = []
+            var keys: [ByteKey] = []
             var counts: [Int] = []
-            var inBatch: [String: Int] = [:]
+            var inBatch: [ByteKey: Int] = [:]
             while batch.count < batchSize, let line = try source.nextLine() {
                 guard let request = input.request(line) else {
                     if !ReplayInput.isBlankOrComment(line) { report.skipped.add(line, at: source.position) }
                     continue
                 }
                 report.requests += 1
-                let key = request.method + " " + request.url
+                let key = ByteKey(request.method + " " + request.url)
                 if let index = seen[key] {
                     if index >= 0 { report.entries[index].occurrences += 1 }
                 } else if let position = inBatch[key] {

@@ -53,6 +53,25 @@ struct DiffCommandTests {
         #expect(o.stderr == "")
     }
 
+    /// Requests are told apart by their bytes: the same name with a precomposed é and with `e`
+    /// and a combining accent are two distinct requests, and only the second differs when
+    /// the new configuration redirects the decomposed form (a `%CC%81` pattern).
+    @Test func distinctRequestsByBytes() throws {
+        let dir = NSTemporaryDirectory() + "htlint-diff-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for side in ["old", "new"] {
+            try FileManager.default.createDirectory(atPath: dir + "/" + side, withIntermediateDirectories: true)
+            try "x".write(toFile: dir + "/" + side + "/caf\u{E9}.html", atomically: true, encoding: .utf8)
+        }
+        try "RewriteEngine On\nRewriteRule ^cafe\\xCC\\x81\\.html$ /caf\u{E9}.html [R=301,L]\n"
+            .write(toFile: dir + "/new/.htaccess", atomically: true, encoding: .utf8)
+        try "http://example.com/caf\u{E9}.html\nhttp://example.com/cafe\u{301}.html\n"
+            .write(toFile: dir + "/urls.txt", atomically: true, encoding: .utf8)
+        let o = run(["diff", "--old", dir + "/old", "--new", dir + "/new", "--host", "example.com", "--urls", dir + "/urls.txt"])
+        #expect(o.stdout.hasPrefix("2 requests, 2 distinct, 1 differ\n"))
+        #expect(o.status == .findings)
+    }
+
     @Test func allowedDifferencesDoNotFail() throws {
         let all = run(Self.fixture + ["--allow", "*"])
         #expect(all.status == .clean)

@@ -1,4 +1,5 @@
 import HtlintApache
+import HtlintBytes
 
 /// One hop: the browser's request through the layers to Apache (and WordPress) and the answer
 /// back (layers-and-mixed-content §1.3 `dispatch`).
@@ -89,7 +90,7 @@ extension ChainSimulator {
                 path.append(PathStep(component: layer.label, received: request, forwarded: next, setHeaders: changed, notes: notes))
                 step = path.count - 1
             }
-            let key = layer.cacheKey(received: request, forwarded: next).map { "\(index) \($0)" }
+            let key = layer.cacheKey(received: request, forwarded: next).map { ByteKey("\(index) \($0)") }
             if let key, let entry = caches.entries[key] {
                 // A cache hit: the layer answers with what it stored for an earlier request (§2.8).
                 if let step { path[step].forwarded = nil }

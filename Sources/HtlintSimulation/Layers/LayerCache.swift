@@ -1,4 +1,5 @@
 import HtlintApache
+import HtlintBytes
 
 /// Answers stored by the layers' caches during a simulation (layers-and-mixed-content §2.8,
 /// §3.2): part of the chain's state, so a loop that exists only through a cached redirect is
@@ -14,7 +15,9 @@ public struct CacheState: Sendable {
         var storedFor: String
     }
 
-    var entries: [String: Entry] = [:]
+    /// By the layer's cache key's bytes: URLs Swift holds equal (`é` precomposed or not) are
+    /// two cache entries, as for the CDN.
+    var entries: [ByteKey: Entry] = [:]
 
     /// Empty caches.
     public init() {}
@@ -25,7 +28,8 @@ public struct CacheState: Sendable {
     /// A stable text for the chain state.
     public var digest: String {
         if entries.isEmpty { return "" }
-        return entries.keys.sorted().map { "\($0)=\(entries[$0]!.status)\(entries[$0]!.location ?? "")" }.joined(separator: ";")
+        return entries.sorted { $0.key.string.utf8.lexicographicallyPrecedes($1.key.string.utf8) }
+            .map { "\($0.key.string)=\($0.value.status)\($0.value.location ?? "")" }.joined(separator: ";")
     }
 }
 
