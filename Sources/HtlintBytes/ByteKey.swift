@@ -24,11 +24,11 @@ public struct ByteKey: Hashable, Sendable {
     }
 
     /// Whether two strings hold the same UTF-8 bytes.
+    @inlinable
     public static func sameBytes(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
-        var a = a, b = b
-        return a.withUTF8 { p in
-            b.withUTF8 { q in
+        return withBytes(a) { p in
+            withBytes(b) { q in
                 guard let x = p.baseAddress, let y = q.baseAddress else { return true }
                 return memcmp(x, y, p.count) == 0
             }
@@ -38,8 +38,15 @@ public struct ByteKey: Hashable, Sendable {
     /// A 64-bit hash of the UTF-8 bytes, eight at a time (multiply and fold). Not keyed: the
     /// keys are the user's own files and URLs, and a collision only costs a comparison.
     public static func hash(_ s: String) -> UInt64 {
-        var s = s
-        return s.withUTF8 { hash($0) }
+        withBytes(s) { hash($0) }
+    }
+
+    /// `body` over the string's UTF-8 in place, borrowed: a mutable copy for `withUTF8` cost
+    /// a retain and a release on every look-up. (A bridged string is copied out.)
+    @inlinable @inline(__always)
+    public static func withBytes<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let r = s.utf8.withContiguousStorageIfAvailable(body) { return r }
+        return Array(s.utf8).withUnsafeBufferPointer(body)
     }
 
     public static func hash(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {

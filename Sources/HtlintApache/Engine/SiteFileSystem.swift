@@ -205,8 +205,7 @@ public struct SiteFileSystem: Sendable {
     /// the walk demands a directory there, and follows a final link). Every request stats its
     /// directory with the slash, so this one form skips the slow walk's string building.
     private static func plainForm(_ path: String) -> (name: String, directoryOnly: Bool, hash: UInt64)? {
-        var bytes = path
-        let found: (directoryOnly: Bool, hash: UInt64)? = bytes.withUTF8 { b in
+        let found: (directoryOnly: Bool, hash: UInt64)? = ByteKey.withBytes(path) { b in
             let directoryOnly = b.count > 1 && b[b.count - 1] == UInt8(ascii: "/")
             let name = directoryOnly ? UnsafeBufferPointer(rebasing: b[..<(b.count - 1)]) : b
             return isPlain(name) ? (directoryOnly, ByteKey.hash(name)) : nil
@@ -295,8 +294,7 @@ public struct SiteFileSystem: Sendable {
     /// Absolute, without `//`, `.` or `..` segments, without a trailing slash (the root `/`
     /// itself is plain): the kernel's walk would find exactly this string.
     static func isPlain(_ path: String) -> Bool {
-        var path = path
-        return path.withUTF8 { isPlain($0) }
+        ByteKey.withBytes(path) { isPlain($0) }
     }
 
     private static func isPlain(_ b: UnsafeBufferPointer<UInt8>) -> Bool {

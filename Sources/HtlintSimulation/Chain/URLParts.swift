@@ -32,6 +32,7 @@ public struct URLParts: Sendable, Hashable {
     /// Two URLs are the same request when they are written with the same bytes: Swift's
     /// `String` equality would take `/café` with a precomposed é and with a combining accent
     /// for one URL (one hop memo entry, one loop), where the browser and Apache see two.
+    @inline(__always)
     public static func == (a: URLParts, b: URLParts) -> Bool {
         a.port == b.port && a.pathOmitted == b.pathOmitted
             && ByteKey.sameBytes(a.target, b.target) && ByteKey.sameBytes(a.host, b.host)
