@@ -23,7 +23,7 @@ extension Origin {
         // Set by the default handler before mod_headers' filter runs: `Header unset` removes it.
         if let acceptRanges { onSuccess.set("Accept-Ranges", acceptRanges) }
         // ap_if_walk merged the headers its conditions read into r->headers_out's Vary.
-        if !r.ifVary.isEmpty { onSuccess.add("Vary", r.ifVary.joined(separator: ", ")) }
+        for line in r.ifVary { onSuccess.add("Vary", line.joined(separator: ", ")) }
         // Error responses Apache generates itself drop the onsuccess table; an ErrorDocument
         // page keeps it (its request's fixups filled it and the handler sends it).
         let success = ((200...299).contains(status) && !canned) || servedErrorPage
@@ -235,7 +235,7 @@ extension Origin {
         for h in site.vhost.block.headers where h.early {
             if h.always { apply(h, to: &always, &type, r, context) } else { apply(h, to: &onSuccess, &type, r, context) }
         }
-        let vary = r.ifVary.isEmpty ? [] : [HTTPHeader("Vary", r.ifVary.joined(separator: ", "))]
+        let vary = r.ifVary.map { HTTPHeader("Vary", $0.joined(separator: ", ")) }
         return fixupVary([HTTPHeader("Content-Type", "message/http")] + always.entries + chain.cookies + onSuccess.entries + vary)
     }
 

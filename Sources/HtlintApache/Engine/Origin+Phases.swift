@@ -131,10 +131,7 @@ extension Origin {
             // (recorded: header-requestheader-condition-vary-from-variant-lookup).
             if !walk.config.requestHeaders.isEmpty, !chain.childCrashed {
                 let (sub, _) = variantLookup(r, walk, filename: walk.filename, uri: r.uri, chain, requestHeaders: true)
-                let own = r.ifVary
-                r.ifVary = []
-                r.addVary(sub.ifVary)
-                r.addVary(own)
+                r.overlayVary(of: sub)
             }
             // The look-up ran its fixups too (its redirects skipped in a subrequest) in their
             // order: mod_rewrite's (which sees neither SetEnv nor HTTPS yet: recorded

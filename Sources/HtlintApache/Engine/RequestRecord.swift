@@ -89,8 +89,10 @@ final class RequestRecord {
     /// in the error table, which travels with internal redirects: an ErrorDocument request adds to
     /// the tokens.
     var negotiationVary: [String] = []
-    /// Request headers `<If>` conditions read: merged into this request's normal table's `Vary`.
-    var ifVary: [String] = []
+    /// Request headers `<If>` conditions read, as the `Vary` lines of this request's normal
+    /// table: each evaluation merges into the first line, and a fast redirect's overlay puts the
+    /// subrequest's lines before the request's (`overlayVary`).
+    var ifVary: [[String]] = []
     var contentLocation: String?
     /// r->mtime is no longer the epoch (mod_negotiation read the directory).
     var mtimeSet = false
@@ -286,10 +288,19 @@ extension RequestRecord {
     /// the same, and fixup_vary leaves a Vary of nothing but separators as it is (recorded:
     /// header-expression-vary-empty-names).
     func addVary<S: Sequence<String>>(_ tokens: S) {
+        var first = ifVary.first ?? []
         for t in tokens {
-            if t.isEmpty { ifVary.append(t) } else { RequestRecord.append(CollectionOfOne(t), to: &ifVary) }
+            if t.isEmpty { first.append(t) } else { RequestRecord.append(CollectionOfOne(t), to: &first) }
         }
+        if ifVary.isEmpty { if !first.isEmpty { ifVary = [first] } } else { ifVary[0] = first }
     }
+
+    /// ap_internal_fast_redirect's apr_table_overlay(rr->headers_out, r->headers_out): the
+    /// subrequest's `Vary` lines, then the request's, each kept apart. Only a Vary without any
+    /// name shows it (fixup_vary joins the others): behind nginx, which drops each line's
+    /// trailing blanks, two empty lines arrive as two (recorded:
+    /// header-expression-vary-empty-names-lines-behind-edge).
+    func overlayVary(of sub: RequestRecord) { ifVary = sub.ifVary + ifVary }
 
     /// Header names are case-insensitive: a token already in `list` in any case is not added again.
     private static func append<S: Sequence<String>>(_ tokens: S, to list: inout [String]) {

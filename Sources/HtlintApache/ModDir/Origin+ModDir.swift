@@ -156,10 +156,7 @@ extension Origin {
         // answers with the subrequest's Vary and Content-Location.
         takeErrorTable(of: sub, into: r)
         // …and its normal table over the request's: the Vary its conditions made goes out too.
-        let own = r.ifVary
-        r.ifVary = []
-        r.addVary(sub.ifVary)
-        r.addVary(own)
+        r.overlayVary(of: sub)
     }
 
     /// apr_table_overlay(rr->err_headers_out, r->err_headers_out): the subrequest's mod_negotiation
