@@ -282,6 +282,8 @@ struct LintCommand {
             }
         }
         var context = LintContext(files: files, simulator: simulate ? simulator : nil, edge: simulator.edge, hosts: hosts)
+        // Static rules read the site's files and virtual host without simulation too (HT224, HT201).
+        if !simulate { context.site = site }
         context.unreadAccessFiles = unread
         // Without a configuration file, findings the layers or mod_dir make alone (a loop with the
         // browser's HSTS, a DirectorySlash downgrade behind a TLS-terminating edge) point at the

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import HtlintCLI
 
@@ -25,5 +26,28 @@ struct ErrorDocumentPageMissingTests {
             "fixtures/apache/errordoc-missing-page-logged-status/site/.htaccess:1:1: warning: http://shop.example/ gets Apache's default 403 "
                 + "page instead of `ErrorDocument 403 /missing.html`: /missing.html does not exist [HT320]",
         ])
+    }
+
+    /// Several lines name the same missing page: each URL's finding is on the line Apache used
+    /// for it, the virtual host's for the root's URLs and `/blog/.htaccess`'s under /blog/
+    /// (the first line in the files was reported once, for both).
+    @Test func lineUsedForTheURL() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("htlint-ht320-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let site = dir.appendingPathComponent("site")
+        try FileManager.default.createDirectory(at: site.appendingPathComponent("blog"), withIntermediateDirectories: true)
+        try "".write(to: site.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
+        try "".write(to: site.appendingPathComponent("blog/index.html"), atomically: true, encoding: .utf8)
+        try "ErrorDocument 404 /404.html\n".write(to: site.appendingPathComponent("blog/.htaccess"), atomically: true, encoding: .utf8)
+        let vhost = dir.appendingPathComponent("vhost.conf")
+        try "ErrorDocument 404 /404.html\n".write(to: vhost, atomically: true, encoding: .utf8)
+        let o = runCLI(["lint", "--format", "concise", "--only", "HT320", "--host", "shop.example", "--docroot", site.path, "--vhost", vhost.path])
+        let found = o.stdout.split(separator: "\n").map(String.init)
+        #expect(found == [
+            "\(site.path)/blog/.htaccess:1:1: warning: http://shop.example/blog/no-such-page gets Apache's default 404 page instead of "
+                + "`ErrorDocument 404 /404.html`: /404.html does not exist [HT320]",
+            "\(vhost.path):1:1: warning: http://shop.example/no-such-page gets Apache's default 404 page instead of "
+                + "`ErrorDocument 404 /404.html`: /404.html does not exist [HT320]",
+        ], "\(found)")
     }
 }

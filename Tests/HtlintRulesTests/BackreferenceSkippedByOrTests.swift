@@ -49,4 +49,37 @@ struct BackreferenceSkippedByOrTests {
     @Test func trailingOrIsLeftToHT206() {
         #expect(Self.messages("RewriteCond %{HTTP_HOST} ^(.+)$\nRewriteCond %{QUERY_STRING} ^(x)(y)$ [OR]\nRewriteRule ^ /%2 [R=302,L]\n").isEmpty)
     }
+
+    /// `%N` in a later condition's test string takes the groups the `[OR]` group before it left
+    /// (rewrite-cond-or-skipped-group-empty-in-later-condition, its `.htaccess`): reported there,
+    /// before the substitution's; one in the same `[OR]` group as the `%N` is not a choice made
+    /// before it.
+    @Test func laterConditionTestStringIsChecked() {
+        let htaccess = #"""
+            RewriteEngine On
+            RewriteCond %{QUERY_STRING} ^go$ [OR]
+            RewriteCond %{HTTP_HOST} ^www\.(.+)$ [NC]
+            RewriteCond %1 ^$
+            RewriteRule ^a$ http://shop.example/a-empty [R=302,L]
+            RewriteRule ^a$ http://shop.example/a-set [R=302,L]
+            RewriteCond %{HTTPS} off [OR]
+            RewriteCond %{HTTP_HOST} ^www\.(.+)$ [NC]
+            RewriteCond %{DOCUMENT_ROOT}/hosts/%1 -d
+            RewriteRule ^b$ http://shop.example/b-dir-%1 [R=302,L]
+            RewriteCond %{HTTP_HOST} ^www\.(.+)$ [NC]
+            RewriteCond %{QUERY_STRING} ^go$ [OR]
+            RewriteCond %1 ^shop
+            RewriteRule ^c$ http://shop.example/c-%1 [R=302,L]
+
+            """#
+        let found = Linter(rules: [BackreferenceSkippedByOr()]).run(LintContext(htaccess: htaccess))
+        #expect(found.map(\.message) == [
+            "`%1` can be empty: when `RewriteCond %{QUERY_STRING} ^go$` is the `[OR]` alternative that holds, the alternatives after it "
+                + "are skipped and `%1` takes its groups, of which it has none; `RewriteCond %1 ^$` is then tested with `%1` empty",
+            "`%1` can be empty: when `RewriteCond %{HTTPS} off` is the `[OR]` alternative that holds, the alternatives after it "
+                + "are skipped and `%1` takes its groups, of which it has none; `RewriteCond %{DOCUMENT_ROOT}/hosts/%1 -d` is then tested with `%1` empty"])
+        // Lines 4 and 9, at the `%1` of the condition.
+        #expect(found.map { htaccess.utf8.prefix($0.range.start).filter { $0 == UInt8(ascii: "\n") }.count + 1 } == [4, 9])
+        #expect(found.map { String(decoding: htaccess.utf8.dropFirst($0.range.start).prefix($0.range.end - $0.range.start), as: UTF8.self) } == ["%1", "%1"])
+    }
 }

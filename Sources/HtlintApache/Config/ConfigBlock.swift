@@ -341,6 +341,8 @@ public struct ConfigBlock: Sendable {
     /// `ErrorDocument` values that hold expression syntax (`%{…}`), parsed as string
     /// expressions (core parses every value so; a plain one evaluates to itself).
     public var errorDocumentExpressions: [Int: ExprWord] = [:]
+    /// Where each `ErrorDocument` line stands, for the trace (lint names the line a page came from).
+    public var errorDocumentRanges: [Int: SourceRange] = [:]
     /// `AcceptPathInfo`: nil unset; `.some(nil)` for `Default`, which is a value of its own
     /// (AP_REQ_DEFAULT_PATH_INFO) that replaces a parent's On/Off in core's merge.
     public var acceptPathInfo: Bool?? = nil

@@ -55,6 +55,7 @@ extension ConfigReader {
             if code == 401, ConfigReader.isFullURL(words[1].value) { return }
             block.errorDocuments[code] = words[1].value
             block.errorDocumentExpressions[code] = nil
+            block.errorDocumentRanges[code] = d.range
             // Every value is an ap_expr string (set_error_document): besides `%{…}`, backslash
             // escapes are read (`\y` is `y`, `\t` a tab) and `$1` is empty; other text is used as it is.
             if ApExpression.stringHasSyntax(words[1].value) {

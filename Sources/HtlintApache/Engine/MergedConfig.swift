@@ -175,6 +175,7 @@ extension MergedConfig {
         var access: [AccessDirective] = []
         var errorDocuments: [Int: String] = [:]
         var errorDocumentExpressions: [Int: ExprWord] = [:]
+        var errorDocumentRanges: [Int: SourceRange] = [:]
         var acceptPathInfo: Bool?
         var limitRequestBody = 0
         /// `MaxRanges` (nil: unlimited).
@@ -322,8 +323,11 @@ extension MergedConfig {
                 }
                 access = compat + authz
             }
-            errorDocuments.merge(block.errorDocuments) { _, new in new }
-            for code in block.errorDocuments.keys { errorDocumentExpressions[code] = block.errorDocumentExpressions[code] }
+            if !block.errorDocuments.isEmpty {
+                errorDocuments.merge(block.errorDocuments) { _, new in new }
+                errorDocumentRanges.merge(block.errorDocumentRanges) { _, new in new }
+                for code in block.errorDocuments.keys { errorDocumentExpressions[code] = block.errorDocumentExpressions[code] }
+            }
             // `AcceptPathInfo Default` below an `On` gives the handler's default back (recorded:
             // nested-acceptpathinfo-default-overrides-parent).
             if let a = block.acceptPathInfo { acceptPathInfo = a }

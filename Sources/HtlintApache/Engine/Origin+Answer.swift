@@ -422,7 +422,8 @@ extension Origin {
 
     /// ErrorDocument with a local path: an internal redirect that keeps the error status.
     func redirectToErrorDocument(_ a: AnswerState, to doc: String, status s: Int, location: String? = nil) {
-        a.chain.note(.internalRedirect, "ErrorDocument \(s) → \(doc)")
+        // The line errorDocument(for:) just found `doc` on (set only with tracing).
+        a.chain.note(.internalRedirect, "ErrorDocument \(s) → \(doc)", range: a.chain.errorDocumentRange)
         if a.errorDocumentStatus == nil && a.firstErrorStatus == nil { (a.firstErrorStatus, a.errorOrigin) = (s, a.record) }
         // internal_internal_redirect copies a redirect's Location into the page's request.
         let kept = StatusLines.isRedirect(s) ? location : nil

@@ -206,11 +206,14 @@ public final class Origin: @unchecked Sendable {
     }
 
     /// ErrorDocument configured for `status` in the record's directory; a value with
-    /// expression syntax is evaluated for the failing request (ap_response_code_string).
+    /// expression syntax is evaluated for the failing request (ap_response_code_string). With
+    /// tracing, the line it comes from is left in `chain.errorDocumentRange` for the trace event
+    /// of the page's internal redirect (lint's HT320 names the line Apache used for the URL).
     func errorDocument(for answered: Int, record: RequestRecord, chain: RequestChain) -> String? {
         let status = StatusLines.errorDocumentKey(answered)
-        func evaluated(_ text: String?, _ expression: ExprWord?) -> String? {
+        func evaluated(_ text: String?, _ expression: ExprWord?, _ range: @autoclosure () -> SourceRange?) -> String? {
             guard let text else { return nil }
+            if chain.tracing { chain.errorDocumentRange = range() }
             // set_error_document classifies the configured text once: with a blank, or neither
             // a local path nor a URL, it is a message and gets a leading quote; a URL stays a
             // URL whatever its expansion holds (recorded: errordoc-url-expanding-to-a-blank).
@@ -221,10 +224,13 @@ public final class Origin: @unchecked Sendable {
         // Before the directory walk r->per_dir_config is what the location and if walks merged
         // ahead of translate_name: a `<Location>`'s ErrorDocument answers a server rule's [F].
         // Read in place: binding the virtual host's whole block would copy it on every call.
-        let server = { evaluated(self.site.vhost.block.errorDocuments[status], self.site.vhost.block.errorDocumentExpressions[status]) }
+        let server = {
+            evaluated(self.site.vhost.block.errorDocuments[status], self.site.vhost.block.errorDocumentExpressions[status],
+                      self.site.vhost.block.errorDocumentRanges[status])
+        }
         let beforeWalk = { () -> String? in
             if let pre = self.preTranslateConfig(record, chain), let text = pre.errorDocuments[status] {
-                return evaluated(text, pre.errorDocumentExpressions[status])
+                return evaluated(text, pre.errorDocumentExpressions[status], pre.errorDocumentRanges[status])
             }
             return server()
         }
@@ -232,7 +238,7 @@ public final class Origin: @unchecked Sendable {
         // <If> merged over the walk (ap_response_code_string reads r->per_dir_config).
         if let config = record.config {
             guard let text = config.errorDocuments[status] else { return server() }
-            return evaluated(text, config.errorDocumentExpressions[status])
+            return evaluated(text, config.errorDocumentExpressions[status], config.errorDocumentRanges[status])
         }
         // A rewrite to a URL keeps the walk's per-directory configuration (r->per_dir_config).
         guard let filename = record.filename, filename.hasBytePrefix("/") else { return beforeWalk() }
@@ -241,6 +247,6 @@ public final class Origin: @unchecked Sendable {
         // ErrorDocument applies, not one from a parent `.htaccess` read before the broken one.
         if walk.fatal != nil { return server() }
         guard let text = walk.config.errorDocuments[status] else { return beforeWalk() }
-        return evaluated(text, walk.config.errorDocumentExpressions[status])
+        return evaluated(text, walk.config.errorDocumentExpressions[status], walk.config.errorDocumentRanges[status])
     }
 }

@@ -236,6 +236,8 @@ final class RequestChain {
 
     /// Whether to record trace events (off for bulk replay, where formatting them dominates).
     let tracing: Bool
+    /// With tracing: the `ErrorDocument` line of the last look-up that found one.
+    var errorDocumentRange: SourceRange?
 
     /// Adds a fired directive; the first makes room for a usual answer's few (a front
     /// controller's rules fire four times over two passes) instead of growing one by one.

@@ -101,6 +101,16 @@ public struct LintContext: Sendable {
     /// `--site` file, say. Nil when unknown; such findings are then dropped.
     public var anchor: SourceFile?
 
+    /// The site (its files, virtual host and settings) when the linter knows it, with or without
+    /// simulation: `lint --no-simulation` leaves `simulator` nil but still reads the document root,
+    /// so static rules that ask about the site's files or its virtual host (HT224's directories,
+    /// HT201's `RewriteEngine` from the vhost) read it here.
+    public var site: Site? {
+        get { staticSite ?? simulator?.origin.site }
+        set { staticSite = newValue }
+    }
+    private var staticSite: Site?
+
     /// The probe set's chains (empty without a simulator).
     public var probes: [ProbeResult] { probeCache.results(self) }
 

@@ -30,7 +30,7 @@ struct AccessFileNotRead: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         // Where the files are mounted, for `${DOCROOT}` and the sections' paths.
-        let mountedRoot = context.simulator?.origin.site.mountedRoot ?? "/var/www/html"
+        let mountedRoot = context.site?.mountedRoot ?? "/var/www/html"
         return context.unreadAccessFiles.compactMap { file -> Diagnostic? in
             guard let directory = file.directory else { return nil }
             let path = SiteFileSystem.normalize(mountedRoot + directory)

@@ -19,7 +19,8 @@ struct RedirectSlashMismatch: LintRule {
         and `Redirect 301 /shop/ https://shop.example` sends `/shop/cart` to the host \
         `shop.examplecart`. When only the target ends with `/`, it is doubled: \
         `Redirect 301 /old /new/` sends `/old/page` to `/new//page` (reported where `/old` is a \
-        directory of the site: `Redirect 301 /about.html /about/` moves a page). End both with a \
+        directory of the site, which `lint --no-simulation` reads too: `Redirect 301 /about.html \
+        /about/` moves a page). End both with a \
         slash or neither (`Redirect 301 /docs/ /manual/`, `Redirect 301 /old /new`).
         """,
         severity: .warning,
@@ -55,7 +56,7 @@ struct RedirectSlashMismatch: LintRule {
 
     /// Whether the site has a directory at the URL-path (false when the site is not known).
     static func isDirectory(_ urlPath: String, _ context: LintContext) -> Bool {
-        guard let site = context.simulator?.origin.site else { return false }
+        guard let site = context.site else { return false }
         return site.files.isDirectory(site.mountedRoot + urlPath)
     }
 

@@ -27,7 +27,7 @@ struct RewriteEngineNotOn: LintRule {
             let engine = file.config.block.rewrite?.engine
             if engine == true { return nil }
             if engine == nil, let dir = file.directory, parentsOn.contains(where: { dir != $0 && dir.hasPrefix($0) }) { return nil }
-            if engine == nil, let dir = file.directory, let site = context.simulator?.origin.site,
+            if engine == nil, let dir = file.directory, let site = context.site,
                Self.vhostEngine(site, directory: dir) == true { return nil }
             return finding("`RewriteRule` without `RewriteEngine On`: the rules of this file never run", at: first.range,
                            fixes: [FixIt(title: "Add `RewriteEngine On`",

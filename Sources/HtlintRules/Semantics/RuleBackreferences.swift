@@ -51,13 +51,21 @@ extension RewriteRule {
     /// negated sets the groups, replacing those of any condition before it (recorded:
     /// rewrite-cond-or-skipped-group-empty, rewrite-cond-last-match-groups-replace-earlier).
     /// Nil with an `expr` condition, whose `=~` captures are HT219's.
-    var conditionCaptureWays: [Int: ConditionCaptureWay]? {
-        guard !conditions.contains(where: { if case .expression = $0.test { true } else { false } }) else { return nil }
+    var conditionCaptureWays: [Int: ConditionCaptureWay]? { conditionCaptureWays(before: nil) }
+
+    /// The same for the groups condition `k`'s test string can take (`RewriteCond %1 ^$`,
+    /// `RewriteCond %{DOCUMENT_ROOT}/%1 -d`): those the `[OR]` groups before its own leave. The
+    /// members of its own group before it failed, and a pattern that fails sets no groups
+    /// (recorded: rewrite-cond-or-skipped-group-empty-in-later-condition). Nil with an `expr`
+    /// condition before it.
+    func conditionCaptureWays(before k: Int?) -> [Int: ConditionCaptureWay]? {
+        guard !conditions[..<(k ?? conditions.count)].contains(where: { if case .expression = $0.test { true } else { false } }) else { return nil }
         var ways: [Int: ConditionCaptureWay] = [-1: ConditionCaptureWay()]
         var start = 0
         while start < conditions.count {
             var end = start
             while end < conditions.count - 1 && conditions[end].orNext { end += 1 }
+            if let k, end >= k { break }
             var next: [Int: ConditionCaptureWay] = [:]
             for k in start...end {
                 let choice: Int? = end > start ? k : nil
@@ -86,6 +94,24 @@ extension RewriteRule {
 }
 
 extension RewriteCondition {
+    /// `%N` (and `$N`) parts of the test string, map keys and defaults included, in order.
+    var backreferences: [Template.Part] {
+        var out: [Template.Part] = []
+        func visit(_ t: Template) {
+            for p in t.parts {
+                switch p {
+                case .ruleCapture, .conditionCapture: out.append(p)
+                case .map(_, let key, let fallback):
+                    visit(key)
+                    if let fallback { visit(fallback) }
+                default: break
+                }
+            }
+        }
+        visit(testString)
+        return out
+    }
+
     /// The groups the condition sets when it holds: a pattern that is not negated; nil otherwise.
     var capturedGroups: Int? {
         if case .regex(let r) = test, !negated { r.captureCount } else { nil }
