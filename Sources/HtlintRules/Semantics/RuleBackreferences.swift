@@ -6,22 +6,7 @@ extension RewriteRule {
     /// `$N` and `%N` parts of the substitution, `[E=]` and `[CO=]` values, in the order they are
     /// written, map keys and defaults included.
     var backreferences: [Template.Part] {
-        var out: [Template.Part] = []
-        func visit(_ t: Template) {
-            for p in t.parts {
-                switch p {
-                case .ruleCapture, .conditionCapture: out.append(p)
-                case .map(_, let key, let fallback):
-                    visit(key)
-                    if let fallback { visit(fallback) }
-                default: break
-                }
-            }
-        }
-        visit(substitution)
-        flags.env.forEach(visit)
-        flags.cookies.forEach(visit)
-        return out
+        ([substitution] + flags.env + flags.cookies).flatMap(\.backreferences)
     }
 
     /// Where `reference` (`$2`, `%1`) is first written: in the substitution, else in the flags.
@@ -95,6 +80,19 @@ extension RewriteRule {
 
 extension RewriteCondition {
     /// `%N` (and `$N`) parts of the test string, map keys and defaults included, in order.
+    var backreferences: [Template.Part] { testString.backreferences }
+
+    /// The groups the condition sets when it holds: a pattern that is not negated; nil otherwise.
+    var capturedGroups: Int? {
+        if case .regex(let r) = test, !negated { r.captureCount } else { nil }
+    }
+
+    /// The condition as written, without its flags: `RewriteCond %{HTTPS} off`.
+    var written: String { "RewriteCond \(rawTestString) \(rawPattern)" }
+}
+
+extension Template {
+    /// `$N` and `%N` parts, map keys and defaults included, in the order they are written.
     var backreferences: [Template.Part] {
         var out: [Template.Part] = []
         func visit(_ t: Template) {
@@ -108,15 +106,7 @@ extension RewriteCondition {
                 }
             }
         }
-        visit(testString)
+        visit(self)
         return out
     }
-
-    /// The groups the condition sets when it holds: a pattern that is not negated; nil otherwise.
-    var capturedGroups: Int? {
-        if case .regex(let r) = test, !negated { r.captureCount } else { nil }
-    }
-
-    /// The condition as written, without its flags: `RewriteCond %{HTTPS} off`.
-    var written: String { "RewriteCond \(rawTestString) \(rawPattern)" }
 }
