@@ -2,8 +2,8 @@ import HtlintBytes
 
 /// Values keyed by a path's bytes (like `[PathKey: Value]`), in insertion order, with an
 /// open-addressing index over `ByteKey.hash`. The site's tree is looked up several times
-/// on every pass (each directory of the walk, each file test), and the standard dictionary's
-/// hashing and probing cost several times the look-up itself.
+/// on every pass (each directory of the walk, each file test); here the caller can hash the
+/// name in the same pass over its bytes that checks it is plain (`SiteFileSystem.plainForm`).
 struct PathTable<Value: Sendable>: Sendable {
     private(set) var keys: [String] = []
     private(set) var values: [Value] = []
