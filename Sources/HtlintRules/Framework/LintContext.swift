@@ -74,6 +74,14 @@ public struct LintFile: Sendable {
 
     /// Text of a range of this file.
     public func text(_ r: SourceRange) -> String { source.text(r.start..<r.end) }
+
+    /// Where `needle` first occurs within `r`'s text (a `$2` in a substitution, say).
+    func range(of needle: String, within r: SourceRange) -> SourceRange? {
+        let text = text(r)
+        guard let at = text.utf8.firstRange(of: needle.utf8) else { return nil }
+        let start = r.start + text.utf8.distance(from: text.utf8.startIndex, to: at.lowerBound)
+        return SourceRange(file: r.file, start: start, end: start + needle.utf8.count)
+    }
 }
 
 /// What rules see: the files, and the site and layers when the linter knows them.

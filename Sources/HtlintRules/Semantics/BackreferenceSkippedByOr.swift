@@ -51,7 +51,8 @@ struct BackreferenceSkippedByOr: LintRule {
                 case nil:
                     "no condition has matched a pattern whose groups `\(reference)` could take"
                 }
-                let at = condition.flatMap { Self.range(of: reference, in: rule.conditions[$0], file) }
+                // The directive's name comes first, and holds no `%`.
+                let at = condition.flatMap { file.range(of: reference, within: rule.conditions[$0].range) }
                     ?? rule.range(of: reference, in: file) ?? rule.substitutionRange
                 return finding("`\(reference)` can be empty: when `\(held.written)` is the `[OR]` alternative that holds, \(source)"
                                + (condition.map { "; `\(rule.conditions[$0].written)` is then tested with `\(reference)` empty" } ?? ""), at: at)
@@ -87,15 +88,5 @@ struct BackreferenceSkippedByOr: LintRule {
             }
         }
         return nil
-    }
-
-    /// Where `reference` is written in the condition's test string.
-    static func range(of reference: String, in condition: RewriteCondition, _ file: LintFile) -> SourceRange? {
-        let r = condition.range
-        let text = file.text(r)
-        // The directive's name comes first, and holds no `%`.
-        guard let at = text.utf8.firstRange(of: reference.utf8) else { return nil }
-        let start = r.start + text.utf8.distance(from: text.utf8.startIndex, to: at.lowerBound)
-        return SourceRange(file: r.file, start: start, end: start + reference.utf8.count)
     }
 }

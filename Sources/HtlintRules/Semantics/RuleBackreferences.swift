@@ -11,13 +11,7 @@ extension RewriteRule {
 
     /// Where `reference` (`$2`, `%1`) is first written: in the substitution, else in the flags.
     func range(of reference: String, in file: LintFile) -> SourceRange? {
-        for word in [substitutionRange, flagsRange].compactMap({ $0 }) {
-            let text = file.text(word)
-            guard let at = text.utf8.firstRange(of: reference.utf8) else { continue }
-            let start = word.start + text.utf8.distance(from: text.utf8.startIndex, to: at.lowerBound)
-            return SourceRange(file: word.file, start: start, end: start + reference.utf8.count)
-        }
-        return nil
+        [substitutionRange, flagsRange].lazy.compactMap { $0 }.compactMap { file.range(of: reference, within: $0) }.first
     }
 }
 
