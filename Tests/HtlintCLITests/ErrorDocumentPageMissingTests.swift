@@ -32,15 +32,10 @@ struct ErrorDocumentPageMissingTests {
     /// for it, the virtual host's for the root's URLs and `/blog/.htaccess`'s under /blog/
     /// (the first line in the files was reported once, for both).
     @Test func lineUsedForTheURL() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("htlint-ht320-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let site = dir.appendingPathComponent("site")
-        try FileManager.default.createDirectory(at: site.appendingPathComponent("blog"), withIntermediateDirectories: true)
-        try "".write(to: site.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
-        try "".write(to: site.appendingPathComponent("blog/index.html"), atomically: true, encoding: .utf8)
-        try "ErrorDocument 404 /404.html\n".write(to: site.appendingPathComponent("blog/.htaccess"), atomically: true, encoding: .utf8)
-        let vhost = dir.appendingPathComponent("vhost.conf")
-        try "ErrorDocument 404 /404.html\n".write(to: vhost, atomically: true, encoding: .utf8)
+        let scratch = try ScratchSite(files: ["index.html": "", "blog/index.html": "", "blog/.htaccess": "ErrorDocument 404 /404.html\n"],
+                                      vhost: "ErrorDocument 404 /404.html\n")
+        defer { scratch.remove() }
+        let (site, vhost) = (scratch.site, scratch.vhost)
         let o = runCLI(["lint", "--format", "concise", "--only", "HT320", "--host", "shop.example", "--docroot", site.path, "--vhost", vhost.path])
         let found = o.stdout.split(separator: "\n").map(String.init)
         #expect(found == [

@@ -9,15 +9,11 @@ import Testing
 /// whose engine the virtual host's `<Directory>` switches on.
 struct NoSimulationSiteTests {
     @Test func staticRulesReadTheSiteWithoutSimulation() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("htlint-nosim-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let site = dir.appendingPathComponent("site")
-        try FileManager.default.createDirectory(at: site.appendingPathComponent("old"), withIntermediateDirectories: true)
-        try "".write(to: site.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
-        try "".write(to: site.appendingPathComponent("old/index.html"), atomically: true, encoding: .utf8)
-        try "Redirect 301 /old /new/\nRewriteRule ^a$ /b [R=301,L]\n".write(to: site.appendingPathComponent(".htaccess"), atomically: true, encoding: .utf8)
-        let vhost = dir.appendingPathComponent("vhost.conf")
-        try "<Directory /var/www/html>\nRewriteEngine On\n</Directory>\n".write(to: vhost, atomically: true, encoding: .utf8)
+        let scratch = try ScratchSite(files: ["index.html": "", "old/index.html": "",
+                                             ".htaccess": "Redirect 301 /old /new/\nRewriteRule ^a$ /b [R=301,L]\n"],
+                                      vhost: "<Directory /var/www/html>\nRewriteEngine On\n</Directory>\n")
+        defer { scratch.remove() }
+        let (site, vhost) = (scratch.site, scratch.vhost)
         let args = ["lint", "--format", "concise", "--only", "HT224", "--only", "HT201", "--host", "shop.example",
                     "--docroot", site.path, "--vhost", vhost.path]
         let expected = ["\(site.path)/.htaccess:1:19: warning: `/old/x` is sent to `/new//x`, with a double slash: "
